@@ -1,0 +1,74 @@
+# pkc - build the compiler (build/bin/pkc), the runtime library
+# (build/lib/libpkcrt.so) and the tests. `make test` runs everything.
+#
+# Dependencies (installed by scripts/setup.sh): libtree-sitter-dev (runtime),
+# tree-sitter-python from npm (grammar, compiled in), libssl-dev (SHA-256),
+# libcmocka-dev (unit tests), libdlpack-dev (DLPack header), Kokkos.
+
+PYTHON      ?= /usr/bin/python3
+CC          ?= cc
+CFLAGS      ?= -O2 -g
+KOKKOS_ROOT ?= $(CURDIR)/.deps/kokkos-openmp
+PKC_VERSION := 0.1.0
+
+WARN     := -std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter
+DEFS     := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DPKC_VERSION=\"$(PKC_VERSION)\" \
+            -DPKC_DEFAULT_KOKKOS_ROOT=\"$(KOKKOS_ROOT)\"
+GRAMMAR  := node_modules/tree-sitter-python/src
+B        := build
+
+CORE_SRC := $(wildcard ir/*.c frontend/*.c backends/*.c)
+CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/embedded.o \
+            $(B)/obj/grammar/parser.o $(B)/obj/grammar/scanner.o
+CMD_OBJ  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard cmd/*.c))
+LIBS     := -ltree-sitter -lcrypto -lm
+EMBED    := runtime-shim/pkc_abi.h backends/pkc_kokkos.hpp
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+.PHONY: all test clean bench
+all: $(B)/bin/pkc $(B)/lib/libpkcrt.so $(UNIT_BIN) $(B)/tests/c_host
+
+$(B)/obj/%.o: %.c $(wildcard */*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) $(CFLAGS) -Iir -Ifrontend -Ibackends -Iruntime-shim -c $< -o $@
+
+$(B)/obj/grammar/%.o: $(GRAMMAR)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -w -I$(GRAMMAR) -c $< -o $@
+
+# Support files written into every generated project, embedded as strings.
+$(B)/gen/embedded.c: $(EMBED) scripts/embed.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed.sh $(EMBED) > $@
+
+$(B)/obj/gen/embedded.o: $(B)/gen/embedded.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -c $< -o $@
+
+$(B)/bin/pkc: $(CORE_OBJ) $(CMD_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -o $@ $(LIBS)
+
+$(B)/lib/libpkcrt.so: runtime-shim/pkcrt.c runtime-shim/pkcrt.h runtime-shim/pkc_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) $(CFLAGS) -fPIC -shared -fvisibility=hidden -Iruntime-shim $< -o $@ -ldl
+
+$(B)/tests/test_%: tests/unit/test_%.c $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) $(CFLAGS) -Iir -Ifrontend -Ibackends -Iruntime-shim $^ -o $@ $(LIBS) -lcmocka
+
+# A plain C host program calling a kernel through libpkcrt (tests/c_host).
+$(B)/tests/c_host: tests/c_host/c_host.c $(B)/lib/libpkcrt.so
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) $(CFLAGS) -Iruntime-shim $< -o $@ -L$(B)/lib -lpkcrt -Wl,-rpath,$(CURDIR)/$(B)/lib
+
+test: all
+	$(PYTHON) tests/run_tests.py
+
+bench: all
+	$(PYTHON) scripts/bench.py
+
+clean:
+	rm -rf $(B)

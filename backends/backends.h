@@ -1,0 +1,47 @@
+/*
+ * backends.h - IR to a buildable Kokkos project, and building it (prefix pkb_).
+ *
+ * pkb_emit writes, into opts->outdir: <name>.cpp (one functor per
+ * kernel-holding entity, a tag and tagged operator() per workunit,
+ * KOKKOS_INLINE_FUNCTION device functions, extern "C" wrappers and the module
+ * descriptor of runtime-shim/pkc_abi.h), <name>.h (the wrappers' C
+ * prototypes, for C/C++/Fortran hosts), pkc_abi.h, pkc_kokkos.hpp (the one
+ * Kokkos-version compatibility and Python-semantics header) and a
+ * CMakeLists.txt using find_package(Kokkos). The same sources serve every
+ * backend. pkb_build then configures and builds with CMake into
+ * <outdir>/build-<backend>/ and places <outdir>/<name>.<backend>.so, skipping
+ * all work when the cache key (SPEC §6) is unchanged.
+ */
+#ifndef PKC_BACKENDS_H
+#define PKC_BACKENDS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../ir/ir.h"
+
+typedef struct pkb_options {
+  const char *outdir;       /* e.g. "examples/nstream.pk" */
+  const char *backend;      /* "serial" | "openmp" | "cuda" | "hip" */
+  const char *kokkos_root;  /* install prefix with lib/cmake/Kokkos; NULL: CMake searches */
+  const char *pkc_version;
+  bool line_directives;     /* emit #line back to the Python source (default on) */
+  int jobs;                 /* parallel compile jobs (0: number of cores) */
+  int verbosity;            /* -1 quiet, 0 normal, 1 verbose */
+  bool progress;            /* show progress (stderr is a terminal) */
+} pkb_options;
+
+/* Writes the generated sources. Returns 0, or -1 with a message in err. */
+int pkb_emit(const pki_module *m, const pkb_options *o, char *err, size_t errlen);
+
+/* Emits (if changed), then configures and builds the module. Returns 0 when
+ * built or already up to date (same cache key, module present: no work at
+ * all), -1 on a toolchain failure (cmake/compiler missing or failing, or a
+ * Kokkos install without the backend) with a message in err and the tool's
+ * output on stderr. */
+int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errlen);
+
+/* Path of the built module for a backend: <outdir>/<name>.<backend>.so (arena string). */
+const char *pkb_module_path(pki_arena *a, const pki_module *m, const pkb_options *o);
+
+#endif /* PKC_BACKENDS_H */

@@ -1,0 +1,169 @@
+/*
+ * options.c - parsing pkc's command line and printing its help.
+ */
+#include "options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+  const char *name;
+  pkc_command cmd;
+  const char *usage;
+  const char *help;
+} commands[] = {
+    {"check", PKC_CMD_CHECK, "pkc check [--diagnostics-format=text|json|sarif] FILE...",
+     "Parses and type-checks every annotated entity of each FILE and prints\n"
+     "diagnostics; builds nothing. Exit 0 clean, 1 input errors, 2 usage errors."},
+    {"emit", PKC_CMD_EMIT, "pkc emit FILE [-o DIR] [--no-line-directives]",
+     "Writes the generated C++ (FILE.pk/<name>.cpp), its C ABI header, the\n"
+     "support headers and CMakeLists.txt without compiling."},
+    {"ir", PKC_CMD_IR, "pkc ir FILE", "Prints the typed kernel IR of FILE in pkc's stable text form."},
+    {"build", PKC_CMD_BUILD,
+     "pkc build FILE [-o DIR] [--backend serial|openmp|cuda|hip] [--kokkos-root DIR] [-j N]",
+     "Emits and builds FILE's module (DIR/<name>.<backend>.so, DIR defaults to\n"
+     "FILE.pk beside FILE) with CMake against Kokkos. Does nothing when the\n"
+     "cache key (source, pkc, backend, Kokkos, compiler, flags) is unchanged.\n"
+     "Kokkos: --kokkos-root, else $Kokkos_ROOT, else the one pkc was built with."},
+    {"help", PKC_CMD_HELP, "pkc help [COMMAND]", "Shows help for pkc or one command."},
+};
+
+int pkc_print_help(const char *topic) {
+  if (!topic) {
+    printf("pkc %s - ahead-of-time compiler for PyKokkos kernels\n\nusage:\n", PKC_VERSION);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+      printf("  %s\n", commands[i].usage);
+    printf("  pkc --version\n\n"
+           "options: -q quiet, -v verbose, -o DIR output directory, -j N parallel jobs\n"
+           "Run 'pkc help COMMAND' for more.\n");
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    if (strcmp(topic, commands[i].name) == 0) {
+      printf("usage: %s\n\n%s\n", commands[i].usage, commands[i].help);
+      return 0;
+    }
+  fprintf(stderr, "pkc: unknown command '%s'; run 'pkc help' for the list\n", topic);
+  return PKC_EXIT_USAGE;
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+  fputs("pkc: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputs("\nRun 'pkc help' for usage.\n", stderr);
+  return PKC_EXIT_USAGE;
+}
+
+/* Value of an option given as "--opt=value" or "--opt value"; NULL if missing. */
+static const char *option_value(const char *arg, const char *name, int argc, char **argv,
+                                int *i, bool *matched) {
+  size_t n = strlen(name);
+  *matched = false;
+  if (strncmp(arg, name, n) != 0)
+    return NULL;
+  if (arg[n] == '=') {
+    *matched = true;
+    return arg + n + 1;
+  }
+  if (arg[n] != 0)
+    return NULL;
+  *matched = true;
+  return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+static int parse_format(const char *v, pkf_diag_format *f) {
+  if (strcmp(v, "text") == 0)
+    *f = PKF_DIAG_TEXT;
+  else if (strcmp(v, "json") == 0)
+    *f = PKF_DIAG_JSON;
+  else if (strcmp(v, "sarif") == 0)
+    *f = PKF_DIAG_SARIF;
+  else
+    return usage_error("unknown diagnostics format '%s' (use text, json or sarif)", v);
+  return 0;
+}
+
+static int parse_valued(pkc_options *o, const char *a, int argc, char **argv, int *i,
+                        bool *matched) {
+  static const char *const names[] = {"--backend", "--kokkos-root", "--diagnostics-format",
+                                      "-o", "-j"};
+  for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+    const char *v = option_value(a, names[k], argc, argv, i, matched);
+    if (!*matched)
+      continue;
+    if (!v)
+      return usage_error("option '%s' needs a value", names[k]);
+    switch (k) {
+    case 0:
+      if (strcmp(v, "serial") && strcmp(v, "openmp") && strcmp(v, "cuda") && strcmp(v, "hip"))
+        return usage_error("unknown backend '%s' (use serial, openmp, cuda or hip)", v);
+      o->backend = v;
+      return 0;
+    case 1: o->kokkos_root = v; return 0;
+    case 2: return parse_format(v, &o->format);
+    case 3: o->outdir = v; return 0;
+    default: {
+      char *end;
+      long j = strtol(v, &end, 10);
+      if (*end || j < 1 || j > 1024)
+        return usage_error("-j needs a positive number, got '%s'", v);
+      o->jobs = (int)j;
+      return 0;
+    }
+    }
+  }
+  return 0;
+}
+
+int pkc_parse_options(int argc, char **argv, pkc_options *o) {
+  memset(o, 0, sizeof *o);
+  o->line_directives = true;
+  o->backend = "openmp";
+  o->files = (const char **)calloc((size_t)argc + 1, sizeof(char *));
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    bool matched;
+    int rc = parse_valued(o, a, argc, argv, &i, &matched);
+    if (rc)
+      return rc;
+    if (matched)
+      continue;
+    if (strcmp(a, "--version") == 0)
+      o->command = PKC_CMD_VERSION;
+    else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+      o->command = PKC_CMD_HELP;
+    else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+      o->verbosity = -1;
+    else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)
+      o->verbosity = 1;
+    else if (strcmp(a, "--no-line-directives") == 0)
+      o->line_directives = false;
+    else if (strcmp(a, "--line-directives") == 0)
+      o->line_directives = true;
+    else if (a[0] == '-' && a[1])
+      return usage_error("unknown option '%s'", a);
+    else if (o->command == PKC_CMD_NONE) {
+      size_t k;
+      for (k = 0; k < sizeof commands / sizeof *commands; k++)
+        if (strcmp(a, commands[k].name) == 0)
+          break;
+      if (k == sizeof commands / sizeof *commands)
+        return usage_error("unknown command '%s' (commands: check, emit, ir, build, help)", a);
+      o->command = commands[k].cmd;
+    } else if (o->command == PKC_CMD_HELP && !o->help_topic)
+      o->help_topic = a;
+    else
+      o->files[o->nfiles++] = a;
+  }
+  if (o->command == PKC_CMD_NONE)
+    return usage_error("%s", "no command given (commands: check, emit, ir, build, help)");
+  bool needs_files = o->command == PKC_CMD_CHECK || o->command == PKC_CMD_EMIT ||
+                     o->command == PKC_CMD_IR || o->command == PKC_CMD_BUILD;
+  if (needs_files && o->nfiles == 0)
+    return usage_error("%s", "no input file given");
+  if ((o->command == PKC_CMD_EMIT || o->command == PKC_CMD_IR || o->command == PKC_CMD_BUILD) &&
+      o->nfiles > 1 && o->outdir)
+    return usage_error("%s", "-o DIR takes one input file");
+  return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * options.h - pkc's command line (prefix pkc_).
+ */
+#ifndef PKC_CMD_OPTIONS_H
+#define PKC_CMD_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "../frontend/frontend.h"
+
+/* Exit codes of every pkc command (SPEC §1). */
+enum {
+  PKC_EXIT_OK = 0,
+  PKC_EXIT_INPUT = 1,     /* the input has errors */
+  PKC_EXIT_USAGE = 2,     /* bad command line */
+  PKC_EXIT_TOOLCHAIN = 3  /* cmake / compiler missing or failing */
+};
+
+typedef enum { PKC_CMD_NONE, PKC_CMD_CHECK, PKC_CMD_EMIT, PKC_CMD_IR, PKC_CMD_BUILD,
+               PKC_CMD_HELP, PKC_CMD_VERSION } pkc_command;
+
+typedef struct pkc_options {
+  pkc_command command;
+  const char **files; /* positional arguments (argv storage) */
+  int nfiles;
+  const char *outdir;      /* -o DIR */
+  const char *backend;     /* --backend */
+  const char *kokkos_root; /* --kokkos-root */
+  int jobs;                /* -j N */
+  int verbosity;           /* -q: -1, -v: 1 */
+  bool line_directives;    /* --no-line-directives clears it */
+  pkf_diag_format format;  /* --diagnostics-format */
+  const char *help_topic;  /* pkc help COMMAND */
+} pkc_options;
+
+/* Parses argv into o. Returns 0, or PKC_EXIT_USAGE after printing the
+ * problem and a hint to stderr. o->files points into argv. */
+int pkc_parse_options(int argc, char **argv, pkc_options *o);
+
+/* Prints the help of one command (or the overview for NULL) to stdout;
+ * returns PKC_EXIT_USAGE for an unknown topic. */
+int pkc_print_help(const char *topic);
+
+#endif /* PKC_CMD_OPTIONS_H */

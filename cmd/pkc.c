@@ -1,0 +1,130 @@
+/*
+ * pkc.c - the pkc command: check, emit, ir, build (SPEC §1).
+ * Data flows one way: source -> frontend (IR, diagnostics) -> backends.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../backends/backends.h"
+#include "../frontend/frontend.h"
+#include "options.h"
+
+/* One translated file: its IR and diagnostics (both in the module's arena). */
+typedef struct pkc_unit {
+  pki_module *module;
+  pki_diags diags;
+  int errors; /* -1: unreadable */
+} pkc_unit;
+
+static void translate(const char *path, pkc_unit *u) {
+  memset(u, 0, sizeof *u);
+  u->errors = pkf_translate(path, &u->module, &u->diags, stderr);
+}
+
+static void render(const pkc_options *o, pkc_unit *units, int n) {
+  const pki_diags **all = calloc((size_t)n, sizeof *all);
+  int k = 0, ndiags = 0;
+  for (int i = 0; i < n; i++)
+    if (units[i].errors >= 0) {
+      all[k++] = &units[i].diags;
+      ndiags += units[i].diags.n;
+    }
+  if (o->format != PKF_DIAG_TEXT || ndiags > 0)
+    pkf_render_diags(o->format == PKF_DIAG_TEXT ? stderr : stdout, all, k, o->format,
+                     o->format == PKF_DIAG_TEXT && isatty(2), PKC_VERSION);
+  free(all);
+}
+
+/* Default output directory: FILE.pk beside FILE (the ".py" dropped). */
+static char *default_outdir(const char *path) {
+  size_t n = strlen(path);
+  if (n > 3 && strcmp(path + n - 3, ".py") == 0)
+    n -= 3;
+  char *d = malloc(n + 4);
+  memcpy(d, path, n);
+  memcpy(d + n, ".pk", 4);
+  return d;
+}
+
+static const char *kokkos_root(const pkc_options *o) {
+  if (o->kokkos_root)
+    return o->kokkos_root;
+  const char *env = getenv("Kokkos_ROOT");
+  if (env && *env)
+    return env;
+  return PKC_DEFAULT_KOKKOS_ROOT;
+}
+
+static int run_backend(const pkc_options *o, pkc_unit *u, const char *path) {
+  char *outdir = o->outdir ? strdup(o->outdir) : default_outdir(path);
+  pkb_options bo = {
+      .outdir = outdir,
+      .backend = o->backend,
+      .kokkos_root = kokkos_root(o),
+      .pkc_version = PKC_VERSION,
+      .line_directives = o->line_directives,
+      .jobs = o->jobs,
+      .verbosity = o->verbosity,
+      .progress = isatty(2) && o->verbosity >= 0,
+  };
+  char err[4096] = "";
+  int rc;
+  if (o->command == PKC_CMD_EMIT) {
+    rc = pkb_emit(u->module, &bo, err, sizeof err) ? PKC_EXIT_TOOLCHAIN : PKC_EXIT_OK;
+    if (!rc && o->verbosity > 0)
+      fprintf(stderr, "pkc: wrote %s\n", outdir);
+  } else {
+    rc = pkb_build(u->module, &bo, err, sizeof err) ? PKC_EXIT_TOOLCHAIN : PKC_EXIT_OK;
+  }
+  if (rc)
+    fprintf(stderr, "pkc: %s: %s\n", path, err[0] ? err : "failed");
+  free(outdir);
+  return rc;
+}
+
+static int run_files(const pkc_options *o) {
+  pkc_unit *units = calloc((size_t)o->nfiles, sizeof *units);
+  int status = PKC_EXIT_OK;
+  for (int i = 0; i < o->nfiles; i++) {
+    translate(o->files[i], &units[i]);
+    if (units[i].errors < 0)
+      status = PKC_EXIT_USAGE; /* unreadable input: already reported */
+    else if (units[i].errors > 0 && status == PKC_EXIT_OK)
+      status = PKC_EXIT_INPUT;
+  }
+  render(o, units, o->nfiles);
+  for (int i = 0; i < o->nfiles && status == PKC_EXIT_OK; i++) {
+    if (o->command == PKC_CMD_IR)
+      pki_print(units[i].module, stdout);
+    else if (o->command == PKC_CMD_EMIT || o->command == PKC_CMD_BUILD)
+      status = run_backend(o, &units[i], o->files[i]);
+  }
+  for (int i = 0; i < o->nfiles; i++)
+    pki_module_free(units[i].module);
+  free(units);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  pkc_options o;
+  int rc = pkc_parse_options(argc, argv, &o);
+  if (rc == 0) {
+    switch (o.command) {
+    case PKC_CMD_VERSION:
+      printf("pkc %s\n", PKC_VERSION);
+      break;
+    case PKC_CMD_HELP:
+      rc = pkc_print_help(o.help_topic);
+      break;
+    default:
+      rc = run_files(&o);
+      break;
+    }
+  }
+  free(o.files);
+  return rc;
+}

@@ -1,0 +1,47 @@
+/*
+ * frontend.h - Python source to pkc IR (prefix pkf_).
+ *
+ * Parses a file with tree-sitter's Python grammar, finds the annotated
+ * entities (@pk.workunit, @pk.functor, @pk.function), and lowers them to the
+ * IR of ir/ir.h: names resolved to pki_vars under C++ block scoping, type
+ * annotations turned into pki_types, calls to device functions and builtins
+ * resolved. Everything it cannot translate becomes a located diagnostic;
+ * it never aborts on bad input. Host code outside annotated entities is
+ * ignored except where SPEC §2.2 asks for call-site inference.
+ */
+#ifndef PKC_FRONTEND_H
+#define PKC_FRONTEND_H
+
+#include <stdio.h>
+
+#include "../ir/ir.h"
+
+/* Reads a whole file into a NUL-terminated malloc'd buffer (caller frees).
+ * Returns 0, or -1 with errno set. */
+int pkf_read_file(const char *path, char **out, size_t *len);
+
+/* Parses and lowers source (len bytes of path). Always returns a module
+ * (possibly with no entities); diagnostics go to d, which must have been
+ * initialised with the module's arena: use pkf_translate instead unless you
+ * need the steps separately. */
+pki_module *pkf_lower(const char *path, const char *source, size_t len,
+                      pki_diags *d);
+
+/* Reads path, lowers it and runs pki_check. On return *out_module owns the
+ * IR and *d the diagnostics (in the module's arena). Returns the error count,
+ * or -1 if the file cannot be read (a message is printed to err). */
+int pkf_translate(const char *path, pki_module **out_module, pki_diags *d,
+                  FILE *err);
+
+typedef enum pkf_diag_format {
+  PKF_DIAG_TEXT, /* GCC style: file:line:col: error: msg, source line, caret */
+  PKF_DIAG_JSON, /* one JSON object per file: {"file":..,"diagnostics":[..]} */
+  PKF_DIAG_SARIF /* SARIF 2.1.0 log */
+} pkf_diag_format;
+
+/* Writes the diagnostics of several files in one document of the given
+ * format (text: color only if color is true). */
+void pkf_render_diags(FILE *out, const pki_diags *const *files, int nfiles,
+                      pkf_diag_format fmt, bool color, const char *tool_version);
+
+#endif /* PKC_FRONTEND_H */

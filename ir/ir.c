@@ -1,0 +1,337 @@
+/*
+ * ir.c - the IR's memory (arena, vectors), diagnostics list, types and
+ * node constructors. Passes live in their own files (check.c, print.c).
+ */
+#include "ir.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- arena */
+
+typedef struct pki_chunk {
+  struct pki_chunk *next;
+  size_t used, size;
+  _Alignas(16) unsigned char data[];
+} pki_chunk;
+
+struct pki_arena {
+  pki_chunk *head;
+};
+
+static void *xmalloc(size_t n) {
+  void *p = malloc(n);
+  if (!p) {
+    fputs("pkc: out of memory\n", stderr);
+    exit(3);
+  }
+  return p;
+}
+
+pki_arena *pki_arena_new(void) {
+  pki_arena *a = xmalloc(sizeof *a);
+  a->head = NULL;
+  return a;
+}
+
+void pki_arena_free(pki_arena *a) {
+  if (!a)
+    return;
+  for (pki_chunk *c = a->head, *next; c; c = next) {
+    next = c->next;
+    free(c);
+  }
+  free(a);
+}
+
+void *pki_alloc(pki_arena *a, size_t bytes) {
+  bytes = (bytes + 15) & ~(size_t)15;
+  pki_chunk *c = a->head;
+  if (!c || c->size - c->used < bytes) {
+    size_t size = bytes > 64 * 1024 ? bytes : 64 * 1024;
+    c = xmalloc(sizeof *c + size);
+    c->size = size;
+    c->used = 0;
+    c->next = a->head;
+    a->head = c;
+  }
+  void *p = c->data + c->used;
+  c->used += bytes;
+  memset(p, 0, bytes);
+  return p;
+}
+
+char *pki_strndup(pki_arena *a, const char *s, size_t n) {
+  char *p = pki_alloc(a, n + 1);
+  memcpy(p, s, n);
+  p[n] = 0;
+  return p;
+}
+
+char *pki_strdup(pki_arena *a, const char *s) { return pki_strndup(a, s, strlen(s)); }
+
+static char *pki_vsprintf(pki_arena *a, const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  char *p = pki_alloc(a, (size_t)n + 1);
+  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  return p;
+}
+
+char *pki_sprintf(pki_arena *a, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *p = pki_vsprintf(a, fmt, ap);
+  va_end(ap);
+  return p;
+}
+
+/* Grows an arena array of n elements of size sz to hold one more. */
+static void *grow(pki_arena *a, void *items, int n, int *cap, size_t sz) {
+  if (n < *cap)
+    return items;
+  int ncap = *cap ? *cap * 2 : 4;
+  void *p = pki_alloc(a, sz * (size_t)ncap);
+  if (n)
+    memcpy(p, items, sz * (size_t)n);
+  *cap = ncap;
+  return p;
+}
+
+void pki_vec_push(pki_arena *a, pki_vec *v, void *item) {
+  v->items = grow(a, v->items, v->n, &v->cap, sizeof(void *));
+  v->items[v->n++] = item;
+}
+
+void pki_block_push(pki_arena *a, pki_block *b, pki_stmt *s) {
+  b->stmts = grow(a, b->stmts, b->n, &b->cap, sizeof(pki_stmt *));
+  b->stmts[b->n++] = s;
+}
+
+/* ---------------------------------------------------------- diagnostics */
+
+void pki_diags_init(pki_diags *d, pki_arena *a, const char *path,
+                    const char *source, size_t len) {
+  memset(d, 0, sizeof *d);
+  d->arena = a;
+  d->path = path;
+  d->source = source;
+  d->source_len = len;
+}
+
+void pki_diags_free(pki_diags *d) { (void)d; /* everything lives in the arena */ }
+
+static void report(pki_diags *d, pki_severity sev, pki_span at, const char *code,
+                   const char *fmt, va_list ap) {
+  d->items = grow(d->arena, d->items, d->n, &d->cap, sizeof(pki_diag));
+  pki_diag *g = &d->items[d->n++];
+  g->severity = sev;
+  g->span = at;
+  g->code = code;
+  g->message = pki_vsprintf(d->arena, fmt, ap);
+  if (sev == PKI_SEV_ERROR)
+    d->errors++;
+}
+
+#define PKI_REPORT_FN(fname, sev)                                            \
+  void fname(pki_diags *d, pki_span at, const char *code, const char *fmt, ...) { \
+    va_list ap;                                                              \
+    va_start(ap, fmt);                                                       \
+    report(d, sev, at, code, fmt, ap);                                       \
+    va_end(ap);                                                              \
+  }
+PKI_REPORT_FN(pki_error, PKI_SEV_ERROR)
+PKI_REPORT_FN(pki_warning, PKI_SEV_WARNING)
+PKI_REPORT_FN(pki_note, PKI_SEV_NOTE)
+
+/* ---------------------------------------------------------------- types */
+
+const pki_type pki_void_type = {.kind = PKI_VOID};
+const pki_type pki_bool_type = {.kind = PKI_BOOL};
+const pki_type pki_int_type = {.kind = PKI_I64};
+const pki_type pki_float_type = {.kind = PKI_F64};
+
+pki_type pki_scalar(pki_kind k) { return (pki_type){.kind = k}; }
+
+pki_type pki_view(pki_kind elem, int rank, pki_layout layout) {
+  return (pki_type){.kind = PKI_VIEW, .elem = elem, .rank = rank, .layout = layout};
+}
+
+bool pki_type_eq(pki_type a, pki_type b) {
+  if (a.kind != b.kind)
+    return false;
+  if (a.kind != PKI_VIEW)
+    return true;
+  return a.elem == b.elem && a.rank == b.rank && a.layout == b.layout &&
+         a.traits == b.traits;
+}
+
+bool pki_is_int(pki_kind k) { return k >= PKI_I8 && k <= PKI_U64; }
+bool pki_is_signed(pki_kind k) { return k >= PKI_I8 && k <= PKI_I64; }
+bool pki_is_float(pki_kind k) { return k == PKI_F32 || k == PKI_F64; }
+bool pki_is_numeric(pki_kind k) { return k == PKI_BOOL || pki_is_int(k) || pki_is_float(k); }
+
+int pki_kind_bits(pki_kind k) {
+  switch (k) {
+  case PKI_BOOL: return 8;
+  case PKI_I8: case PKI_U8: return 8;
+  case PKI_I16: case PKI_U16: return 16;
+  case PKI_I32: case PKI_U32: case PKI_F32: return 32;
+  case PKI_I64: case PKI_U64: case PKI_F64: return 64;
+  default: return 0;
+  }
+}
+
+const char *pki_kind_name(pki_kind k) {
+  static const char *const names[PKI_KIND_COUNT] = {
+      [PKI_VOID] = "None",   [PKI_BOOL] = "bool",   [PKI_I8] = "int8",
+      [PKI_I16] = "int16",   [PKI_I32] = "int32",   [PKI_I64] = "int64",
+      [PKI_U8] = "uint8",    [PKI_U16] = "uint16",  [PKI_U32] = "uint32",
+      [PKI_U64] = "uint64",  [PKI_F32] = "float32", [PKI_F64] = "float64",
+      [PKI_VIEW] = "View",   [PKI_STR] = "str"};
+  return (unsigned)k < PKI_KIND_COUNT ? names[k] : "?";
+}
+
+const char *pki_type_str(pki_arena *a, pki_type t) {
+  if (t.kind != PKI_VIEW)
+    return pki_kind_name(t.kind);
+  const char *layout = t.layout == PKI_LAYOUT_RIGHT  ? ", LayoutRight"
+                       : t.layout == PKI_LAYOUT_LEFT ? ", LayoutLeft"
+                                                     : "";
+  return pki_sprintf(a, "View%dD[%s%s]", t.rank, pki_kind_name(t.elem), layout);
+}
+
+/* ------------------------------------------------------------- builtins */
+
+const pki_builtin_info pki_builtins[PKI_BUILTIN_COUNT] = {
+#define PKI_X(id, py, lo, hi) [PKI_BUILTIN_##id] = {py, lo, hi},
+    PKI_BUILTIN_TABLE(PKI_X)
+#undef PKI_X
+};
+
+int pki_builtin_lookup(const char *py_name) {
+  for (int i = 0; i < PKI_BUILTIN_COUNT; i++)
+    if (strcmp(pki_builtins[i].py_name, py_name) == 0)
+      return i;
+  return -1;
+}
+
+/* --------------------------------------------------------- constructors */
+
+pki_module *pki_module_new(const char *path, const char *abspath,
+                           const char *source, size_t len) {
+  pki_arena *a = pki_arena_new();
+  pki_module *m = pki_alloc(a, sizeof *m);
+  m->arena = a;
+  m->path = pki_strdup(a, path);
+  m->abspath = pki_strdup(a, abspath ? abspath : path);
+  m->source = pki_strndup(a, source, len);
+  m->source_len = len;
+  /* module name: file stem, made a C identifier */
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strcspn(base, ".");
+  char *name = pki_strndup(a, base, n ? n : strlen(base));
+  for (char *p = name; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+          (*p >= '0' && *p <= '9') || *p == '_'))
+      *p = '_';
+  if (name[0] >= '0' && name[0] <= '9')
+    name = pki_sprintf(a, "m_%s", name);
+  m->name = name;
+  return m;
+}
+
+void pki_module_free(pki_module *m) {
+  if (m)
+    pki_arena_free(m->arena);
+}
+
+pki_var *pki_new_var(pki_module *m, const char *name, pki_var_kind kind,
+                     pki_type type, pki_span span) {
+  pki_var *v = pki_alloc(m->arena, sizeof *v);
+  v->name = pki_strdup(m->arena, name);
+  v->kind = kind;
+  v->type = type;
+  v->span = span;
+  v->id = m->next_var_id++;
+  return v;
+}
+
+pki_expr *pki_new_expr_n(pki_module *m, pki_expr_kind kind, pki_span span, int nargs) {
+  pki_expr *e = pki_alloc(m->arena, sizeof *e);
+  e->kind = kind;
+  e->span = span;
+  if (nargs > 0) {
+    e->args = pki_alloc(m->arena, sizeof(pki_expr *) * (size_t)nargs);
+    e->nargs = nargs;
+  }
+  return e;
+}
+
+pki_expr *pki_new_expr(pki_module *m, pki_expr_kind kind, pki_span span) {
+  return pki_new_expr_n(m, kind, span, 0);
+}
+
+pki_stmt *pki_new_stmt(pki_module *m, pki_stmt_kind kind, pki_span span) {
+  pki_stmt *s = pki_alloc(m->arena, sizeof *s);
+  s->kind = kind;
+  s->span = span;
+  return s;
+}
+
+pki_func *pki_new_func(pki_module *m, const char *name, pki_span span) {
+  pki_func *f = pki_alloc(m->arena, sizeof *f);
+  f->name = pki_strdup(m->arena, name);
+  f->span = span;
+  return f;
+}
+
+pki_entity *pki_new_entity(pki_module *m, pki_entity_kind kind, const char *name,
+                           pki_span span) {
+  pki_entity *e = pki_alloc(m->arena, sizeof *e);
+  e->kind = kind;
+  e->name = pki_strdup(m->arena, name);
+  e->span = span;
+  return e;
+}
+
+#define PKI_PUSH_FN(fname, Owner, Item, arr, n, cap)                        \
+  void fname(pki_module *m, Owner *o, Item *x) {                             \
+    o->arr = grow(m->arena, o->arr, o->n, &o->cap, sizeof(Item *));          \
+    o->arr[o->n++] = x;                                                      \
+  }
+PKI_PUSH_FN(pki_func_add_local, pki_func, pki_var, locals, nlocals, capl)
+PKI_PUSH_FN(pki_func_add_index, pki_func, pki_var, index, nindex, capi)
+PKI_PUSH_FN(pki_func_add_param, pki_func, pki_var, params, nparams, capp)
+PKI_PUSH_FN(pki_entity_add_member, pki_entity, pki_var, members, nmembers, capm)
+
+void pki_module_add_entity(pki_module *m, pki_entity *e) {
+  m->entities = grow(m->arena, m->entities, m->nentities, &m->cape, sizeof(pki_entity *));
+  m->entities[m->nentities++] = e;
+}
+
+void pki_entity_add_func(pki_module *m, pki_entity *e, pki_func *f) {
+  e->funcs = grow(m->arena, e->funcs, e->nfuncs, &e->capf, sizeof(pki_func *));
+  e->funcs[e->nfuncs++] = f;
+  f->owner = e;
+}
+
+pki_var *pki_entity_member(const pki_entity *e, const char *name) {
+  for (int i = 0; i < e->nmembers; i++)
+    if (strcmp(e->members[i]->name, name) == 0)
+      return e->members[i];
+  return NULL;
+}
+
+pki_expr *pki_cast(pki_module *m, pki_expr *e, pki_type t) {
+  if (pki_type_eq(e->type, t))
+    return e;
+  pki_expr *c = pki_new_expr_n(m, PKI_E_CAST, e->span, 1);
+  c->args[0] = e;
+  c->type = t;
+  return c;
+}

@@ -1,0 +1,374 @@
+/*
+ * ir.h - pkc's typed kernel IR (prefix pki_).
+ *
+ * One IR, independent of Python syntax and of Kokkos spelling. The frontend
+ * builds it (names resolved to variables, annotations turned into types);
+ * pki_check() then gives every expression a type and makes every implicit
+ * conversion an explicit PKI_E_CAST; passes work on it; backends only read it.
+ * Every node carries the source span it came from.
+ *
+ * Memory: every node, string and array lives in one pki_arena owned by the
+ * pki_module; pki_module_free() releases all of it. There is no global state.
+ */
+#ifndef PKC_IR_H
+#define PKC_IR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---------------------------------------------------------------- arena */
+
+typedef struct pki_arena pki_arena;
+
+pki_arena *pki_arena_new(void);
+void pki_arena_free(pki_arena *a);
+/* Zeroed, 16-byte aligned memory that lives as long as the arena. */
+void *pki_alloc(pki_arena *a, size_t bytes);
+char *pki_strndup(pki_arena *a, const char *s, size_t n);
+char *pki_strdup(pki_arena *a, const char *s);
+char *pki_sprintf(pki_arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Growable array of pointers in an arena: PKI_PUSH(arena, vec, item). */
+typedef struct pki_vec {
+  void **items;
+  int n, cap;
+} pki_vec;
+void pki_vec_push(pki_arena *a, pki_vec *v, void *item);
+#define PKI_AT(vec, i, T) ((T *)(vec).items[i])
+
+/* ------------------------------------------------------ spans, diagnostics */
+
+/* 1-based line and column (columns count bytes), plus the byte range. */
+typedef struct pki_span {
+  uint32_t line, col;
+  uint32_t end_line, end_col;
+  uint32_t start_byte, end_byte;
+} pki_span;
+
+typedef enum { PKI_SEV_ERROR, PKI_SEV_WARNING, PKI_SEV_NOTE } pki_severity;
+
+typedef struct pki_diag {
+  pki_severity severity;
+  pki_span span;
+  const char *code;    /* stable rule id, e.g. "unsupported-statement" */
+  const char *message; /* what is wrong, and what to do about it */
+} pki_diag;
+
+/* The diagnostics of one source file, in the order they were reported. */
+typedef struct pki_diags {
+  pki_arena *arena;
+  const char *path;   /* the file as named on the command line */
+  const char *source; /* its bytes (NUL-terminated), for source lines/carets */
+  size_t source_len;
+  pki_diag *items;
+  int n, cap;
+  int errors;
+} pki_diags;
+
+void pki_diags_init(pki_diags *d, pki_arena *a, const char *path,
+                    const char *source, size_t len);
+void pki_diags_free(pki_diags *d);
+void pki_error(pki_diags *d, pki_span at, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void pki_warning(pki_diags *d, pki_span at, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void pki_note(pki_diags *d, pki_span at, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* ---------------------------------------------------------------- types */
+
+typedef enum pki_kind {
+  PKI_VOID = 0,
+  PKI_BOOL,
+  PKI_I8, PKI_I16, PKI_I32, PKI_I64,
+  PKI_U8, PKI_U16, PKI_U32, PKI_U64,
+  PKI_F32, PKI_F64,
+  PKI_VIEW, /* elem, rank, layout, traits */
+  PKI_STR,  /* only as pk.printf's format */
+  PKI_KIND_COUNT
+} pki_kind;
+
+typedef enum pki_layout {
+  PKI_LAYOUT_DEFAULT = 0, /* the execution space's array_layout */
+  PKI_LAYOUT_RIGHT,
+  PKI_LAYOUT_LEFT
+} pki_layout;
+
+enum { /* View memory traits (bit set) */
+  PKI_TRAIT_ATOMIC = 1,
+  PKI_TRAIT_RANDOM_ACCESS = 2,
+  PKI_TRAIT_RESTRICT = 4,
+  PKI_TRAIT_UNMANAGED = 8
+};
+
+/* Types are small values, compared with pki_type_eq. */
+typedef struct pki_type {
+  pki_kind kind;
+  pki_kind elem; /* PKI_VIEW: element kind */
+  int rank;      /* PKI_VIEW: 1..8 */
+  pki_layout layout;
+  unsigned traits;
+} pki_type;
+
+extern const pki_type pki_void_type, pki_bool_type, pki_int_type /* I64 */,
+    pki_float_type /* F64 */;
+pki_type pki_scalar(pki_kind k);
+pki_type pki_view(pki_kind elem, int rank, pki_layout layout);
+bool pki_type_eq(pki_type a, pki_type b);
+bool pki_is_int(pki_kind k);   /* signed or unsigned integer, not bool */
+bool pki_is_signed(pki_kind k);
+bool pki_is_float(pki_kind k);
+bool pki_is_numeric(pki_kind k); /* bool, ints, floats */
+int pki_kind_bits(pki_kind k);
+/* Python-facing spelling: "int64", "float64", "View2D[float64]". */
+const char *pki_kind_name(pki_kind k);
+const char *pki_type_str(pki_arena *a, pki_type t);
+
+/* ------------------------------------------------------------ variables */
+
+typedef enum pki_var_kind {
+  PKI_VAR_LOCAL,  /* declared in a body */
+  PKI_VAR_PARAM,  /* kernel argument (FunctionSty) or device-function parameter */
+  PKI_VAR_MEMBER, /* functor data member (self.x) */
+  PKI_VAR_INDEX,  /* work index of a workunit */
+  PKI_VAR_ACC,    /* reduction / scan accumulator (pk.Acc[T]) */
+  PKI_VAR_FINAL   /* scan's final-pass flag */
+} pki_var_kind;
+
+typedef struct pki_var {
+  const char *name; /* the Python name, kept in the generated code */
+  pki_var_kind kind;
+  pki_type type;    /* PKI_VOID until known (inferred locals) */
+  bool annotated;   /* type came from an annotation */
+  pki_span span;    /* where it was declared */
+  unsigned access;  /* PKI_ACCESS_* bits, computed by pki_check */
+  int id;           /* unique within the module */
+} pki_var;
+
+enum { PKI_ACCESS_READ = 1, PKI_ACCESS_WRITE = 2 };
+
+/* ---------------------------------------------------------- expressions */
+
+typedef enum pki_expr_kind {
+  PKI_E_INT,     /* ival */
+  PKI_E_FLOAT,   /* fval; name set for math constants ("pi") */
+  PKI_E_BOOL,    /* ival 0/1 */
+  PKI_E_STR,     /* str (printf format only) */
+  PKI_E_VAR,     /* var */
+  PKI_E_UNARY,   /* op: PKI_OP_NEG/POS/NOT/INVERT; args[0] */
+  PKI_E_BINARY,  /* op: arithmetic/bitwise; args[0], args[1] */
+  PKI_E_COMPARE, /* op: LT..NE; args[0], args[1] (chains are ANDs of compares) */
+  PKI_E_LOGICAL, /* op: PKI_OP_AND/OR; args[0], args[1] */
+  PKI_E_COND,    /* args[0] ? args[1] : args[2] */
+  PKI_E_CAST,    /* args[0] converted to type (inserted by pki_check, or int()/float()/bool()) */
+  PKI_E_INDEX,   /* args[0] is a View; args[1..] indices, one per rank */
+  PKI_E_EXTENT,  /* args[0] is a View; ival = dimension (len(v): 0) */
+  PKI_E_CALL,    /* func(args...) */
+  PKI_E_BUILTIN  /* builtin(args...): math functions, abs, min, max */
+} pki_expr_kind;
+
+typedef enum pki_op {
+  PKI_OP_NONE = 0,
+  /* binary arithmetic / bitwise (also augmented assignment) */
+  PKI_OP_ADD, PKI_OP_SUB, PKI_OP_MUL,
+  PKI_OP_DIV,      /* Python '/': true division, result is floating */
+  PKI_OP_FLOORDIV, /* Python '//': floors */
+  PKI_OP_MOD,      /* Python '%': sign of the divisor */
+  PKI_OP_POW,      /* Python '**' */
+  PKI_OP_BITAND, PKI_OP_BITOR, PKI_OP_BITXOR, PKI_OP_SHL, PKI_OP_SHR,
+  /* comparisons */
+  PKI_OP_LT, PKI_OP_LE, PKI_OP_GT, PKI_OP_GE, PKI_OP_EQ, PKI_OP_NE,
+  /* logical */
+  PKI_OP_AND, PKI_OP_OR,
+  /* unary */
+  PKI_OP_NEG, PKI_OP_POS, PKI_OP_NOT, PKI_OP_INVERT,
+  PKI_OP_COUNT
+} pki_op;
+
+/* Builtins callable in kernels: Python's abs/min/max and math.* functions.
+ * PKI_BUILTIN_TABLE(X) lists (id, Python name, arity min, arity max). */
+#define PKI_BUILTIN_TABLE(X)                                                 \
+  X(ABS, "abs", 1, 1) X(MIN, "min", 2, 8) X(MAX, "max", 2, 8)                \
+  X(SQRT, "sqrt", 1, 1) X(CBRT, "cbrt", 1, 1) X(EXP, "exp", 1, 1)            \
+  X(EXP2, "exp2", 1, 1) X(EXPM1, "expm1", 1, 1) X(LOG, "log", 1, 2)          \
+  X(LOG2, "log2", 1, 1) X(LOG10, "log10", 1, 1) X(LOG1P, "log1p", 1, 1)      \
+  X(POW, "pow", 2, 2) X(SIN, "sin", 1, 1) X(COS, "cos", 1, 1)                \
+  X(TAN, "tan", 1, 1) X(ASIN, "asin", 1, 1) X(ACOS, "acos", 1, 1)            \
+  X(ATAN, "atan", 1, 1) X(ATAN2, "atan2", 2, 2) X(SINH, "sinh", 1, 1)        \
+  X(COSH, "cosh", 1, 1) X(TANH, "tanh", 1, 1) X(ASINH, "asinh", 1, 1)        \
+  X(ACOSH, "acosh", 1, 1) X(ATANH, "atanh", 1, 1) X(HYPOT, "hypot", 2, 2)    \
+  X(FLOOR, "floor", 1, 1) X(CEIL, "ceil", 1, 1) X(TRUNC, "trunc", 1, 1)      \
+  X(FABS, "fabs", 1, 1) X(FMOD, "fmod", 2, 2) X(COPYSIGN, "copysign", 2, 2)  \
+  X(ISNAN, "isnan", 1, 1) X(ISINF, "isinf", 1, 1) X(ISFINITE, "isfinite", 1, 1) \
+  X(ERF, "erf", 1, 1) X(ERFC, "erfc", 1, 1) X(LGAMMA, "lgamma", 1, 1)        \
+  X(TGAMMA, "gamma", 1, 1)
+
+typedef enum pki_builtin {
+#define PKI_X(id, py, lo, hi) PKI_BUILTIN_##id,
+  PKI_BUILTIN_TABLE(PKI_X)
+#undef PKI_X
+  PKI_BUILTIN_COUNT
+} pki_builtin;
+
+typedef struct pki_builtin_info {
+  const char *py_name;
+  int min_args, max_args;
+} pki_builtin_info;
+extern const pki_builtin_info pki_builtins[PKI_BUILTIN_COUNT];
+/* Looks a builtin up by its Python name (without "math."); -1 if none. */
+int pki_builtin_lookup(const char *py_name);
+
+struct pki_func;
+
+typedef struct pki_expr {
+  pki_expr_kind kind;
+  pki_type type; /* PKI_VOID until pki_check runs */
+  pki_span span;
+  pki_op op;
+  int64_t ival;
+  double fval;
+  const char *str;   /* PKI_E_STR text (unescaped); PKI_E_FLOAT constant name */
+  pki_var *var;
+  struct pki_func *func;
+  pki_builtin builtin;
+  struct pki_expr **args;
+  int nargs;
+} pki_expr;
+
+/* ----------------------------------------------------------- statements */
+
+typedef enum pki_stmt_kind {
+  PKI_S_DECL,      /* var (type may be PKI_VOID until checked) = value (may be NULL) */
+  PKI_S_ASSIGN,    /* target (VAR or INDEX) = value */
+  PKI_S_AUGASSIGN, /* target op= value */
+  PKI_S_IF,        /* if cond: body else: orelse (elif is a nested IF in orelse) */
+  PKI_S_FOR,       /* for var in range(begin, end, step): body (step may be negative or runtime) */
+  PKI_S_WHILE,     /* while cond: body */
+  PKI_S_BREAK,
+  PKI_S_CONTINUE,
+  PKI_S_RETURN,    /* value may be NULL */
+  PKI_S_EXPR,      /* value evaluated for its effect (a call) */
+  PKI_S_PRINTF     /* pk.printf(args[0] format, args[1..]) */
+} pki_stmt_kind;
+
+typedef struct pki_block {
+  struct pki_stmt **stmts;
+  int n, cap;
+} pki_block;
+
+typedef struct pki_stmt {
+  pki_stmt_kind kind;
+  pki_span span;
+  pki_op op;           /* PKI_S_AUGASSIGN */
+  pki_var *var;        /* PKI_S_DECL, PKI_S_FOR */
+  pki_expr *target;    /* PKI_S_ASSIGN, PKI_S_AUGASSIGN */
+  pki_expr *value;     /* DECL init, ASSIGN/AUGASSIGN rhs, RETURN, EXPR */
+  pki_expr *cond;      /* IF, WHILE */
+  pki_expr *begin, *end, *step; /* FOR */
+  pki_block body;      /* IF then, FOR, WHILE */
+  pki_block orelse;    /* IF else */
+  pki_expr **args;     /* PRINTF */
+  int nargs;
+} pki_stmt;
+
+void pki_block_push(pki_arena *a, pki_block *b, pki_stmt *s);
+
+/* ---------------------------------------------- functions and entities */
+
+typedef enum pki_pattern { PKI_PATTERN_FOR, PKI_PATTERN_REDUCE, PKI_PATTERN_SCAN } pki_pattern;
+typedef enum pki_policy { PKI_POLICY_RANGE, PKI_POLICY_MDRANGE, PKI_POLICY_TEAM } pki_policy;
+typedef enum pki_reducer { PKI_REDUCER_SUM, PKI_REDUCER_PROD, PKI_REDUCER_MIN, PKI_REDUCER_MAX } pki_reducer;
+
+struct pki_entity;
+
+/* A @pk.workunit (kernel) or a @pk.function (device function). */
+typedef struct pki_func {
+  const char *name;
+  pki_span span;        /* the def's name */
+  struct pki_entity *owner;
+  bool is_workunit;
+  /* workunits */
+  pki_pattern pattern;
+  pki_policy policy;
+  pki_reducer reducer;
+  pki_var **index;      /* work index parameter(s) */
+  int nindex, capi;
+  pki_var *acc;         /* reduce/scan accumulator, or NULL */
+  pki_var *final;       /* scan's final flag, or NULL */
+  /* kernel arguments (FunctionSty workunit) or parameters (device function) */
+  pki_var **params;
+  int nparams, capp;
+  pki_type ret;         /* device functions: return type (PKI_VOID for none) */
+  bool ret_annotated;
+  pki_block body;
+  pki_var **locals;     /* every local declared in the body, in order */
+  int nlocals, capl;
+} pki_func;
+
+typedef enum pki_entity_kind {
+  PKI_ENT_WORKUNIT, /* FunctionSty: a top-level @pk.workunit def; funcs[0] */
+  PKI_ENT_FUNCTION, /* a top-level @pk.function def; funcs[0] */
+  PKI_ENT_FUNCTOR   /* ClassSty: @pk.functor class; members + funcs */
+} pki_entity_kind;
+
+typedef struct pki_entity {
+  pki_entity_kind kind;
+  const char *name;
+  pki_span span;
+  pki_var **members; /* PKI_ENT_FUNCTOR: data members typed in __init__ */
+  int nmembers, capm;
+  pki_func **funcs;  /* workunits and device functions, in source order */
+  int nfuncs, capf;
+} pki_entity;
+
+typedef struct pki_module {
+  pki_arena *arena;
+  const char *path;   /* source path as given */
+  const char *abspath;
+  const char *source; /* bytes, NUL-terminated */
+  size_t source_len;
+  const char *name;   /* module name: the file's stem, a C identifier */
+  pki_entity **entities;
+  int nentities, cape;
+  int next_var_id;
+} pki_module;
+
+pki_module *pki_module_new(const char *path, const char *abspath,
+                           const char *source, size_t len);
+void pki_module_free(pki_module *m);
+
+/* Constructors (allocate in the module's arena, zero the rest). */
+pki_var *pki_new_var(pki_module *m, const char *name, pki_var_kind kind,
+                     pki_type type, pki_span span);
+pki_expr *pki_new_expr(pki_module *m, pki_expr_kind kind, pki_span span);
+pki_expr *pki_new_expr_n(pki_module *m, pki_expr_kind kind, pki_span span, int nargs);
+pki_stmt *pki_new_stmt(pki_module *m, pki_stmt_kind kind, pki_span span);
+pki_func *pki_new_func(pki_module *m, const char *name, pki_span span);
+pki_entity *pki_new_entity(pki_module *m, pki_entity_kind kind, const char *name,
+                           pki_span span);
+void pki_func_add_local(pki_module *m, pki_func *f, pki_var *v);
+void pki_func_add_index(pki_module *m, pki_func *f, pki_var *v);
+void pki_func_add_param(pki_module *m, pki_func *f, pki_var *v);
+void pki_entity_add_member(pki_module *m, pki_entity *e, pki_var *v);
+void pki_entity_add_func(pki_module *m, pki_entity *e, pki_func *f); /* sets f->owner */
+void pki_module_add_entity(pki_module *m, pki_entity *e);
+/* Finds a member by name; NULL if none. */
+pki_var *pki_entity_member(const pki_entity *e, const char *name);
+/* Wraps e in a PKI_E_CAST to t (returns e itself if it already has type t). */
+pki_expr *pki_cast(pki_module *m, pki_expr *e, pki_type t);
+
+/* ---------------------------------------------------------------- passes */
+
+/* Types every expression, inserts explicit casts, infers local types,
+ * computes parameter/member access modes and checks the rules of SPEC §2.
+ * Reports into d; returns the number of errors it reported. */
+int pki_check(pki_module *m, pki_diags *d);
+
+/* Prints the module in pkc's stable text form (`pkc ir`). */
+void pki_print(const pki_module *m, FILE *out);
+
+#endif /* PKC_IR_H */

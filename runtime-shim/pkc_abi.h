@@ -1,0 +1,162 @@
+/*
+ * pkc_abi.h - the plain C ABI between a module built by pkc and its host.
+ *
+ * A built module (app.<backend>.so) exports exactly one symbol,
+ * PKC_MODULE_SYMBOL, returning a static, self-describing descriptor table.
+ * Nothing but plain C crosses this boundary: no C++ types, no exceptions,
+ * no Kokkos objects. Arrays cross as DLPack tensors (dlpack.h, DLTensor;
+ * strides counted in elements as DLPack defines them), scalars by value.
+ *
+ * Ownership: every pointer in a descriptor is owned by the module and lives
+ * until it is unloaded. Tensors passed to a kernel stay owned by the caller;
+ * the kernel only views their memory for the duration of the call.
+ */
+#ifndef PKC_ABI_H
+#define PKC_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dlpack/dlpack.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever any struct below changes layout or meaning. */
+#define PKC_ABI_VERSION 1
+#define PKC_MODULE_SYMBOL "pkc_module_v1"
+
+/* Parallel pattern of a kernel (Kokkos::parallel_for / _reduce / _scan). */
+typedef enum pkc_pattern {
+  PKC_PATTERN_FOR = 0,
+  PKC_PATTERN_REDUCE = 1,
+  PKC_PATTERN_SCAN = 2
+} pkc_pattern;
+
+/* Execution policy kind a kernel was written for. */
+typedef enum pkc_policy_kind {
+  PKC_POLICY_RANGE = 0,   /* Kokkos::RangePolicy: begin[0]..end[0] */
+  PKC_POLICY_MDRANGE = 1, /* Kokkos::MDRangePolicy: rank dims */
+  PKC_POLICY_TEAM = 2     /* Kokkos::TeamPolicy: league/team/vector */
+} pkc_policy_kind;
+
+/* Reducer of a reduction kernel (sum is PyKokkos' default). */
+typedef enum pkc_reducer {
+  PKC_REDUCER_SUM = 0,
+  PKC_REDUCER_PROD = 1,
+  PKC_REDUCER_MIN = 2,
+  PKC_REDUCER_MAX = 3
+} pkc_reducer;
+
+/* Kind of a kernel parameter. */
+typedef enum pkc_param_kind {
+  PKC_PARAM_SCALAR = 0, /* passed by value through a pkc_value slot */
+  PKC_PARAM_VIEW = 1    /* passed as a DLTensor* */
+} pkc_param_kind;
+
+/* View layouts, as in Kokkos. DEFAULT follows the execution space's
+ * array_layout: LayoutRight on host backends, LayoutLeft on GPUs. */
+typedef enum pkc_layout {
+  PKC_LAYOUT_DEFAULT = 0,
+  PKC_LAYOUT_RIGHT = 1, /* row-major, C order */
+  PKC_LAYOUT_LEFT = 2   /* column-major, Fortran order */
+} pkc_layout;
+
+/* How a kernel uses a parameter (bit set). */
+enum { PKC_ACCESS_READ = 1, PKC_ACCESS_WRITE = 2 };
+
+/* A scalar argument or result, by value. Integers of every width and bool
+ * are passed widened in .i (signed) or .u (unsigned); floats in .f. */
+typedef union pkc_value {
+  int64_t i;
+  uint64_t u;
+  double f;
+} pkc_value;
+
+/* One declared kernel parameter. dtype is a DLPack dtype (code, bits;
+ * lanes are always 1). rank is 0 for scalars, 1..8 for Views. */
+typedef struct pkc_param_desc {
+  const char *name;   /* Python name, as written in the source */
+  int32_t kind;       /* pkc_param_kind */
+  uint8_t dtype_code; /* DLDataTypeCode: kDLInt, kDLUInt, kDLFloat, kDLBool */
+  uint8_t dtype_bits;
+  int16_t rank;
+  int32_t layout;     /* pkc_layout (Views only) */
+  int32_t access;     /* PKC_ACCESS_* bits */
+} pkc_param_desc;
+
+/* The launch shape. For RANGE: begin[0], end[0]. For MDRANGE: rank, begin,
+ * end and tile (tile 0 = let Kokkos choose). For TEAM: league_size,
+ * team_size (0 = Kokkos::AUTO), vector_length (0 = default), scratch bytes
+ * per level (0, 1) per team and per thread. */
+typedef struct pkc_policy {
+  int32_t kind; /* pkc_policy_kind */
+  int32_t rank;
+  int64_t begin[8];
+  int64_t end[8];
+  int64_t tile[8];
+  int64_t league_size;
+  int64_t team_size;
+  int64_t vector_length;
+  int64_t scratch_team[2];
+  int64_t scratch_thread[2];
+} pkc_policy;
+
+/* A kernel entry point. args[i] points at a pkc_value for scalar parameter i
+ * and at a DLTensor for View parameter i, in the order of the descriptor's
+ * params. result receives a reduction's value or a scan's total (ignored
+ * for parallel_for; may be NULL then). On failure it returns non-zero and
+ * writes a NUL-terminated message naming the kernel and argument into err
+ * (errlen bytes); it never throws and never aborts on bad arguments. */
+typedef int (*pkc_kernel_fn)(void *const *args, const pkc_policy *policy,
+                             pkc_value *result, char *err, size_t errlen);
+
+typedef struct pkc_kernel_desc {
+  const char *name;   /* workunit name */
+  const char *entity; /* enclosing functor class, or the function's name */
+  int32_t pattern;    /* pkc_pattern */
+  int32_t policy;     /* pkc_policy_kind */
+  int32_t reducer;    /* pkc_reducer (reductions only) */
+  int32_t nparams;
+  const pkc_param_desc *params;
+  uint8_t result_code; /* DLPack dtype of the result (reduce/scan) */
+  uint8_t result_bits;
+  int32_t line;        /* line of the workunit in the Python source */
+  pkc_kernel_fn fn;
+} pkc_kernel_desc;
+
+typedef struct pkc_module_desc {
+  uint32_t abi_version;       /* PKC_ABI_VERSION the module was built with */
+  const char *pkc_version;
+  const char *source_path;    /* absolute path of the Python source */
+  const char *source_sha256;  /* hex SHA-256 of the source bytes */
+  const char *cache_key;      /* hex SHA-256 over source, pkc, backend, Kokkos, compiler, flags */
+  const char *backend;        /* "serial" | "openmp" | "cuda" | "hip" */
+  const char *kokkos_version; /* e.g. "3.4.1" */
+  int32_t device_type;        /* DLDeviceType kernels expect Views in (kDLCPU, kDLCUDA, kDLROCM) */
+  int32_t nkernels;
+  const pkc_kernel_desc *kernels;
+  /* Initializes Kokkos if no module in the process has yet (num_threads <= 0:
+   * Kokkos' default). Returns non-zero with a message on failure. */
+  int (*initialize)(int num_threads, char *err, size_t errlen);
+  /* Finalizes Kokkos if this process initialized it; safe to call twice. */
+  void (*finalize)(void);
+  /* Waits for all outstanding work (Kokkos::fence). */
+  void (*fence)(void);
+  /* Device memory for Views on GPU backends (Kokkos::kokkos_malloc/free in the
+   * module's memory space); NULL on host backends. */
+  void *(*allocate)(size_t bytes, char *err, size_t errlen);
+  void (*deallocate)(void *ptr);
+  /* Copies between host and the module's memory space (Kokkos::deep_copy of bytes). */
+  int (*copy)(void *dst, int dst_on_device, const void *src, int src_on_device,
+              size_t bytes, char *err, size_t errlen);
+} pkc_module_desc;
+
+typedef const pkc_module_desc *(*pkc_module_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PKC_ABI_H */
