@@ -1,0 +1,509 @@
+/*
+ * check_expr.c - expression typing for pki_check: Python semantics with C++
+ * types. Every implicit conversion becomes an explicit PKI_E_CAST.
+ */
+#include <string.h>
+
+#include "check_priv.h"
+
+static pki_kind kind_of(const pki_expr *e) { return e ? e->type.kind : PKI_VOID; }
+static bool intlike(pki_kind k) { return k == PKI_BOOL || pki_is_int(k); }
+static bool nonneg_lit(const pki_expr *e) { return e && e->kind == PKI_E_INT && e->ival >= 0; }
+static const char *tstr(pki_ck *c, pki_type t) { return pki_type_str(c->m->arena, t); }
+
+const char *pki_ck_op_sym(pki_op op) {
+  static const char *const s[PKI_OP_COUNT] = {
+      [PKI_OP_ADD] = "+",    [PKI_OP_SUB] = "-",     [PKI_OP_MUL] = "*",
+      [PKI_OP_DIV] = "/",    [PKI_OP_FLOORDIV] = "//", [PKI_OP_MOD] = "%",
+      [PKI_OP_POW] = "**",   [PKI_OP_BITAND] = "&",  [PKI_OP_BITOR] = "|",
+      [PKI_OP_BITXOR] = "^", [PKI_OP_SHL] = "<<",    [PKI_OP_SHR] = ">>",
+      [PKI_OP_LT] = "<",     [PKI_OP_LE] = "<=",     [PKI_OP_GT] = ">",
+      [PKI_OP_GE] = ">=",    [PKI_OP_EQ] = "==",     [PKI_OP_NE] = "!=",
+      [PKI_OP_AND] = "and",  [PKI_OP_OR] = "or",     [PKI_OP_NEG] = "-",
+      [PKI_OP_POS] = "+",    [PKI_OP_NOT] = "not",   [PKI_OP_INVERT] = "~"};
+  return (unsigned)op < PKI_OP_COUNT && s[op] ? s[op] : "?";
+}
+
+void pki_ck_mark(pki_var *v, unsigned access) {
+  if (v && (v->kind == PKI_VAR_PARAM || v->kind == PKI_VAR_MEMBER || v->kind == PKI_VAR_ACC))
+    v->access |= access;
+}
+
+pki_expr *pki_ck_conv(pki_ck *c, pki_expr *e, pki_type t) {
+  if (!e || e->type.kind == PKI_VOID || t.kind == PKI_VOID)
+    return e;
+  return pki_cast(c->m, e, t);
+}
+
+pki_ck_fit pki_ck_fits(pki_type from, pki_type to) {
+  if (from.kind == PKI_VOID || to.kind == PKI_VOID)
+    return PKI_CK_SKIP;
+  if (from.kind == PKI_VIEW || to.kind == PKI_VIEW)
+    return from.kind == to.kind && from.elem == to.elem && from.rank == to.rank
+               ? PKI_CK_OK : PKI_CK_MISMATCH;
+  if (!pki_is_numeric(from.kind) || !pki_is_numeric(to.kind))
+    return PKI_CK_MISMATCH;
+  if (pki_is_float(from.kind) && pki_is_int(to.kind))
+    return PKI_CK_FLOAT_TO_INT;
+  return PKI_CK_OK;
+}
+
+pki_expr *pki_ck_store(pki_ck *c, pki_expr *e, pki_type to, pki_span at,
+                       const char *verb, const char *place) {
+  if (!e)
+    return e;
+  switch (pki_ck_fits(e->type, to)) {
+  case PKI_CK_OK:
+    return to.kind == PKI_VIEW ? e : pki_ck_conv(c, e, to);
+  case PKI_CK_SKIP:
+    return e;
+  case PKI_CK_FLOAT_TO_INT:
+    pki_error(c->d, at, "type-mismatch", "cannot %s %s %s; use int(...)", verb,
+              tstr(c, e->type), place);
+    return e;
+  case PKI_CK_MISMATCH:
+    pki_error(c->d, at, "type-mismatch", "cannot %s %s %s", verb, tstr(c, e->type), place);
+    return e;
+  }
+  return e;
+}
+
+const char *pki_ck_place(pki_ck *c, const pki_expr *t) {
+  pki_arena *a = c->m->arena;
+  if (t && t->kind == PKI_E_INDEX && t->nargs > 0 && t->args[0]) {
+    const pki_expr *v = t->args[0];
+    const char *vn = v->kind == PKI_E_VAR && v->var ? v->var->name : "?";
+    return pki_sprintf(a, "to %s element of View%dD '%s'", pki_kind_name(v->type.elem),
+                       v->type.rank, vn);
+  }
+  if (!t || t->kind != PKI_E_VAR || !t->var)
+    return "to this target";
+  const pki_var *v = t->var;
+  const char *ty = tstr(c, v->type);
+  switch (v->kind) {
+  case PKI_VAR_LOCAL:
+    return pki_sprintf(a, "to %s local '%s' (a local keeps one type for its whole life)", ty,
+                       v->name);
+  case PKI_VAR_MEMBER: return pki_sprintf(a, "to %s member 'self.%s'", ty, v->name);
+  case PKI_VAR_ACC: return pki_sprintf(a, "to %s accumulator '%s'", ty, v->name);
+  default: return pki_sprintf(a, "to %s parameter '%s'", ty, v->name);
+  }
+}
+
+/* Reports a non-numeric operand; false for it and for untyped ones. */
+static bool need_num(pki_ck *c, const pki_expr *e, const char *what) {
+  pki_kind k = kind_of(e);
+  if (k == PKI_VOID)
+    return false;
+  if (pki_is_numeric(k))
+    return true;
+  pki_error(c->d, e->span, "type-mismatch", "%s needs a number here, got %s", what,
+            tstr(c, e->type));
+  return false;
+}
+
+/* Arithmetic promotion of two numeric kinds (bool counts as int; F32 stays
+ * F32 next to ints; signed/unsigned mixes go to int64). *mix is set for a
+ * signed/unsigned 64-bit mix (no common type). */
+static pki_kind promote(pki_kind x, bool xlit, pki_kind y, bool ylit, bool *mix) {
+  *mix = false;
+  if (x == PKI_BOOL && y == PKI_BOOL)
+    return PKI_I64;
+  if (x == PKI_BOOL)
+    x = pki_is_int(y) ? y : PKI_I64;
+  if (y == PKI_BOOL)
+    y = pki_is_int(x) ? x : PKI_I64;
+  if (pki_is_float(x) || pki_is_float(y)) {
+    bool f32 = (x == PKI_F32 || pki_is_int(x)) && (y == PKI_F32 || pki_is_int(y));
+    return f32 ? PKI_F32 : PKI_F64;
+  }
+  if (pki_is_signed(x) == pki_is_signed(y))
+    return pki_kind_bits(x) >= pki_kind_bits(y) ? x : y;
+  if ((x == PKI_U64 && ylit) || (y == PKI_U64 && xlit))
+    return PKI_U64; /* n - 1 on a uint64 */
+  if (x == PKI_U64 || y == PKI_U64) {
+    *mix = true;
+    return PKI_VOID;
+  }
+  return PKI_I64;
+}
+
+/* Common arithmetic kind of two typed numeric operands; reports mixes. */
+static pki_kind arith(pki_ck *c, const pki_expr *a, const pki_expr *b, pki_span at) {
+  bool mix;
+  pki_kind k = promote(kind_of(a), nonneg_lit(a), kind_of(b), nonneg_lit(b), &mix);
+  if (mix)
+    pki_error(c->d, at, "type-mismatch",
+              "mixing signed and unsigned 64-bit ints (%s and %s); cast with int()",
+              pki_kind_name(kind_of(a)), pki_kind_name(kind_of(b)));
+  return k;
+}
+
+pki_type pki_ck_binop(pki_ck *c, pki_op op, const pki_expr *a, const pki_expr *b,
+                      pki_span at, pki_type *operand) {
+  *operand = pki_void_type;
+  const char *sym = pki_ck_op_sym(op);
+  bool oka = need_num(c, a, sym), okb = need_num(c, b, sym);
+  if (!oka || !okb)
+    return pki_void_type;
+  pki_kind x = kind_of(a), y = kind_of(b), k;
+  switch (op) {
+  case PKI_OP_POW:
+    if (intlike(x) && intlike(y)) {
+      k = PKI_I64;
+      break;
+    }
+    /* fall through */
+  case PKI_OP_DIV:
+    k = arith(c, a, b, at);
+    if (k != PKI_VOID)
+      k = k == PKI_F32 ? PKI_F32 : PKI_F64;
+    break;
+  case PKI_OP_BITAND: case PKI_OP_BITOR: case PKI_OP_BITXOR:
+  case PKI_OP_SHL: case PKI_OP_SHR:
+    if (pki_is_float(x) || pki_is_float(y)) {
+      pki_error(c->d, at, "type-mismatch", "bitwise operator '%s' on float; use int(...)", sym);
+      return pki_void_type;
+    }
+    if (x == PKI_BOOL && y == PKI_BOOL && op != PKI_OP_SHL && op != PKI_OP_SHR)
+      k = PKI_BOOL;
+    else
+      k = arith(c, a, b, at);
+    break;
+  default:
+    k = arith(c, a, b, at);
+    break;
+  }
+  *operand = pki_scalar(k);
+  return *operand;
+}
+
+/* ------------------------------------------------------------- variables */
+
+static void ck_var(pki_ck *c, pki_expr *e, unsigned access) {
+  e->type = e->var ? e->var->type : pki_void_type;
+  pki_ck_mark(e->var, access);
+}
+
+/* Types one index: an integer, cast to int64. */
+static pki_expr *ck_index_arg(pki_ck *c, pki_expr *e) {
+  e = pki_ck_expr(c, e);
+  pki_kind k = kind_of(e);
+  if (k == PKI_VOID)
+    return e;
+  if (!intlike(k)) {
+    pki_error(c->d, e->span, "type-mismatch", "View index must be an integer, got %s%s",
+              tstr(c, e->type), pki_is_float(k) ? "; use int(...)" : "");
+    return e;
+  }
+  return pki_ck_conv(c, e, pki_int_type);
+}
+
+/* Types a View operand (args[0] of INDEX/EXTENT); false if not a View. */
+static bool ck_view_operand(pki_ck *c, pki_expr *e, unsigned access) {
+  pki_expr *v = e->nargs > 0 ? e->args[0] : NULL;
+  if (!v)
+    return false;
+  if (v->kind == PKI_E_VAR)
+    ck_var(c, v, access);
+  else
+    e->args[0] = v = pki_ck_expr(c, v);
+  if (v->type.kind == PKI_VOID)
+    return false;
+  if (v->type.kind != PKI_VIEW) {
+    const char *name = v->kind == PKI_E_VAR && v->var ? v->var->name : "expression";
+    pki_error(c->d, v->span, "view-index", "indexing a non-View: '%s' is %s", name,
+              tstr(c, v->type));
+    return false;
+  }
+  return true;
+}
+
+static void ck_index(pki_ck *c, pki_expr *e, unsigned access) {
+  e->type = pki_void_type;
+  bool ok = ck_view_operand(c, e, access);
+  for (int i = 1; i < e->nargs; i++)
+    if (e->args[i])
+      e->args[i] = ck_index_arg(c, e->args[i]);
+  if (!ok)
+    return;
+  pki_type t = e->args[0]->type;
+  const pki_expr *v = e->args[0];
+  const char *name = v->kind == PKI_E_VAR && v->var ? v->var->name : "?";
+  int n = e->nargs - 1;
+  if (n < t.rank)
+    pki_error(c->d, e->span, "view-index",
+              "View%dD '%s' needs %d ind%s, got %d; subviews are not supported yet", t.rank,
+              name, t.rank, t.rank == 1 ? "ex" : "ices", n);
+  else if (n > t.rank)
+    pki_error(c->d, e->span, "view-index", "View%dD '%s' needs %d ind%s, got %d", t.rank,
+              name, t.rank, t.rank == 1 ? "ex" : "ices", n);
+  else
+    e->type = pki_scalar(t.elem);
+}
+
+static void ck_extent(pki_ck *c, pki_expr *e) {
+  e->type = pki_int_type;
+  if (!ck_view_operand(c, e, 0))
+    return;
+  int rank = e->args[0]->type.rank;
+  if (e->ival < 0 || e->ival >= rank)
+    pki_error(c->d, e->span, "view-index", "extent(%lld) of a View%dD: dimensions are 0..%d",
+              (long long)e->ival, rank, rank - 1);
+}
+
+bool pki_ck_target(pki_ck *c, pki_expr *t, unsigned access) {
+  if (!t)
+    return false;
+  if (t->kind == PKI_E_INDEX) {
+    ck_index(c, t, access);
+    return t->type.kind != PKI_VOID;
+  }
+  if (t->kind != PKI_E_VAR) {
+    pki_ck_expr(c, t);
+    pki_error(c->d, t->span, "bad-assignment",
+              "cannot assign to this expression; assign to a local or a View element");
+    return false;
+  }
+  ck_var(c, t, access & PKI_ACCESS_WRITE ? access : 0);
+  pki_var *v = t->var;
+  if (!v)
+    return false;
+  if (v->kind == PKI_VAR_INDEX) {
+    pki_error(c->d, t->span, "read-only",
+              "the work index is read-only; copy it into a local to change it");
+    return false;
+  }
+  if (v->kind == PKI_VAR_FINAL) {
+    pki_error(c->d, t->span, "read-only", "the scan's final flag '%s' is read-only", v->name);
+    return false;
+  }
+  if (v->type.kind == PKI_VIEW) {
+    pki_error(c->d, t->span, "bad-assignment",
+              "cannot rebind View '%s' in a kernel; assign to its elements instead", v->name);
+    return false;
+  }
+  return v->type.kind != PKI_VOID;
+}
+
+/* ------------------------------------------------------------- operators */
+
+pki_expr *pki_ck_bool(pki_ck *c, pki_expr *e) {
+  e = pki_ck_expr(c, e);
+  if (!need_num(c, e, "a condition"))
+    return e;
+  return pki_ck_conv(c, e, pki_bool_type);
+}
+
+static void ck_unary(pki_ck *c, pki_expr *e) {
+  e->type = pki_void_type;
+  if (e->nargs < 1)
+    return;
+  if (e->op == PKI_OP_NOT) {
+    e->args[0] = pki_ck_bool(c, e->args[0]);
+    e->type = pki_bool_type;
+    return;
+  }
+  pki_expr *a = e->args[0] = pki_ck_expr(c, e->args[0]);
+  if (!need_num(c, a, pki_ck_op_sym(e->op)))
+    return;
+  pki_kind k = a->type.kind;
+  if (e->op == PKI_OP_INVERT && pki_is_float(k)) {
+    pki_error(c->d, e->span, "type-mismatch", "bitwise operator '~' on float; use int(...)");
+    return;
+  }
+  e->type = pki_scalar(k == PKI_BOOL ? PKI_I64 : k);
+  e->args[0] = pki_ck_conv(c, a, e->type);
+}
+
+static void ck_binary(pki_ck *c, pki_expr *e) {
+  e->type = pki_void_type;
+  if (e->nargs < 2)
+    return;
+  e->args[0] = pki_ck_expr(c, e->args[0]);
+  e->args[1] = pki_ck_expr(c, e->args[1]);
+  pki_type operand;
+  e->type = pki_ck_binop(c, e->op, e->args[0], e->args[1], e->span, &operand);
+  e->args[0] = pki_ck_conv(c, e->args[0], operand);
+  e->args[1] = pki_ck_conv(c, e->args[1], operand);
+}
+
+/* Common type of two operands compared or joined (bool with bool stays bool). */
+static pki_kind common(pki_ck *c, const pki_expr *a, const pki_expr *b, pki_span at,
+                       const char *what) {
+  bool oka = need_num(c, a, what), okb = need_num(c, b, what);
+  if (!oka || !okb)
+    return PKI_VOID;
+  if (kind_of(a) == PKI_BOOL && kind_of(b) == PKI_BOOL)
+    return PKI_BOOL;
+  return arith(c, a, b, at);
+}
+
+static void ck_compare(pki_ck *c, pki_expr *e) {
+  e->type = pki_bool_type;
+  if (e->nargs < 2)
+    return;
+  e->args[0] = pki_ck_expr(c, e->args[0]);
+  e->args[1] = pki_ck_expr(c, e->args[1]);
+  pki_kind k = common(c, e->args[0], e->args[1], e->span, pki_ck_op_sym(e->op));
+  if (k == PKI_VOID)
+    return;
+  e->args[0] = pki_ck_conv(c, e->args[0], pki_scalar(k));
+  e->args[1] = pki_ck_conv(c, e->args[1], pki_scalar(k));
+}
+
+static void ck_logical(pki_ck *c, pki_expr *e) {
+  e->type = pki_bool_type;
+  for (int i = 0; i < e->nargs; i++)
+    e->args[i] = pki_ck_bool(c, e->args[i]);
+}
+
+static void ck_cond(pki_ck *c, pki_expr *e) {
+  e->type = pki_void_type;
+  if (e->nargs < 3)
+    return;
+  e->args[0] = pki_ck_bool(c, e->args[0]);
+  pki_expr *a = e->args[1] = pki_ck_expr(c, e->args[1]);
+  pki_expr *b = e->args[2] = pki_ck_expr(c, e->args[2]);
+  if (a && b && a->type.kind == PKI_VIEW && pki_type_eq(a->type, b->type)) {
+    e->type = a->type;
+    return;
+  }
+  pki_kind k = common(c, a, b, e->span, "a conditional expression");
+  if (k == PKI_VOID)
+    return;
+  e->type = pki_scalar(k);
+  e->args[1] = pki_ck_conv(c, a, e->type);
+  e->args[2] = pki_ck_conv(c, b, e->type);
+}
+
+/* int()/float()/bool() written by the user: keep, check the operand. */
+static void ck_user_cast(pki_ck *c, pki_expr *e) {
+  if (e->nargs < 1)
+    return;
+  pki_expr *a = e->args[0] = pki_ck_expr(c, e->args[0]);
+  if (e->type.kind == PKI_VOID)
+    e->type = a ? a->type : pki_void_type;
+  need_num(c, a, pki_sprintf(c->m->arena, "conversion to %s", tstr(c, e->type)));
+}
+
+/* ------------------------------------------------------ calls and builtins */
+
+/* Converts argument i of a call to g's parameter p. */
+static pki_expr *ck_arg(pki_ck *c, pki_expr *a, pki_var *p, pki_func *g) {
+  if (!a || !p)
+    return a;
+  const char *place = pki_sprintf(c->m->arena, "to %s parameter '%s' of '%s'",
+                                  tstr(c, p->type), p->name, g->name);
+  return pki_ck_store(c, a, p->type, a->span, "pass", place);
+}
+
+void pki_ck_call_expr(pki_ck *c, pki_expr *e, bool as_stmt) {
+  pki_func *g = e->func;
+  e->type = pki_void_type;
+  for (int i = 0; i < e->nargs; i++) {
+    pki_expr *a = e->args[i];
+    pki_var *p = g && i < g->nparams ? g->params[i] : NULL;
+    if (!a)
+      continue;
+    if (a->kind == PKI_E_VAR && a->var && a->var->type.kind == PKI_VIEW) {
+      ck_var(c, a, 0); /* access comes from what g does with it */
+      if (p) {
+        pki_ck_pass *ps = pki_alloc(c->m->arena, sizeof *ps);
+        ps->arg = a->var;
+        ps->param = p;
+        pki_vec_push(c->m->arena, &c->passes, ps);
+      }
+    } else {
+      a = pki_ck_expr(c, a);
+    }
+    e->args[i] = ck_arg(c, a, p, g);
+  }
+  if (!g)
+    return;
+  if (g->is_workunit) {
+    pki_error(c->d, e->span, "bad-call",
+              "workunit '%s' cannot be called from a kernel; call a @pk.function instead",
+              g->name);
+    return;
+  }
+  pki_ck_call *cl = pki_alloc(c->m->arena, sizeof *cl);
+  cl->caller = c->f;
+  cl->callee = g;
+  cl->span = e->span;
+  pki_vec_push(c->m->arena, &c->calls, cl);
+  e->type = g->ret;
+  if (!as_stmt && g->ret.kind == PKI_VOID)
+    pki_error(c->d, e->span, "bad-call",
+              "'%s' returns no value, so it cannot be used in an expression; "
+              "annotate its return type (-> float) and return a value", g->name);
+}
+
+static void ck_builtin(pki_ck *c, pki_expr *e) {
+  const char *name = (unsigned)e->builtin < PKI_BUILTIN_COUNT
+                         ? pki_builtins[e->builtin].py_name : "builtin";
+  bool ok = true, all_f32 = e->nargs > 0;
+  for (int i = 0; i < e->nargs; i++) {
+    pki_expr *a = e->args[i] = pki_ck_expr(c, e->args[i]);
+    ok = need_num(c, a, name) && ok;
+    all_f32 = all_f32 && kind_of(a) == PKI_F32;
+  }
+  pki_kind k = all_f32 ? PKI_F32 : PKI_F64; /* math functions */
+  switch (e->builtin) {
+  case PKI_BUILTIN_ABS:
+    k = e->nargs > 0 ? kind_of(e->args[0]) : PKI_I64;
+    if (k == PKI_BOOL || k == PKI_VOID)
+      k = PKI_I64;
+    break;
+  case PKI_BUILTIN_MIN: case PKI_BUILTIN_MAX:
+    k = PKI_VOID;
+    if (!ok || e->nargs == 0)
+      break;
+    k = kind_of(e->args[0]) == PKI_BOOL ? PKI_I64 : kind_of(e->args[0]);
+    for (int i = 1; i < e->nargs && k != PKI_VOID; i++) {
+      bool mix;
+      k = promote(k, false, kind_of(e->args[i]), nonneg_lit(e->args[i]), &mix);
+      if (mix)
+        pki_error(c->d, e->span, "type-mismatch",
+                  "%s() mixes signed and unsigned 64-bit ints; cast with int()", name);
+    }
+    break;
+  case PKI_BUILTIN_ISNAN: case PKI_BUILTIN_ISINF: case PKI_BUILTIN_ISFINITE:
+    e->type = pki_bool_type;
+    if (ok && e->nargs > 0)
+      e->args[0] = pki_ck_conv(c, e->args[0], pki_scalar(k));
+    return;
+  default:
+    break;
+  }
+  e->type = pki_scalar(k);
+  if (ok)
+    for (int i = 0; i < e->nargs; i++)
+      e->args[i] = pki_ck_conv(c, e->args[i], e->type);
+}
+
+/* ------------------------------------------------------------ dispatcher */
+
+pki_expr *pki_ck_expr(pki_ck *c, pki_expr *e) {
+  if (!e)
+    return NULL;
+  switch (e->kind) {
+  case PKI_E_INT: e->type = pki_int_type; break;
+  case PKI_E_FLOAT: e->type = pki_float_type; break;
+  case PKI_E_BOOL: e->type = pki_bool_type; break;
+  case PKI_E_STR: e->type = pki_scalar(PKI_STR); break;
+  case PKI_E_VAR: ck_var(c, e, PKI_ACCESS_READ); break;
+  case PKI_E_UNARY: ck_unary(c, e); break;
+  case PKI_E_BINARY: ck_binary(c, e); break;
+  case PKI_E_COMPARE: ck_compare(c, e); break;
+  case PKI_E_LOGICAL: ck_logical(c, e); break;
+  case PKI_E_COND: ck_cond(c, e); break;
+  case PKI_E_CAST: ck_user_cast(c, e); break;
+  case PKI_E_INDEX: ck_index(c, e, PKI_ACCESS_READ); break;
+  case PKI_E_EXTENT: ck_extent(c, e); break;
+  case PKI_E_CALL: pki_ck_call_expr(c, e, false); break;
+  case PKI_E_BUILTIN: ck_builtin(c, e); break;
+  default: e->type = pki_void_type; break;
+  }
+  return e;
+}

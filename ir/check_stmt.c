@@ -1,0 +1,322 @@
+/*
+ * check_stmt.c - statement checks for pki_check: declarations and local
+ * type inference, assignments, accumulator rules, loops, returns and
+ * pk.printf format rewriting.
+ */
+#include <string.h>
+
+#include "check_priv.h"
+
+static const char *tstr(pki_ck *c, pki_type t) { return pki_type_str(c->m->arena, t); }
+
+/* Python spelling of a scalar type for "annotate it" hints. */
+static const char *py_type(pki_kind k) {
+  switch (k) {
+  case PKI_I64: return "int";
+  case PKI_F64: return "float";
+  case PKI_BOOL: return "bool";
+  case PKI_F32: return "pk.float32";
+  default: return pki_kind_name(k);
+  }
+}
+
+static void ck_decl(pki_ck *c, pki_stmt *s) {
+  pki_var *v = s->var;
+  s->value = pki_ck_expr(c, s->value);
+  if (!v)
+    return;
+  if (v->type.kind == PKI_VOID) {
+    if (!s->value) {
+      pki_error(c->d, s->span, "cannot-infer",
+                "cannot infer the type of '%s'; annotate it, e.g. %s: float = 0.0", v->name,
+                v->name);
+      return;
+    }
+    pki_type t = s->value->type;
+    if (t.kind == PKI_VOID)
+      return; /* the initializer's error was reported */
+    if (t.kind == PKI_VIEW || t.kind == PKI_STR) {
+      pki_error(c->d, s->value->span, "bad-local",
+                t.kind == PKI_VIEW
+                    ? "Views cannot be copied into locals in kernels; index the View directly"
+                    : "strings cannot be stored in locals in kernels");
+      return;
+    }
+    /* Python ints are int64 locals, even when read from an int32 View. */
+    if (pki_is_int(t.kind) && t.kind != PKI_U64)
+      t = pki_int_type;
+    v->type = t;
+  } else if (v->type.kind == PKI_VIEW) {
+    pki_error(c->d, s->span, "bad-local",
+              "Views cannot be copied into locals in kernels; index the View directly");
+    return;
+  }
+  if (s->value) {
+    pki_expr t = {.kind = PKI_E_VAR, .var = v, .type = v->type};
+    s->value = pki_ck_store(c, s->value, v->type, s->span, "assign", pki_ck_place(c, &t));
+  }
+}
+
+static void ck_assign(pki_ck *c, pki_stmt *s) {
+  pki_expr *t = s->target;
+  if (t && t->kind == PKI_E_VAR && t->var && t->var->kind == PKI_VAR_ACC) {
+    pki_error(c->d, t->span, "acc-rule",
+              "cannot assign to the accumulator '%s'; use %s += value", t->var->name,
+              t->var->name);
+    s->value = pki_ck_expr(c, s->value);
+    return;
+  }
+  bool ok = pki_ck_target(c, t, PKI_ACCESS_WRITE);
+  s->value = pki_ck_expr(c, s->value);
+  if (ok)
+    s->value = pki_ck_store(c, s->value, t->type, s->span, "assign", pki_ck_place(c, t));
+}
+
+/* The reduction's accumulator only takes its combining augmented op. */
+static bool acc_op_ok(pki_ck *c, pki_stmt *s, const pki_var *acc) {
+  pki_op want = c->f->pattern == PKI_PATTERN_REDUCE && c->f->reducer == PKI_REDUCER_PROD
+                    ? PKI_OP_MUL : PKI_OP_ADD;
+  bool minmax = c->f->pattern == PKI_PATTERN_REDUCE &&
+                (c->f->reducer == PKI_REDUCER_MIN || c->f->reducer == PKI_REDUCER_MAX);
+  if (s->op == want && !minmax)
+    return true;
+  pki_error(c->d, s->span, "acc-rule", "accumulators only support %s (got %s= on '%s')",
+            want == PKI_OP_MUL ? "*=" : "+=", pki_ck_op_sym(s->op), acc->name);
+  return false;
+}
+
+static void ck_augassign(pki_ck *c, pki_stmt *s) {
+  pki_expr *t = s->target;
+  bool ok = pki_ck_target(c, t, PKI_ACCESS_READ | PKI_ACCESS_WRITE);
+  s->value = pki_ck_expr(c, s->value);
+  if (ok && t->kind == PKI_E_VAR && t->var->kind == PKI_VAR_ACC)
+    ok = acc_op_ok(c, s, t->var);
+  if (!ok || !s->value)
+    return;
+  pki_type operand;
+  pki_type r = pki_ck_binop(c, s->op, t, s->value, s->span, &operand);
+  if (r.kind == PKI_VOID)
+    return;
+  pki_ck_fit fit = pki_ck_fits(r, t->type);
+  if (fit == PKI_CK_FLOAT_TO_INT) {
+    pki_error(c->d, s->span, "type-mismatch",
+              "cannot use %s= here: the result is %s, which cannot be stored %s; %s",
+              pki_ck_op_sym(s->op), tstr(c, r), pki_ck_place(c, t),
+              s->op == PKI_OP_DIV ? "use //= for integer division" : "use int(...)");
+    return;
+  }
+  s->value = pki_ck_conv(c, s->value, operand);
+}
+
+/* range() bounds: integers, cast to int64. */
+static pki_expr *ck_range_arg(pki_ck *c, pki_expr *e) {
+  e = pki_ck_expr(c, e);
+  if (!e || e->type.kind == PKI_VOID)
+    return e;
+  if (e->type.kind != PKI_BOOL && !pki_is_int(e->type.kind)) {
+    pki_error(c->d, e->span, "type-mismatch", "range() needs integers, got %s%s",
+              tstr(c, e->type), pki_is_float(e->type.kind) ? "; use int(...)" : "");
+    return e;
+  }
+  return pki_ck_conv(c, e, pki_int_type);
+}
+
+static void ck_for(pki_ck *c, pki_stmt *s) {
+  s->begin = ck_range_arg(c, s->begin);
+  s->end = ck_range_arg(c, s->end);
+  s->step = ck_range_arg(c, s->step);
+  if (s->var && (s->var->type.kind == PKI_VOID || pki_is_int(s->var->type.kind)))
+    s->var->type = pki_int_type;
+  pki_ck_block(c, &s->body);
+}
+
+static void ck_return(pki_ck *c, pki_stmt *s) {
+  pki_func *f = c->f;
+  s->value = pki_ck_expr(c, s->value);
+  if (f->is_workunit) {
+    if (s->value)
+      pki_error(c->d, s->value->span, "bad-return",
+                "a workunit cannot return a value; write results into a View or use "
+                "pk.parallel_reduce with an accumulator");
+    return;
+  }
+  if (!s->value) {
+    if (f->ret.kind != PKI_VOID)
+      pki_error(c->d, s->span, "bad-return", "'%s' is declared -> %s and must return a value",
+                f->name, tstr(c, f->ret));
+    return;
+  }
+  c->value_return = true;
+  if (f->ret.kind == PKI_VOID) {
+    if (f->ret_annotated)
+      pki_error(c->d, s->value->span, "bad-return",
+                "'%s' is declared -> None but returns a value", f->name);
+    else if (s->value->type.kind != PKI_VOID)
+      pki_error(c->d, s->value->span, "bad-return",
+                "device function '%s' returns a value but has no return type; "
+                "annotate it: def %s(...) -> %s:",
+                f->name, f->name, py_type(s->value->type.kind));
+    return;
+  }
+  const char *place = pki_sprintf(c->m->arena, "from '%s' (declared -> %s)", f->name,
+                                  tstr(c, f->ret));
+  s->value = pki_ck_store(c, s->value, f->ret, s->value->span, "return", place);
+}
+
+static void ck_expr_stmt(pki_ck *c, pki_stmt *s) {
+  pki_expr *e = s->value;
+  if (!e || e->kind == PKI_E_STR) /* docstrings */
+    return;
+  if (e->kind == PKI_E_CALL) {
+    pki_ck_call_expr(c, e, true);
+    return;
+  }
+  s->value = pki_ck_expr(c, e);
+  pki_error(c->d, e->span, "bad-statement",
+            "this expression has no effect; only calls can be used as statements");
+}
+
+static void ck_stmt(pki_ck *c, pki_stmt *s) {
+  switch (s->kind) {
+  case PKI_S_DECL: ck_decl(c, s); break;
+  case PKI_S_ASSIGN: ck_assign(c, s); break;
+  case PKI_S_AUGASSIGN: ck_augassign(c, s); break;
+  case PKI_S_IF:
+    s->cond = pki_ck_bool(c, s->cond);
+    pki_ck_block(c, &s->body);
+    pki_ck_block(c, &s->orelse);
+    break;
+  case PKI_S_WHILE:
+    s->cond = pki_ck_bool(c, s->cond);
+    pki_ck_block(c, &s->body);
+    break;
+  case PKI_S_FOR: ck_for(c, s); break;
+  case PKI_S_RETURN: ck_return(c, s); break;
+  case PKI_S_EXPR: ck_expr_stmt(c, s); break;
+  case PKI_S_PRINTF: pki_ck_printf(c, s); break;
+  case PKI_S_BREAK: case PKI_S_CONTINUE: break;
+  }
+}
+
+void pki_ck_block(pki_ck *c, pki_block *b) {
+  for (int i = 0; i < b->n; i++)
+    if (b->stmts[i])
+      ck_stmt(c, b->stmts[i]);
+}
+
+/* ------------------------------------------------------------- pk.printf */
+
+/* One printf conversion's C length+conversion and argument type; NULL if
+ * unsupported. */
+static const char *printf_conv(char conv, pki_kind *arg) {
+  switch (conv) {
+  case 'd': case 'i': *arg = PKI_I64; return "lld";
+  case 'u': *arg = PKI_U64; return "llu";
+  case 'o': *arg = PKI_U64; return "llo";
+  case 'x': *arg = PKI_U64; return "llx";
+  case 'X': *arg = PKI_U64; return "llX";
+  case 'c': *arg = PKI_I32; return "c";
+  case 'f': *arg = PKI_F64; return "f";
+  case 'F': *arg = PKI_F64; return "F";
+  case 'e': *arg = PKI_F64; return "e";
+  case 'E': *arg = PKI_F64; return "E";
+  case 'g': *arg = PKI_F64; return "g";
+  case 'G': *arg = PKI_F64; return "G";
+  default: return NULL;
+  }
+}
+
+/* Casts printf argument i (1-based) to kind k, if it exists. */
+static void printf_arg(pki_ck *c, pki_stmt *s, int i, pki_kind k) {
+  if (i >= s->nargs || !s->args[i] || s->args[i]->type.kind == PKI_VOID)
+    return;
+  if (!pki_is_numeric(s->args[i]->type.kind)) {
+    pki_error(c->d, s->args[i]->span, "printf-format",
+              "pk.printf argument %d must be a number, got %s", i, tstr(c, s->args[i]->type));
+    return;
+  }
+  s->args[i] = pki_ck_conv(c, s->args[i], pki_scalar(k));
+}
+
+/* Parses one conversion at *p (just after '%'); appends its C form to out.
+ * Returns false after reporting an error. */
+static bool printf_one(pki_ck *c, pki_stmt *s, const char **pp, char *out, size_t *o,
+                       int argi) {
+  const char *p = *pp, *spec = p;
+  pki_span at = s->args[0]->span;
+  if (*p == '(') {
+    pki_error(c->d, at, "printf-format", "pk.printf formats cannot use %%(name) keys");
+    return false;
+  }
+  while (*p && strchr("-+ #0", *p))
+    p++;
+  while (*p >= '0' && *p <= '9')
+    p++;
+  if (*p == '.')
+    for (p++; *p >= '0' && *p <= '9';)
+      p++;
+  if (*p == '*') {
+    pki_error(c->d, at, "printf-format",
+              "pk.printf: '*' widths are not supported; write the width into the format");
+    return false;
+  }
+  const char *spec_end = p;
+  while (*p && strchr("hlLqjzt", *p))
+    p++; /* Python ignores length modifiers; pkc picks its own */
+  pki_kind k = PKI_VOID;
+  const char *conv = *p ? printf_conv(*p, &k) : NULL;
+  if (!conv) {
+    if (!*p)
+      pki_error(c->d, at, "printf-format", "pk.printf format ends inside a conversion");
+    else if (*p == 's' || *p == 'r' || *p == 'a')
+      pki_error(c->d, at, "printf-format",
+                "pk.printf cannot print strings in kernels (%%%c); use %%d or %%f", *p);
+    else
+      pki_error(c->d, at, "printf-format", "pk.printf: unsupported conversion '%%%c'", *p);
+    return false;
+  }
+  out[(*o)++] = '%';
+  memcpy(out + *o, spec, (size_t)(spec_end - spec));
+  *o += (size_t)(spec_end - spec);
+  memcpy(out + *o, conv, strlen(conv));
+  *o += strlen(conv);
+  printf_arg(c, s, argi, k);
+  *pp = p + 1;
+  return true;
+}
+
+void pki_ck_printf(pki_ck *c, pki_stmt *s) {
+  for (int i = 1; i < s->nargs; i++)
+    s->args[i] = pki_ck_expr(c, s->args[i]);
+  pki_expr *f = s->nargs > 0 ? s->args[0] : NULL;
+  if (!f || f->kind != PKI_E_STR || !f->str) {
+    pki_error(c->d, f ? f->span : s->span, "printf-format",
+              "pk.printf needs a string literal as its format");
+    return;
+  }
+  f->type = pki_scalar(PKI_STR);
+  size_t len = strlen(f->str), o = 0;
+  char *out = pki_alloc(c->m->arena, 3 * len + 1);
+  int n = 0;
+  for (const char *p = f->str; *p;) {
+    if (*p != '%') {
+      out[o++] = *p++;
+    } else if (p[1] == '%') {
+      out[o++] = '%';
+      out[o++] = '%';
+      p += 2;
+    } else {
+      p++;
+      if (!printf_one(c, s, &p, out, &o, ++n))
+        return;
+    }
+  }
+  out[o] = 0;
+  if (n != s->nargs - 1) {
+    pki_error(c->d, s->span, "printf-format",
+              "pk.printf format has %d conversion%s but %d argument%s", n, n == 1 ? "" : "s",
+              s->nargs - 1, s->nargs - 1 == 1 ? "" : "s");
+    return;
+  }
+  f->str = out;
+}
