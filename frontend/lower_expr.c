@@ -1,0 +1,671 @@
+/*
+ * lower_expr.c - Python expressions to pki_expr: literals, names, View
+ * indexing, operators (chained comparisons become ANDs of COMPAREs), calls
+ * to builtins, math functions, casts, extents and device functions.
+ * Expressions stay untyped (pki_check types them) except casts.
+ */
+#include "fe.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static pki_expr *unsupported(pkf_ctx *c, TSNode n, const char *what) {
+  pki_error(c->d, pkf_span(n), "unsupported-expression", "%s", what);
+  return NULL;
+}
+
+static const struct {
+  const char *type, *msg;
+} bad_exprs[] = {
+    {"string", "strings are only allowed as the format of pk.printf(...)"},
+    {"concatenated_string", "strings are only allowed as the format of pk.printf(...)"},
+    {"list", "lists are not supported in kernels; pass a View instead"},
+    {"tuple", "tuples are not supported in kernels; use separate variables"},
+    {"expression_list", "tuples are not supported in kernels; use separate variables"},
+    {"dictionary", "dicts are not supported in kernels; use Views or separate variables"},
+    {"set", "sets are not supported in kernels; use Views or separate variables"},
+    {"list_comprehension", "list comprehensions are not supported in kernels; write a for loop"},
+    {"dictionary_comprehension", "dict comprehensions are not supported in kernels; write a for loop"},
+    {"set_comprehension", "set comprehensions are not supported in kernels; write a for loop"},
+    {"generator_expression", "generator expressions are not supported in kernels; write a for loop"},
+    {"lambda", "lambda is not supported in kernels; define a @pk.function and call it"},
+    {"await", "'await' is not supported in kernels"},
+    {"named_expression", "the walrus operator ':=' is not supported in kernels; assign in a separate statement"},
+    {"none", "None is not supported in kernels; use a number or a bool"},
+    {"ellipsis", "'...' is not supported in kernels"},
+    {"slice", "slicing is not supported in kernels; index one element at a time"},
+    {"list_splat", "starred arguments (*args) are not supported in kernels; pass arguments one by one"},
+    {"dictionary_splat", "starred arguments (**kwargs) are not supported in kernels; pass arguments one by one"},
+    {"keyword_argument", "keyword arguments are not supported in calls inside kernels; pass arguments by position"},
+    {"yield", "'yield' is not supported in kernels"},
+    {"conditional_expression", NULL},
+};
+
+/* -------------------------------------------------------------- literals */
+
+static pki_expr *int_literal(pkf_ctx *c, TSNode n, bool negate) {
+  const char *t = pkf_text(c, n);
+  size_t len = strlen(t);
+  if (len && (t[len - 1] == 'j' || t[len - 1] == 'J'))
+    return unsupported(c, n, "complex numbers are not supported in kernels");
+  int base = 10;
+  const char *p = t;
+  if (p[0] == '0' && p[1] && strchr("xXoObB", p[1])) {
+    base = (p[1] == 'x' || p[1] == 'X') ? 16 : (p[1] == 'o' || p[1] == 'O') ? 8 : 2;
+    p += 2;
+  }
+  uint64_t v = 0;
+  bool over = false;
+  for (; *p; p++) {
+    if (*p == '_')
+      continue;
+    int dg = (*p >= '0' && *p <= '9') ? *p - '0'
+             : (*p >= 'a' && *p <= 'f') ? *p - 'a' + 10
+             : (*p >= 'A' && *p <= 'F') ? *p - 'A' + 10 : 99;
+    if (dg >= base)
+      return unsupported(c, n, "malformed integer literal");
+    if (v > (UINT64_MAX - (uint64_t)dg) / (uint64_t)base)
+      over = true;
+    v = v * (uint64_t)base + (uint64_t)dg;
+  }
+  uint64_t lim = negate ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+  if (over || v > lim) {
+    pki_error(c->d, pkf_span(n), "int-overflow",
+              "integer literal %s does not fit in a 64-bit signed integer", t);
+    return NULL;
+  }
+  pki_expr *e = pki_new_expr(c->m, PKI_E_INT, pkf_span(n));
+  e->ival = negate ? (int64_t)(0 - v) : (int64_t)v;
+  return e;
+}
+
+static pki_expr *float_literal(pkf_ctx *c, TSNode n) {
+  const char *t = pkf_text(c, n);
+  size_t len = strlen(t);
+  if (len && (t[len - 1] == 'j' || t[len - 1] == 'J'))
+    return unsupported(c, n, "complex numbers are not supported in kernels");
+  char *buf = pki_alloc(c->m->arena, len + 1), *q = buf;
+  for (const char *p = t; *p; p++)
+    if (*p != '_')
+      *q++ = *p;
+  pki_expr *e = pki_new_expr(c->m, PKI_E_FLOAT, pkf_span(n));
+  e->fval = strtod(buf, NULL);
+  return e;
+}
+
+static bool math_const(const char *name, double *v) {
+  static const struct { const char *n; double v; } k[] = {
+      {"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536},
+      {"tau", 6.28318530717958647692}, {"inf", INFINITY}, {"nan", NAN}};
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+    if (strcmp(k[i].n, name) == 0) {
+      *v = k[i].v;
+      return true;
+    }
+  return false;
+}
+
+static pki_expr *const_expr(pkf_ctx *c, TSNode at, const char *name) {
+  pki_expr *e = pki_new_expr(c->m, PKI_E_FLOAT, pkf_span(at));
+  math_const(name, &e->fval);
+  e->str = name;
+  return e;
+}
+
+/* ----------------------------------------------------------------- names */
+
+void pkf_unknown_name(pkf_ctx *c, TSNode n) {
+  const char *t = pkf_text(c, n);
+  const pkf_dead *dd = pkf_lookup_dead(c, t, strlen(t));
+  if (dd) {
+    pki_error(c->d, pkf_span(n), "scope",
+              "name '%s' is not defined here: it was bound inside the '%s' at %u:%u; "
+              "declare it before the block", t, dd->construct, dd->at.line, dd->at.col);
+  } else {
+    pki_error(c->d, pkf_span(n), "unknown-name",
+              "name '%s' is not defined; kernels can use their parameters, locals%s "
+              "and math functions", t,
+              c->ent && c->ent->kind == PKI_ENT_FUNCTOR ? ", functor members (self.x)" : "");
+  }
+}
+
+static pki_expr *var_expr(pkf_ctx *c, TSNode at, pki_var *v) {
+  pki_expr *e = pki_new_expr(c->m, PKI_E_VAR, pkf_span(at));
+  e->var = v;
+  return e;
+}
+
+static pki_expr *name_expr(pkf_ctx *c, TSNode n) {
+  uint32_t s = ts_node_start_byte(n);
+  pki_var *v = pkf_lookup(c, c->src + s, ts_node_end_byte(n) - s);
+  if (v)
+    return var_expr(c, n, v);
+  const pkf_alias *a = pkf_alias_find(c, n);
+  double dv;
+  if (a && a->kind == PKF_AL_MATHNAME && math_const(a->orig, &dv))
+    return const_expr(c, n, a->orig);
+  if (a) {
+    pki_error(c->d, pkf_span(n), "unsupported-expression",
+              "'%s' cannot be used as a value in a kernel", pkf_text(c, n));
+    return NULL;
+  }
+  pkf_unknown_name(c, n);
+  return NULL;
+}
+
+bool pkf_is_self_attr(pkf_ctx *c, TSNode n) {
+  return pkf_type_is(n, "attribute") && c->ent && c->ent->kind == PKI_ENT_FUNCTOR &&
+         pkf_is(c, pkf_field(n, "object"), "self");
+}
+
+pki_var *pkf_member(pkf_ctx *c, TSNode attr) {
+  const char *name = pkf_text(c, pkf_field(attr, "attribute"));
+  pki_var *v = pki_entity_member(c->ent, name);
+  if (!v)
+    pki_error(c->d, pkf_span(attr), "unknown-member",
+              "functor '%s' has no data member 'self.%s'; declare it in __init__ with "
+              "an annotation, e.g. 'self.%s: float = ...'", c->ent->name, name, name);
+  return v;
+}
+
+static pki_expr *attribute_expr(pkf_ctx *c, TSNode n) {
+  if (pkf_is_self_attr(c, n)) {
+    pki_var *v = pkf_member(c, n);
+    return v ? var_expr(c, n, v) : NULL;
+  }
+  TSNode obj = pkf_field(n, "object"), attr = pkf_field(n, "attribute");
+  if (pkf_alias_is(c, obj, PKF_AL_MATH)) {
+    const char *nm = pkf_text(c, attr);
+    double dv;
+    if (math_const(nm, &dv))
+      return const_expr(c, n, nm);
+    pki_error(c->d, pkf_span(n), "unsupported-expression",
+              "'%s' is not a math constant usable in kernels (pi, e, tau, inf, nan)",
+              pkf_text(c, n));
+    return NULL;
+  }
+  pki_error(c->d, pkf_span(n), "unsupported-expression",
+            "attribute access '%s' is not supported in kernels", pkf_text(c, n));
+  return NULL;
+}
+
+/* -------------------------------------------------------------- indexing */
+
+enum { MAX_INDICES = 8 };
+
+static bool flatten(pkf_ctx *c, TSNode n, TSNode *base, TSNode *ix, int *nix) {
+  TSNode v = pkf_field(n, "value");
+  if (pkf_type_is(v, "subscript")) {
+    if (!flatten(c, v, base, ix, nix))
+      return false;
+  } else {
+    *base = v;
+  }
+  pkf_nodes ch = pkf_children(c, n);
+  for (uint32_t i = 1; i < ch.n; i++) {
+    if (pkf_type_is(ch.v[i], "slice")) {
+      unsupported(c, ch.v[i], "slicing is not supported in kernels; index one element at a time");
+      return false;
+    }
+    if (*nix == MAX_INDICES) {
+      unsupported(c, ch.v[i], "too many indices: Views have at most 8 dimensions");
+      return false;
+    }
+    ix[(*nix)++] = ch.v[i];
+  }
+  return true;
+}
+
+/* A View expression: a name or self.member. */
+static pki_expr *view_base(pkf_ctx *c, TSNode n) {
+  if (pkf_type_is(n, "identifier"))
+    return name_expr(c, n);
+  if (pkf_is_self_attr(c, n))
+    return attribute_expr(c, n);
+  return unsupported(c, n, "only Views named by a variable or 'self.x' can be indexed");
+}
+
+pki_expr *pkf_subscript(pkf_ctx *c, TSNode n) {
+  TSNode base, ix[MAX_INDICES];
+  int nix = 0;
+  if (!flatten(c, n, &base, ix, &nix))
+    return NULL;
+  pki_expr *b = view_base(c, base);
+  if (!b)
+    return NULL;
+  pki_type t = b->var->type;
+  if (t.kind != PKI_VOID && t.kind != PKI_VIEW) {
+    pki_error(c->d, pkf_span(base), "not-a-view",
+              "'%s' is a %s, not a View: it cannot be indexed", pkf_text(c, base),
+              pki_type_str(c->m->arena, t));
+    return NULL;
+  }
+  if (t.kind == PKI_VIEW && t.rank != nix) {
+    pki_error(c->d, pkf_span(n), "rank-mismatch",
+              "View '%s' has rank %d but is indexed with %d index%s; give one index per "
+              "dimension", pkf_text(c, base), t.rank, nix, nix == 1 ? "" : "es");
+    return NULL;
+  }
+  pki_expr *e = pki_new_expr_n(c->m, PKI_E_INDEX, pkf_span(n), nix + 1);
+  e->args[0] = b;
+  bool ok = true;
+  for (int i = 0; i < nix; i++)
+    ok &= (e->args[i + 1] = pkf_expr(c, ix[i])) != NULL;
+  return ok ? e : NULL;
+}
+
+/* ------------------------------------------------------------- operators */
+
+static const struct {
+  const char *text;
+  pki_op op;
+} binops[] = {{"+", PKI_OP_ADD},     {"-", PKI_OP_SUB},      {"*", PKI_OP_MUL},
+              {"/", PKI_OP_DIV},     {"//", PKI_OP_FLOORDIV}, {"%", PKI_OP_MOD},
+              {"**", PKI_OP_POW},    {"&", PKI_OP_BITAND},   {"|", PKI_OP_BITOR},
+              {"^", PKI_OP_BITXOR},  {"<<", PKI_OP_SHL},     {">>", PKI_OP_SHR},
+              {"<", PKI_OP_LT},      {"<=", PKI_OP_LE},      {">", PKI_OP_GT},
+              {">=", PKI_OP_GE},     {"==", PKI_OP_EQ},      {"!=", PKI_OP_NE}};
+
+static pki_op op_of(pkf_ctx *c, TSNode tok) {
+  for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++)
+    if (pkf_is(c, tok, binops[i].text))
+      return binops[i].op;
+  return PKI_OP_NONE;
+}
+
+static pki_expr *node2(pkf_ctx *c, pki_expr_kind k, pki_op op, pki_span sp, pki_expr *a,
+                       pki_expr *b) {
+  if (!a || !b)
+    return NULL;
+  pki_expr *e = pki_new_expr_n(c->m, k, sp, 2);
+  e->op = op;
+  e->args[0] = a;
+  e->args[1] = b;
+  return e;
+}
+
+static pki_expr *binary_expr(pkf_ctx *c, TSNode n) {
+  TSNode tok = pkf_field(n, "operator");
+  pki_op op = op_of(c, tok);
+  if (op == PKI_OP_NONE || op >= PKI_OP_LT)
+    return unsupported(c, tok, "the '@' operator is not supported in kernels");
+  pki_expr *a = pkf_expr(c, pkf_field(n, "left"));
+  pki_expr *b = pkf_expr(c, pkf_field(n, "right"));
+  return node2(c, PKI_E_BINARY, op, pkf_span(n), a, b);
+}
+
+static pki_expr *bool_expr(pkf_ctx *c, TSNode n) {
+  pki_op op = pkf_is(c, pkf_field(n, "operator"), "and") ? PKI_OP_AND : PKI_OP_OR;
+  pki_expr *a = pkf_expr(c, pkf_field(n, "left"));
+  pki_expr *b = pkf_expr(c, pkf_field(n, "right"));
+  return node2(c, PKI_E_LOGICAL, op, pkf_span(n), a, b);
+}
+
+static pki_expr *compare_expr(pkf_ctx *c, TSNode n) {
+  pkf_nodes all = pkf_all_children(c, n);
+  pki_expr *result = NULL, *left = NULL;
+  TSNode left_node = {0};
+  pki_op pending = PKI_OP_NONE;
+  for (uint32_t i = 0; i < all.n; i++) {
+    TSNode ch = all.v[i];
+    if (!ts_node_is_named(ch)) {
+      pending = op_of(c, ch);
+      if (pending < PKI_OP_LT)
+        return unsupported(c, ch, "'is', 'is not', 'in' and 'not in' are not supported in "
+                                  "kernels; compare numbers with == or !=");
+      continue;
+    }
+    pki_expr *right = pkf_expr(c, ch);
+    if (!right)
+      return NULL;
+    if (left) {
+      pki_expr *cmp = node2(c, PKI_E_COMPARE, pending, pkf_span2(left_node, ch), left, right);
+      result = result ? node2(c, PKI_E_LOGICAL, PKI_OP_AND, pkf_span2(all.v[0], ch), result, cmp)
+                      : cmp;
+    }
+    left = right;
+    left_node = ch;
+  }
+  return result;
+}
+
+static pki_expr *unary_expr(pkf_ctx *c, TSNode n) {
+  TSNode arg = pkf_field(n, "argument");
+  pki_op op;
+  if (pkf_type_is(n, "not_operator")) {
+    op = PKI_OP_NOT;
+  } else {
+    TSNode tok = pkf_field(n, "operator");
+    op = pkf_is(c, tok, "-") ? PKI_OP_NEG : pkf_is(c, tok, "+") ? PKI_OP_POS : PKI_OP_INVERT;
+    if (op == PKI_OP_NEG && pkf_type_is(arg, "integer")) {
+      pki_expr *lit = int_literal(c, arg, true);
+      if (lit)
+        lit->span = pkf_span(n);
+      return lit;
+    }
+  }
+  pki_expr *a = pkf_expr(c, arg);
+  if (!a)
+    return NULL;
+  pki_expr *e = pki_new_expr_n(c->m, PKI_E_UNARY, pkf_span(n), 1);
+  e->op = op;
+  e->args[0] = a;
+  return e;
+}
+
+static pki_expr *cond_expr(pkf_ctx *c, TSNode n) {
+  pkf_nodes ch = pkf_children(c, n);
+  if (ch.n != 3)
+    return unsupported(c, n, "malformed conditional expression");
+  pki_expr *a = pkf_expr(c, ch.v[0]), *cond = pkf_expr(c, ch.v[1]), *b = pkf_expr(c, ch.v[2]);
+  if (!a || !cond || !b)
+    return NULL;
+  pki_expr *e = pki_new_expr_n(c->m, PKI_E_COND, pkf_span(n), 3);
+  e->args[0] = cond;
+  e->args[1] = a;
+  e->args[2] = b;
+  return e;
+}
+
+/* ----------------------------------------------------------------- calls */
+
+/* Lowers positional arguments; reports keyword/starred ones. */
+static bool call_args(pkf_ctx *c, TSNode call, pki_expr ***out, int *n) {
+  TSNode al = pkf_field(call, "arguments");
+  if (pkf_type_is(al, "generator_expression")) {
+    unsupported(c, al, "generator expressions are not supported in kernels; write a for loop");
+    return false;
+  }
+  pkf_nodes ch = pkf_children(c, al);
+  pki_expr **args = pki_alloc(c->m->arena, sizeof *args * (ch.n + 1));
+  bool ok = true;
+  for (uint32_t i = 0; i < ch.n; i++)
+    ok &= (args[i] = pkf_expr(c, ch.v[i])) != NULL;
+  *out = args;
+  *n = (int)ch.n;
+  return ok;
+}
+
+static pki_expr *arity_error(pkf_ctx *c, TSNode call, const char *name, int lo, int hi, int got) {
+  if (lo == hi)
+    pki_error(c->d, pkf_span(call), "arity",
+              "wrong number of arguments to '%s': expected %d, got %d", name, lo, got);
+  else
+    pki_error(c->d, pkf_span(call), "arity",
+              "wrong number of arguments to '%s': expected %d to %d, got %d", name, lo, hi, got);
+  return NULL;
+}
+
+static pki_expr *builtin_call(pkf_ctx *c, TSNode call, const char *shown, int b) {
+  pki_expr **args;
+  int n;
+  if (!call_args(c, call, &args, &n))
+    return NULL;
+  const pki_builtin_info *bi = &pki_builtins[b];
+  if (n < bi->min_args || n > bi->max_args)
+    return arity_error(c, call, shown, bi->min_args, bi->max_args, n);
+  pki_expr *e = pki_new_expr(c->m, PKI_E_BUILTIN, pkf_span(call));
+  e->builtin = (pki_builtin)b;
+  e->args = args;
+  e->nargs = n;
+  return e;
+}
+
+static pki_expr *func_call(pkf_ctx *c, TSNode call, pki_func *f) {
+  if (f->is_workunit) {
+    pki_error(c->d, pkf_span(call), "bad-call",
+              "workunit '%s' cannot be called from a kernel; call a @pk.function instead",
+              f->name);
+    return NULL;
+  }
+  if (f == c->fn) {
+    pki_error(c->d, pkf_span(call), "recursion",
+              "recursive call to '%s': recursion is not supported in kernels; use a loop",
+              f->name);
+    return NULL;
+  }
+  pki_expr **args;
+  int n;
+  if (!call_args(c, call, &args, &n))
+    return NULL;
+  if (n != f->nparams)
+    return arity_error(c, call, f->name, f->nparams, f->nparams, n);
+  pki_expr *e = pki_new_expr(c->m, PKI_E_CALL, pkf_span(call));
+  e->func = f;
+  e->args = args;
+  e->nargs = n;
+  return e;
+}
+
+static pki_type view_type_of(const pki_expr *e) {
+  return e->kind == PKI_E_VAR ? e->var->type : pki_void_type;
+}
+
+static pki_expr *extent_expr(pkf_ctx *c, TSNode call, pki_expr *view, TSNode viewnode, int dim,
+                             TSNode dimnode) {
+  pki_type t = view_type_of(view);
+  if (view->kind != PKI_E_VAR || (t.kind != PKI_VOID && t.kind != PKI_VIEW)) {
+    pki_error(c->d, pkf_span(viewnode), "not-a-view", "'%s' is not a View",
+              pkf_text(c, viewnode));
+    return NULL;
+  }
+  if (t.kind == PKI_VIEW && dim >= t.rank) {
+    pki_error(c->d, pkf_span(dimnode), "bad-extent",
+              "dimension %d is out of range: View '%s' has rank %d", dim, view->var->name,
+              t.rank);
+    return NULL;
+  }
+  pki_expr *e = pki_new_expr_n(c->m, PKI_E_EXTENT, pkf_span(call), 1);
+  e->args[0] = view;
+  e->ival = dim;
+  return e;
+}
+
+static pki_expr *cast_call(pkf_ctx *c, TSNode call, const char *name, pki_type t) {
+  pki_expr **args;
+  int n;
+  if (!call_args(c, call, &args, &n))
+    return NULL;
+  if (n != 1)
+    return arity_error(c, call, name, 1, 1, n);
+  pki_expr *e = pki_new_expr_n(c->m, PKI_E_CAST, pkf_span(call), 1);
+  e->args[0] = args[0];
+  e->type = t;
+  return e;
+}
+
+static pki_expr *len_call(pkf_ctx *c, TSNode call) {
+  pki_expr **args;
+  int n;
+  if (!call_args(c, call, &args, &n))
+    return NULL;
+  if (n != 1)
+    return arity_error(c, call, "len", 1, 1, n);
+  TSNode a = ts_node_named_child(pkf_field(call, "arguments"), 0);
+  return extent_expr(c, call, args[0], a, 0, a);
+}
+
+static pki_func *find_dfunc(pkf_ctx *c, TSNode name) {
+  for (int i = 0; i < c->ndf; i++)
+    if (pkf_is(c, name, c->dfuncs[i]->name))
+      return c->dfuncs[i];
+  return NULL;
+}
+
+static pki_expr *name_call(pkf_ctx *c, TSNode call, TSNode fn) {
+  const char *nm = pkf_text(c, fn);
+  if (pkf_lookup(c, nm, strlen(nm))) {
+    pki_error(c->d, pkf_span(fn), "bad-call", "'%s' is a variable, not a function", nm);
+    return NULL;
+  }
+  pki_func *f = find_dfunc(c, fn);
+  if (f)
+    return func_call(c, call, f);
+  if (!strcmp(nm, "abs") || !strcmp(nm, "min") || !strcmp(nm, "max"))
+    return builtin_call(c, call, nm, pki_builtin_lookup(nm));
+  if (!strcmp(nm, "int"))
+    return cast_call(c, call, nm, pki_int_type);
+  if (!strcmp(nm, "float"))
+    return cast_call(c, call, nm, pki_float_type);
+  if (!strcmp(nm, "bool"))
+    return cast_call(c, call, nm, pki_bool_type);
+  if (!strcmp(nm, "len"))
+    return len_call(c, call);
+  const pkf_alias *a = pkf_alias_find(c, fn);
+  if (a && a->kind == PKF_AL_MATHNAME) {
+    int b = pki_builtin_lookup(a->orig);
+    if (b >= 0 && b > PKI_BUILTIN_MAX)
+      return builtin_call(c, call, a->orig, b);
+    pki_error(c->d, pkf_span(fn), "unsupported-function",
+              "math.%s is not supported in kernels", a->orig);
+    return NULL;
+  }
+  if (!strcmp(nm, "range"))
+    return unsupported(c, call, "range() is only supported as the iterable of a for loop");
+  if (!strcmp(nm, "print"))
+    return unsupported(c, call, "print() is not supported in kernels; use pk.printf(fmt, ...)");
+  for (int i = 0; i < c->m->nentities; i++) /* only on the error path: linear is fine */
+    if (c->m->entities[i]->kind == PKI_ENT_WORKUNIT && !strcmp(c->m->entities[i]->name, nm))
+      return func_call(c, call, c->m->entities[i]->funcs[0]);
+  pki_error(c->d, pkf_span(fn), "unknown-function",
+            "unknown function '%s'; kernels can call @pk.function functions, abs/min/max, "
+            "int/float/bool, len and math functions", nm);
+  return NULL;
+}
+
+static pki_expr *method_call(pkf_ctx *c, TSNode call, TSNode fn) {
+  TSNode obj = pkf_field(fn, "object"), attr = pkf_field(fn, "attribute");
+  const char *an = pkf_text(c, attr);
+  if (pkf_alias_is(c, obj, PKF_AL_MATH)) {
+    int b = pki_builtin_lookup(an);
+    if (b > PKI_BUILTIN_MAX)
+      return builtin_call(c, call, pkf_text(c, fn), b);
+    pki_error(c->d, pkf_span(fn), "unsupported-function",
+              "math.%s is not supported in kernels", an);
+    return NULL;
+  }
+  if (pkf_alias_is(c, obj, PKF_AL_PK)) {
+    if (!strcmp(an, "printf"))
+      return unsupported(c, call, "pk.printf(...) is a statement; call it on its own line");
+    pki_error(c->d, pkf_span(fn), "unsupported-function",
+              "'%s' is not supported in kernels yet", pkf_text(c, fn));
+    return NULL;
+  }
+  if (pkf_alias_is(c, obj, PKF_AL_NP)) {
+    pki_error(c->d, pkf_span(fn), "unsupported-function",
+              "numpy functions cannot be called in kernels; use the math module (math.%s)", an);
+    return NULL;
+  }
+  if (pkf_type_is(obj, "identifier") && pkf_is(c, obj, "self") && c->ent &&
+      c->ent->kind == PKI_ENT_FUNCTOR) {
+    for (int i = 0; i < c->ent->nfuncs; i++)
+      if (!strcmp(c->ent->funcs[i]->name, an))
+        return func_call(c, call, c->ent->funcs[i]);
+    if (!pki_entity_member(c->ent, an)) {
+      pki_error(c->d, pkf_span(fn), "unknown-function",
+                "functor '%s' has no @pk.function method '%s'", c->ent->name, an);
+      return NULL;
+    }
+  }
+  if (pkf_type_is(obj, "identifier") && !pkf_alias_find(c, obj) && !pkf_is(c, obj, "self")) {
+    const char *on = pkf_text(c, obj);
+    if (!pkf_lookup(c, on, strlen(on))) {
+      pkf_unknown_name(c, obj);
+      return NULL;
+    }
+  }
+  if (!strcmp(an, "extent")) {
+    pki_expr *v = view_base(c, obj);
+    if (!v)
+      return NULL;
+    pkf_nodes ch = pkf_children(c, pkf_field(call, "arguments"));
+    if (ch.n != 1 || !pkf_type_is(ch.v[0], "integer")) {
+      pki_error(c->d, pkf_span(call), "bad-extent",
+                "extent() takes one integer literal, the dimension, e.g. v.extent(0)");
+      return NULL;
+    }
+    pki_expr *k = int_literal(c, ch.v[0], false);
+    return k ? extent_expr(c, call, v, obj, (int)k->ival, ch.v[0]) : NULL;
+  }
+  pki_error(c->d, pkf_span(fn), "unsupported-function",
+            "method call '%s(...)' is not supported in kernels", pkf_text(c, fn));
+  return NULL;
+}
+
+static pki_expr *call_expr(pkf_ctx *c, TSNode n) {
+  TSNode fn = pkf_field(n, "function");
+  if (pkf_type_is(fn, "identifier"))
+    return name_call(c, n, fn);
+  if (pkf_type_is(fn, "attribute"))
+    return method_call(c, n, fn);
+  return unsupported(c, fn, "only named functions can be called in kernels");
+}
+
+/* ------------------------------------------------------------- dispatch */
+
+pki_expr *pkf_expr(pkf_ctx *c, TSNode n) {
+  const char *t = ts_node_type(n);
+  switch (t[0]) {
+  case 'i':
+    if (!strcmp(t, "identifier"))
+      return name_expr(c, n);
+    if (!strcmp(t, "integer"))
+      return int_literal(c, n, false);
+    break;
+  case 'f':
+    if (!strcmp(t, "float"))
+      return float_literal(c, n);
+    if (!strcmp(t, "false"))
+      goto boolean;
+    break;
+  case 't':
+    if (!strcmp(t, "true"))
+      goto boolean;
+    break;
+  case 'a':
+    if (!strcmp(t, "attribute"))
+      return attribute_expr(c, n);
+    break;
+  case 's':
+    if (!strcmp(t, "subscript"))
+      return pkf_subscript(c, n);
+    break;
+  case 'c':
+    if (!strcmp(t, "call"))
+      return call_expr(c, n);
+    if (!strcmp(t, "comparison_operator"))
+      return compare_expr(c, n);
+    if (!strcmp(t, "conditional_expression"))
+      return cond_expr(c, n);
+    break;
+  case 'b':
+    if (!strcmp(t, "binary_operator"))
+      return binary_expr(c, n);
+    if (!strcmp(t, "boolean_operator"))
+      return bool_expr(c, n);
+    break;
+  case 'u':
+  case 'n':
+    if (!strcmp(t, "unary_operator") || !strcmp(t, "not_operator"))
+      return unary_expr(c, n);
+    break;
+  case 'p':
+    if (!strcmp(t, "parenthesized_expression")) {
+      pkf_nodes ch = pkf_children(c, n);
+      if (ch.n == 1)
+        return pkf_expr(c, ch.v[0]);
+    }
+    break;
+  }
+  for (size_t i = 0; i < sizeof bad_exprs / sizeof bad_exprs[0]; i++)
+    if (bad_exprs[i].msg && !strcmp(bad_exprs[i].type, t))
+      return unsupported(c, n, bad_exprs[i].msg);
+  pki_error(c->d, pkf_span(n), "unsupported-expression",
+            "this expression (%s) is not supported in kernels", t);
+  return NULL;
+boolean : {
+  pki_expr *e = pki_new_expr(c->m, PKI_E_BOOL, pkf_span(n));
+  e->ival = t[0] == 't';
+  return e;
+}
+}

@@ -1,0 +1,515 @@
+/*
+ * lower_stmt.c - Python statements to pki_stmt under C++ block scoping:
+ * declarations (annotated or first assignment), assignments to names and
+ * View elements, augmented assignments, if/elif/else, for-range, while,
+ * break/continue, return, call statements and pk.printf.
+ */
+#include "fe.h"
+
+#include <stdlib.h>
+
+static void lower_stmt(pkf_ctx *c, TSNode n, pki_block *out, bool first);
+
+static void stmt_error(pkf_ctx *c, TSNode n, const char *msg) {
+  pki_error(c->d, pkf_span(n), "unsupported-statement", "%s", msg);
+}
+
+static void push(pkf_ctx *c, pki_block *out, pki_stmt *s) { pki_block_push(c->m->arena, out, s); }
+
+static void lower_in_scope(pkf_ctx *c, TSNode block, pki_block *out, const char *construct,
+                           pki_span at) {
+  pkf_scope s;
+  pkf_scope_push(c, &s, construct, at);
+  pkf_lower_body(c, block, out);
+  pkf_scope_pop(c);
+}
+
+void pkf_lower_body(pkf_ctx *c, TSNode block, pki_block *out) {
+  pkf_nodes st = pkf_children(c, block);
+  for (uint32_t i = 0; i < st.n; i++)
+    lower_stmt(c, st.v[i], out, i == 0);
+}
+
+/* ------------------------------------------------------------ targets */
+
+static void member_write(pkf_ctx *c, TSNode n) {
+  pki_error(c->d, pkf_span(n), "member-write",
+            "cannot assign to '%s': functor data is read-only in kernels; use a View "
+            "member to return data", pkf_text(c, n));
+}
+
+/* Reports writes to read-only variables; returns true if v may be written. */
+static bool writable(pkf_ctx *c, TSNode at, pki_var *v) {
+  const char *why = NULL;
+  if (v->kind == PKI_VAR_INDEX)
+    why = "the work index is read-only";
+  else if (v->kind == PKI_VAR_FINAL)
+    why = "the scan's final flag is read-only";
+  else if (v->kind == PKI_VAR_PARAM && c->fn->is_workunit)
+    why = "kernel arguments are read-only in kernels; copy it into a local first, or use "
+          "a View to return data";
+  if (!why)
+    return true;
+  pki_error(c->d, pkf_span(at), "read-only", "cannot assign to '%s': %s", v->name, why);
+  return false;
+}
+
+/* The target of an assignment to an existing name, a View element or a member. */
+static pki_expr *target(pkf_ctx *c, TSNode left) {
+  if (pkf_type_is(left, "subscript"))
+    return pkf_subscript(c, left);
+  if (pkf_is_self_attr(c, left)) {
+    member_write(c, left);
+    return NULL;
+  }
+  if (pkf_type_is(left, "identifier")) {
+    uint32_t s = ts_node_start_byte(left);
+    pki_var *v = pkf_lookup(c, c->src + s, ts_node_end_byte(left) - s);
+    if (!v) {
+      pkf_unknown_name(c, left);
+      return NULL;
+    }
+    if (!writable(c, left, v))
+      return NULL;
+    pki_expr *e = pki_new_expr(c->m, PKI_E_VAR, pkf_span(left));
+    e->var = v;
+    return e;
+  }
+  if (pkf_type_is(left, "pattern_list") || pkf_type_is(left, "tuple_pattern") ||
+      pkf_type_is(left, "list_pattern") || pkf_type_is(left, "tuple") ||
+      pkf_type_is(left, "list"))
+    stmt_error(c, left, "tuple assignment is not supported in kernels; assign each variable "
+                        "in its own statement");
+  else
+    stmt_error(c, left, "this assignment target is not supported in kernels; assign to a "
+                        "variable or a View element");
+  return NULL;
+}
+
+static pki_var *new_local(pkf_ctx *c, TSNode name, pki_type t, bool annotated) {
+  pki_var *v = pki_new_var(c->m, pkf_text(c, name), PKI_VAR_LOCAL, t, pkf_span(name));
+  v->annotated = annotated;
+  pki_func_add_local(c->m, c->fn, v);
+  pkf_scope_bind(c, v);
+  return v;
+}
+
+/* -------------------------------------------------------- assignments */
+
+static void annotated_decl(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode right,
+                           pki_block *out) {
+  if (pkf_is_self_attr(c, left)) {
+    member_write(c, left);
+    return;
+  }
+  if (!pkf_type_is(left, "identifier")) {
+    stmt_error(c, left, "only a plain name can be declared with an annotation");
+    return;
+  }
+  uint32_t s0 = ts_node_start_byte(left);
+  pki_var *old = pkf_lookup(c, c->src + s0, ts_node_end_byte(left) - s0);
+  if (old) {
+    pki_error(c->d, pkf_span(left), "redeclaration",
+              "'%s' is already declared at %u:%u; assign to it without an annotation",
+              old->name, old->span.line, old->span.col);
+    return;
+  }
+  pki_type t;
+  bool ok = pkf_type(c, ann, false, &t);
+  if (ok && (t.kind == PKI_VOID || t.kind == PKI_VIEW)) {
+    pki_error(c->d, pkf_span(ann), "unsupported-type",
+              "local variables must have a scalar type (int, float, bool, pk.int32, ...)");
+    ok = false;
+  }
+  pki_expr *value = ts_node_is_null(right) ? NULL : pkf_expr(c, right);
+  if (!ok || (!ts_node_is_null(right) && !value))
+    return;
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(n));
+  s->var = new_local(c, left, t, true);
+  s->value = value;
+  push(c, out, s);
+}
+
+static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
+  TSNode left = pkf_field(n, "left"), right = pkf_field(n, "right"), ann = pkf_field(n, "type");
+  if (pkf_type_is(right, "assignment")) {
+    stmt_error(c, n, "chained assignment 'a = b = value' is not supported in kernels; "
+                     "assign one target per statement");
+    return;
+  }
+  if (!ts_node_is_null(ann)) {
+    annotated_decl(c, n, left, ann, right, out);
+    return;
+  }
+  if (ts_node_is_null(right))
+    return;
+  if (pkf_type_is(left, "identifier")) {
+    uint32_t s0 = ts_node_start_byte(left);
+    if (!pkf_lookup(c, c->src + s0, ts_node_end_byte(left) - s0)) {
+      pki_expr *value = pkf_expr(c, right);
+      if (!value)
+        return;
+      pki_stmt *s = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(n));
+      s->var = new_local(c, left, pki_void_type, false);
+      s->value = value;
+      push(c, out, s);
+      return;
+    }
+  }
+  pki_expr *t = target(c, left);
+  if (!t)
+    return;
+  pki_expr *value = pkf_expr(c, right);
+  if (!value)
+    return;
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_ASSIGN, pkf_span(n));
+  s->target = t;
+  s->value = value;
+  push(c, out, s);
+}
+
+static const struct {
+  const char *text;
+  pki_op op;
+} augops[] = {{"+=", PKI_OP_ADD},     {"-=", PKI_OP_SUB},       {"*=", PKI_OP_MUL},
+              {"/=", PKI_OP_DIV},     {"//=", PKI_OP_FLOORDIV}, {"%=", PKI_OP_MOD},
+              {"**=", PKI_OP_POW},    {"&=", PKI_OP_BITAND},    {"|=", PKI_OP_BITOR},
+              {"^=", PKI_OP_BITXOR},  {"<<=", PKI_OP_SHL},      {">>=", PKI_OP_SHR}};
+
+static void aug_assignment(pkf_ctx *c, TSNode n, pki_block *out) {
+  TSNode tok = pkf_field(n, "operator");
+  pki_op op = PKI_OP_NONE;
+  for (size_t i = 0; i < sizeof augops / sizeof augops[0]; i++)
+    if (pkf_is(c, tok, augops[i].text))
+      op = augops[i].op;
+  if (op == PKI_OP_NONE) {
+    stmt_error(c, tok, "the '@=' operator is not supported in kernels");
+    return;
+  }
+  pki_expr *t = target(c, pkf_field(n, "left")), *value = pkf_expr(c, pkf_field(n, "right"));
+  if (!t || !value)
+    return;
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_AUGASSIGN, pkf_span(n));
+  s->op = op;
+  s->target = t;
+  s->value = value;
+  push(c, out, s);
+}
+
+/* ---------------------------------------------------------- printf, calls */
+
+static int hexval(char ch) {
+  return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+         : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+}
+
+/* Appends the unescaped text of one string literal to buf; false on f/b-strings. */
+static bool string_piece(pkf_ctx *c, TSNode str, char *buf, size_t *len) {
+  pkf_nodes all = pkf_all_children(c, str);
+  if (all.n < 2)
+    return false;
+  TSNode start = all.v[0], end = all.v[all.n - 1];
+  const char *st = pkf_text(c, start);
+  bool raw = false;
+  for (const char *p = st; *p && *p != '\'' && *p != '"'; p++) {
+    if (*p == 'f' || *p == 'F' || *p == 'b' || *p == 'B')
+      return false;
+    raw |= *p == 'r' || *p == 'R';
+  }
+  const char *p = c->src + ts_node_end_byte(start), *e = c->src + ts_node_start_byte(end);
+  while (p < e) {
+    if (*p != '\\' || raw || p + 1 >= e) {
+      buf[(*len)++] = *p++;
+      continue;
+    }
+    char x = p[1];
+    p += 2;
+    switch (x) {
+    case 'n': buf[(*len)++] = '\n'; break;
+    case 't': buf[(*len)++] = '\t'; break;
+    case 'r': buf[(*len)++] = '\r'; break;
+    case 'a': buf[(*len)++] = '\a'; break;
+    case 'b': buf[(*len)++] = '\b'; break;
+    case 'f': buf[(*len)++] = '\f'; break;
+    case 'v': buf[(*len)++] = '\v'; break;
+    case '\\': case '\'': case '"': buf[(*len)++] = x; break;
+    case '\n': break; /* line continuation */
+    case 'x': {
+      int v = 0;
+      for (int k = 0; k < 2 && p < e && hexval(*p) >= 0; k++)
+        v = v * 16 + hexval(*p++);
+      buf[(*len)++] = (char)v;
+      break;
+    }
+    default:
+      if (x >= '0' && x <= '7') {
+        int v = x - '0';
+        for (int k = 0; k < 2 && p < e && *p >= '0' && *p <= '7'; k++)
+          v = v * 8 + (*p++ - '0');
+        buf[(*len)++] = (char)v;
+      } else {
+        buf[(*len)++] = '\\';
+        buf[(*len)++] = x;
+      }
+    }
+  }
+  return true;
+}
+
+static pki_expr *format_string(pkf_ctx *c, TSNode n) {
+  size_t len = 0;
+  char *buf = pki_alloc(c->m->arena, ts_node_end_byte(n) - ts_node_start_byte(n) + 1);
+  bool ok = true;
+  if (pkf_type_is(n, "string")) {
+    ok = string_piece(c, n, buf, &len);
+  } else if (pkf_type_is(n, "concatenated_string")) {
+    pkf_nodes parts = pkf_children(c, n);
+    for (uint32_t i = 0; ok && i < parts.n; i++)
+      ok = string_piece(c, parts.v[i], buf, &len);
+  } else {
+    pki_error(c->d, pkf_span(n), "bad-printf",
+              "pk.printf's first argument must be a string literal (the format)");
+    return NULL;
+  }
+  if (!ok) {
+    pki_error(c->d, pkf_span(n), "bad-printf",
+              "f-strings and bytes are not supported as pk.printf formats; use a plain "
+              "string with %%d/%%f conversions");
+    return NULL;
+  }
+  buf[len] = 0;
+  pki_expr *e = pki_new_expr(c->m, PKI_E_STR, pkf_span(n));
+  e->str = buf;
+  return e;
+}
+
+static void printf_stmt(pkf_ctx *c, TSNode call, pki_block *out) {
+  pkf_nodes ch = pkf_children(c, pkf_field(call, "arguments"));
+  if (ch.n == 0) {
+    pki_error(c->d, pkf_span(call), "bad-printf", "pk.printf needs a format string");
+    return;
+  }
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_PRINTF, pkf_span(call));
+  s->args = pki_alloc(c->m->arena, sizeof *s->args * ch.n);
+  s->nargs = (int)ch.n;
+  bool ok = (s->args[0] = format_string(c, ch.v[0])) != NULL;
+  for (uint32_t i = 1; i < ch.n; i++)
+    ok &= (s->args[i] = pkf_expr(c, ch.v[i])) != NULL;
+  if (ok)
+    push(c, out, s);
+}
+
+static bool is_pk_printf(pkf_ctx *c, TSNode call) {
+  TSNode fn = pkf_field(call, "function");
+  return pkf_type_is(fn, "attribute") && pkf_alias_is(c, pkf_field(fn, "object"), PKF_AL_PK) &&
+         pkf_is(c, pkf_field(fn, "attribute"), "printf");
+}
+
+static void expr_stmt(pkf_ctx *c, TSNode n, pki_block *out, bool first) {
+  pkf_nodes ch = pkf_children(c, n);
+  if (ch.n != 1) {
+    stmt_error(c, n, "tuples are not supported in kernels");
+    return;
+  }
+  TSNode x = ch.v[0];
+  const char *t = ts_node_type(x);
+  if (!strcmp(t, "assignment"))
+    assignment(c, x, out);
+  else if (!strcmp(t, "augmented_assignment"))
+    aug_assignment(c, x, out);
+  else if ((!strcmp(t, "string") || !strcmp(t, "concatenated_string")) && first)
+    return; /* docstring */
+  else if (!strcmp(t, "call") && is_pk_printf(c, x))
+    printf_stmt(c, x, out);
+  else if (!strcmp(t, "call")) {
+    pki_expr *e = pkf_expr(c, x);
+    if (e) {
+      pki_stmt *s = pki_new_stmt(c->m, PKI_S_EXPR, pkf_span(n));
+      s->value = e;
+      push(c, out, s);
+    }
+  } else if (!strcmp(t, "yield"))
+    stmt_error(c, x, "'yield' is not supported in kernels");
+  else
+    stmt_error(c, x, "this expression statement has no effect; only calls (and "
+                     "pk.printf) can be used as statements in kernels");
+}
+
+/* --------------------------------------------------------- control flow */
+
+static bool no_else(pkf_ctx *c, TSNode n, const char *what) {
+  TSNode alt = pkf_field(n, "alternative");
+  if (ts_node_is_null(alt))
+    return true;
+  pki_error(c->d, pkf_span(alt), "unsupported-statement",
+            "'%s ... else' is not supported in kernels; use a flag variable", what);
+  return false;
+}
+
+static void if_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_IF, pkf_span(n));
+  s->cond = pkf_expr(c, pkf_field(n, "condition"));
+  lower_in_scope(c, pkf_field(n, "consequence"), &s->body, "if", pkf_span(n));
+  pki_block *orelse = &s->orelse;
+  pkf_nodes ch = pkf_children(c, n);
+  bool ok = s->cond != NULL;
+  for (uint32_t i = 0; i < ch.n; i++) {
+    TSNode alt = ch.v[i];
+    if (pkf_type_is(alt, "elif_clause")) {
+      pki_stmt *e = pki_new_stmt(c->m, PKI_S_IF, pkf_span(alt));
+      e->cond = pkf_expr(c, pkf_field(alt, "condition"));
+      ok &= e->cond != NULL;
+      lower_in_scope(c, pkf_field(alt, "consequence"), &e->body, "elif", pkf_span(alt));
+      push(c, orelse, e);
+      orelse = &e->orelse;
+    } else if (pkf_type_is(alt, "else_clause")) {
+      lower_in_scope(c, pkf_field(alt, "body"), orelse, "else", pkf_span(alt));
+    }
+  }
+  if (ok)
+    push(c, out, s);
+}
+
+static void for_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
+  TSNode left = pkf_field(n, "left"), right = pkf_field(n, "right");
+  if (pkf_type_is(ts_node_child(n, 0), "async")) {
+    stmt_error(c, n, "'async for' is not supported in kernels");
+    return;
+  }
+  if (!no_else(c, n, "for"))
+    return;
+  if (!pkf_type_is(right, "call") || !pkf_is(c, pkf_field(right, "function"), "range") ||
+      !pkf_type_is(pkf_field(right, "arguments"), "argument_list")) {
+    stmt_error(c, right, "only 'for NAME in range(...)' loops are supported in kernels; "
+                         "loop over indices, e.g. 'for j in range(v.extent(0))'");
+    return;
+  }
+  if (!pkf_type_is(left, "identifier")) {
+    stmt_error(c, left, "the loop variable must be a single name");
+    return;
+  }
+  pkf_nodes args = pkf_children(c, pkf_field(right, "arguments"));
+  if (args.n < 1 || args.n > 3) {
+    pki_error(c->d, pkf_span(right), "arity",
+              "wrong number of arguments to 'range': expected 1 to 3, got %u", args.n);
+    return;
+  }
+  pki_expr *a[3] = {0};
+  bool ok = true;
+  for (uint32_t i = 0; i < args.n; i++)
+    ok &= (a[i] = pkf_expr(c, args.v[i])) != NULL;
+  uint32_t s0 = ts_node_start_byte(left);
+  pki_var *old = pkf_lookup(c, c->src + s0, ts_node_end_byte(left) - s0);
+  if (old) {
+    pki_error(c->d, pkf_span(left), "loop-variable",
+              "loop variable '%s' reuses the name of a variable declared at %u:%u; "
+              "use a fresh name for the loop variable", old->name, old->span.line,
+              old->span.col);
+    ok = false;
+  }
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_FOR, pkf_span(n));
+  if (args.n == 1) {
+    s->begin = pki_new_expr(c->m, PKI_E_INT, pkf_span(right));
+    s->end = a[0];
+  } else {
+    s->begin = a[0];
+    s->end = a[1];
+  }
+  s->step = a[2];
+  if (!s->step) {
+    s->step = pki_new_expr(c->m, PKI_E_INT, pkf_span(right));
+    s->step->ival = 1;
+  }
+  pkf_scope sc;
+  pkf_scope_push(c, &sc, "for", pkf_span(n));
+  s->var = new_local(c, left, pki_int_type, false);
+  c->loops++;
+  pkf_lower_body(c, pkf_field(n, "body"), &s->body);
+  c->loops--;
+  pkf_scope_pop(c);
+  if (ok)
+    push(c, out, s);
+}
+
+static void while_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
+  if (!no_else(c, n, "while"))
+    return;
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_WHILE, pkf_span(n));
+  s->cond = pkf_expr(c, pkf_field(n, "condition"));
+  c->loops++;
+  lower_in_scope(c, pkf_field(n, "body"), &s->body, "while", pkf_span(n));
+  c->loops--;
+  if (s->cond)
+    push(c, out, s);
+}
+
+static void return_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
+  TSNode v = ts_node_named_child(n, 0);
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_RETURN, pkf_span(n));
+  if (!ts_node_is_null(v)) {
+    if (c->fn->is_workunit) {
+      pki_error(c->d, pkf_span(v), "bad-return",
+                "a workunit cannot return a value; write results into a View or the "
+                "accumulator");
+      return;
+    }
+    if (!(s->value = pkf_expr(c, v)))
+      return;
+  }
+  push(c, out, s);
+}
+
+static const struct {
+  const char *type, *msg;
+} bad_stmts[] = {
+    {"global_statement", "'global' is not supported in kernels; pass the value as a kernel argument"},
+    {"nonlocal_statement", "'nonlocal' is not supported yet (it is meant for nested team closures)"},
+    {"delete_statement", "'del' is not supported in kernels"},
+    {"with_statement", "'with' is not supported in kernels"},
+    {"try_statement", "'try' is not supported in kernels: device code cannot handle exceptions"},
+    {"raise_statement", "'raise' is not supported in kernels: device code cannot raise exceptions"},
+    {"assert_statement", "'assert' is not supported yet; test the condition with 'if' and report with pk.printf"},
+    {"function_definition", "nested functions are not supported in kernels; define a top-level @pk.function"},
+    {"decorated_definition", "nested functions are not supported in kernels; define a top-level @pk.function"},
+    {"class_definition", "classes cannot be defined inside kernels"},
+    {"import_statement", "imports are not allowed inside kernels; import at the top of the file"},
+    {"import_from_statement", "imports are not allowed inside kernels; import at the top of the file"},
+    {"future_import_statement", "imports are not allowed inside kernels; import at the top of the file"},
+    {"match_statement", "'match' is not supported in kernels; use if/elif/else"},
+    {"print_statement", "Python 2 print is not supported; use pk.printf(fmt, ...)"},
+    {"exec_statement", "'exec' is not supported in kernels"},
+    {"type_alias_statement", "'type' aliases are not supported in kernels"},
+};
+
+static void lower_stmt(pkf_ctx *c, TSNode n, pki_block *out, bool first) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "expression_statement"))
+    expr_stmt(c, n, out, first);
+  else if (!strcmp(t, "if_statement"))
+    if_stmt(c, n, out);
+  else if (!strcmp(t, "for_statement"))
+    for_stmt(c, n, out);
+  else if (!strcmp(t, "while_statement"))
+    while_stmt(c, n, out);
+  else if (!strcmp(t, "return_statement"))
+    return_stmt(c, n, out);
+  else if (!strcmp(t, "pass_statement"))
+    return;
+  else if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement")) {
+    bool brk = t[0] == 'b';
+    if (c->loops == 0) {
+      pki_error(c->d, pkf_span(n), "outside-loop", "'%s' outside a loop",
+                brk ? "break" : "continue");
+      return;
+    }
+    push(c, out, pki_new_stmt(c->m, brk ? PKI_S_BREAK : PKI_S_CONTINUE, pkf_span(n)));
+  } else {
+    for (size_t i = 0; i < sizeof bad_stmts / sizeof bad_stmts[0]; i++)
+      if (!strcmp(bad_stmts[i].type, t)) {
+        stmt_error(c, n, bad_stmts[i].msg);
+        return;
+      }
+    pki_error(c->d, pkf_span(n), "unsupported-statement",
+              "this statement (%s) is not supported in kernels", t);
+  }
+}

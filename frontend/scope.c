@@ -1,0 +1,74 @@
+/*
+ * scope.c - C++ block scopes for Python names. Each block keeps the names it
+ * binds; when it closes, they are remembered as "dead" in the enclosing block
+ * so that a later use can say where the name was bound and what to do.
+ */
+#include "fe.h"
+
+void pkf_scope_push(pkf_ctx *c, pkf_scope *s, const char *construct, pki_span at) {
+  memset(s, 0, sizeof *s);
+  s->parent = c->scope;
+  s->construct = construct;
+  s->at = at;
+  c->scope = s;
+}
+
+static void add_dead(pkf_ctx *c, pkf_scope *s, const char *name, const char *construct,
+                     pki_span at) {
+  for (int i = 0; i < s->nd; i++)
+    if (strcmp(s->dead[i].name, name) == 0)
+      return;
+  if (s->nd == s->capd) {
+    int ncap = s->capd ? s->capd * 2 : 8;
+    pkf_dead *nd = pki_alloc(c->m->arena, sizeof *nd * (size_t)ncap);
+    if (s->nd)
+      memcpy(nd, s->dead, sizeof *nd * (size_t)s->nd);
+    s->dead = nd;
+    s->capd = ncap;
+  }
+  s->dead[s->nd++] = (pkf_dead){name, construct, at};
+}
+
+void pkf_scope_pop(pkf_ctx *c) {
+  pkf_scope *s = c->scope;
+  c->scope = s->parent;
+  if (!s->parent)
+    return;
+  for (int i = 0; i < s->n; i++)
+    add_dead(c, s->parent, s->vars[i]->name, s->construct, s->at);
+  for (int i = 0; i < s->nd; i++)
+    add_dead(c, s->parent, s->dead[i].name, s->construct, s->at);
+}
+
+void pkf_scope_bind(pkf_ctx *c, pki_var *v) {
+  pkf_scope *s = c->scope;
+  if (s->n == s->cap) {
+    int ncap = s->cap ? s->cap * 2 : 8;
+    pki_var **nv = pki_alloc(c->m->arena, sizeof *nv * (size_t)ncap);
+    if (s->n)
+      memcpy(nv, s->vars, sizeof *nv * (size_t)s->n);
+    s->vars = nv;
+    s->cap = ncap;
+  }
+  s->vars[s->n++] = v;
+}
+
+static bool name_eq(const char *a, const char *b, size_t len) {
+  return strncmp(a, b, len) == 0 && a[len] == 0;
+}
+
+pki_var *pkf_lookup(pkf_ctx *c, const char *name, size_t len) {
+  for (pkf_scope *s = c->scope; s; s = s->parent)
+    for (int i = s->n - 1; i >= 0; i--)
+      if (name_eq(s->vars[i]->name, name, len))
+        return s->vars[i];
+  return NULL;
+}
+
+const pkf_dead *pkf_lookup_dead(pkf_ctx *c, const char *name, size_t len) {
+  for (pkf_scope *s = c->scope; s; s = s->parent)
+    for (int i = 0; i < s->nd; i++)
+      if (name_eq(s->dead[i].name, name, len))
+        return &s->dead[i];
+  return NULL;
+}

@@ -1,0 +1,7 @@
+# expect: 7:5: chained assignment 'a = b = value' is not supported in
+import pykokkos as pk
+import math
+
+@pk.workunit
+def k(i: int, v: pk.View1D[float]):
+    a = b = 1.0

@@ -1,0 +1,7 @@
+# expect: 6:10: the work index 'i' must be annotated 'int'
+import pykokkos as pk
+import math
+
+@pk.workunit
+def k(i: float, v: pk.View1D[float]):
+    v[0] = i

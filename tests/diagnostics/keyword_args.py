@@ -1,0 +1,11 @@
+# expect: 11:19: keyword arguments are not supported in calls inside kernels
+import pykokkos as pk
+import math
+
+@pk.function
+def f(a: float, b: float) -> float:
+    return a + b
+
+@pk.workunit
+def k(i: int, v: pk.View1D[float]):
+    v[i] = f(1.0, b=2.0)

@@ -1,0 +1,7 @@
+# expect: 6:6: syntax error: '(' was never closed
+import pykokkos as pk
+import math
+
+@pk.workunit
+def k(i: int, v: pk.View1D[float]:
+    v[i] = 1.0
