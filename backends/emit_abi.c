@@ -1,0 +1,313 @@
+/*
+ * emit_abi.c - the plain C side of a module: one extern "C" wrapper per
+ * workunit (binds DLTensor / pkc_value arguments, launches the pattern),
+ * the pkc_module_v1 descriptor table, and the <name>.h C header.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pkb_priv.h"
+
+static const char *entity_label(pki_arena *a, const pki_func *f) {
+  if (f->owner && f->owner->kind == PKI_ENT_FUNCTOR)
+    return pki_sprintf(a, "%s.%s", f->owner->name, f->name);
+  return f->name;
+}
+
+static const char *functor_type(pki_arena *a, const pki_module *m, const pki_func *f) {
+  return pki_sprintf(a, "pkc_%s::%s", m->name, f->owner ? f->owner->name : f->name);
+}
+
+/* "Kokkos::RangePolicy<...>(b, e)" or the MDRangePolicy equivalent. */
+static void put_policy(pkb_ctx *c, const pki_func *f, const char *fty) {
+  pkb_buf *b = c->b;
+  const char *tag = pkb_tag_name(c->m->arena, f);
+  if (f->policy == PKI_POLICY_RANGE) {
+    pkb_putf(b, "Kokkos::RangePolicy<pkc::ExecSpace, %s::%s, Kokkos::IndexType<int64_t>>"
+                "(begin, end)", fty, tag);
+    return;
+  }
+  int r = f->nindex;
+  pkb_putf(b, "Kokkos::MDRangePolicy<pkc::ExecSpace, Kokkos::Rank<%d>, %s::%s, "
+              "Kokkos::IndexType<int64_t>>(", r, fty, tag);
+  static const char *const parts[] = {"begin", "end", "tile"};
+  for (int p = 0; p < 3; p++) {
+    pkb_put(b, p ? ", {" : "{");
+    for (int k = 0; k < r; k++)
+      pkb_putf(b, "%spolicy->%s[%d]", k ? ", " : "", parts[p], k);
+    pkb_put(b, "}");
+  }
+  pkb_put(b, ")");
+}
+
+static void check_policy(pkb_ctx *c, const pki_func *f) {
+  pkb_buf *b = c->b;
+  if (f->policy == PKI_POLICY_RANGE) {
+    pkb_line(b, "if (!policy || policy->kind != PKC_POLICY_RANGE)");
+    pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"expected a RangePolicy (or an int N)\");");
+    pkb_line(b, "const int64_t begin = policy->begin[0];");
+    pkb_line(b, "const int64_t end = policy->end[0] < begin ? begin : policy->end[0];");
+  } else {
+    pkb_line(b, "if (!policy || policy->kind != PKC_POLICY_MDRANGE || policy->rank != %d)",
+             f->nindex);
+    pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"expected an MDRangePolicy of rank %d\");",
+             f->nindex);
+  }
+}
+
+static void bind_args(pkb_ctx *c, const pki_func *f) {
+  pkb_buf *b = c->b;
+  pki_var *const *args;
+  int n = pkb_kernel_args(f, &args);
+  if (n)
+    pkb_line(b, "if (!args) return pkc::fail(err, errlen, kernel, \"missing arguments (args is NULL)\");");
+  for (int i = 0; i < n; i++) {
+    const pki_var *v = args[i];
+    pkb_begin(b, "if (!pkc::%s(f.", v->type.kind == PKI_VIEW ? "bind_view" : "bind_scalar");
+    pkb_put_ident(b, v->name);
+    pkb_putf(b, ", args[%d], kernel, ", i);
+    pkb_put_cstr(b, v->name);
+    pkb_put(b, ", err, errlen)) return 1;\n");
+  }
+}
+
+static void launch(pkb_ctx *c, const pki_func *f, const char *fty) {
+  pkb_buf *b = c->b;
+  if (f->pattern == PKI_PATTERN_FOR) {
+    pkb_begin(b, "Kokkos::parallel_for(kernel, ");
+    put_policy(c, f, fty);
+    pkb_put(b, ", f);\n");
+    return;
+  }
+  const char *acc = pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64);
+  bool scan = f->pattern == PKI_PATTERN_SCAN;
+  pkb_line(b, "%s %s = 0;", acc, scan ? "total" : "value");
+  pkb_begin(b, "Kokkos::%s(kernel, ", scan ? "parallel_scan" : "parallel_reduce");
+  put_policy(c, f, fty);
+  static const char *const red[] = {NULL, "Kokkos::Prod", "Kokkos::Min", "Kokkos::Max"};
+  if (!scan && f->reducer != PKI_REDUCER_SUM)
+    pkb_putf(b, ", f, %s<%s>(value));\n", red[f->reducer], acc);
+  else
+    pkb_putf(b, ", f, %s);\n", scan ? "total" : "value");
+  pkb_line(b, "pkc::store_result(result, %s);", scan ? "total" : "value");
+}
+
+static void wrapper(pkb_ctx *c, const pki_func *f) {
+  pkb_buf *b = c->b;
+  pki_arena *a = c->m->arena;
+  pki_var *const *args;
+  int n = pkb_kernel_args(f, &args);
+  bool unsupported = f->policy == PKI_POLICY_TEAM ||
+                     (f->policy == PKI_POLICY_MDRANGE && f->pattern == PKI_PATTERN_SCAN);
+  const char *fty = functor_type(a, c->m, f);
+  pkb_line(b, "extern \"C\" PKC_EXPORT int %s(void *const *%s, const pkc_policy *%s,",
+           pkb_wrapper_name(a, c->m, f), n && !unsupported ? "args" : " /*args*/",
+           unsupported ? " /*policy*/" : "policy");
+  pkb_line(b, "    pkc_value *%s, char *err, size_t errlen) {",
+           f->pattern == PKI_PATTERN_FOR || unsupported ? " /*result*/" : "result");
+  b->indent++;
+  pkb_begin(b, "static const char kernel[] = ");
+  pkb_put_cstr(b, entity_label(a, f));
+  pkb_put(b, ";\n");
+  if (unsupported) {
+    pkb_line(b, "return pkc::fail(err, errlen, kernel, \"%s are not supported by pkc's Kokkos "
+                "backend yet\");", f->policy == PKI_POLICY_TEAM ? "TeamPolicy kernels"
+                                                                : "MDRange scans");
+    b->indent--;
+    pkb_line(b, "}");
+    pkb_nl(b);
+    return;
+  }
+  pkb_line(b, "try {");
+  b->indent++;
+  pkb_line(b, "if (!pkc::ready(kernel, err, errlen)) return 1;");
+  check_policy(c, f);
+  pkb_line(b, "%s f;", fty);
+  bind_args(c, f);
+  launch(c, f, fty);
+  pkb_line(b, "return 0;");
+  b->indent--;
+  pkb_line(b, "} catch (const std::exception &e) {");
+  pkb_line(b, "  return pkc::fail(err, errlen, kernel, e.what());");
+  pkb_line(b, "} catch (...) {");
+  pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"unknown C++ exception\");");
+  pkb_line(b, "}");
+  b->indent--;
+  pkb_line(b, "}");
+  pkb_nl(b);
+}
+
+/* Calls fn for every workunit of the module, in source order. */
+#define FOR_EACH_KERNEL(m, f, body)                                           \
+  for (int ei_ = 0; ei_ < (m)->nentities; ei_++)                              \
+    for (int fi_ = 0; fi_ < (m)->entities[ei_]->nfuncs; fi_++) {             \
+      const pki_func *f = (m)->entities[ei_]->funcs[fi_];                     \
+      if (!pkb_is_kernel(f) || (m)->entities[ei_]->kind == PKI_ENT_FUNCTION)  \
+        continue;                                                             \
+      body                                                                    \
+    }
+
+void pkb_gen_wrappers(pkb_ctx *c) {
+  pkb_line(c->b, "// ---- C entry points (pkc_abi.h: pkc_kernel_fn) ----");
+  pkb_nl(c->b);
+  FOR_EACH_KERNEL(c->m, f, { wrapper(c, f); })
+}
+
+/* ------------------------------------------------------------ descriptor */
+
+static void dtype_of(pki_kind k, const char **code, int *bits) {
+  *bits = pki_kind_bits(k);
+  *code = k == PKI_BOOL ? "pkc::dl_bool"
+          : pki_is_float(k) ? "kDLFloat"
+          : pki_is_signed(k) ? "kDLInt"
+          : pki_is_int(k) ? "kDLUInt"
+                          : "0";
+}
+
+static const char *layout_code(pki_layout l) {
+  return l == PKI_LAYOUT_RIGHT  ? "PKC_LAYOUT_RIGHT"
+         : l == PKI_LAYOUT_LEFT ? "PKC_LAYOUT_LEFT"
+                                : "pkc::layout_default";
+}
+
+static const char *access_code(unsigned acc) {
+  static const char *const t[] = {"0", "PKC_ACCESS_READ", "PKC_ACCESS_WRITE",
+                                  "PKC_ACCESS_READ | PKC_ACCESS_WRITE"};
+  return t[acc & 3];
+}
+
+static void param_table(pkb_ctx *c, const pki_func *f, int k) {
+  pkb_buf *b = c->b;
+  pki_var *const *args;
+  int n = pkb_kernel_args(f, &args);
+  if (!n)
+    return;
+  pkb_line(b, "const pkc_param_desc params_%d[] = {  // %s", k,
+           entity_label(c->m->arena, f));
+  for (int i = 0; i < n; i++) {
+    const pki_var *v = args[i];
+    bool view = v->type.kind == PKI_VIEW;
+    const char *code;
+    int bits;
+    dtype_of(view ? v->type.elem : v->type.kind, &code, &bits);
+    pkb_begin(b, "    {");
+    pkb_put_cstr(b, v->name);
+    pkb_putf(b, ", %s, %s, %d, %d, %s, %s},\n", view ? "PKC_PARAM_VIEW" : "PKC_PARAM_SCALAR",
+             code, bits, view ? v->type.rank : 0,
+             view ? layout_code(v->type.layout) : "PKC_LAYOUT_DEFAULT",
+             access_code(v->access ? v->access : PKI_ACCESS_READ));
+  }
+  pkb_line(b, "};");
+}
+
+static void kernel_entry(pkb_ctx *c, const pki_func *f, int k) {
+  pkb_buf *b = c->b;
+  pki_var *const *args;
+  int n = pkb_kernel_args(f, &args);
+  static const char *const pat[] = {"PKC_PATTERN_FOR", "PKC_PATTERN_REDUCE",
+                                    "PKC_PATTERN_SCAN"};
+  static const char *const pol[] = {"PKC_POLICY_RANGE", "PKC_POLICY_MDRANGE",
+                                    "PKC_POLICY_TEAM"};
+  static const char *const red[] = {"PKC_REDUCER_SUM", "PKC_REDUCER_PROD",
+                                    "PKC_REDUCER_MIN", "PKC_REDUCER_MAX"};
+  const char *code = "0";
+  int bits = 0;
+  if (f->acc)
+    dtype_of(f->acc->type.kind, &code, &bits);
+  pkb_begin(b, "    {");
+  pkb_put_cstr(b, f->name);
+  pkb_put(b, ", ");
+  pkb_put_cstr(b, f->owner ? f->owner->name : f->name);
+  pkb_putf(b, ", %s, %s, %s, %d, %s, %s, %d, %u, %s},\n", pat[f->pattern], pol[f->policy],
+           red[f->reducer], n, n ? pki_sprintf(c->m->arena, "params_%d", k) : "nullptr",
+           code, bits, (unsigned)f->span.line, pkb_wrapper_name(c->m->arena, c->m, f));
+}
+
+void pkb_gen_descriptor(pkb_ctx *c) {
+  pkb_buf *b = c->b;
+  const pki_module *m = c->m;
+  char sha[65] = "";
+  pkb_sha256_hex(m->source, m->source_len, sha);
+  pkb_line(b, "// ---- module descriptor (pkc_abi.h) ----");
+  pkb_line(b, "namespace {");
+  pkb_nl(b);
+  int k = 0, nk = 0;
+  FOR_EACH_KERNEL(m, f, { param_table(c, f, k++); })
+  pkb_nl(b);
+  k = 0;
+  FOR_EACH_KERNEL(m, f, { nk++; (void)f; })
+  if (nk) {
+    pkb_line(b, "const pkc_kernel_desc kernels[] = {");
+    FOR_EACH_KERNEL(m, f, { kernel_entry(c, f, k++); })
+    pkb_line(b, "};");
+  }
+  pkb_nl(b);
+  pkb_line(b, "}  // namespace");
+  pkb_nl(b);
+  pkb_line(b, "extern \"C\" PKC_EXPORT const pkc_module_desc *pkc_module_v1(void) {");
+  pkb_line(b, "  static const pkc_module_desc desc = {");
+  pkb_line(b, "      PKC_ABI_VERSION,");
+  pkb_begin(b, "      ");
+  pkb_put_cstr(b, c->o->pkc_version ? c->o->pkc_version : "0");
+  pkb_put(b, ",  // pkc_version\n");
+  pkb_begin(b, "      ");
+  pkb_put_cstr(b, m->abspath);
+  pkb_put(b, ",\n");
+  pkb_line(b, "      \"%s\",  // source_sha256", sha);
+  pkb_line(b, "      PKC_CACHE_KEY,");
+  pkb_line(b, "      PKC_BACKEND_NAME,");
+  pkb_line(b, "      pkc::kokkos_version(),");
+  pkb_line(b, "      pkc::device_type,");
+  pkb_line(b, "      %d,", nk);
+  pkb_line(b, "      %s,", nk ? "kernels" : "nullptr");
+  pkb_line(b, "      pkc::initialize,");
+  pkb_line(b, "      pkc::finalize,");
+  pkb_line(b, "      pkc::fence,");
+  pkb_line(b, "      pkc::on_device ? pkc::allocate : nullptr,");
+  pkb_line(b, "      pkc::on_device ? pkc::deallocate : nullptr,");
+  pkb_line(b, "      pkc::copy};");
+  pkb_line(b, "  return &desc;");
+  pkb_line(b, "}");
+}
+
+/* ------------------------------------------------------------ <name>.h */
+
+static const char *access_text(unsigned acc) {
+  static const char *const t[] = {"unused", "read", "write", "read-write"};
+  return t[acc & 3];
+}
+
+void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b) {
+  pki_arena *a = m->arena;
+  pkb_putf(b, "/* Generated by pkc %s from %s -- do not edit.\n", o->pkc_version, m->abspath);
+  pkb_putf(b, " * C entry points of %s.<backend>.so; each is a pkc_kernel_fn (pkc_abi.h):\n"
+              " * args[i] points at a DLTensor (Views) or a pkc_value (scalars). */\n",
+           m->name);
+  pkb_putf(b, "#ifndef PKC_%s_H\n#define PKC_%s_H\n\n#include \"pkc_abi.h\"\n\n", m->name,
+           m->name);
+  pkb_put(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+  static const char *const pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
+  static const char *const pol[] = {"RangePolicy", "MDRangePolicy", "TeamPolicy"};
+  FOR_EACH_KERNEL(m, f, {
+    pki_var *const *args;
+    int n = pkb_kernel_args(f, &args);
+    pkb_putf(b, "/* %s (line %u): %s over a %s", entity_label(a, f), (unsigned)f->span.line,
+             pat[f->pattern], pol[f->policy]);
+    if (f->acc)
+      pkb_putf(b, "; result %s", pki_kind_name(f->acc->type.kind));
+    pkb_put(b, n ? "\n" : " */\n");
+    for (int i = 0; i < n; i++) {
+      const pki_var *v = args[i];
+      pkb_putf(b, " *   args[%d] %s: %s", i, v->name, pki_type_str(a, v->type));
+      if (v->type.kind == PKI_VIEW && v->type.layout == PKI_LAYOUT_DEFAULT)
+        pkb_put(b, " (default layout of the backend)");
+      pkb_putf(b, ", %s%s\n", access_text(v->access ? v->access : PKI_ACCESS_READ),
+               i == n - 1 ? " */" : "");
+    }
+    pkb_putf(b, "int %s(void *const *args, const pkc_policy *policy, pkc_value *result,\n"
+                "    char *err, size_t errlen);\n\n",
+             pkb_wrapper_name(a, m, f));
+  })
+  pkb_put(b, "/* The module's descriptor table. */\nconst pkc_module_desc *pkc_module_v1(void);\n\n");
+  pkb_putf(b, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* PKC_%s_H */\n", m->name);
+}

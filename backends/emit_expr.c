@@ -1,0 +1,354 @@
+/*
+ * emit_expr.c - typed IR expressions to C++ (Kokkos device code).
+ *
+ * Parenthesizes by C++ precedence, plus parentheses where g++ -Wparentheses
+ * would ask for them (mixed bitwise/shift/logical operators, chained
+ * comparisons). Python semantics come from pkc_kokkos.hpp helpers.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pkb_priv.h"
+
+enum { P_COND = 3, P_OR = 4, P_AND = 5, P_BITOR = 6, P_BITXOR = 7, P_BITAND = 8,
+       P_EQ = 9, P_REL = 10, P_SHIFT = 11, P_ADD = 12, P_MUL = 13, P_UNARY = 15,
+       P_PRIMARY = 16 };
+
+const char *pkb_scalar_ctype(pki_kind k) {
+  switch (k) {
+  case PKI_BOOL: return "bool";
+  case PKI_I8: return "int8_t";
+  case PKI_I16: return "int16_t";
+  case PKI_I32: return "int32_t";
+  case PKI_I64: return "int64_t";
+  case PKI_U8: return "uint8_t";
+  case PKI_U16: return "uint16_t";
+  case PKI_U32: return "uint32_t";
+  case PKI_U64: return "uint64_t";
+  case PKI_F32: return "float";
+  case PKI_F64: return "double";
+  default: return "void";
+  }
+}
+
+void pkb_put_type(pkb_buf *b, pki_type t) {
+  if (t.kind != PKI_VIEW) {
+    pkb_put(b, pkb_scalar_ctype(t.kind));
+    return;
+  }
+  pkb_putf(b, "pkc::View<%s ", pkb_scalar_ctype(t.elem));
+  for (int i = 0; i < t.rank; i++)
+    pkb_put(b, "*");
+  pkb_put(b, t.layout == PKI_LAYOUT_RIGHT  ? ", Kokkos::LayoutRight"
+             : t.layout == PKI_LAYOUT_LEFT ? ", Kokkos::LayoutLeft"
+                                           : ", pkc::DefaultLayout");
+  unsigned tr = t.traits & (PKI_TRAIT_ATOMIC | PKI_TRAIT_RANDOM_ACCESS | PKI_TRAIT_RESTRICT);
+  if (tr) {
+    pkb_put(b, ", ");
+    const char *sep = "";
+    if (tr & PKI_TRAIT_ATOMIC) { pkb_putf(b, "%sKokkos::Atomic", sep); sep = " | "; }
+    if (tr & PKI_TRAIT_RANDOM_ACCESS) { pkb_putf(b, "%sKokkos::RandomAccess", sep); sep = " | "; }
+    if (tr & PKI_TRAIT_RESTRICT) pkb_putf(b, "%sKokkos::Restrict", sep);
+  }
+  pkb_put(b, ">");
+}
+
+void pkb_put_float(pkb_buf *b, double v, pki_kind k) {
+  const char *suffix = k == PKI_F32 ? "f" : "";
+  if (isnan(v)) {
+    pkb_put(b, k == PKI_F32 ? "static_cast<float>(pkc::nan)" : "pkc::nan");
+    return;
+  }
+  if (isinf(v)) {
+    pkb_put(b, v < 0 ? "-" : "");
+    pkb_put(b, k == PKI_F32 ? "static_cast<float>(pkc::inf)" : "pkc::inf");
+    return;
+  }
+  char s[64];
+  for (int prec = 1; prec <= 17; prec++) { /* shortest text that reads back */
+    snprintf(s, sizeof s, "%.*g", prec, v);
+    if (k == PKI_F32 ? strtof(s, NULL) == (float)v : strtod(s, NULL) == v)
+      break;
+  }
+  if (!strpbrk(s, ".eEn")) /* make it look like a floating literal */
+    strcat(s, ".0");
+  else if (strpbrk(s, "eE") && !strchr(s, '.')) {
+    char *e = strpbrk(s, "eE");
+    char tail[32];
+    snprintf(tail, sizeof tail, "%s", e);
+    snprintf(e, sizeof s - (size_t)(e - s), ".0%s", tail);
+  }
+  pkb_putf(b, "%s%s", s, suffix);
+}
+
+static void put_int(pkb_buf *b, int64_t v, pki_kind k, bool wide) {
+  bool fits = v >= -2147483647 && v <= 2147483647;
+  if (k == PKI_U64 || k == PKI_U32)
+    pkb_putf(b, wide || !fits ? "UINT64_C(%llu)" : "%lluu", (unsigned long long)v);
+  else if (k == PKI_I64 && (wide || !fits))
+    pkb_putf(b, "INT64_C(%lld)", (long long)v);
+  else
+    pkb_putf(b, "%lld", (long long)v);
+}
+
+/* C++ keywords and names the generated code relies on. */
+static const char *const reserved[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool",
+    "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "concept",
+    "const", "const_cast", "constexpr", "decltype", "default", "delete", "do",
+    "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false",
+    "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable",
+    "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+    "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+    "requires", "return", "short", "signed", "sizeof", "static", "static_assert",
+    "static_cast", "struct", "switch", "template", "this", "thread_local", "throw",
+    "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "pkc",
+    "Kokkos", "std", "printf", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
+    "uint16_t", "uint32_t", "uint64_t", "size_t", "NULL", "main", NULL};
+
+void pkb_put_ident(pkb_buf *b, const char *name) {
+  pkb_put(b, name);
+  for (int i = 0; reserved[i]; i++)
+    if (!strcmp(reserved[i], name)) {
+      pkb_put(b, "_");
+      return;
+    }
+  if (!strncmp(name, "__", 2) || (name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z'))
+    pkb_put(b, "_pk"); /* reserved identifiers in C++ */
+}
+
+static int op_prec(pki_op op) {
+  switch (op) {
+  case PKI_OP_ADD: case PKI_OP_SUB: return P_ADD;
+  case PKI_OP_MUL: case PKI_OP_DIV: case PKI_OP_MOD: case PKI_OP_FLOORDIV: return P_MUL;
+  case PKI_OP_SHL: case PKI_OP_SHR: return P_SHIFT;
+  case PKI_OP_BITAND: return P_BITAND;
+  case PKI_OP_BITXOR: return P_BITXOR;
+  case PKI_OP_BITOR: return P_BITOR;
+  case PKI_OP_LT: case PKI_OP_LE: case PKI_OP_GT: case PKI_OP_GE: return P_REL;
+  case PKI_OP_EQ: case PKI_OP_NE: return P_EQ;
+  case PKI_OP_AND: return P_AND;
+  case PKI_OP_OR: return P_OR;
+  default: return P_PRIMARY;
+  }
+}
+
+static const char *op_text(pki_op op) {
+  static const char *const t[PKI_OP_COUNT] = {
+      [PKI_OP_ADD] = "+", [PKI_OP_SUB] = "-", [PKI_OP_MUL] = "*", [PKI_OP_DIV] = "/",
+      [PKI_OP_BITAND] = "&", [PKI_OP_BITOR] = "|", [PKI_OP_BITXOR] = "^",
+      [PKI_OP_SHL] = "<<", [PKI_OP_SHR] = ">>", [PKI_OP_LT] = "<", [PKI_OP_LE] = "<=",
+      [PKI_OP_GT] = ">", [PKI_OP_GE] = ">=", [PKI_OP_EQ] = "==", [PKI_OP_NE] = "!=",
+      [PKI_OP_AND] = "&&", [PKI_OP_OR] = "||", [PKI_OP_NEG] = "-", [PKI_OP_POS] = "+",
+      [PKI_OP_NOT] = "!", [PKI_OP_INVERT] = "~"};
+  return (unsigned)op < PKI_OP_COUNT && t[op] ? t[op] : "?";
+}
+
+static bool is_literal(const pki_expr *e) {
+  return e->kind == PKI_E_INT || e->kind == PKI_E_FLOAT || e->kind == PKI_E_BOOL;
+}
+
+/* Precedence of the C++ text pkb_emit_expr writes for e. */
+static int expr_prec(const pki_expr *e) {
+  switch (e->kind) {
+  case PKI_E_INT: return e->ival < 0 ? P_UNARY : P_PRIMARY;
+  case PKI_E_FLOAT: return (e->fval < 0 || signbit(e->fval)) ? P_UNARY : P_PRIMARY;
+  case PKI_E_UNARY: return P_UNARY;
+  case PKI_E_BINARY:
+    if (e->op == PKI_OP_FLOORDIV || e->op == PKI_OP_MOD || e->op == PKI_OP_POW)
+      return P_PRIMARY; /* pkc::floordiv(...) etc. */
+    return op_prec(e->op);
+  case PKI_E_COMPARE: case PKI_E_LOGICAL: return op_prec(e->op);
+  case PKI_E_COND: return P_COND;
+  default: return P_PRIMARY;
+  }
+}
+
+static void emit_sub(pkb_ctx *c, const pki_expr *e, bool parens) {
+  if (parens)
+    pkb_put(c->b, "(");
+  pkb_emit_expr(c, e);
+  if (parens)
+    pkb_put(c->b, ")");
+}
+
+/* Would g++ -Wparentheses (or a reader) want parentheses around child under op? */
+static bool wparens(pki_op op, const pki_expr *child) {
+  int p = op_prec(op), cp = expr_prec(child);
+  bool child_bin = cp < P_UNARY && child->op != op;
+  if (p == P_AND || p == P_OR) /* only '&&' inside '||' */
+    return child->kind == PKI_E_LOGICAL && child->op != op;
+  if (p == P_SHIFT || p == P_BITAND || p == P_BITXOR || p == P_BITOR)
+    return child_bin; /* mixed bitwise/shift/arithmetic: explicit */
+  if (p == P_EQ || p == P_REL)
+    return child->kind == PKI_E_COMPARE; /* chained comparisons */
+  return false;
+}
+
+static void emit_binary_op(pkb_ctx *c, const pki_expr *e) {
+  const pki_expr *l = e->args[0], *r = e->args[1];
+  int p = op_prec(e->op);
+  bool lp = expr_prec(l) < p || wparens(e->op, l);
+  bool rp = expr_prec(r) <= p || wparens(e->op, r);
+  /* keep integer arithmetic in 64 bits when both operands are literals */
+  bool wide = (l->kind == PKI_E_INT && (is_literal(r) || e->op == PKI_OP_SHL ||
+                                         e->op == PKI_OP_SHR));
+  if (wide && l->kind == PKI_E_INT && (l->type.kind == PKI_I64 || l->type.kind == PKI_U64)) {
+    put_int(c->b, l->ival, l->type.kind, true);
+  } else
+    emit_sub(c, l, lp);
+  pkb_putf(c->b, " %s ", op_text(e->op));
+  emit_sub(c, r, rp);
+}
+
+static void emit_call_args(pkb_ctx *c, pki_expr *const *args, int n) {
+  for (int i = 0; i < n; i++) {
+    if (i)
+      pkb_put(c->b, ", ");
+    pkb_emit_expr(c, args[i]);
+  }
+}
+
+static void emit_binary(pkb_ctx *c, const pki_expr *e) {
+  const char *fn = NULL;
+  if (e->op == PKI_OP_FLOORDIV)
+    fn = "pkc::floordiv";
+  else if (e->op == PKI_OP_MOD)
+    fn = "pkc::pymod";
+  else if (e->op == PKI_OP_POW)
+    fn = pki_is_float(e->type.kind) ? "pkc::pow" : "pkc::ipow";
+  if (!fn) {
+    emit_binary_op(c, e);
+    return;
+  }
+  pkb_putf(c->b, "%s(", fn);
+  const pki_expr *l = e->args[0];
+  if (l->kind == PKI_E_INT && is_literal(e->args[1]) &&
+      (l->type.kind == PKI_I64 || l->type.kind == PKI_U64))
+    put_int(c->b, l->ival, l->type.kind, true); /* 64-bit arithmetic, as in Python */
+  else
+    pkb_emit_expr(c, l);
+  pkb_put(c->b, ", ");
+  pkb_emit_expr(c, e->args[1]);
+  pkb_put(c->b, ")");
+}
+
+static const char *builtin_cxx(pki_builtin b) {
+  switch (b) {
+  case PKI_BUILTIN_TGAMMA: return "tgamma";
+  default: return pki_builtins[b].py_name;
+  }
+}
+
+static void emit_builtin(pkb_ctx *c, const pki_expr *e) {
+  bool to_int = pki_is_int(e->type.kind) && e->nargs == 1 &&
+                pki_is_float(e->args[0]->type.kind) &&
+                (e->builtin == PKI_BUILTIN_FLOOR || e->builtin == PKI_BUILTIN_CEIL ||
+                 e->builtin == PKI_BUILTIN_TRUNC);
+  if (to_int)
+    pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(e->type.kind));
+  const char *name = builtin_cxx(e->builtin);
+  if ((e->builtin == PKI_BUILTIN_MIN || e->builtin == PKI_BUILTIN_MAX) && e->nargs > 2) {
+    for (int i = 0; i < e->nargs - 1; i++) { /* min(a, b, c) -> min(a, min(b, c)) */
+      pkb_putf(c->b, "pkc::%s(", name);
+      pkb_emit_expr(c, e->args[i]);
+      pkb_put(c->b, ", ");
+    }
+    pkb_emit_expr(c, e->args[e->nargs - 1]);
+    for (int i = 0; i < e->nargs - 1; i++)
+      pkb_put(c->b, ")");
+  } else {
+    pkb_putf(c->b, "pkc::%s(", name);
+    emit_call_args(c, e->args, e->nargs);
+    pkb_put(c->b, ")");
+  }
+  if (to_int)
+    pkb_put(c->b, ")");
+}
+
+static void emit_float(pkb_ctx *c, const pki_expr *e) {
+  if (e->str && (!strcmp(e->str, "pi") || !strcmp(e->str, "e") || !strcmp(e->str, "tau") ||
+                 !strcmp(e->str, "inf") || !strcmp(e->str, "nan"))) {
+    if (e->type.kind == PKI_F32)
+      pkb_putf(c->b, "static_cast<float>(pkc::%s)", e->str);
+    else
+      pkb_putf(c->b, "pkc::%s", e->str);
+    return;
+  }
+  pkb_put_float(c->b, e->fval, e->type.kind == PKI_F32 ? PKI_F32 : PKI_F64);
+}
+
+static void emit_cast(pkb_ctx *c, const pki_expr *e) {
+  const pki_expr *a = e->args[0];
+  pki_kind k = e->type.kind;
+  if (a->kind == PKI_E_INT && pki_is_float(k)) { /* float(2) -> 2.0 */
+    pkb_put_float(c->b, (double)a->ival, k);
+    return;
+  }
+  if (a->kind == PKI_E_FLOAT && pki_is_float(k) && !a->str) {
+    pkb_put_float(c->b, a->fval, k);
+    return;
+  }
+  if (a->kind == PKI_E_INT && pki_is_int(k) && k != PKI_U64 && k != PKI_U32 &&
+      a->ival >= -2147483647 && a->ival <= 2147483647 && (k == PKI_I64 || k == PKI_I32)) {
+    put_int(c->b, a->ival, k, false);
+    return;
+  }
+  pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(k));
+  pkb_emit_expr(c, a);
+  pkb_put(c->b, ")");
+}
+
+static void emit_unary(pkb_ctx *c, const pki_expr *e) {
+  const pki_expr *a = e->args[0];
+  pkb_put(c->b, op_text(e->op));
+  bool parens = expr_prec(a) < P_UNARY || a->kind == PKI_E_UNARY ||
+                (a->kind == PKI_E_INT && a->ival < 0) ||
+                (a->kind == PKI_E_FLOAT && signbit(a->fval));
+  emit_sub(c, a, parens);
+}
+
+static void emit_cond(pkb_ctx *c, const pki_expr *e) {
+  emit_sub(c, e->args[0], expr_prec(e->args[0]) <= P_COND);
+  pkb_put(c->b, " ? ");
+  emit_sub(c, e->args[1], expr_prec(e->args[1]) <= P_COND);
+  pkb_put(c->b, " : ");
+  emit_sub(c, e->args[2], expr_prec(e->args[2]) <= P_COND);
+}
+
+void pkb_emit_expr(pkb_ctx *c, const pki_expr *e) {
+  pkb_buf *b = c->b;
+  switch (e->kind) {
+  case PKI_E_INT: put_int(b, e->ival, e->type.kind, false); break;
+  case PKI_E_FLOAT: emit_float(c, e); break;
+  case PKI_E_BOOL: pkb_put(b, e->ival ? "true" : "false"); break;
+  case PKI_E_STR: pkb_put_cstr(b, e->str ? e->str : ""); break;
+  case PKI_E_VAR: pkb_put_ident(b, e->var->name); break;
+  case PKI_E_UNARY: emit_unary(c, e); break;
+  case PKI_E_BINARY: emit_binary(c, e); break;
+  case PKI_E_COMPARE: case PKI_E_LOGICAL: emit_binary_op(c, e); break;
+  case PKI_E_COND: emit_cond(c, e); break;
+  case PKI_E_CAST: emit_cast(c, e); break;
+  case PKI_E_INDEX:
+    emit_sub(c, e->args[0], expr_prec(e->args[0]) < P_PRIMARY);
+    pkb_put(b, "(");
+    emit_call_args(c, e->args + 1, e->nargs - 1);
+    pkb_put(b, ")");
+    break;
+  case PKI_E_EXTENT:
+    pkb_put(b, "static_cast<int64_t>(");
+    pkb_emit_expr(c, e->args[0]);
+    pkb_putf(b, ".extent(%lld))", (long long)e->ival);
+    break;
+  case PKI_E_CALL:
+    pkb_put_ident(b, e->func ? e->func->name : "?");
+    pkb_put(b, "(");
+    emit_call_args(c, e->args, e->nargs);
+    pkb_put(b, ")");
+    break;
+  case PKI_E_BUILTIN: emit_builtin(c, e); break;
+  }
+}

@@ -1,0 +1,409 @@
+/*
+ * emit_stmt.c - IR statements to C++ (block scope, #line directives), and
+ * the read analysis that keeps -Wunused-* quiet.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pkb_priv.h"
+
+/* ------------------------------------------------------------ reads */
+
+static bool expr_reads(const pki_expr *e, const pki_var *v) {
+  if (!e)
+    return false;
+  if (e->kind == PKI_E_VAR && e->var == v)
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (expr_reads(e->args[i], v))
+      return true;
+  return false;
+}
+
+static bool block_reads(const pki_block *b, const pki_var *v);
+
+static bool stmt_reads(const pki_stmt *s, const pki_var *v) {
+  if (s->target && s->target->kind != PKI_E_VAR && expr_reads(s->target, v))
+    return true;
+  if (expr_reads(s->value, v) || expr_reads(s->cond, v) || expr_reads(s->begin, v) ||
+      expr_reads(s->end, v) || expr_reads(s->step, v))
+    return true;
+  for (int i = 0; i < s->nargs; i++)
+    if (expr_reads(s->args[i], v))
+      return true;
+  return block_reads(&s->body, v) || block_reads(&s->orelse, v);
+}
+
+static bool block_reads(const pki_block *b, const pki_var *v) {
+  for (int i = 0; i < b->n; i++)
+    if (stmt_reads(b->stmts[i], v))
+      return true;
+  return false;
+}
+
+bool pkb_var_read(const pki_func *f, const pki_var *v) { return block_reads(&f->body, v); }
+
+/* ------------------------------------------------------------ helpers */
+
+static void line_directive(pkb_ctx *c, const pki_stmt *s) {
+  if (c->o->line_directives && s->span.line > 0)
+    pkb_putf(c->b, "#line %u \"%s\"\n", (unsigned)s->span.line, c->m->abspath);
+}
+
+static void expr(pkb_ctx *c, const pki_expr *e) { pkb_emit_expr(c, e); }
+
+/* A zero of type t, for declarations without a value. */
+static void put_zero(pkb_buf *b, pki_type t) {
+  if (t.kind == PKI_BOOL)
+    pkb_put(b, "false");
+  else if (pki_is_float(t.kind))
+    pkb_put(b, t.kind == PKI_F32 ? "0.0f" : "0.0");
+  else if (pki_is_int(t.kind))
+    pkb_put(b, "0");
+  else {
+    pkb_put_type(b, t);
+    pkb_put(b, "()");
+  }
+}
+
+static void emit_decl(pkb_ctx *c, const pki_stmt *s) {
+  pkb_begin(c->b, "%s", "");
+  pkb_put_type(c->b, s->var->type);
+  pkb_put(c->b, " ");
+  pkb_put_ident(c->b, s->var->name);
+  pkb_put(c->b, " = ");
+  if (s->value)
+    expr(c, s->value);
+  else
+    put_zero(c->b, s->var->type);
+  pkb_put(c->b, ";\n");
+  if (c->fn && !pkb_var_read(c->fn, s->var)) {
+    pkb_begin(c->b, "(void)");
+    pkb_put_ident(c->b, s->var->name);
+    pkb_put(c->b, ";\n");
+  }
+}
+
+static const char *aug_text(pki_op op) {
+  switch (op) {
+  case PKI_OP_ADD: return "+=";
+  case PKI_OP_SUB: return "-=";
+  case PKI_OP_MUL: return "*=";
+  case PKI_OP_DIV: return "/=";
+  case PKI_OP_BITAND: return "&=";
+  case PKI_OP_BITOR: return "|=";
+  case PKI_OP_BITXOR: return "^=";
+  case PKI_OP_SHL: return "<<=";
+  case PKI_OP_SHR: return ">>=";
+  default: return NULL;
+  }
+}
+
+static void emit_augassign(pkb_ctx *c, const pki_stmt *s) {
+  const char *t = aug_text(s->op);
+  pkb_begin(c->b, "%s", "");
+  expr(c, s->target);
+  if (t) {
+    pkb_putf(c->b, " %s ", t);
+    expr(c, s->value);
+  } else { /* //=, %=, **= through the Python-semantics helpers */
+    const char *fn = s->op == PKI_OP_FLOORDIV ? "pkc::floordiv"
+                     : s->op == PKI_OP_MOD    ? "pkc::pymod"
+                     : pki_is_float(s->target->type.kind) ? "pkc::pow"
+                                                          : "pkc::ipow";
+    pkb_putf(c->b, " = %s(", fn);
+    expr(c, s->target);
+    pkb_put(c->b, ", ");
+    expr(c, s->value);
+    pkb_put(c->b, ")");
+  }
+  pkb_put(c->b, ";\n");
+}
+
+static void open_block(pkb_ctx *c) {
+  pkb_put(c->b, " {\n");
+  c->b->indent++;
+}
+
+static void close_block(pkb_ctx *c, const char *after) {
+  c->b->indent--;
+  pkb_line(c->b, "}%s", after);
+}
+
+static void emit_if(pkb_ctx *c, const pki_stmt *s, bool is_elif) {
+  if (!is_elif)
+    pkb_begin(c->b, "if (");
+  else
+    pkb_put(c->b, "if (");
+  expr(c, s->cond);
+  pkb_put(c->b, ")");
+  open_block(c);
+  pkb_emit_block(c, &s->body);
+  if (s->orelse.n == 0) {
+    close_block(c, "");
+    return;
+  }
+  c->b->indent--;
+  if (s->orelse.n == 1 && s->orelse.stmts[0]->kind == PKI_S_IF) {
+    pkb_begin(c->b, "} else ");
+    emit_if(c, s->orelse.stmts[0], true);
+    return;
+  }
+  pkb_begin(c->b, "} else");
+  open_block(c);
+  pkb_emit_block(c, &s->orelse);
+  close_block(c, "");
+}
+
+/* Can the loop bound be re-evaluated every iteration without changing meaning? */
+static bool simple_bound(const pki_expr *e) {
+  if (e->kind == PKI_E_INT || e->kind == PKI_E_VAR)
+    return true;
+  if (e->kind == PKI_E_EXTENT)
+    return true;
+  if (e->kind == PKI_E_CAST)
+    return simple_bound(e->args[0]);
+  return false;
+}
+
+static bool assigns(const pki_block *b, const pki_var *v) {
+  for (int i = 0; i < b->n; i++) {
+    const pki_stmt *s = b->stmts[i];
+    if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) &&
+        s->target->kind == PKI_E_VAR && s->target->var == v)
+      return true;
+    if (assigns(&s->body, v) || assigns(&s->orelse, v))
+      return true;
+  }
+  return false;
+}
+
+static bool bound_stable(const pki_expr *e, const pki_block *body) {
+  if (!simple_bound(e))
+    return false;
+  while (e->kind == PKI_E_CAST)
+    e = e->args[0];
+  if (e->kind == PKI_E_VAR)
+    return !assigns(body, e->var);
+  return true;
+}
+
+static void emit_for(pkb_ctx *c, const pki_stmt *s) {
+  pkb_buf *b = c->b;
+  const pki_var *v = s->var;
+  const char *ty = pkb_scalar_ctype(v->type.kind);
+  pkb_begin(b, "for (%s ", ty);
+  pkb_put_ident(b, v->name);
+  pkb_put(b, " = ");
+  if (s->begin)
+    expr(c, s->begin);
+  else
+    pkb_put(b, "0");
+  bool hoist_end = !bound_stable(s->end, &s->body);
+  const pki_expr *st = s->step;
+  bool lit = !st || st->kind == PKI_E_INT;
+  bool hoist_step = !lit && !bound_stable(st, &s->body);
+  if (hoist_end) {
+    pkb_put(b, ", ");
+    pkb_put_ident(b, v->name);
+    pkb_put(b, "_end = ");
+    expr(c, s->end);
+  }
+  if (hoist_step) {
+    pkb_put(b, ", ");
+    pkb_put_ident(b, v->name);
+    pkb_put(b, "_step = ");
+    expr(c, st);
+  }
+  pkb_put(b, "; ");
+  /* condition */
+  int64_t step = lit ? (st ? st->ival : 1) : 0;
+  if (!lit)
+    pkb_put(b, "pkc::range_cond(");
+  pkb_put_ident(b, v->name);
+  pkb_put(b, lit ? (step > 0 ? " < " : " > ") : ", ");
+  if (hoist_end) {
+    pkb_put_ident(b, v->name);
+    pkb_put(b, "_end");
+  } else
+    expr(c, s->end);
+  if (!lit) {
+    pkb_put(b, ", ");
+    if (hoist_step) {
+      pkb_put_ident(b, v->name);
+      pkb_put(b, "_step");
+    } else
+      expr(c, st);
+    pkb_put(b, ")");
+  }
+  pkb_put(b, "; ");
+  /* increment */
+  if (lit && step == 1) {
+    pkb_put(b, "++");
+    pkb_put_ident(b, v->name);
+  } else if (lit && step == -1) {
+    pkb_put(b, "--");
+    pkb_put_ident(b, v->name);
+  } else {
+    pkb_put_ident(b, v->name);
+    if (lit)
+      pkb_putf(b, step > 0 ? " += %lld" : " -= %lld", (long long)(step > 0 ? step : -step));
+    else if (hoist_step) {
+      pkb_put(b, " += ");
+      pkb_put_ident(b, v->name);
+      pkb_put(b, "_step");
+    } else {
+      pkb_put(b, " += ");
+      expr(c, st);
+    }
+  }
+  pkb_put(b, ")");
+  open_block(c);
+  if (c->fn && !pkb_var_read(c->fn, v)) {
+    pkb_begin(b, "(void)");
+    pkb_put_ident(b, v->name);
+    pkb_put(b, ";\n");
+  }
+  pkb_emit_block(c, &s->body);
+  close_block(c, "");
+}
+
+/* ------------------------------------------------------------ printf */
+
+/* C type a printf conversion expects, or NULL (no cast needed / unknown). */
+static const char *printf_ctype(const char *len, char conv) {
+  bool sgn = conv == 'd' || conv == 'i';
+  bool uns = conv == 'u' || conv == 'x' || conv == 'X' || conv == 'o';
+  if (strchr("fFeEgGaA", conv))
+    return "double";
+  if (conv == 'c')
+    return "int";
+  if (!sgn && !uns)
+    return NULL;
+  if (!strcmp(len, "ll") || !strcmp(len, "j") || !strcmp(len, "q"))
+    return sgn ? "long long" : "unsigned long long";
+  if (!strcmp(len, "l") || !strcmp(len, "z") || !strcmp(len, "t"))
+    return sgn ? "long" : "unsigned long";
+  return sgn ? "int" : "unsigned";
+}
+
+/* Fills want[i] with the C type of the i-th variadic argument. */
+static int printf_types(const char *fmt, const char **want, int max) {
+  int n = 0;
+  for (const char *p = fmt; *p && n < max; p++) {
+    if (*p != '%')
+      continue;
+    p++;
+    if (*p == '%')
+      continue;
+    while (*p && strchr("-+ #0'", *p))
+      p++;
+    if (*p == '*') {
+      want[n++] = "int";
+      p++;
+    }
+    while (*p >= '0' && *p <= '9')
+      p++;
+    if (*p == '.') {
+      p++;
+      if (*p == '*' && n < max) {
+        want[n++] = "int";
+        p++;
+      }
+      while (*p >= '0' && *p <= '9')
+        p++;
+    }
+    char len[3] = {0};
+    int k = 0;
+    while (*p && strchr("hlLqjzt", *p) && k < 2)
+      len[k++] = *p++;
+    if (!*p || n >= max)
+      break;
+    want[n++] = printf_ctype(len, *p);
+  }
+  return n;
+}
+
+static bool ctype_matches(const char *want, pki_kind k) {
+  return (!strcmp(want, "double") && k == PKI_F64) || (!strcmp(want, "int") && k == PKI_I32) ||
+         (!strcmp(want, "unsigned") && k == PKI_U32);
+}
+
+static void emit_printf(pkb_ctx *c, const pki_stmt *s) {
+  const char *want[64] = {0};
+  const char *fmt = s->nargs > 0 && s->args[0]->kind == PKI_E_STR ? s->args[0]->str : "";
+  int nw = printf_types(fmt ? fmt : "", want, 64);
+  pkb_begin(c->b, "PKC_PRINTF(");
+  for (int i = 0; i < s->nargs; i++) {
+    if (i)
+      pkb_put(c->b, ", ");
+    const pki_expr *a = s->args[i];
+    const char *w = i >= 1 && i - 1 < nw ? want[i - 1] : NULL;
+    if (w && a->kind != PKI_E_STR && !ctype_matches(w, a->type.kind)) {
+      pkb_putf(c->b, "static_cast<%s>(", w);
+      expr(c, a);
+      pkb_put(c->b, ")");
+    } else
+      expr(c, a);
+  }
+  pkb_put(c->b, ");\n");
+}
+
+/* ------------------------------------------------------------ statements */
+
+static void emit_return(pkb_ctx *c, const pki_stmt *s) {
+  if (!s->value) {
+    pkb_line(c->b, "return;");
+    return;
+  }
+  pkb_begin(c->b, "return ");
+  expr(c, s->value);
+  pkb_put(c->b, ";\n");
+}
+
+static void emit_expr_stmt(pkb_ctx *c, const pki_stmt *s) {
+  if (!s->value || s->value->kind == PKI_E_STR) /* docstring */
+    return;
+  bool call = s->value->kind == PKI_E_CALL;
+  pkb_begin(c->b, "%s", call ? "" : "(void)(");
+  expr(c, s->value);
+  pkb_put(c->b, call ? ";\n" : ");\n");
+}
+
+static void emit_stmt(pkb_ctx *c, const pki_stmt *s) {
+  if (s->kind == PKI_S_EXPR && (!s->value || s->value->kind == PKI_E_STR))
+    return;
+  line_directive(c, s);
+  switch (s->kind) {
+  case PKI_S_DECL: emit_decl(c, s); break;
+  case PKI_S_ASSIGN:
+    pkb_begin(c->b, "%s", "");
+    expr(c, s->target);
+    pkb_put(c->b, " = ");
+    expr(c, s->value);
+    pkb_put(c->b, ";\n");
+    break;
+  case PKI_S_AUGASSIGN: emit_augassign(c, s); break;
+  case PKI_S_IF: emit_if(c, s, false); break;
+  case PKI_S_FOR: emit_for(c, s); break;
+  case PKI_S_WHILE:
+    pkb_begin(c->b, "while (");
+    expr(c, s->cond);
+    pkb_put(c->b, ")");
+    open_block(c);
+    pkb_emit_block(c, &s->body);
+    close_block(c, "");
+    break;
+  case PKI_S_BREAK: pkb_line(c->b, "break;"); break;
+  case PKI_S_CONTINUE: pkb_line(c->b, "continue;"); break;
+  case PKI_S_RETURN: emit_return(c, s); break;
+  case PKI_S_EXPR: emit_expr_stmt(c, s); break;
+  case PKI_S_PRINTF: emit_printf(c, s); break;
+  }
+}
+
+void pkb_emit_block(pkb_ctx *c, const pki_block *blk) {
+  for (int i = 0; i < blk->n; i++)
+    emit_stmt(c, blk->stmts[i]);
+}

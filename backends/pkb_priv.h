@@ -1,0 +1,107 @@
+/*
+ * pkb_priv.h - internals of the Kokkos backend (prefix pkb_), shared by
+ * the backend's .c files only. The public interface is backends.h.
+ */
+#ifndef PKC_PKB_PRIV_H
+#define PKC_PKB_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backends.h"
+
+/* ------------------------------------------------------------ outbuf.c */
+
+/* A growable string with an indentation level (2 spaces per level).
+ * Memory is malloc'd; pkb_buf_free releases it. Out of memory exits(3). */
+typedef struct pkb_buf {
+  char *data;
+  size_t len, cap;
+  int indent;
+} pkb_buf;
+
+void pkb_buf_init(pkb_buf *b);
+void pkb_buf_free(pkb_buf *b);
+/* Appends text as is (no indentation). */
+void pkb_put(pkb_buf *b, const char *s);
+void pkb_putf(pkb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Starts a line at the current indentation, appends the text. */
+void pkb_begin(pkb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A whole line: indentation + text + newline. */
+void pkb_line(pkb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An empty line. */
+void pkb_nl(pkb_buf *b);
+/* Appends the text of a C string literal (quotes and escapes included). */
+void pkb_put_cstr(pkb_buf *b, const char *s);
+
+/* ------------------------------------------------------------ emission */
+
+typedef struct pkb_ctx {
+  const pki_module *m;
+  const pkb_options *o;
+  const pki_func *fn; /* function being emitted */
+  pkb_buf *b;
+} pkb_ctx;
+
+/* C++ spelling of a scalar kind ("int64_t") or a View type. */
+const char *pkb_scalar_ctype(pki_kind k);
+void pkb_put_type(pkb_buf *b, pki_type t);
+/* Appends a Python name as a C++ identifier (keywords get a '_' suffix). */
+void pkb_put_ident(pkb_buf *b, const char *name);
+/* Appends a C++ expression for e (fully typed IR). */
+void pkb_emit_expr(pkb_ctx *c, const pki_expr *e);
+/* Appends a floating literal that reads back exactly (for kind F32/F64). */
+void pkb_put_float(pkb_buf *b, double v, pki_kind k);
+
+/* Emits the statements of a block at the current indentation. */
+void pkb_emit_block(pkb_ctx *c, const pki_block *blk);
+/* Does the function body read variable v (anywhere but as an assignment target)? */
+bool pkb_var_read(const pki_func *f, const pki_var *v);
+
+/* The C++ source text of <name>.cpp (malloc'd string via buf). */
+void pkb_gen_cpp(const pki_module *m, const pkb_options *o, pkb_buf *b);
+/* Device functions and functors, inside the namespace. */
+void pkb_gen_functors(pkb_ctx *c);
+/* extern "C" wrappers and the module descriptor, after the namespace. */
+void pkb_gen_wrappers(pkb_ctx *c);
+void pkb_gen_descriptor(pkb_ctx *c);
+/* <name>.h: C prototypes. */
+void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b);
+/* CMakeLists.txt */
+void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b);
+
+/* Functor struct name of an entity, tag name of a workunit, wrapper name. */
+const char *pkb_tag_name(pki_arena *a, const pki_func *f);
+const char *pkb_wrapper_name(pki_arena *a, const pki_module *m, const pki_func *f);
+/* Kernel arguments of a workunit: FunctionSty params or functor members. */
+int pkb_kernel_args(const pki_func *f, pki_var *const **out);
+/* Is this function emitted as a kernel (a workunit we can launch)? */
+bool pkb_is_kernel(const pki_func *f);
+
+/* ------------------------------------------------------------ cache.c */
+
+/* Hex SHA-256 (65 bytes incl. NUL) of data. Returns 0 or -1. */
+int pkb_sha256_hex(const void *data, size_t n, char out[65]);
+/* Cache key over the inputs of SPEC §6 plus the generated texts. */
+int pkb_cache_key(const pki_module *m, const pkb_options *o, const char *generated,
+                  char out[65]);
+
+/* ------------------------------------------------------------ files */
+
+/* Writes path only if its contents differ. Returns 0 or -1 (errno set). */
+int pkb_write_if_changed(const char *path, const char *text, size_t len);
+/* Reads a whole file (malloc'd, NUL-terminated) or NULL. */
+char *pkb_read_file(const char *path, size_t *len);
+/* The embedded support file with this name, or NULL. */
+const char *pkb_embedded(const char *name);
+
+/* Generates every text for the module; the caller frees with pkb_texts_free. */
+typedef struct pkb_texts {
+  pkb_buf cpp, h, cmake;
+} pkb_texts;
+void pkb_texts_make(const pki_module *m, const pkb_options *o, pkb_texts *t);
+void pkb_texts_free(pkb_texts *t);
+int pkb_texts_write(const pki_module *m, const pkb_options *o, const pkb_texts *t,
+                    char *err, size_t errlen);
+
+#endif /* PKC_PKB_PRIV_H */
