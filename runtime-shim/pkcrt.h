@@ -1,0 +1,82 @@
+/*
+ * pkcrt.h - libpkcrt: load pkc-built modules and call their kernels from C,
+ * C++, Fortran (via ISO_C_BINDING) or Python (ctypes).
+ *
+ * A module is a shared library built by `pkc build` exporting
+ * PKC_MODULE_SYMBOL (see pkc_abi.h). The library never aborts on bad
+ * arguments: every function reports failure by its return value and, where it
+ * takes an (err, errlen) pair, writes a NUL-terminated message there.
+ *
+ * Thread-safety: Kokkos is process-wide, so is the one piece of global state
+ * kept here (which module initialized Kokkos, and whether the atexit
+ * finalizer is registered); it is guarded by a mutex, so pkr_open/pkr_close
+ * may be called from any thread. pkr_call may run concurrently on different
+ * kernels as far as Kokkos allows it (one host thread per execution space
+ * instance is the safe rule).
+ */
+#ifndef PKCRT_H
+#define PKCRT_H
+
+#include <stddef.h>
+
+#include "pkc_abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define PKR_API __attribute__((visibility("default")))
+#else
+#define PKR_API
+#endif
+
+/* An opened module (opaque). Owned by the caller; release with pkr_close. */
+typedef struct pkr_module pkr_module;
+
+/* Loads the module at so_path (dlopen RTLD_NOW|RTLD_GLOBAL), checks its ABI
+ * version and initializes Kokkos if no module of this process has yet
+ * (num_threads <= 0: Kokkos' default). The first call that initializes Kokkos
+ * registers an atexit handler that finalizes it through that module.
+ * Returns a new handle, or NULL with a message in err (errlen bytes). */
+PKR_API pkr_module *pkr_open(const char *so_path, int num_threads, char *err,
+                             size_t errlen);
+
+/* The module's descriptor table (owned by the module; valid until process
+ * exit since modules are never unloaded). NULL if m is NULL. */
+PKR_API const pkc_module_desc *pkr_descriptor(const pkr_module *m);
+
+/* The kernel named (entity, name), or NULL if m has none (or an argument is
+ * NULL). entity: functor class name (ClassSty) or function name (FunctionSty). */
+PKR_API const pkc_kernel_desc *pkr_find_kernel(const pkr_module *m,
+                                              const char *entity,
+                                              const char *name);
+
+/* Runs kernel k of module m: args[i] points at a pkc_value (scalar param i)
+ * or a DLTensor (View param i), in descriptor order; result receives a
+ * reduction's value or a scan's total (may be NULL for parallel_for).
+ * Returns 0 on success, non-zero with a message in err on failure (NULL
+ * arguments, a kernel the wrapper rejects: wrong dtype, rank, device...). */
+PKR_API int pkr_call(const pkr_module *m, const pkc_kernel_desc *k,
+                     void *const *args, const pkc_policy *policy,
+                     pkc_value *result, char *err, size_t errlen);
+
+/* Waits for all outstanding work of m's execution space (Kokkos::fence).
+ * Returns 0, or -1 if m is NULL. */
+PKR_API int pkr_fence(const pkr_module *m);
+
+/* Frees the handle. The shared library itself is NOT dlclose'd: Kokkos may
+ * still need its code (kernels registered with Kokkos, the atexit finalizer),
+ * so the code stays mapped until process exit. NULL is ignored. */
+PKR_API void pkr_close(pkr_module *m);
+
+/* Finalizes Kokkos now through the module that initialized it (what the
+ * atexit handler does); later calls and the atexit handler do nothing. Call
+ * it only when no kernel runs and no Kokkos allocation is left. */
+PKR_API void pkr_finalize(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PKCRT_H */

@@ -1,0 +1,349 @@
+"""Policies and parallel_for/_reduce/_scan: kernel lookup and fast calls.
+
+Each kernel gets, on first use, a *call plan*: a small Python function
+generated for its parameter list that writes the arguments into a
+preallocated `void *args[]` (reusing the DLTensor of a View it saw last time),
+sets the policy bounds and calls the kernel's C entry point with fixed
+addresses. Plans are cached per (pattern, function) and dropped when the
+backend changes.
+"""
+from . import _types as T
+from ._loader import RUNTIME
+from ._view import View, DLHolder, numpy
+
+class _C:
+    def m(self):
+        pass
+
+
+_Method = type(_C().m)
+_Function = type(_C.m)
+FOR, REDUCE, SCAN = 0, 1, 2
+_PATTERN_WORD = ("parallel_for", "parallel_reduce", "parallel_scan")
+_plans = ({}, {}, {})   # per pattern: python function -> run(policy, kwargs)
+
+
+def reset_plans():
+    for d in _plans:
+        d.clear()
+
+
+# ---- policies -------------------------------------------------------------
+
+class RangePolicy:
+    """RangePolicy([space,] begin, end) (or RangePolicy(end))."""
+
+    __slots__ = ("space", "begin", "end")
+
+    def __init__(self, *args):
+        space = None
+        if args and isinstance(args[0], T._Named):
+            space, args = args[0], args[1:]
+        if len(args) == 1:
+            args = (0, args[0])
+        if len(args) != 2:
+            raise TypeError("RangePolicy([space,] begin, end)")
+        self.space = space
+        self.begin, self.end = int(args[0]), int(args[1])
+
+
+class MDRangePolicy:
+    """MDRangePolicy([space,] begin_list, end_list[, tile_list]) (not supported yet)."""
+
+    def __init__(self, *args):
+        self.args = args
+
+
+class TeamPolicy:
+    """TeamPolicy([space,] league_size, team_size[, vector_length]) (not supported yet)."""
+
+    def __init__(self, *args):
+        self.args = args
+
+    def set_scratch_size(self, level, per_team=None, per_thread=None):
+        return self
+
+
+AUTO = "auto"
+
+
+def _range_of(policy):
+    """(begin, end) of a policy; raises for unsupported kinds."""
+    c = policy.__class__
+    if c is RangePolicy:
+        return policy.begin, policy.end
+    if c is MDRangePolicy or c is TeamPolicy:
+        raise NotImplementedError(f"pykokkos: {c.__name__} is not supported yet")
+    if hasattr(policy, "__index__") and not isinstance(policy, bool):
+        return 0, int(policy)
+    raise TypeError(f"pykokkos: expected an int or a RangePolicy as the policy, "
+                    f"got {type(policy).__name__}")
+
+
+# ---- argument checks (slow paths) -----------------------------------------
+
+def _dtname(code, bits):
+    if code == T.DL_BOOL or (code, bits) == (T.DL_BOOL, 8):
+        return "bool"
+    return {T.DL_INT: "int", T.DL_UINT: "uint", T.DL_FLOAT: "float"}.get(
+        code, f"code{code}_") + str(bits)
+
+
+def _as_array(v):
+    """A numpy view of a kernel argument (View, ndarray, DLPack, array interface)."""
+    np = numpy()
+    if isinstance(v, np.ndarray):
+        return v
+    if hasattr(v, "__array_interface__") or hasattr(v, "__array__"):
+        return np.asarray(v)
+    if hasattr(v, "__dlpack__"):
+        return np.from_dlpack(v)
+    return None
+
+
+class Plan:
+    """Static facts about one kernel plus its preallocated ctypes buffers."""
+
+    def __init__(self, kname, kdesc, module):
+        import ctypes
+        from . import _abi
+        self.kname, self.kdesc, self.module = kname, kdesc, module
+        n = kdesc.nparams
+        self.params = [kdesc.params[i] for i in range(n)]
+        self.names = [p.name.decode() for p in self.params]
+        self.args = (ctypes.c_void_p * max(n, 1))()
+        self.last = [None] * n          # the View each View slot holds
+        self.arrs = [None] * n          # DLHolder for raw arrays, per slot
+        self.slots = [None] * n         # ctypes scalar per scalar slot
+        for i, p in enumerate(self.params):
+            if p.kind == _abi.PARAM_SCALAR:
+                v = _abi.pkc_value()
+                c = p.dtype_code
+                typ = (ctypes.c_double if c == T.DL_FLOAT else
+                       ctypes.c_uint64 if c == T.DL_UINT else ctypes.c_int64)
+                self.slots[i] = typ.from_buffer(v)   # keeps v alive
+                self.args[i] = ctypes.addressof(v)
+        self.policy = _abi.pkc_policy()
+        self.policy.kind = _abi.POLICY_RANGE
+        self.policy.rank = 1
+        off_b = _abi.pkc_policy.begin.offset
+        off_e = _abi.pkc_policy.end.offset
+        self.pbegin = ctypes.c_int64.from_buffer(self.policy, off_b)
+        self.pend = ctypes.c_int64.from_buffer(self.policy, off_e)
+        self.result = _abi.pkc_value()
+        rc = kdesc.result_code
+        rtyp = (ctypes.c_double if rc == T.DL_FLOAT else
+                ctypes.c_uint64 if rc == T.DL_UINT else ctypes.c_int64)
+        self.rslot = rtyp.from_buffer(self.result)
+        self.rbool = rc == T.DL_BOOL
+        self.err = ctypes.create_string_buffer(1024)
+        self.fn = _abi.KERNEL_FN(kdesc.fn)
+        A = ctypes.addressof
+        self.fixed = (A(self.args), A(self.policy), A(self.result), A(self.err),
+                      len(self.err))
+
+    def expected(self, p):
+        return f"{_dtname(p.dtype_code, p.dtype_bits)} View{p.rank}D"
+
+    def bind(self, i, v):
+        """Points View slot i at v's DLTensor after checking dtype and rank."""
+        p = self.params[i]
+        if v.__class__ is View or isinstance(v, View):
+            dt = v._dt
+            if not _dtype_ok(p, dt.code, dt.bits) or v._a.ndim != p.rank:
+                self._bad_view(i, f"{dt.name} View{v._a.ndim}D")
+            self.args[i] = v._dlpack_addr()
+            self.last[i] = v
+            return
+        a = _as_array(v)
+        if a is None:
+            self._bad_view(i, type(v).__name__)
+        h = self.arrs[i]
+        if (h is not None and h.array is a and a.shape == tuple(h.shape[:a.ndim])
+                and a.dtype is h.array.dtype):
+            self.args[i] = h.addr
+            return
+        dt = T.dtype_of_numpy(a.dtype)
+        if dt is None or not _dtype_ok(p, dt.code, dt.bits) or a.ndim != p.rank:
+            self._bad_view(i, f"{a.dtype} array of rank {a.ndim}")
+        if a.itemsize and any(s % a.itemsize for s in a.strides):
+            raise ValueError(f"{self.kname}: argument '{self.names[i]}': strides "
+                             "are not a multiple of the element size")
+        h = self.arrs[i] = DLHolder(a, p.dtype_code, p.dtype_bits)
+        self.args[i] = h.addr
+        self.last[i] = None
+
+    def _bad_view(self, i, got):
+        raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected "
+                        f"{self.expected(self.params[i])}, got {got}")
+
+    def bad_scalar(self, vals):
+        for i, s in enumerate(self.slots):
+            if s is None:
+                continue
+            try:
+                s.value = vals[i]
+            except TypeError:
+                p = self.params[i]
+                raise TypeError(
+                    f"{self.kname}: argument '{self.names[i]}': expected "
+                    f"{_dtname(p.dtype_code, p.dtype_bits)} scalar, got "
+                    f"{type(vals[i]).__name__}") from None
+        raise TypeError(f"{self.kname}: bad scalar argument")
+
+    def bad_kwargs(self, kw):
+        missing = [n for n in self.names if n not in kw]
+        extra = [n for n in kw if n not in self.names]
+        if missing:
+            raise TypeError(f"{self.kname}: missing keyword argument '{missing[0]}'"
+                            f" (the kernel takes {', '.join(self.names) or 'none'})")
+        raise TypeError(f"{self.kname}: unexpected keyword argument '{extra[0]}'"
+                        f" (the kernel takes {', '.join(self.names) or 'none'})")
+
+    def missing_attr(self, obj):
+        for n in self.names:
+            if not hasattr(obj, n):
+                raise TypeError(f"{self.kname}: functor has no member '{n}'")
+        raise TypeError(f"{self.kname}: cannot read functor members")
+
+    def failed(self):
+        raise RuntimeError(self.err.value.decode(errors="replace"))
+
+
+def _dtype_ok(p, code, bits):
+    if p.dtype_code == code and p.dtype_bits == bits:
+        return True
+    # bool arrays for a module that spells bool as uint8 (DLPack < 0.8)
+    return code == T.DL_BOOL and p.dtype_code == T.DL_UINT and p.dtype_bits == 8
+
+
+def _gen_run(plan, class_sty):
+    """Generates run(policy, kw) for the plan (kw: kwargs or the instance dict)."""
+    from . import _abi
+    n = len(plan.params)
+    views = [i for i, p in enumerate(plan.params) if p.kind == _abi.PARAM_VIEW]
+    scal = [i for i, p in enumerate(plan.params) if p.kind != _abi.PARAM_VIEW]
+    L = ["def run(policy, kw):",
+         "    if policy.__class__ is int:",
+         "        pend.value = policy; pbegin.value = 0",
+         "    else:",
+         "        pbegin.value, pend.value = range_of(policy)"]
+    if not class_sty:
+        L.append(f"    if len(kw) != {n}: bad_kwargs(kw)")
+    if n:
+        names = ", ".join(f"kw[{nm!r}]" for nm in plan.names)
+        L += ["    try:", f"        {', '.join(f'v{i}' for i in range(n))}, = ({names},)",
+              "    except KeyError:",
+              "        " + ("missing_attr(kw)" if class_sty else "bad_kwargs(kw)")]
+    for i in views:
+        L.append(f"    if v{i} is not last[{i}]: bind({i}, v{i})")
+    if scal:
+        L.append("    try:")
+        L += [f"        s{i}.value = v{i}" for i in scal]
+        L += ["    except TypeError:",
+              f"        bad_scalar([{', '.join(f'v{i}' for i in range(n))}])"]
+    L.append("    if fn(*fixed): failed()")
+    if plan.kdesc.pattern != _abi.PATTERN_FOR:
+        L.append("    return bool(rslot.value)" if plan.rbool else "    return rslot.value")
+    env = {"pend": plan.pend, "pbegin": plan.pbegin, "range_of": _range_of,
+           "bad_kwargs": plan.bad_kwargs, "missing_attr": plan.missing_attr,
+           "last": plan.last, "bind": plan.bind, "bad_scalar": plan.bad_scalar,
+           "fn": plan.fn, "fixed": plan.fixed, "failed": plan.failed,
+           "rslot": plan.rslot}
+    for i in scal:
+        env[f"s{i}"] = plan.slots[i]
+    exec(compile("\n".join(L), f"<pykokkos plan {plan.kname}>", "exec"), env)
+    run = env["run"]
+    run.plan = plan
+    return run
+
+
+def _make_plan(func, pattern, class_sty):
+    """Finds func's kernel in the module built for its file; builds its plan."""
+    code = getattr(func, "__code__", None)
+    if code is None:
+        raise TypeError(f"pykokkos: {_PATTERN_WORD[pattern]}: the kernel must be a "
+                        f"@pk.workunit function or a functor's bound method, got "
+                        f"{type(func).__name__}")
+    name = func.__name__
+    entity = func.__qualname__.split(".")[-2] if class_sty else name
+    kname = f"{entity}.{name}" if class_sty else name
+    import os
+    mod = RUNTIME.module_for(os.path.abspath(code.co_filename))
+    k = mod.kernel(entity, name)
+    if k is None:
+        raise RuntimeError(f"pykokkos: {mod.so} has no kernel '{kname}' "
+                           f"(is it decorated with @pk.workunit?)")
+    if k.pattern != pattern:
+        raise TypeError(f"{kname}: a {_PATTERN_WORD[k.pattern]} kernel cannot be "
+                        f"run with {_PATTERN_WORD[pattern]}")
+    if k.policy != 0:
+        raise NotImplementedError(f"{kname}: MDRange/Team kernels are not supported yet")
+    run = _gen_run(Plan(kname, k, mod), class_sty)
+    _plans[pattern][func] = run
+    return run
+
+
+def _dispatch(pattern, args, kw):
+    if len(args) == 3:
+        args = args[1:]
+    elif len(args) != 2:
+        raise TypeError(f"{_PATTERN_WORD[pattern]}([name,] policy, kernel, **args)")
+    policy, kernel = args
+    if kernel.__class__ is _Method:
+        if kw:
+            raise TypeError(f"{_PATTERN_WORD[pattern]}: a functor's kernel takes no "
+                            "keyword arguments (its members are the arguments)")
+        func = kernel.__func__
+        obj = kernel.__self__
+        kw = getattr(obj, "__dict__", None)
+        if kw is None:   # __slots__ functor: read members by name
+            kw = {k: getattr(obj, k) for k in getattr(obj, "__slots__", ())}
+        run = _plans[pattern].get(func) or _make_plan(func, pattern, True)
+    else:
+        run = _plans[pattern].get(kernel) or _make_plan(kernel, pattern, False)
+    return run(policy, kw)
+
+
+def parallel_for(*args, **kw):
+    """parallel_for([name,] policy, kernel, **kernel_args)."""
+    n = len(args)
+    if n == 2 or n == 3:
+        kernel = args[-1]
+        if kernel.__class__ is _Function:
+            run = _plans[0].get(kernel)
+            if run is not None:
+                run(args[-2], kw)
+                return
+    _dispatch(FOR, args, kw)
+
+
+def parallel_reduce(*args, **kw):
+    """parallel_reduce([name,] policy, kernel, **kernel_args) -> the result
+    (float for floating-point accumulators, int for integer ones)."""
+    n = len(args)
+    if n == 2 or n == 3:
+        kernel = args[-1]
+        if kernel.__class__ is _Function:
+            run = _plans[1].get(kernel)
+            if run is not None:
+                return run(args[-2], kw)
+    return _dispatch(REDUCE, args, kw)
+
+
+def parallel_scan(*args, **kw):
+    """parallel_scan([name,] policy, kernel, **kernel_args) -> the total."""
+    n = len(args)
+    if n == 2 or n == 3:
+        kernel = args[-1]
+        if kernel.__class__ is _Function:
+            run = _plans[2].get(kernel)
+            if run is not None:
+                return run(args[-2], kw)
+    return _dispatch(SCAN, args, kw)
+
+
+def fence():
+    """Waits for all outstanding work of every loaded module."""
+    for m in list(RUNTIME.modules.values()):
+        m.fence()

@@ -1,0 +1,179 @@
+"""Finding, checking (staleness), building (JIT fallback) and loading the
+module pkc built for a Python source file, through libpkcrt."""
+import os
+import sys
+
+from . import _types as T
+
+
+class Runtime:
+    """Process-wide loader state: backend choice, libpkcrt, open modules."""
+
+    def __init__(self):
+        self.default_backend = None   # set by pk.set_default_space
+        self.lib = None               # ctypes.CDLL of libpkcrt
+        self.modules = {}             # (abs source path, backend) -> Module
+
+    def backend(self):
+        b = os.environ.get("PKC_BACKEND") or self.default_backend or "openmp"
+        if b not in ("serial", "openmp", "cuda", "hip"):
+            raise ValueError(f"pykokkos: unknown backend {b!r} "
+                             "(PKC_BACKEND: serial|openmp|cuda|hip)")
+        return b
+
+    def runtime_lib(self):
+        if self.lib is None:
+            import ctypes
+            from . import _abi
+            path = find_runtime_lib()
+            try:
+                self.lib = _abi.bind_runtime(ctypes.CDLL(path))
+            except OSError as e:
+                raise RuntimeError(f"pykokkos: cannot load the runtime library "
+                                   f"{path}: {e}") from None
+        return self.lib
+
+    def module_for(self, source):
+        """The loaded Module for a Python source path (built if needed)."""
+        key = (source, self.backend())
+        m = self.modules.get(key)
+        if m is None:
+            m = self.modules[key] = load_module(self, source, key[1])
+        return m
+
+
+RUNTIME = Runtime()
+
+
+def pkc_executable():
+    """Path of pkc (env PKC overrides), or None if not found."""
+    exe = os.environ.get("PKC")
+    if exe:
+        return exe
+    import shutil
+    return shutil.which("pkc")
+
+
+def find_runtime_lib():
+    """libpkcrt.so: env PKC_RUNTIME_LIB > <repo>/build/lib > <pkc bindir>/../lib."""
+    env = os.environ.get("PKC_RUNTIME_LIB")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    cands = [os.path.join(here, "..", "..", "..", "build", "lib", "libpkcrt.so"),
+             os.path.join(here, "..", "..", "lib", "libpkcrt.so")]
+    exe = pkc_executable()
+    if exe:
+        exe = os.path.realpath(exe)
+        cands.append(os.path.join(os.path.dirname(exe), "..", "lib", "libpkcrt.so"))
+    for c in cands:
+        if os.path.isfile(c):
+            return os.path.normpath(c)
+    raise RuntimeError("pykokkos: cannot find libpkcrt.so; build it with "
+                       "`make build/lib/libpkcrt.so` or set PKC_RUNTIME_LIB")
+
+
+def module_paths(source, backend):
+    d, base = os.path.split(source)
+    stem = base[:-3] if base.endswith(".py") else base
+    out = os.path.join(d, stem + ".pk")
+    return (os.path.join(out, f"{stem}.{backend}.so"),
+            os.path.join(out, f"{stem}.{backend}.key"))
+
+
+def source_sha256(source):
+    import hashlib
+    try:
+        with open(source, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError as e:
+        raise RuntimeError(f"pykokkos: cannot read kernel source {source}: {e}") from None
+
+
+def freshness(so, keyf, sha):
+    """'fresh', 'stale' (missing, hash differs, or no hash and source newer than
+    the module) or 'unknown' (key lacks line 2: checked after loading)."""
+    if not os.path.isfile(so) or not os.path.isfile(keyf):
+        return "stale"
+    try:
+        with open(keyf) as f:
+            lines = f.read().split()
+    except OSError:
+        return "stale"
+    if len(lines) < 2:   # no source hash recorded: fall back on mtimes
+        src = os.path.join(os.path.dirname(os.path.dirname(keyf)),
+                           os.path.basename(so).split(".")[0] + ".py")
+        try:
+            if os.path.getmtime(src) > os.path.getmtime(so):
+                return "stale"
+        except OSError:
+            pass
+        return "unknown"
+    return "fresh" if lines[1] == sha else "stale"
+
+
+def jit_build(source, backend):
+    """Runs `pkc build source --backend b` if pkc is available; else raises."""
+    exe = pkc_executable()
+    if not exe:
+        raise RuntimeError(
+            f"pykokkos: the module for {source} ({backend}) is missing or stale "
+            f"and pkc is not on PATH; run `pkc build {source} --backend {backend}`")
+    import subprocess
+    print(f"pykokkos: building {source} for {backend} with pkc "
+          "(module missing or stale)", file=sys.stderr, flush=True)
+    try:
+        rc = subprocess.call([exe, "build", source, "--backend", backend],
+                             stdout=sys.stderr.fileno())
+    except OSError as e:
+        raise RuntimeError(f"pykokkos: cannot run pkc ({exe}): {e}") from None
+    if rc != 0:
+        raise RuntimeError(f"pykokkos: `pkc build {source} --backend {backend}` "
+                           f"failed (exit {rc}); see the messages above")
+
+
+class Module:
+    """An opened module: libpkcrt handle, descriptor, kernels by (entity, name)."""
+
+    def __init__(self, rt, handle, desc, so):
+        self.rt, self.handle, self.desc, self.so = rt, handle, desc, so
+        self.source = None
+
+    def kernel(self, entity, name):
+        k = self.rt.lib.pkr_find_kernel(self.handle, entity.encode(), name.encode())
+        return k.contents if k else None
+
+    def fence(self):
+        self.rt.lib.pkr_fence(self.handle)
+
+
+def load_module(rt, source, backend):
+    sha = source_sha256(source)
+    so, keyf = module_paths(source, backend)
+    state = freshness(so, keyf, sha)
+    if state == "stale":
+        jit_build(source, backend)
+        state = freshness(so, keyf, sha)
+        if state == "stale":
+            raise RuntimeError(f"pykokkos: pkc did not produce a fresh {so} "
+                               f"for {source}")
+    lib = rt.runtime_lib()
+    import ctypes
+    err = ctypes.create_string_buffer(1024)
+    nthreads = int(os.environ.get("PKC_NUM_THREADS", "0") or 0)
+    h = lib.pkr_open(so.encode(), nthreads, err, len(err))
+    if not h:
+        raise RuntimeError("pykokkos: " + err.value.decode(errors="replace"))
+    desc = lib.pkr_descriptor(h).contents
+    got = (desc.source_sha256 or b"").decode()
+    if got != sha:
+        raise RuntimeError(
+            f"pykokkos: {so} was built from a different version of {source} "
+            f"(source sha256 {got[:12]}..., file has {sha[:12]}...); "
+            f"run `pkc build {source} --backend {backend}` and restart")
+    dback = (desc.backend or b"").decode()
+    if dback != backend:
+        raise RuntimeError(f"pykokkos: {so} is a {dback!r} module, expected {backend!r}")
+    m = Module(rt, h, desc, so)
+    m.source = source
+    return m

@@ -1,0 +1,186 @@
+"""Dtypes, spaces, layouts, traits, decorators and annotation placeholders.
+
+Pure Python with no imports beyond the interpreter's core, so that
+`import pykokkos` stays fast; numpy dtypes are resolved lazily.
+"""
+
+# DLPack type codes (dlpack.h); kDLBool is 6 in DLPack >= 0.8.
+DL_INT, DL_UINT, DL_FLOAT, DL_BOOL = 0, 1, 2, 6
+
+
+class DataType:
+    """A View/scalar element type: numpy name plus DLPack (code, bits)."""
+
+    __slots__ = ("name", "np_name", "code", "bits")
+
+    def __init__(self, name, np_name, code, bits):
+        self.name, self.np_name, self.code, self.bits = name, np_name, code, bits
+
+    @property
+    def np_dtype(self):
+        import numpy
+        return numpy.dtype(self.np_name)
+
+    def __repr__(self):
+        return "pk." + self.name
+
+
+int8 = DataType("int8", "int8", DL_INT, 8)
+int16 = DataType("int16", "int16", DL_INT, 16)
+int32 = DataType("int32", "int32", DL_INT, 32)
+int64 = DataType("int64", "int64", DL_INT, 64)
+uint8 = DataType("uint8", "uint8", DL_UINT, 8)
+uint16 = DataType("uint16", "uint16", DL_UINT, 16)
+uint32 = DataType("uint32", "uint32", DL_UINT, 32)
+uint64 = DataType("uint64", "uint64", DL_UINT, 64)
+float32 = DataType("float32", "float32", DL_FLOAT, 32)
+float64 = DataType("float64", "float64", DL_FLOAT, 64)
+bool_ = DataType("bool", "bool", DL_BOOL, 8)
+float = float32  # noqa: A001  (PyKokkos: pk.float is float32)
+double = float64
+real = float64
+
+ALL_DTYPES = (int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+              float32, float64, bool_)
+_BY_NAME = {d.np_name: d for d in ALL_DTYPES}
+
+
+class _DataTypeNamespace:
+    """`pk.DataType.double` style access, as in PyKokkos."""
+
+
+for _d in ALL_DTYPES:
+    setattr(_DataTypeNamespace, _d.name, _d)
+_DataTypeNamespace.float = float32
+_DataTypeNamespace.double = float64
+_DataTypeNamespace.real = float64
+
+
+def as_dtype(t):
+    """Maps pk dtypes, Python int/float/bool, numpy types/dtypes and names to
+    a DataType (Python int means int32 as a View element type). Raises
+    TypeError for anything else."""
+    if t.__class__ is DataType:
+        return t
+    import builtins
+    if t is builtins.int:
+        return int32
+    if t is builtins.float:
+        return float64
+    if t is builtins.bool:
+        return bool_
+    name = t if isinstance(t, str) else getattr(t, "__name__", None)
+    if name not in _BY_NAME:
+        try:
+            import numpy
+            name = numpy.dtype(t).name
+        except Exception:
+            name = None
+    if name in _BY_NAME:
+        return _BY_NAME[name]
+    raise TypeError(f"pykokkos: unsupported dtype {t!r}")
+
+
+def dtype_of_numpy(npdt):
+    """DataType for a numpy dtype, or None if pkc has no such element type."""
+    return _BY_NAME.get(npdt.name)
+
+
+class _Named:
+    __slots__ = ("name", "kind")
+
+    def __init__(self, kind, name):
+        self.kind, self.name = kind, name
+
+    @property
+    def value(self):
+        return self.name
+
+    def __repr__(self):
+        return f"pk.{self.kind}.{self.name}"
+
+
+def _enum(kind, names):
+    ns = type(kind, (), {"__slots__": ()})
+    for n in names:
+        setattr(ns, n, _Named(kind, n))
+    return ns
+
+
+ExecutionSpace = _enum("ExecutionSpace", ("Serial", "OpenMP", "Cuda", "HIP",
+                                          "Threads", "Default", "Debug"))
+MemorySpace = _enum("MemorySpace", ("HostSpace", "CudaSpace", "CudaUVMSpace",
+                                    "HIPSpace", "HIPManagedSpace",
+                                    "MemorySpaceDefault"))
+Layout = _enum("Layout", ("LayoutRight", "LayoutLeft", "LayoutStride",
+                          "LayoutDefault"))
+Trait = _enum("Trait", ("Atomic", "RandomAccess", "Restrict", "Unmanaged",
+                        "TraitDefault"))
+
+BACKEND_OF_SPACE = {"Serial": "serial", "OpenMP": "openmp", "Cuda": "cuda",
+                    "HIP": "hip", "Default": "openmp", "Threads": "openmp",
+                    "Debug": "serial"}
+
+
+class ViewTypeInfo:
+    """Per-member View type details for @pk.functor(name=ViewTypeInfo(...))."""
+
+    def __init__(self, space=None, layout=None, trait=None):
+        self.space, self.layout, self.trait = space, layout, trait
+
+    def __repr__(self):
+        return (f"pk.ViewTypeInfo(space={self.space!r}, layout={self.layout!r},"
+                f" trait={self.trait!r})")
+
+
+# ---- decorators: mark objects; pkc translates them ahead of time ----------
+
+def _marker(attr):
+    def deco(obj=None, **kwargs):
+        def mark(o):
+            try:
+                setattr(o, attr, kwargs or True)
+            except (AttributeError, TypeError):
+                pass
+            return o
+        return mark if obj is None else mark(obj)
+    deco.__name__ = attr.strip("_").replace("pk_", "")
+    return deco
+
+
+workunit = _marker("_pk_workunit")
+functor = _marker("_pk_functor")
+function = _marker("_pk_function")
+workload = _marker("_pk_workload")
+main = _marker("_pk_main")
+callback = _marker("_pk_callback")
+classtype = _marker("_pk_classtype")
+
+
+# ---- annotation placeholders: evaluate at def time, mean nothing here -----
+
+class _Annot:
+    __slots__ = ("base", "args")
+
+    def __init__(self, base, args):
+        self.base, self.args = base, args
+
+    def __repr__(self):
+        return f"pk.{self.base}[{', '.join(map(repr, self.args))}]"
+
+
+class _Subscriptable(type):
+    def __getitem__(cls, item):
+        return _Annot(cls.__name__, item if isinstance(item, tuple) else (item,))
+
+
+def _placeholder(name):
+    return _Subscriptable(name, (), {"__slots__": ()})
+
+
+Acc = _placeholder("Acc")
+TeamMember = _placeholder("TeamMember")
+View1D, View2D, View3D, View4D = (_placeholder(f"View{i}D") for i in range(1, 5))
+View5D, View6D, View7D, View8D = (_placeholder(f"View{i}D") for i in range(5, 9))
+ScratchView1D, ScratchView2D, ScratchView3D = (
+    _placeholder(f"ScratchView{i}D") for i in range(1, 4))
