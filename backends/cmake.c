@@ -294,7 +294,12 @@ int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errle
     snprintf(err, errlen, "toolchain failure: the build did not produce %s", so);
     return -1;
   }
-  const char *keyline = pki_sprintf(m->arena, "%s\n", key);
+  /* line 1: cache key; line 2: source SHA-256, which the Python shim checks
+   * before it loads the module (it never loads a stale one) */
+  char src_sha[65];
+  if (pkb_sha256_hex(m->source, m->source_len, src_sha) != 0)
+    src_sha[0] = 0;
+  const char *keyline = pki_sprintf(m->arena, "%s\n%s\n", key, src_sha);
   pkb_write_if_changed(p.keyfile, keyline, strlen(keyline));
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (o->progress || o->verbosity > 0)

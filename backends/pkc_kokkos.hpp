@@ -385,10 +385,12 @@ inline int initialize(int num_threads, char *err, size_t errlen) {
       return fail(err, errlen, "initialize", "Kokkos was already finalized in this process");
 #if KOKKOS_VERSION >= 30700
     Kokkos::InitializationSettings settings;
+    settings.set_disable_warnings(true);  // e.g. OMP_PROC_BIND hints on stderr
     if (num_threads > 0) settings.set_num_threads(num_threads);
     Kokkos::initialize(settings);
 #else
     Kokkos::InitArguments args;
+    args.disable_warnings = true;  // e.g. OMP_PROC_BIND hints on stderr
     if (num_threads > 0) args.num_threads = num_threads;
     Kokkos::initialize(args);
 #endif

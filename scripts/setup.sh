@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Sets up everything pkc needs on a Debian bookworm machine, from nothing:
+#   1. Debian packages (compiler, CMake, tree-sitter runtime, cmocka, OpenSSL,
+#      DLPack header, numpy, git, and node/npm only if npm is missing),
+#   2. the pinned Python grammar from npm (package-lock.json, no install scripts),
+#   3. Kokkos 3.4.01 from Debian's trilinos *source*, built with OpenMP + Serial
+#      as shared libraries into .deps/kokkos-openmp (skipped when present),
+#   4. pkc itself (make).
+# Run as root (sudo bash scripts/setup.sh) from any directory. Idempotent: a
+# second run only checks and rebuilds what is missing. After the packages are
+# installed, a non-root user may re-run it too.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+JOBS=$(nproc)
+KOKKOS_PREFIX=$ROOT/.deps/kokkos-openmp
+KOKKOS_SRC=$ROOT/.deps/kokkos-src
+installed=()
+
+say() { echo "setup: $*"; }
+
+# --- 1. Debian packages ------------------------------------------------------
+PKGS=(build-essential cmake libtree-sitter-dev libcmocka-dev libssl-dev
+      libdlpack-dev python3-numpy git ca-certificates dpkg-dev)
+command -v npm >/dev/null 2>&1 || PKGS+=(nodejs npm)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $EUID -ne 0 ]]; then
+    echo "setup: missing Debian packages: ${missing[*]}" >&2
+    echo "setup: run as root: sudo bash scripts/setup.sh" >&2
+    exit 1
+  fi
+  say "installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${PKGS[@]}" >/dev/null
+  installed+=("Debian packages (${missing[*]})")
+else
+  say "Debian packages present"
+fi
+
+# --- 2. tree-sitter-python grammar (npm, pinned by package-lock.json) ---------
+want=$(sed -n 's/.*"tree-sitter-python": *"\([^"]*\)".*/\1/p' package.json | head -1)
+have=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' node_modules/tree-sitter-python/package.json 2>/dev/null | head -1 || true)
+if [[ -n $want && $want == "$have" && -f node_modules/tree-sitter-python/src/parser.c ]]; then
+  say "tree-sitter-python $have present"
+else
+  say "installing tree-sitter-python $want from npm (npm ci)"
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+  installed+=("tree-sitter-python $want (npm)")
+fi
+
+# --- 3. Kokkos (Debian's source, OpenMP + Serial, shared) ---------------------
+if compgen -G "$KOKKOS_PREFIX/lib*/cmake/Kokkos/KokkosConfig.cmake" >/dev/null; then
+  say "Kokkos present in $KOKKOS_PREFIX"
+else
+  if [[ ! -f $KOKKOS_SRC/CMakeLists.txt ]]; then
+    say "fetching Kokkos source from Debian's trilinos source package"
+    rm -rf "$KOKKOS_SRC"
+    bash scripts/kokkos-from-debian.sh fetch "$KOKKOS_SRC"
+  fi
+  say "building Kokkos (OpenMP + Serial) with $JOBS jobs"
+  bash scripts/kokkos-from-debian.sh build "$KOKKOS_SRC" "$KOKKOS_PREFIX" openmp "$JOBS"
+  installed+=("Kokkos 3.4.01 OpenMP+Serial in .deps/kokkos-openmp")
+fi
+
+# --- 4. pkc -------------------------------------------------------------------
+say "building pkc (make -j$JOBS)"
+make -q all 2>/dev/null || installed+=("pkc (build/bin/pkc)")
+make -j"$JOBS" --no-print-directory
+
+# Under sudo, hand what was built back to the invoking user, so that later
+# `make` / `pkc build` runs as that user can write there.
+if [[ $EUID -eq 0 && -n ${SUDO_UID:-} && ${SUDO_UID} != 0 ]]; then
+  chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" node_modules .deps build 2>/dev/null || true
+fi
+
+new="nothing (all present)"
+((${#installed[@]})) && new=$(IFS=';'; echo "${installed[*]}" | sed 's/;/; /g')
+say "done: Debian packages, tree-sitter-python $want, Kokkos in .deps/kokkos-openmp and" \
+    "build/bin/pkc are ready; installed or rebuilt now: $new"

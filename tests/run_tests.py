@@ -1,0 +1,470 @@
+#!/usr/bin/env python3
+"""pkc test runner (run by `make test` with /usr/bin/python3; plain Python, no pytest).
+
+Groups (run in this order; `--only a,b` selects some):
+  unit         every build/tests/test_* cmocka binary, one result per C test
+  diagnostics  tests/diagnostics/*.py expectations, ok/ files, `pkc check` on
+               the examples, and the CLI contract (exit codes, json, sarif)
+  examples     `pkc build` + run every examples/*.py on each backend, the
+               no-op rebuild, and warning-free generated C++
+  c_host       build/tests/c_host calls nstream through libpkcrt from plain C
+  shim         the Python shim's unittest tests in tests/shim/
+
+Prints `PASS name` or `FAIL name: reason` per test (failures are followed by
+a few indented `    | ` detail lines) and ends with the line `N passed, N failed`.
+Exit status 1 if anything failed. A group whose inputs are missing reports a
+FAIL saying what is missing; nothing is skipped silently.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PKC = os.path.join(ROOT, "build", "bin", "pkc")
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+GROUPS = ["unit", "diagnostics", "examples", "c_host", "shim"]
+BACKENDS = ["openmp", "serial"]
+# Small problem sizes for each example (argv after the script name).
+EXAMPLE_ARGS = {
+    "nstream": ["100000", "5"],
+    "inner_product": ["300", "200", "5"],
+    "prefix_sum": ["100001"],
+    "functor_axpby": ["50000"],
+    "trivial": ["1000", "200", "2"],
+}
+EXPECT_RE = re.compile(r"^#\s*expect:\s*(\d+):(\d+):\s*(.*?)\s*$")
+
+
+class Results:
+    """Collects and prints test outcomes."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def ok(self, name):
+        self.passed += 1
+        print(f"PASS {name}", flush=True)
+
+    def fail(self, name, reason, detail=""):
+        self.failed += 1
+        reason = " ".join(str(reason).split())[:300]
+        print(f"FAIL {name}: {reason}", flush=True)
+        lines = [l for l in str(detail).splitlines() if l.strip()]
+        for line in lines[-15:]:
+            print(f"    | {line[:200]}", flush=True)
+
+    def check(self, name, cond, reason, detail=""):
+        if cond:
+            self.ok(name)
+        else:
+            self.fail(name, reason, detail)
+        return cond
+
+
+def run(cmd, env=None, timeout=120, cwd=ROOT):
+    """Runs cmd; returns (returncode, combined output, seconds). returncode
+    is None on timeout, negative when killed by a signal."""
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=timeout)
+        out = p.stdout.decode("utf-8", "replace")
+        return p.returncode, out, time.monotonic() - t0
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode("utf-8", "replace")
+        return None, out + f"\n(timed out after {timeout} s)", time.monotonic() - t0
+    except OSError as e:
+        return 127, f"cannot run {cmd[0]}: {e}", time.monotonic() - t0
+
+
+def status_text(rc):
+    if rc is None:
+        return "timed out"
+    if rc < 0:
+        return f"crashed (signal {-rc})"
+    return f"exit {rc}"
+
+
+def run_env(backend=None):
+    env = dict(os.environ)
+    env["PATH"] = os.path.join(ROOT, "build", "bin") + os.pathsep + env.get("PATH", "")
+    env["PYTHONPATH"] = os.path.join(ROOT, "runtime-shim", "python")
+    env["OMP_NUM_THREADS"] = "2"
+    env.setdefault("OMP_PROC_BIND", "spread")
+    env.setdefault("OMP_PLACES", "threads")
+    env["CMOCKA_MESSAGE_OUTPUT"] = "STDOUT"
+    if backend:
+        env["PKC_BACKEND"] = backend
+    return env
+
+
+def rel(path):
+    return os.path.relpath(path, ROOT)
+
+
+# --- a. C unit tests (cmocka) ---------------------------------------------
+
+CM_RUN = re.compile(r"^\[ RUN      \] (.+)$")
+CM_OK = re.compile(r"^\[       OK \] (.+)$")
+CM_BAD = re.compile(r"^\[  (FAILED|ERROR)\s*\] (.+)$")
+CM_PASSED = re.compile(r"^\[  PASSED  \] (\d+) test")
+
+
+def parse_cmocka(out):
+    """Returns ([(test, ok, reason)], passed-count-claimed or None, running)."""
+    results, current, lines, claimed = [], None, [], None
+    for line in out.splitlines():
+        m = CM_RUN.match(line)
+        if m:
+            current, lines = m.group(1).strip(), []
+            continue
+        m = CM_OK.match(line)
+        if m and current and m.group(1).strip() == current:
+            results.append((current, True, ""))
+            current = None
+            continue
+        m = CM_BAD.match(line)
+        if m and current and m.group(2).strip() == current:
+            results.append((current, False, "\n".join(lines[-12:]) or m.group(1).lower()))
+            current = None
+            continue
+        m = CM_PASSED.match(line)
+        if m:
+            claimed = (claimed or 0) + int(m.group(1))
+            continue
+        if current:
+            lines.append(line)
+    return results, claimed, current
+
+
+def group_unit(res):
+    bins = sorted(b for b in glob.glob(os.path.join(ROOT, "build", "tests", "test_*"))
+                  if os.access(b, os.X_OK) and not b.endswith((".o", ".d")))
+    if not bins:
+        res.fail("unit", "no build/tests/test_* binaries (run `make` first)")
+        return
+    for b in bins:
+        name = os.path.basename(b)
+        rc, out, _ = run([b], env=run_env(), timeout=120)
+        results, claimed, running = parse_cmocka(out)
+        for test, ok, why in results:
+            res.check(f"unit/{name}/{test}", ok, " / ".join(why.splitlines()[:3]), why)
+        if running:
+            res.fail(f"unit/{name}/{running}", status_text(rc) + " during this test", out)
+        elif not results:
+            res.fail(f"unit/{name}", f"{status_text(rc)}, no cmocka test results in output", out)
+        elif rc != 0 and all(ok for _, ok, _ in results):
+            res.fail(f"unit/{name}", f"{status_text(rc)} although every test passed", out)
+        elif claimed is not None and claimed != sum(ok for _, ok, _ in results):
+            res.fail(f"unit/{name}", f"cmocka reports {claimed} passed, parsed "
+                     f"{sum(ok for _, ok, _ in results)}", out)
+
+
+# --- b. diagnostics and CLI -------------------------------------------------
+
+def expectations(path):
+    """Leading `# expect: LINE:COL: SUBSTRING` comment lines of a file."""
+    exps = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = EXPECT_RE.match(line)
+            if not m:
+                break
+            exps.append((int(m.group(1)), int(m.group(2)), m.group(3)))
+    return exps
+
+
+def find_diag(out, path, line, col, text):
+    """True if out has `...path:LINE:COL: error: ...text...`."""
+    pat = re.compile(r"^(?:.*/)?" + re.escape(os.path.basename(path)) +
+                     rf":{line}:{col}: error: (.*)$")
+    return any((m := pat.match(l)) and text in m.group(1) for l in out.splitlines())
+
+
+def check_diag_file(res, path):
+    name = "diag/" + os.path.basename(path)
+    exps = expectations(path)
+    if not exps:
+        res.fail(name, "no `# expect: LINE:COL: TEXT` header line")
+        return
+    rc, out, _ = run([PKC, "check", rel(path)], timeout=20)
+    if rc != 1:
+        res.fail(name, f"pkc check: {status_text(rc)}, expected exit 1", out)
+        return
+    missing = [f"{l}:{c}: {t}" for l, c, t in exps if not find_diag(out, path, l, c, t)]
+    res.check(name, not missing, "missing diagnostic " + "; ".join(missing), out)
+
+
+def check_clean(res, name, path):
+    rc, out, _ = run([PKC, "check", rel(path)], timeout=20)
+    res.check(name, rc == 0 and not out.strip(),
+              f"pkc check: {status_text(rc)}, expected exit 0 and no output", out)
+
+
+def find_json_loc(node, line, col, keys):
+    """Recursively finds a dict with node[keys[0]] == line and node[keys[1]] == col."""
+    if isinstance(node, dict):
+        if node.get(keys[0]) == line and any(node.get(k) == col for k in keys[1:]):
+            return True
+        return any(find_json_loc(v, line, col, keys) for v in node.values())
+    if isinstance(node, list):
+        return any(find_json_loc(v, line, col, keys) for v in node)
+    return False
+
+
+def parse_json_out(out):
+    try:
+        return json.loads(out), ""
+    except ValueError as e:
+        return None, f"not JSON ({e})"
+
+
+def group_cli(res, bad):
+    rc, out, _ = run([PKC, "--version"], timeout=10)
+    res.check("cli/--version", rc == 0 and out.strip(), f"{status_text(rc)}, expected exit 0 and a version", out)
+    rc, out, _ = run([PKC, "help"], timeout=10)
+    res.check("cli/help", rc == 0 and "build" in out, f"{status_text(rc)}, expected exit 0 and usage text", out)
+    rc, out, _ = run([PKC, "bogus"], timeout=10)
+    res.check("cli/unknown-command", rc == 2, f"{status_text(rc)}, expected exit 2", out)
+    rc, out, _ = run([PKC, "check"], timeout=10)
+    res.check("cli/check-without-files", rc == 2, f"{status_text(rc)}, expected exit 2", out)
+    if not bad:
+        res.fail("cli/json", "no tests/diagnostics/*.py with expectations to use")
+        return
+    path, (line, col, _) = bad
+    rc, out, _ = run([PKC, "check", "--diagnostics-format=bogus", rel(path)], timeout=10)
+    res.check("cli/bad-diagnostics-format", rc == 2, f"{status_text(rc)}, expected exit 2", out)
+    rc, out, _ = run([PKC, "check", "--diagnostics-format=json", rel(path)], timeout=20)
+    doc, err = parse_json_out(out)
+    res.check("cli/json", rc == 1 and doc is not None and
+              find_json_loc(doc, line, col, ("line", "column", "col")),
+              err or f"{status_text(rc)}; expected exit 1 and a diagnostic at line {line} column {col}", out)
+    rc, out, _ = run([PKC, "check", "--diagnostics-format=sarif", rel(path)], timeout=20)
+    doc, err = parse_json_out(out)
+    ok = (rc == 1 and isinstance(doc, dict) and doc.get("version") == "2.1.0" and
+          find_json_loc(doc, line, col, ("startLine", "startColumn")))
+    res.check("cli/sarif", ok, err or f"{status_text(rc)}; expected exit 1, version 2.1.0 and a "
+              f"result region startLine {line} startColumn {col}", out)
+
+
+def group_diagnostics(res):
+    if not os.access(PKC, os.X_OK):
+        res.fail("diagnostics", "build/bin/pkc is missing (run `make` first)")
+        return
+    files = sorted(glob.glob(os.path.join(ROOT, "tests", "diagnostics", "*.py")))
+    if not files:
+        res.fail("diagnostics", "no tests/diagnostics/*.py files")
+    for f in files:
+        check_diag_file(res, f)
+    oks = sorted(glob.glob(os.path.join(ROOT, "tests", "diagnostics", "ok", "*.py")))
+    if not oks:
+        res.fail("diag/ok", "no tests/diagnostics/ok/*.py files")
+    for f in oks:
+        check_clean(res, "diag/ok/" + os.path.basename(f), f)
+    for f in example_files():
+        check_clean(res, "check/examples/" + os.path.basename(f), f)
+    bad = next(((f, e[0]) for f in files for e in [expectations(f)] if e), None)
+    group_cli(res, bad)
+
+
+# --- c. examples ------------------------------------------------------------
+
+def example_files():
+    return sorted(glob.glob(os.path.join(ROOT, "examples", "*.py")))
+
+
+def module_path(example, backend):
+    stem = os.path.splitext(os.path.basename(example))[0]
+    return os.path.join(ROOT, "examples", stem + ".pk", f"{stem}.{backend}.so")
+
+
+def mtime(path):
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
+def build_example(res, ex, backend, name):
+    """pkc build; returns True if the module exists afterwards."""
+    rc, out, secs = run([PKC, "build", rel(ex), "--backend", backend], env=run_env(backend), timeout=900)
+    so = module_path(ex, backend)
+    return res.check(f"{name}/build", rc == 0 and os.path.exists(so),
+                     f"pkc build: {status_text(rc)}" + ("" if os.path.exists(so) else f"; no {rel(so)}"), out)
+
+
+def check_noop_rebuild(res, ex, backend, name):
+    so = module_path(ex, backend)
+    before = mtime(so)
+    rc, out, secs = run([PKC, "build", rel(ex), "--backend", backend], env=run_env(backend), timeout=900)
+    res.check(f"{name}/rebuild-is-noop", rc == 0 and secs < 1.0 and mtime(so) == before,
+              f"second pkc build: {status_text(rc)}, {secs:.2f} s, module "
+              f"{'unchanged' if mtime(so) == before else 'rewritten'} (expected < 1 s, unchanged)", out)
+
+
+def check_warnings(res, ex, backend, name):
+    stem = os.path.splitext(os.path.basename(ex))[0]
+    bdir = os.path.join(ROOT, "examples", stem + ".pk", f"build-{backend}")
+    logs = glob.glob(os.path.join(bdir, "**", "*.log"), recursive=True)
+    if not logs:
+        res.fail(f"{name}/no-warnings", f"no compiler log (*.log) under {rel(bdir)}")
+        return
+    hits = []
+    for log in logs:
+        with open(log, encoding="utf-8", errors="replace") as f:
+            hits += [f"{rel(log)}: {l.rstrip()}" for l in f if "warning:" in l]
+    res.check(f"{name}/no-warnings", not hits, f"{len(hits)} compiler warning(s)", "\n".join(hits))
+
+
+def run_example(res, ex, backend, name):
+    stem = os.path.splitext(os.path.basename(ex))[0]
+    so = module_path(ex, backend)
+    before = mtime(so)
+    cmd = [PYTHON, rel(ex)] + EXAMPLE_ARGS.get(stem, [])
+    rc, out, _ = run(cmd, env=run_env(backend), timeout=300)
+    passed = any("verification PASSED" in l for l in out.splitlines())
+    if not res.check(f"{name}/run", rc == 0 and passed,
+                     f"{status_text(rc)}; " + ("" if passed else "no 'verification PASSED' line"), out):
+        return
+    res.check(f"{name}/no-rebuild-at-run", mtime(so) == before,
+              "the shim rebuilt the module that pkc build had just built (cache keys disagree)", out)
+
+
+def group_examples(res, backends, clean):
+    if not os.access(PKC, os.X_OK):
+        res.fail("examples", "build/bin/pkc is missing (run `make` first)")
+        return
+    exs = example_files()
+    if not exs:
+        res.fail("examples", "no examples/*.py")
+    if clean:
+        for ex in exs:
+            shutil.rmtree(os.path.splitext(ex)[0] + ".pk", ignore_errors=True)
+    for backend in backends:
+        for ex in exs:
+            name = f"example/{backend}/{os.path.splitext(os.path.basename(ex))[0]}"
+            if not build_example(res, ex, backend, name):
+                continue
+            check_noop_rebuild(res, ex, backend, name)
+            check_warnings(res, ex, backend, name)
+            run_example(res, ex, backend, name)
+
+
+# --- d. C host ----------------------------------------------------------------
+
+def group_c_host(res):
+    exe = os.path.join(ROOT, "build", "tests", "c_host")
+    ex = os.path.join(ROOT, "examples", "nstream.py")
+    so = module_path(ex, "openmp")
+    if not os.access(exe, os.X_OK):
+        res.fail("c_host", "build/tests/c_host is missing (run `make`)")
+        return
+    if not os.path.exists(so):
+        if not os.path.exists(ex):
+            res.fail("c_host", "examples/nstream.py is missing")
+            return
+        rc, out, _ = run([PKC, "build", rel(ex), "--backend", "openmp"], env=run_env("openmp"), timeout=900)
+        if rc != 0 or not os.path.exists(so):
+            res.fail("c_host", f"could not build {rel(so)}: {status_text(rc)}", out)
+            return
+    rc, out, _ = run([exe, rel(so)], env=run_env("openmp"), timeout=120)
+    res.check("c_host/nstream", rc == 0 and any(l.strip() == "c_host: ok" for l in out.splitlines()),
+              f"{status_text(rc)}; expected a line 'c_host: ok'", out)
+
+
+# --- e. Python shim tests ----------------------------------------------------
+
+SHIM_DRIVER = r"""
+import sys, unittest
+class R(unittest.TestResult):
+    def startTest(self, t):
+        super().startTest(t); print('@@START', t.id(), flush=True)
+    def _bad(self, t, err):
+        msg = self._exc_info_to_string(err, t).strip().splitlines()
+        print('@@FAIL', t.id(), '\x1f', msg[-1] if msg else '?', flush=True)
+        print('\n'.join(msg[-12:]), flush=True)
+    def addSuccess(self, t): print('@@PASS', t.id(), flush=True)
+    def addFailure(self, t, err): self._bad(t, err)
+    def addError(self, t, err): self._bad(t, err)
+    def addSkip(self, t, why): print('@@SKIP', t.id(), flush=True)
+    def addExpectedFailure(self, t, err): print('@@PASS', t.id(), flush=True)
+    def addUnexpectedSuccess(self, t): print('@@FAIL', t.id(), '\x1f unexpected success', flush=True)
+    def addSubTest(self, t, sub, err):
+        if err is not None: self._bad(sub, err)
+suite = unittest.defaultTestLoader.discover(sys.argv[1], pattern='test_*.py', top_level_dir=sys.argv[1])
+suite.run(R())
+print('@@DONE', flush=True)
+"""
+
+
+def group_shim(res):
+    tdir = os.path.join(ROOT, "tests", "shim")
+    if not glob.glob(os.path.join(tdir, "test_*.py")):
+        res.fail("shim", "no tests/shim/test_*.py")
+        return
+    rc, out, _ = run([PYTHON, "-c", SHIM_DRIVER, tdir], env=run_env("openmp"), timeout=900)
+    current, seen, detail = None, 0, []
+    for line in out.splitlines():
+        if line.startswith("@@START "):
+            current, detail = line.split()[1], []
+        elif line.startswith("@@PASS "):
+            seen += 1
+            res.ok("shim/" + line.split()[1])
+            current = None
+        elif line.startswith("@@FAIL "):
+            seen += 1
+            tid, _, why = line[7:].partition("\x1f")
+            res.fail("shim/" + tid.strip(), why.strip() or "failed")
+            current = None
+        elif line.startswith("@@SKIP "):
+            print(f"SKIP shim/{line.split()[1]}", flush=True)
+            current = None
+        elif not line.startswith("@@"):
+            detail.append(line)
+    if current:
+        res.fail("shim/" + current, f"{status_text(rc)} during this test", "\n".join(detail))
+    elif "@@DONE" not in out:
+        res.fail("shim", f"{status_text(rc)} before the tests finished", out)
+    elif seen == 0:
+        res.fail("shim", "no tests found in tests/shim", out)
+
+
+# --- main -----------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", default="", help="comma-separated groups: " + ",".join(GROUPS))
+    ap.add_argument("--backend", default="", help="comma-separated backends (default openmp,serial)")
+    ap.add_argument("--clean", action="store_true", help="delete examples/*.pk first (cold builds)")
+    args = ap.parse_args()
+    groups = [g for g in args.only.split(",") if g] or GROUPS
+    unknown = [g for g in groups if g not in GROUPS]
+    if unknown:
+        ap.error(f"unknown group(s) {unknown}; choose from {GROUPS}")
+    backends = [b for b in args.backend.split(",") if b] or BACKENDS
+    res = Results()
+    for g in groups:
+        print(f"== {g}", flush=True)
+        if g == "unit":
+            group_unit(res)
+        elif g == "diagnostics":
+            group_diagnostics(res)
+        elif g == "examples":
+            group_examples(res, backends, args.clean)
+        elif g == "c_host":
+            group_c_host(res)
+        elif g == "shim":
+            group_shim(res)
+    print(f"{res.passed} passed, {res.failed} failed", flush=True)
+    return 1 if res.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
