@@ -22,7 +22,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/embedded.o \
             $(B)/obj/grammar/parser.o $(B)/obj/grammar/scanner.o
 CMD_OBJ  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard cmd/*.c))
 LIBS     := -ltree-sitter -lcrypto -lm
-EMBED    := runtime-shim/pkc_abi.h backends/pkc_kokkos.hpp
+EMBED    := runtime-shim/pkc_abi.h backends/pkc_kokkos.hpp backends/pkc_dialect.hpp
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)

@@ -23,13 +23,11 @@ static void put_policy(pkb_ctx *c, const pki_func *f, const char *fty) {
   pkb_buf *b = c->b;
   const char *tag = pkb_tag_name(c->m->arena, f);
   if (f->policy == PKI_POLICY_RANGE) {
-    pkb_putf(b, "Kokkos::RangePolicy<pkc::ExecSpace, %s::%s, Kokkos::IndexType<int64_t>>"
-                "(begin, end)", fty, tag);
+    pkb_putf(b, "pkc::RangePolicy<%s::%s>(begin, end)", fty, tag);
     return;
   }
   int r = f->nindex;
-  pkb_putf(b, "Kokkos::MDRangePolicy<pkc::ExecSpace, Kokkos::Rank<%d>, %s::%s, "
-              "Kokkos::IndexType<int64_t>>(", r, fty, tag);
+  pkb_putf(b, "pkc::MDRangePolicy<%d, %s::%s>(", r, fty, tag);
   static const char *const parts[] = {"begin", "end", "tile"};
   for (int p = 0; p < 3; p++) {
     pkb_put(b, p ? ", {" : "{");

@@ -74,6 +74,15 @@ template <class T, class Layout, unsigned Traits = 0>
 using View = Kokkos::View<T, Layout, MemorySpace,
                           Kokkos::MemoryTraits<Kokkos::Unmanaged | Traits>>;
 
+// Execution policies the generated wrappers launch with. The launch
+// configuration a backend needs (e.g. block sizes on GPUs) is chosen here,
+// in one place, never per kernel.
+template <class Tag>
+using RangePolicy = Kokkos::RangePolicy<ExecSpace, Tag, Kokkos::IndexType<int64_t>>;
+template <int Rank, class Tag>
+using MDRangePolicy =
+    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank>, Tag, Kokkos::IndexType<int64_t>>;
+
 // DLPack has kDLBool = 6 since v0.8.
 constexpr uint8_t dl_bool = 6;
 
@@ -453,5 +462,8 @@ inline const char *kokkos_version() {
 }
 
 }  // namespace pkc
+
+// The dialect's device-side operations (team loops, atomics, random, ...).
+#include "pkc_dialect.hpp"
 
 #endif  // PKC_KOKKOS_HPP

@@ -160,13 +160,26 @@ pki_type pki_view(pki_kind elem, int rank, pki_layout layout) {
   return (pki_type){.kind = PKI_VIEW, .elem = elem, .rank = rank, .layout = layout};
 }
 
+pki_type pki_class_type(struct pki_entity *cls) {
+  return (pki_type){.kind = PKI_CLASS, .cls = cls};
+}
+
+pki_type pki_array_type(pki_kind elem, int length) {
+  return (pki_type){.kind = PKI_ARRAY, .elem = elem, .length = length};
+}
+
 bool pki_type_eq(pki_type a, pki_type b) {
   if (a.kind != b.kind)
     return false;
-  if (a.kind != PKI_VIEW)
-    return true;
-  return a.elem == b.elem && a.rank == b.rank && a.layout == b.layout &&
-         a.traits == b.traits;
+  switch (a.kind) {
+  case PKI_VIEW:
+    return a.elem == b.elem && a.rank == b.rank && a.layout == b.layout &&
+           a.traits == b.traits && a.space == b.space;
+  case PKI_CLASS: return a.cls == b.cls;
+  case PKI_ARRAY: return a.elem == b.elem && a.length == b.length;
+  case PKI_POOL: case PKI_RAND_STATE: return a.rank == b.rank;
+  default: return true;
+  }
 }
 
 bool pki_is_int(pki_kind k) { return k >= PKI_I8 && k <= PKI_U64; }
@@ -191,16 +204,29 @@ const char *pki_kind_name(pki_kind k) {
       [PKI_I16] = "int16",   [PKI_I32] = "int32",   [PKI_I64] = "int64",
       [PKI_U8] = "uint8",    [PKI_U16] = "uint16",  [PKI_U32] = "uint32",
       [PKI_U64] = "uint64",  [PKI_F32] = "float32", [PKI_F64] = "float64",
-      [PKI_VIEW] = "View",   [PKI_STR] = "str"};
+      [PKI_VIEW] = "View",   [PKI_STR] = "str",     [PKI_TEAM_MEMBER] = "TeamMember",
+      [PKI_CLASS] = "classtype", [PKI_ARRAY] = "List", [PKI_POOL] = "Random_Pool",
+      [PKI_RAND_STATE] = "RandomState", [PKI_TIMER] = "Timer"};
   return (unsigned)k < PKI_KIND_COUNT ? names[k] : "?";
 }
 
 const char *pki_type_str(pki_arena *a, pki_type t) {
+  if (t.kind == PKI_CLASS)
+    return t.cls ? t.cls->name : "classtype";
+  if (t.kind == PKI_ARRAY)
+    return pki_sprintf(a, "List[%s; %d]", pki_kind_name(t.elem), t.length);
+  if (t.kind == PKI_POOL)
+    return pki_sprintf(a, "Random_XorShift%d_Pool", t.rank);
+  if (t.kind == PKI_RAND_STATE)
+    return pki_sprintf(a, "Random_XorShift%d", t.rank);
   if (t.kind != PKI_VIEW)
     return pki_kind_name(t.kind);
-  const char *layout = t.layout == PKI_LAYOUT_RIGHT  ? ", LayoutRight"
-                       : t.layout == PKI_LAYOUT_LEFT ? ", LayoutLeft"
-                                                     : "";
+  if (t.space == PKI_SPACE_SCRATCH)
+    return pki_sprintf(a, "ScratchView%dD[%s]", t.rank, pki_kind_name(t.elem));
+  const char *layout = t.layout == PKI_LAYOUT_RIGHT    ? ", LayoutRight"
+                       : t.layout == PKI_LAYOUT_LEFT   ? ", LayoutLeft"
+                       : t.layout == PKI_LAYOUT_STRIDE ? ", LayoutStride"
+                                                       : "";
   return pki_sprintf(a, "View%dD[%s%s]", t.rank, pki_kind_name(t.elem), layout);
 }
 
@@ -211,6 +237,19 @@ const pki_builtin_info pki_builtins[PKI_BUILTIN_COUNT] = {
     PKI_BUILTIN_TABLE(PKI_X)
 #undef PKI_X
 };
+
+const pki_builtin_info pki_intrinsics[PKI_INTRINSIC_COUNT] = {
+#define PKI_X(id, py, lo, hi) [PKI_INTRINSIC_##id] = {py, lo, hi},
+    PKI_INTRINSIC_TABLE(PKI_X)
+#undef PKI_X
+};
+
+int pki_intrinsic_lookup(const char *spelling) {
+  for (int i = 0; i < PKI_INTRINSIC_COUNT; i++)
+    if (strcmp(pki_intrinsics[i].py_name, spelling) == 0)
+      return i;
+  return -1;
+}
 
 int pki_builtin_lookup(const char *py_name) {
   for (int i = 0; i < PKI_BUILTIN_COUNT; i++)
@@ -305,6 +344,7 @@ pki_entity *pki_new_entity(pki_module *m, pki_entity_kind kind, const char *name
     o->arr[o->n++] = x;                                                      \
   }
 PKI_PUSH_FN(pki_func_add_local, pki_func, pki_var, locals, nlocals, capl)
+PKI_PUSH_FN(pki_func_add_closure_, pki_func, pki_func, closures, nclosures, capc)
 PKI_PUSH_FN(pki_func_add_index, pki_func, pki_var, index, nindex, capi)
 PKI_PUSH_FN(pki_func_add_param, pki_func, pki_var, params, nparams, capp)
 PKI_PUSH_FN(pki_entity_add_member, pki_entity, pki_var, members, nmembers, capm)
@@ -318,6 +358,12 @@ void pki_entity_add_func(pki_module *m, pki_entity *e, pki_func *f) {
   e->funcs = grow(m->arena, e->funcs, e->nfuncs, &e->capf, sizeof(pki_func *));
   e->funcs[e->nfuncs++] = f;
   f->owner = e;
+}
+
+void pki_func_add_closure(pki_module *m, pki_func *f, pki_func *closure) {
+  pki_func_add_closure_(m, f, closure);
+  closure->parent = f;
+  closure->owner = f->owner;
 }
 
 pki_var *pki_entity_member(const pki_entity *e, const char *name) {

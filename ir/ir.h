@@ -87,16 +87,29 @@ typedef enum pki_kind {
   PKI_I8, PKI_I16, PKI_I32, PKI_I64,
   PKI_U8, PKI_U16, PKI_U32, PKI_U64,
   PKI_F32, PKI_F64,
-  PKI_VIEW, /* elem, rank, layout, traits */
+  PKI_VIEW, /* elem, rank, layout, traits, space */
   PKI_STR,  /* only as pk.printf's format */
+  PKI_TEAM_MEMBER, /* pk.TeamMember: work index of a TeamPolicy workunit */
+  PKI_CLASS,       /* a @pk.classtype value: cls */
+  PKI_ARRAY,       /* typing.List[T] of fixed small length: elem (scalar), length */
+  PKI_POOL,        /* pk.Random_XorShift64_Pool (rank 64) / _1024_Pool (rank 1024) */
+  PKI_RAND_STATE,  /* a generator state from pool.get_state(); rank as the pool's */
+  PKI_TIMER,       /* pk.Timer (host code of @pk.main only) */
   PKI_KIND_COUNT
 } pki_kind;
 
 typedef enum pki_layout {
   PKI_LAYOUT_DEFAULT = 0, /* the execution space's array_layout */
   PKI_LAYOUT_RIGHT,
-  PKI_LAYOUT_LEFT
+  PKI_LAYOUT_LEFT,
+  PKI_LAYOUT_STRIDE /* subviews (Kokkos::LayoutStride; emitted as auto) */
 } pki_layout;
+
+typedef enum pki_space {
+  PKI_SPACE_DEFAULT = 0, /* the execution space's memory space */
+  PKI_SPACE_HOST,        /* HostSpace */
+  PKI_SPACE_SCRATCH      /* team/thread scratch (ScratchView1D..3D) */
+} pki_space;
 
 enum { /* View memory traits (bit set) */
   PKI_TRAIT_ATOMIC = 1,
@@ -112,12 +125,17 @@ typedef struct pki_type {
   int rank;      /* PKI_VIEW: 1..8 */
   pki_layout layout;
   unsigned traits;
+  pki_space space;          /* PKI_VIEW */
+  int length;               /* PKI_ARRAY: number of elements */
+  struct pki_entity *cls;   /* PKI_CLASS: the @pk.classtype entity */
 } pki_type;
 
 extern const pki_type pki_void_type, pki_bool_type, pki_int_type /* I64 */,
     pki_float_type /* F64 */;
 pki_type pki_scalar(pki_kind k);
 pki_type pki_view(pki_kind elem, int rank, pki_layout layout);
+pki_type pki_class_type(struct pki_entity *cls);
+pki_type pki_array_type(pki_kind elem, int length);
 bool pki_type_eq(pki_type a, pki_type b);
 bool pki_is_int(pki_kind k);   /* signed or unsigned integer, not bool */
 bool pki_is_signed(pki_kind k);
@@ -167,8 +185,14 @@ typedef enum pki_expr_kind {
   PKI_E_CAST,    /* args[0] converted to type (inserted by pki_check, or int()/float()/bool()) */
   PKI_E_INDEX,   /* args[0] is a View; args[1..] indices, one per rank */
   PKI_E_EXTENT,  /* args[0] is a View; ival = dimension (len(v): 0) */
-  PKI_E_CALL,    /* func(args...) */
-  PKI_E_BUILTIN  /* builtin(args...): math functions, abs, min, max */
+  PKI_E_CALL,    /* func(args...); for a classtype method args[0] is the receiver */
+  PKI_E_BUILTIN, /* builtin(args...): math functions, abs, min, max */
+  PKI_E_INTRINSIC, /* intrinsic(args...): pk.* operations, see PKI_INTRINSIC_TABLE */
+  PKI_E_FIELD,   /* args[0].str: a classtype field (var = the field's member var) */
+  PKI_E_CONSTRUCT, /* type's classtype constructed from args (calls its __init__) */
+  PKI_E_LIST,    /* [args...]: a typing.List literal (type PKI_ARRAY) */
+  PKI_E_SLICE    /* a subview slice: args[0] begin, args[1] end (either may be NULL = open);
+                    ival 1 for ':' (Kokkos::ALL) */
 } pki_expr_kind;
 
 typedef enum pki_op {
@@ -214,11 +238,58 @@ typedef enum pki_builtin {
   PKI_BUILTIN_COUNT
 } pki_builtin;
 
+/* pk.* operations inside annotated code. X(id, spelling, min args, max args);
+ * the spelling is how the frontend sees it ("m.league_rank" = method on a
+ * TeamMember, "pk.atomic_add" = module function, "s.drand" = method on a
+ * random state). Arguments are listed in Python order. */
+#define PKI_INTRINSIC_TABLE(X)                                                    \
+  /* TeamMember methods (args[0] = the member) */                                 \
+  X(LEAGUE_RANK, "m.league_rank", 1, 1) X(TEAM_RANK, "m.team_rank", 1, 1)         \
+  X(LEAGUE_SIZE, "m.league_size", 1, 1) X(TEAM_SIZE, "m.team_size", 1, 1)         \
+  X(TEAM_BARRIER, "m.team_barrier", 1, 1)                                         \
+  X(TEAM_SCRATCH, "m.team_scratch", 2, 2) X(THREAD_SCRATCH, "m.thread_scratch", 2, 2) \
+  /* pk.ScratchView1D..3D(m.team_scratch(level), n0[, n1, n2]): type = the View */ \
+  X(SCRATCH_VIEW, "pk.ScratchView", 2, 4)                                         \
+  /* atomics: args = view, index..., value (value omitted for increment/decrement; \
+     compare_exchange: view, index..., expected, desired) */                      \
+  X(ATOMIC_FETCH_ADD, "pk.atomic_fetch_add", 3, 10) X(ATOMIC_FETCH_SUB, "pk.atomic_fetch_sub", 3, 10) \
+  X(ATOMIC_FETCH_MUL, "pk.atomic_fetch_mul", 3, 10) X(ATOMIC_FETCH_DIV, "pk.atomic_fetch_div", 3, 10) \
+  X(ATOMIC_FETCH_MAX, "pk.atomic_fetch_max", 3, 10) X(ATOMIC_FETCH_MIN, "pk.atomic_fetch_min", 3, 10) \
+  X(ATOMIC_FETCH_MOD, "pk.atomic_fetch_mod", 3, 10) X(ATOMIC_FETCH_AND, "pk.atomic_fetch_and", 3, 10) \
+  X(ATOMIC_FETCH_OR, "pk.atomic_fetch_or", 3, 10) X(ATOMIC_FETCH_XOR, "pk.atomic_fetch_xor", 3, 10) \
+  X(ATOMIC_FETCH_LSHIFT, "pk.atomic_fetch_lshift", 3, 10)                         \
+  X(ATOMIC_FETCH_RSHIFT, "pk.atomic_fetch_rshift", 3, 10)                         \
+  X(ATOMIC_ADD, "pk.atomic_add", 3, 10) X(ATOMIC_SUB, "pk.atomic_sub", 3, 10)     \
+  X(ATOMIC_INCREMENT, "pk.atomic_increment", 2, 9)                                \
+  X(ATOMIC_DECREMENT, "pk.atomic_decrement", 2, 9)                                \
+  X(ATOMIC_COMPARE_EXCHANGE, "pk.atomic_compare_exchange", 4, 11)                 \
+  /* random numbers (args[0] = pool or state) */                                  \
+  X(POOL_GET_STATE, "p.get_state", 1, 1) X(POOL_FREE_STATE, "p.free_state", 2, 2) \
+  X(RAND_DRAND, "s.drand", 1, 3) X(RAND_FRAND, "s.frand", 1, 3)                   \
+  X(RAND_URAND, "s.urand", 1, 3) X(RAND_URAND64, "s.urand64", 1, 3)               \
+  X(RAND_RAND, "s.rand", 1, 3) X(RAND_RAND64, "s.rand64", 1, 3)                   \
+  X(RAND_NORMAL, "s.normal", 1, 3)                                                \
+  /* subviews: args[0] = view, then one index or PKI_E_SLICE per dimension */     \
+  X(SUBVIEW, "pk.subview", 2, 9)                                                  \
+  /* host code of @pk.main */                                                     \
+  X(TIMER_NEW, "pk.Timer", 0, 0) X(TIMER_SECONDS, "t.seconds", 1, 1)              \
+  X(TIMER_RESET, "t.reset", 1, 1) X(FENCE, "pk.fence", 0, 0)
+
+typedef enum pki_intrinsic {
+#define PKI_X(id, py, lo, hi) PKI_INTRINSIC_##id,
+  PKI_INTRINSIC_TABLE(PKI_X)
+#undef PKI_X
+  PKI_INTRINSIC_COUNT
+} pki_intrinsic;
+
 typedef struct pki_builtin_info {
   const char *py_name;
   int min_args, max_args;
 } pki_builtin_info;
 extern const pki_builtin_info pki_builtins[PKI_BUILTIN_COUNT];
+extern const pki_builtin_info pki_intrinsics[PKI_INTRINSIC_COUNT];
+/* Looks an intrinsic up by its table spelling ("pk.atomic_add"); -1 if none. */
+int pki_intrinsic_lookup(const char *spelling);
 /* Looks a builtin up by its Python name (without "math."); -1 if none. */
 int pki_builtin_lookup(const char *py_name);
 
@@ -235,6 +306,7 @@ typedef struct pki_expr {
   pki_var *var;
   struct pki_func *func;
   pki_builtin builtin;
+  pki_intrinsic intrinsic;
   struct pki_expr **args;
   int nargs;
 } pki_expr;
@@ -252,8 +324,30 @@ typedef enum pki_stmt_kind {
   PKI_S_CONTINUE,
   PKI_S_RETURN,    /* value may be NULL */
   PKI_S_EXPR,      /* value evaluated for its effect (a call) */
-  PKI_S_PRINTF     /* pk.printf(args[0] format, args[1..]) */
+  PKI_S_PRINTF,    /* pk.printf(args[0] format, args[1..]) */
+  PKI_S_ASSERT,    /* assert cond[, message in args[0] (PKI_E_STR)]: device-side check */
+  /* Nested pattern inside a team workunit (or inside another nested closure):
+   * pk.parallel_for/reduce/scan(pk.TeamThreadRange(m, [b,] e), closure).
+   * range: PKI_RANGE_*; args = [member, begin, end] (TEAM_THREAD_MD: [member,
+   * end0, end1, ...]); closure = the nested def; target = variable receiving a
+   * reduction's/scan's result (NULL if discarded). */
+  PKI_S_NESTED,
+  /* pk.single(pk.PerTeam(m) | pk.PerThread(m), closure): range = PKI_RANGE_PER_TEAM /
+   * PKI_RANGE_PER_THREAD, args[0] = member. */
+  PKI_S_SINGLE,
+  /* Host code of @pk.main only: a parallel dispatch. pattern; policy = kind;
+   * args = policy arguments (RANGE: begin, end; MDRANGE: PKI_E_LIST begin, PKI_E_LIST end
+   * [, PKI_E_LIST tile]; TEAM: league, team (NULL = AUTO)[, vector]);
+   * closure = the workunit (a func of the same workload) or a lambda closure;
+   * target = variable / member (PKI_E_VAR) receiving the result, or NULL;
+   * str = the kernel's label if one was given. */
+  PKI_S_DISPATCH
 } pki_stmt_kind;
+
+typedef enum pki_range {
+  PKI_RANGE_TEAM_THREAD, PKI_RANGE_THREAD_VECTOR, PKI_RANGE_TEAM_VECTOR,
+  PKI_RANGE_TEAM_THREAD_MD, PKI_RANGE_PER_TEAM, PKI_RANGE_PER_THREAD
+} pki_range;
 
 typedef struct pki_block {
   struct pki_stmt **stmts;
@@ -271,8 +365,13 @@ typedef struct pki_stmt {
   pki_expr *begin, *end, *step; /* FOR */
   pki_block body;      /* IF then, FOR, WHILE */
   pki_block orelse;    /* IF else */
-  pki_expr **args;     /* PRINTF */
+  pki_expr **args;     /* PRINTF, ASSERT, NESTED, SINGLE, DISPATCH */
   int nargs;
+  /* NESTED, SINGLE, DISPATCH */
+  int pattern;         /* pki_pattern */
+  int range;           /* pki_range (NESTED, SINGLE) / pki_policy (DISPATCH) */
+  struct pki_func *closure;
+  const char *str;     /* DISPATCH label */
 } pki_stmt;
 
 void pki_block_push(pki_arena *a, pki_block *b, pki_stmt *s);
@@ -285,12 +384,20 @@ typedef enum pki_reducer { PKI_REDUCER_SUM, PKI_REDUCER_PROD, PKI_REDUCER_MIN, P
 
 struct pki_entity;
 
-/* A @pk.workunit (kernel) or a @pk.function (device function). */
+/* A @pk.workunit (kernel), a @pk.function (device function), a classtype
+ * constructor/method, a nested closure (def inside a team workunit, or a lambda
+ * in @pk.main), or a workload's @pk.main (host code). */
 typedef struct pki_func {
   const char *name;
   pki_span span;        /* the def's name */
   struct pki_entity *owner;
   bool is_workunit;
+  bool is_main;         /* @pk.main of a workload: host code, run by pk.execute */
+  bool is_closure;      /* nested def / lambda: index/acc/final as for workunits;
+                           outer variables are used directly (captured by reference) */
+  bool is_method;       /* classtype method/ctor with implicit receiver (self) */
+  bool is_ctor;         /* classtype __init__ */
+  struct pki_func *parent; /* closures: the enclosing function */
   /* workunits */
   pki_pattern pattern;
   pki_policy policy;
@@ -307,12 +414,16 @@ typedef struct pki_func {
   pki_block body;
   pki_var **locals;     /* every local declared in the body, in order */
   int nlocals, capl;
+  struct pki_func **closures; /* nested defs/lambdas lowered inside this body */
+  int nclosures, capc;
 } pki_func;
 
 typedef enum pki_entity_kind {
   PKI_ENT_WORKUNIT, /* FunctionSty: a top-level @pk.workunit def; funcs[0] */
   PKI_ENT_FUNCTION, /* a top-level @pk.function def; funcs[0] */
-  PKI_ENT_FUNCTOR   /* ClassSty: @pk.functor class; members + funcs */
+  PKI_ENT_FUNCTOR,  /* ClassSty: @pk.functor class; members + funcs */
+  PKI_ENT_WORKLOAD, /* ClassStyWithMain: @pk.workload class; members + funcs (one is_main) */
+  PKI_ENT_CLASSTYPE /* @pk.classtype: fields (members) + ctor/methods (funcs) */
 } pki_entity_kind;
 
 typedef struct pki_entity {
@@ -351,6 +462,7 @@ pki_func *pki_new_func(pki_module *m, const char *name, pki_span span);
 pki_entity *pki_new_entity(pki_module *m, pki_entity_kind kind, const char *name,
                            pki_span span);
 void pki_func_add_local(pki_module *m, pki_func *f, pki_var *v);
+void pki_func_add_closure(pki_module *m, pki_func *f, pki_func *closure); /* sets parent */
 void pki_func_add_index(pki_module *m, pki_func *f, pki_var *v);
 void pki_func_add_param(pki_module *m, pki_func *f, pki_var *v);
 void pki_entity_add_member(pki_module *m, pki_entity *e, pki_var *v);

@@ -31,7 +31,12 @@ extern "C" {
 typedef enum pkc_pattern {
   PKC_PATTERN_FOR = 0,
   PKC_PATTERN_REDUCE = 1,
-  PKC_PATTERN_SCAN = 2
+  PKC_PATTERN_SCAN = 2,
+  /* a @pk.workload's @pk.main, run by pk.execute: host code that launches
+   * kernels itself. params = the workload's members; policy is NULL; after it
+   * returns, scalar members with PKC_ACCESS_WRITE hold their new values in
+   * their pkc_value slots (so @pk.callback methods see them). */
+  PKC_PATTERN_MAIN = 3
 } pkc_pattern;
 
 /* Execution policy kind a kernel was written for. */
@@ -52,7 +57,9 @@ typedef enum pkc_reducer {
 /* Kind of a kernel parameter. */
 typedef enum pkc_param_kind {
   PKC_PARAM_SCALAR = 0, /* passed by value through a pkc_value slot */
-  PKC_PARAM_VIEW = 1    /* passed as a DLTensor* */
+  PKC_PARAM_VIEW = 1,   /* passed as a DLTensor* */
+  PKC_PARAM_POOL = 2    /* a random pool: a pkc_value whose .u is the handle from
+                           pool_create; rank is 64 or 1024 (XorShift64/1024) */
 } pkc_param_kind;
 
 /* View layouts, as in Kokkos. DEFAULT follows the execution space's
@@ -101,6 +108,8 @@ typedef struct pkc_policy {
   int64_t vector_length;
   int64_t scratch_team[2];
   int64_t scratch_thread[2];
+  int32_t iterate;  /* MDRANGE iteration order: 0 default, 1 Right, 2 Left */
+  int32_t reserved;
 } pkc_policy;
 
 /* A kernel entry point. args[i] points at a pkc_value for scalar parameter i
@@ -151,6 +160,11 @@ typedef struct pkc_module_desc {
   /* Copies between host and the module's memory space (Kokkos::deep_copy of bytes). */
   int (*copy)(void *dst, int dst_on_device, const void *src, int src_on_device,
               size_t bytes, char *err, size_t errlen);
+  /* Random pools (Kokkos::Random_XorShift64_Pool / _1024_Pool in the module's
+   * execution space): bits is 64 or 1024. The handle must be destroyed before
+   * Kokkos is finalized; pool_destroy after finalize does nothing. */
+  void *(*pool_create)(int32_t bits, uint64_t seed, char *err, size_t errlen);
+  void (*pool_destroy)(int32_t bits, void *pool);
 } pkc_module_desc;
 
 typedef const pkc_module_desc *(*pkc_module_fn)(void);
