@@ -323,11 +323,25 @@ def check_warnings(res, ex, backend, name):
     res.check(f"{name}/no-warnings", not hits, f"{len(hits)} compiler warning(s)", "\n".join(hits))
 
 
+TEST_ARGS_RE = re.compile(r"^#\s*test-args:(.*)$")
+
+
+def example_args(ex, stem):
+    """Small CI sizes: a `# test-args: ...` line in the example's first 30
+    lines, else EXAMPLE_ARGS, else none."""
+    with open(ex, encoding="utf-8") as f:
+        for _, line in zip(range(30), f):
+            m = TEST_ARGS_RE.match(line.strip())
+            if m:
+                return m.group(1).split()
+    return EXAMPLE_ARGS.get(stem, [])
+
+
 def run_example(res, ex, backend, name):
     stem = os.path.splitext(os.path.basename(ex))[0]
     so = module_path(ex, backend)
     before = mtime(so)
-    cmd = [PYTHON, rel(ex)] + EXAMPLE_ARGS.get(stem, [])
+    cmd = [PYTHON, rel(ex)] + example_args(ex, stem)
     rc, out, _ = run(cmd, env=run_env(backend), timeout=300)
     passed = any("verification PASSED" in l for l in out.splitlines())
     if not res.check(f"{name}/run", rc == 0 and passed,
