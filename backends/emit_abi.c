@@ -263,7 +263,9 @@ void pkb_gen_descriptor(pkb_ctx *c) {
   pkb_line(b, "      pkc::fence,");
   pkb_line(b, "      pkc::on_device ? pkc::allocate : nullptr,");
   pkb_line(b, "      pkc::on_device ? pkc::deallocate : nullptr,");
-  pkb_line(b, "      pkc::copy};");
+  pkb_line(b, "      pkc::copy,");
+  pkb_line(b, "      nullptr,  // pool_create: no random pools in this module");
+  pkb_line(b, "      nullptr};  // pool_destroy");
   pkb_line(b, "  return &desc;");
   pkb_line(b, "}");
 }
