@@ -44,17 +44,124 @@ static void reset_access(pki_var **vs, int n) {
       vs[i]->access = 0;
 }
 
-static void ck_func(pki_ck *c, pki_func *f) {
-  c->f = f;
-  c->value_return = false;
-  for (int i = 0; i < f->nindex; i++)
-    if (f->index[i] && f->index[i]->type.kind == PKI_VOID)
-      f->index[i]->type = pki_int_type;
+static void reset_func(pki_func *f, int depth) {
+  if (!f || depth > 64)
+    return;
+  reset_access(f->params, f->nparams);
+  if (f->acc)
+    f->acc->access = 0;
+  for (int i = 0; i < f->nclosures; i++)
+    reset_func(f->closures[i], depth + 1);
+}
+
+pki_func *pki_ck_root(pki_func *f) {
+  for (int guard = 0; f && f->is_closure && f->parent && guard < 64; guard++)
+    f = f->parent;
+  return f;
+}
+
+bool pki_ck_in_team(const pki_ck *c) {
+  pki_func *r = pki_ck_root(c->f);
+  return r && r->is_workunit && r->policy == PKI_POLICY_TEAM;
+}
+
+bool pki_ck_in_main(const pki_ck *c) {
+  pki_func *r = pki_ck_root(c->f);
+  return r && r->is_main;
+}
+
+pki_func *pki_ck_acc_owner(pki_ck *c, const pki_var *acc) {
+  for (pki_func *g = c->f; g; g = g->is_closure ? g->parent : NULL)
+    if (g->acc == acc)
+      return g;
+  return c->f;
+}
+
+/* A team workunit's first parameter is the pk.TeamMember. */
+static void ck_team_index(pki_ck *c, pki_func *f) {
+  pki_var *v = f->nindex == 1 ? f->index[0] : NULL;
+  if (v && v->type.kind == PKI_VOID)
+    v->type = pki_scalar(PKI_TEAM_MEMBER);
+  if (v && v->type.kind == PKI_TEAM_MEMBER)
+    return;
+  pki_error(c->d, v ? v->span : f->span, "team-member",
+            "TeamPolicy workunit '%s' takes one pk.TeamMember as its first parameter: "
+            "def %s(m: pk.TeamMember, ...)",
+            f->name, f->name);
+}
+
+/* Work indices are int64 (MDRange workunits: 2..6 of them). */
+static void ck_indices(pki_ck *c, pki_func *f) {
+  if (f->is_workunit && !f->is_closure && f->policy == PKI_POLICY_TEAM) {
+    ck_team_index(c, f);
+    return;
+  }
+  if (f->is_workunit && !f->is_closure && f->policy == PKI_POLICY_MDRANGE &&
+      (f->nindex < 2 || f->nindex > 6))
+    pki_error(c->d, f->span, "mdrange-rank",
+              "MDRangePolicy workunit '%s' has %d index parameter%s; it needs 2 to 6 "
+              "(def %s(i: int, j: int, ...))",
+              f->name, f->nindex, f->nindex == 1 ? "" : "s", f->name);
+  for (int i = 0; i < f->nindex; i++) {
+    pki_var *v = f->index[i];
+    if (!v)
+      continue;
+    if (v->type.kind == PKI_VOID || pki_is_int(v->type.kind))
+      v->type = pki_int_type;
+    else
+      pki_error(c->d, v->span, "bad-index",
+                "work index '%s' must be an int, not %s", v->name,
+                pki_type_str(c->m->arena, v->type));
+  }
+}
+
+static void ck_body(pki_ck *c, pki_func *f) {
+  ck_indices(c, f);
   if (f->final && f->final->type.kind == PKI_VOID)
     f->final->type = pki_bool_type;
   pki_ck_block(c, &f->body);
-  if (!f->is_workunit && f->ret.kind != PKI_VOID)
+}
+
+static bool is_done(pki_ck *c, pki_func *g) {
+  for (int i = 0; i < c->done.n; i++)
+    if (c->done.items[i] == g)
+      return true;
+  return false;
+}
+
+void pki_ck_closure(pki_ck *c, pki_func *g) {
+  if (!g || is_done(c, g))
+    return;
+  pki_vec_push(c->m->arena, &c->done, g);
+  pki_func *f0 = c->f;
+  bool vr0 = c->value_return;
+  c->f = g;
+  ck_body(c, g);
+  c->f = f0;
+  c->value_return = vr0;
+}
+
+/* Closures no statement referred to are still checked (in their scope). */
+static void ck_rest_closures(pki_ck *c, pki_func *f) {
+  for (int i = 0; i < f->nclosures; i++) {
+    pki_func *g = f->closures[i];
+    if (!g)
+      continue;
+    pki_func *f0 = c->f;
+    c->f = f;
+    pki_ck_closure(c, g);
+    c->f = f0;
+    ck_rest_closures(c, g);
+  }
+}
+
+static void ck_func(pki_ck *c, pki_func *f) {
+  c->f = f;
+  c->value_return = false;
+  ck_body(c, f);
+  if (!f->is_workunit && !f->is_main && !f->is_closure && f->ret.kind != PKI_VOID)
     ensure_return(c, f);
+  ck_rest_closures(c, f);
 }
 
 /* Is `to` reachable from `from` along the recorded calls? (DFS, visited
@@ -114,16 +221,12 @@ int pki_check(pki_module *m, pki_diags *d) {
       continue;
     reset_access(e->members, e->nmembers);
     for (int j = 0; j < e->nfuncs; j++)
-      if (e->funcs[j]) {
-        reset_access(e->funcs[j]->params, e->funcs[j]->nparams);
-        if (e->funcs[j]->acc)
-          e->funcs[j]->acc->access = 0;
-      }
+      reset_func(e->funcs[j], 0);
   }
   for (int i = 0; i < m->nentities; i++) {
     pki_entity *e = m->entities[i];
     for (int j = 0; e && j < e->nfuncs; j++)
-      if (e->funcs[j])
+      if (e->funcs[j] && !e->funcs[j]->is_closure)
         ck_func(&c, e->funcs[j]);
   }
   check_recursion(&c);

@@ -25,8 +25,9 @@ const char *pki_ck_op_sym(pki_op op) {
 }
 
 void pki_ck_mark(pki_var *v, unsigned access) {
-  if (v && (v->kind == PKI_VAR_PARAM || v->kind == PKI_VAR_MEMBER || v->kind == PKI_VAR_ACC))
-    v->access |= access;
+  if (v && (v->kind == PKI_VAR_PARAM || v->kind == PKI_VAR_MEMBER || v->kind == PKI_VAR_ACC ||
+            (v->kind == PKI_VAR_LOCAL && v->type.kind == PKI_VIEW)))
+    v->access |= access; /* View locals (subviews) pass theirs to the base View */
 }
 
 pki_expr *pki_ck_conv(pki_ck *c, pki_expr *e, pki_type t) {
@@ -42,7 +43,7 @@ pki_ck_fit pki_ck_fits(pki_type from, pki_type to) {
     return from.kind == to.kind && from.elem == to.elem && from.rank == to.rank
                ? PKI_CK_OK : PKI_CK_MISMATCH;
   if (!pki_is_numeric(from.kind) || !pki_is_numeric(to.kind))
-    return PKI_CK_MISMATCH;
+    return pki_type_eq(from, to) && from.kind != PKI_STR ? PKI_CK_OK : PKI_CK_MISMATCH;
   if (pki_is_float(from.kind) && pki_is_int(to.kind))
     return PKI_CK_FLOAT_TO_INT;
   return PKI_CK_OK;
@@ -54,7 +55,7 @@ pki_expr *pki_ck_store(pki_ck *c, pki_expr *e, pki_type to, pki_span at,
     return e;
   switch (pki_ck_fits(e->type, to)) {
   case PKI_CK_OK:
-    return to.kind == PKI_VIEW ? e : pki_ck_conv(c, e, to);
+    return pki_is_numeric(to.kind) ? pki_ck_conv(c, e, to) : e;
   case PKI_CK_SKIP:
     return e;
   case PKI_CK_FLOAT_TO_INT:
@@ -70,9 +71,13 @@ pki_expr *pki_ck_store(pki_ck *c, pki_expr *e, pki_type to, pki_span at,
 
 const char *pki_ck_place(pki_ck *c, const pki_expr *t) {
   pki_arena *a = c->m->arena;
+  if (t && t->kind == PKI_E_FIELD)
+    return pki_sprintf(a, "to %s field '%s'", tstr(c, t->type), t->str ? t->str : "?");
   if (t && t->kind == PKI_E_INDEX && t->nargs > 0 && t->args[0]) {
     const pki_expr *v = t->args[0];
     const char *vn = v->kind == PKI_E_VAR && v->var ? v->var->name : "?";
+    if (v->type.kind == PKI_ARRAY)
+      return pki_sprintf(a, "to %s element of List '%s'", pki_kind_name(v->type.elem), vn);
     return pki_sprintf(a, "to %s element of View%dD '%s'", pki_kind_name(v->type.elem),
                        v->type.rank, vn);
   }
@@ -210,7 +215,7 @@ static bool ck_view_operand(pki_ck *c, pki_expr *e, unsigned access) {
     e->args[0] = v = pki_ck_expr(c, v);
   if (v->type.kind == PKI_VOID)
     return false;
-  if (v->type.kind != PKI_VIEW) {
+  if (v->type.kind != PKI_VIEW && !(e->kind == PKI_E_INDEX && v->type.kind == PKI_ARRAY)) {
     const char *name = v->kind == PKI_E_VAR && v->var ? v->var->name : "expression";
     pki_error(c->d, v->span, "view-index", "indexing a non-View: '%s' is %s", name,
               tstr(c, v->type));
@@ -231,6 +236,13 @@ static void ck_index(pki_ck *c, pki_expr *e, unsigned access) {
   const pki_expr *v = e->args[0];
   const char *name = v->kind == PKI_E_VAR && v->var ? v->var->name : "?";
   int n = e->nargs - 1;
+  if (t.kind == PKI_ARRAY) {
+    if (n != 1)
+      pki_error(c->d, e->span, "view-index", "List '%s' takes one index, got %d", name, n);
+    else
+      e->type = pki_scalar(t.elem);
+    return;
+  }
   if (n < t.rank)
     pki_error(c->d, e->span, "view-index",
               "View%dD '%s' needs %d ind%s, got %d; subviews are not supported yet", t.rank,
@@ -259,10 +271,14 @@ bool pki_ck_target(pki_ck *c, pki_expr *t, unsigned access) {
     ck_index(c, t, access);
     return t->type.kind != PKI_VOID;
   }
+  if (t->kind == PKI_E_FIELD) {
+    pki_ck_field(c, t, access);
+    return t->type.kind != PKI_VOID;
+  }
   if (t->kind != PKI_E_VAR) {
     pki_ck_expr(c, t);
     pki_error(c->d, t->span, "bad-assignment",
-              "cannot assign to this expression; assign to a local or a View element");
+              "cannot assign to this expression; assign to a local, a field or a View element");
     return false;
   }
   ck_var(c, t, access & PKI_ACCESS_WRITE ? access : 0);
@@ -403,7 +419,7 @@ void pki_ck_call_expr(pki_ck *c, pki_expr *e, bool as_stmt) {
   e->type = pki_void_type;
   for (int i = 0; i < e->nargs; i++) {
     pki_expr *a = e->args[i];
-    pki_var *p = g && i < g->nparams ? g->params[i] : NULL;
+    pki_var *p = g ? pki_ck_param_for(g, i) : NULL;
     if (!a)
       continue;
     if (a->kind == PKI_E_VAR && a->var && a->var->type.kind == PKI_VIEW) {
@@ -421,6 +437,21 @@ void pki_ck_call_expr(pki_ck *c, pki_expr *e, bool as_stmt) {
   }
   if (!g)
     return;
+  if (g->is_method && !g->is_ctor && e->nargs > 0 && e->args[0] &&
+      e->args[0]->type.kind != PKI_VOID &&
+      (e->args[0]->type.kind != PKI_CLASS || e->args[0]->type.cls != g->owner)) {
+    pki_error(c->d, e->args[0]->span, "bad-call",
+              "method '%s' of classtype '%s' called on %s", g->name,
+              g->owner ? g->owner->name : "?", tstr(c, e->args[0]->type));
+    return;
+  }
+  if (pki_ck_in_main(c) && !g->is_workunit) {
+    pki_error(c->d, e->span, "bad-call",
+              "'%s' runs on the device; it cannot be called from @pk.main (host code); "
+              "call it from a workunit",
+              g->name);
+    return;
+  }
   if (g->is_workunit) {
     pki_error(c->d, e->span, "bad-call",
               "workunit '%s' cannot be called from a kernel; call a @pk.function instead",
@@ -503,6 +534,15 @@ pki_expr *pki_ck_expr(pki_ck *c, pki_expr *e) {
   case PKI_E_EXTENT: ck_extent(c, e); break;
   case PKI_E_CALL: pki_ck_call_expr(c, e, false); break;
   case PKI_E_BUILTIN: ck_builtin(c, e); break;
+  case PKI_E_INTRINSIC: pki_ck_intrinsic(c, e, false); break;
+  case PKI_E_FIELD: pki_ck_field(c, e, PKI_ACCESS_READ); break;
+  case PKI_E_CONSTRUCT: pki_ck_construct(c, e); break;
+  case PKI_E_LIST: pki_ck_list(c, e, pki_void_type); break;
+  case PKI_E_SLICE:
+    e->type = pki_void_type;
+    pki_error(c->d, e->span, "bad-slice",
+              "a slice can only be used as a subview index (A[i, :] or pk.subview)");
+    break;
   default: e->type = pki_void_type; break;
   }
   return e;

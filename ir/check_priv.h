@@ -26,6 +26,7 @@ typedef struct pki_ck {
   bool value_return;    /* f returned a value somewhere */
   pki_vec calls;        /* pki_ck_call * */
   pki_vec passes;       /* pki_ck_pass * */
+  pki_vec done;         /* closures already checked (pki_func *) */
 } pki_ck;
 
 /* How a value of one type fits a place of another. */
@@ -63,6 +64,36 @@ const char *pki_ck_place(pki_ck *c, const pki_expr *target);
 /* Adds access bits to a kernel-visible variable (param, member, acc). */
 void pki_ck_mark(pki_var *v, unsigned access);
 const char *pki_ck_op_sym(pki_op op);
+
+/* check.c */
+/* The non-closure function a (possibly nested) closure belongs to. */
+pki_func *pki_ck_root(pki_func *f);
+/* Context of the function being checked: a TeamPolicy workunit (or one of
+ * its closures) / a workload's @pk.main (or one of its lambdas). */
+bool pki_ck_in_team(const pki_ck *c);
+bool pki_ck_in_main(const pki_ck *c);
+/* Checks closure g (nested def / lambda) once, inside the current function. */
+void pki_ck_closure(pki_ck *c, pki_func *g);
+/* The function whose accumulator is acc (the current one or an enclosing). */
+pki_func *pki_ck_acc_owner(pki_ck *c, const pki_var *acc);
+
+/* check_dialect.c */
+/* Types a pk.* intrinsic; as_stmt: its value is discarded (void allowed). */
+void pki_ck_intrinsic(pki_ck *c, pki_expr *e, bool as_stmt);
+void pki_ck_field(pki_ck *c, pki_expr *e, unsigned access);
+void pki_ck_construct(pki_ck *c, pki_expr *e);
+/* Types a List literal; want (PKI_ARRAY or VOID): the declared type. */
+void pki_ck_list(pki_ck *c, pki_expr *e, pki_type want);
+/* A local may hold this View value (a subview or a scratch View). */
+bool pki_ck_view_local_ok(const pki_expr *value);
+/* Method call parameter matching: the parameter for argument i (args[0] is
+ * the receiver of a classtype method); NULL for the receiver/extra args. */
+pki_var *pki_ck_param_for(pki_func *g, int i);
+
+/* check_par.c */
+void pki_ck_nested(pki_ck *c, pki_stmt *s);
+void pki_ck_single(pki_ck *c, pki_stmt *s);
+void pki_ck_dispatch(pki_ck *c, pki_stmt *s);
 
 /* check_stmt.c */
 void pki_ck_block(pki_ck *c, pki_block *b);

@@ -22,9 +22,29 @@ static const char *py_type(pki_kind k) {
 
 static void ck_decl(pki_ck *c, pki_stmt *s) {
   pki_var *v = s->var;
-  s->value = pki_ck_expr(c, s->value);
+  pki_expr *init = s->value;
+  if (v && init && init->kind == PKI_E_INTRINSIC && init->intrinsic == PKI_INTRINSIC_SCRATCH_VIEW &&
+      init->type.kind == PKI_VOID && v->type.kind == PKI_VIEW)
+    init->type = v->type; /* s: pk.ScratchView1D[T] = pk.ScratchView1D(...) */
+  pki_var *base = v && init && init->kind == PKI_E_INTRINSIC &&
+                          init->intrinsic == PKI_INTRINSIC_SUBVIEW && init->nargs > 0 &&
+                          init->args[0] && init->args[0]->kind == PKI_E_VAR
+                      ? init->args[0]->var : NULL;
+  unsigned base_access = base ? base->access : 0;
+  if (v && init && init->kind == PKI_E_LIST)
+    pki_ck_list(c, init, v->type);
+  else
+    s->value = pki_ck_expr(c, s->value);
+  if (base) { /* row = A[i, :]: A is accessed as row is */
+    base->access = base_access;
+    pki_ck_pass *ps = pki_alloc(c->m->arena, sizeof *ps);
+    ps->arg = base;
+    ps->param = v;
+    pki_vec_push(c->m->arena, &c->passes, ps);
+  }
   if (!v)
     return;
+  bool view_ok = pki_ck_in_main(c) || pki_ck_view_local_ok(s->value);
   if (v->type.kind == PKI_VOID) {
     if (!s->value) {
       pki_error(c->d, s->span, "cannot-infer",
@@ -35,18 +55,19 @@ static void ck_decl(pki_ck *c, pki_stmt *s) {
     pki_type t = s->value->type;
     if (t.kind == PKI_VOID)
       return; /* the initializer's error was reported */
-    if (t.kind == PKI_VIEW || t.kind == PKI_STR) {
+    if ((t.kind == PKI_VIEW && !view_ok) || t.kind == PKI_STR || t.kind == PKI_TEAM_MEMBER) {
       pki_error(c->d, s->value->span, "bad-local",
                 t.kind == PKI_VIEW
                     ? "Views cannot be copied into locals in kernels; index the View directly"
-                    : "strings cannot be stored in locals in kernels");
+                : t.kind == PKI_STR ? "strings cannot be stored in locals in kernels"
+                                    : "the pk.TeamMember cannot be copied into a local; use it directly");
       return;
     }
     /* Python ints are int64 locals, even when read from an int32 View. */
     if (pki_is_int(t.kind) && t.kind != PKI_U64)
       t = pki_int_type;
     v->type = t;
-  } else if (v->type.kind == PKI_VIEW) {
+  } else if (v->type.kind == PKI_VIEW && !view_ok) {
     pki_error(c->d, s->span, "bad-local",
               "Views cannot be copied into locals in kernels; index the View directly");
     return;
@@ -57,12 +78,27 @@ static void ck_decl(pki_ck *c, pki_stmt *s) {
   }
 }
 
+static const char *reducer_name(const pki_func *f) {
+  static const char *const n[] = {"sum", "prod", "min", "max"};
+  if (f->pattern == PKI_PATTERN_SCAN)
+    return "scan";
+  return f->pattern == PKI_PATTERN_REDUCE ? n[f->reducer & 3] : "sum";
+}
+
+static bool minmax(const pki_func *f) {
+  return f->pattern == PKI_PATTERN_REDUCE &&
+         (f->reducer == PKI_REDUCER_MIN || f->reducer == PKI_REDUCER_MAX);
+}
+
 static void ck_assign(pki_ck *c, pki_stmt *s) {
   pki_expr *t = s->target;
-  if (t && t->kind == PKI_E_VAR && t->var && t->var->kind == PKI_VAR_ACC) {
+  if (t && t->kind == PKI_E_VAR && t->var && t->var->kind == PKI_VAR_ACC &&
+      !minmax(pki_ck_acc_owner(c, t->var))) {
+    pki_func *o = pki_ck_acc_owner(c, t->var);
+    bool prod = o->pattern == PKI_PATTERN_REDUCE && o->reducer == PKI_REDUCER_PROD;
     pki_error(c->d, t->span, "acc-rule",
-              "cannot assign to the accumulator '%s'; use %s += value", t->var->name,
-              t->var->name);
+              "cannot assign to the accumulator '%s' of a %s reduction; use %s %s= value",
+              t->var->name, reducer_name(o), t->var->name, prod ? "*" : "+");
     s->value = pki_ck_expr(c, s->value);
     return;
   }
@@ -74,14 +110,23 @@ static void ck_assign(pki_ck *c, pki_stmt *s) {
 
 /* The reduction's accumulator only takes its combining augmented op. */
 static bool acc_op_ok(pki_ck *c, pki_stmt *s, const pki_var *acc) {
-  pki_op want = c->f->pattern == PKI_PATTERN_REDUCE && c->f->reducer == PKI_REDUCER_PROD
+  pki_func *o = pki_ck_acc_owner(c, acc);
+  pki_op want = o->pattern == PKI_PATTERN_REDUCE && o->reducer == PKI_REDUCER_PROD
                     ? PKI_OP_MUL : PKI_OP_ADD;
-  bool minmax = c->f->pattern == PKI_PATTERN_REDUCE &&
-                (c->f->reducer == PKI_REDUCER_MIN || c->f->reducer == PKI_REDUCER_MAX);
-  if (s->op == want && !minmax)
+  if (minmax(o)) {
+    pki_error(c->d, s->span, "acc-rule",
+              "the accumulator '%s' of a %s reduction is updated by assignment, e.g. "
+              "%s = %s(%s, x) (got %s=)",
+              acc->name, reducer_name(o), acc->name, reducer_name(o), acc->name,
+              pki_ck_op_sym(s->op));
+    return false;
+  }
+  if (s->op == want)
     return true;
-  pki_error(c->d, s->span, "acc-rule", "accumulators only support %s (got %s= on '%s')",
-            want == PKI_OP_MUL ? "*=" : "+=", pki_ck_op_sym(s->op), acc->name);
+  pki_error(c->d, s->span, "acc-rule",
+            "the accumulator '%s' of a %s%s only supports %s (got %s=)", acc->name,
+            reducer_name(o), o->pattern == PKI_PATTERN_SCAN ? "" : " reduction",
+            want == PKI_OP_MUL ? "*=" : "+=", pki_ck_op_sym(s->op));
   return false;
 }
 
@@ -133,11 +178,15 @@ static void ck_for(pki_ck *c, pki_stmt *s) {
 static void ck_return(pki_ck *c, pki_stmt *s) {
   pki_func *f = c->f;
   s->value = pki_ck_expr(c, s->value);
-  if (f->is_workunit) {
+  if (f->is_workunit || f->is_closure || f->is_main) {
     if (s->value)
       pki_error(c->d, s->value->span, "bad-return",
-                "a workunit cannot return a value; write results into a View or use "
-                "pk.parallel_reduce with an accumulator");
+                f->is_main ? "@pk.main cannot return a value; store results in members"
+                : f->is_closure
+                    ? "a nested function cannot return a value; use an accumulator "
+                      "(pk.parallel_reduce) or write into a View"
+                    : "a workunit cannot return a value; write results into a View or use "
+                      "pk.parallel_reduce with an accumulator");
     return;
   }
   if (!s->value) {
@@ -171,9 +220,25 @@ static void ck_expr_stmt(pki_ck *c, pki_stmt *s) {
     pki_ck_call_expr(c, e, true);
     return;
   }
+  if (e->kind == PKI_E_INTRINSIC) {
+    pki_ck_intrinsic(c, e, true);
+    return;
+  }
   s->value = pki_ck_expr(c, e);
   pki_error(c->d, e->span, "bad-statement",
             "this expression has no effect; only calls can be used as statements");
+}
+
+static void ck_assert(pki_ck *c, pki_stmt *s) {
+  s->cond = pki_ck_bool(c, s->cond);
+  pki_expr *msg = s->nargs > 0 ? s->args[0] : NULL;
+  if (!msg)
+    return;
+  if (msg->kind != PKI_E_STR)
+    pki_error(c->d, msg->span, "bad-assert",
+              "an assert message in a kernel must be a string literal");
+  else
+    msg->type = pki_scalar(PKI_STR);
 }
 
 static void ck_stmt(pki_ck *c, pki_stmt *s) {
@@ -195,6 +260,10 @@ static void ck_stmt(pki_ck *c, pki_stmt *s) {
   case PKI_S_EXPR: ck_expr_stmt(c, s); break;
   case PKI_S_PRINTF: pki_ck_printf(c, s); break;
   case PKI_S_BREAK: case PKI_S_CONTINUE: break;
+  case PKI_S_ASSERT: ck_assert(c, s); break;
+  case PKI_S_NESTED: pki_ck_nested(c, s); break;
+  case PKI_S_SINGLE: pki_ck_single(c, s); break;
+  case PKI_S_DISPATCH: pki_ck_dispatch(c, s); break;
   }
 }
 

@@ -16,15 +16,24 @@
 static void put_kind(FILE *o, pki_kind k) { fputs(pki_kind_name(k), o); }
 
 static void put_type(FILE *o, pki_type t) {
-  if (t.kind != PKI_VIEW) {
-    put_kind(o, t.kind);
-    return;
+  switch (t.kind) {
+  case PKI_VIEW: break;
+  case PKI_CLASS: fputs(t.cls ? t.cls->name : "classtype", o); return;
+  case PKI_ARRAY: fprintf(o, "List[%s; %d]", pki_kind_name(t.elem), t.length); return;
+  case PKI_POOL: fprintf(o, "Random_XorShift%d_Pool", t.rank); return;
+  case PKI_RAND_STATE: fprintf(o, "Random_XorShift%d", t.rank); return;
+  default: put_kind(o, t.kind); return;
   }
-  fprintf(o, "View%dD[%s", t.rank, pki_kind_name(t.elem));
+  fprintf(o, "%sView%dD[%s", t.space == PKI_SPACE_SCRATCH ? "Scratch" : "", t.rank,
+          pki_kind_name(t.elem));
   if (t.layout == PKI_LAYOUT_RIGHT)
     fputs(", LayoutRight", o);
   else if (t.layout == PKI_LAYOUT_LEFT)
     fputs(", LayoutLeft", o);
+  else if (t.layout == PKI_LAYOUT_STRIDE)
+    fputs(", LayoutStride", o);
+  if (t.space == PKI_SPACE_HOST)
+    fputs(", HostSpace", o);
   static const char *const traits[] = {"Atomic", "RandomAccess", "Restrict", "Unmanaged"};
   for (int i = 0; i < 4; i++)
     if (t.traits & (1u << i))
@@ -156,11 +165,76 @@ static void put_expr(FILE *o, const pki_expr *e) {
                                                          : "builtin",
              e, 0);
     break;
+  case PKI_E_INTRINSIC:
+    put_node(o, (unsigned)e->intrinsic < PKI_INTRINSIC_COUNT
+                    ? pki_intrinsics[e->intrinsic].py_name : "intrinsic",
+             e, 0);
+    break;
+  case PKI_E_FIELD:
+    fprintf(o, "(field %s:", e->str ? e->str : e->var ? e->var->name : "?");
+    put_type(o, e->type);
+    fputc(' ', o);
+    put_expr(o, e->nargs > 0 ? e->args[0] : NULL);
+    fputc(')', o);
+    break;
+  case PKI_E_CONSTRUCT: put_node(o, "new", e, 0); break;
+  case PKI_E_LIST: put_node(o, "list", e, 0); break;
+  case PKI_E_SLICE:
+    if (e->ival == 1) {
+      fputc(':', o);
+      break;
+    }
+    fputs("(slice ", o);
+    if (e->nargs > 0 && e->args[0])
+      put_expr(o, e->args[0]);
+    fputc(':', o);
+    if (e->nargs > 1 && e->args[1])
+      put_expr(o, e->args[1]);
+    fputc(')', o);
+    break;
   default: fputs("<?>", o); break;
   }
 }
 
 static void put_block(FILE *o, const pki_block *b, int level);
+static void put_func(FILE *o, const pki_func *f, const pki_entity *e, int level);
+
+static const char *const pattern_fns[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
+
+static void put_args(FILE *o, pki_expr *const *args, int n, int from) {
+  for (int i = from; i < n; i++) {
+    if (i > from)
+      fputs(", ", o);
+    put_expr(o, args[i]);
+  }
+}
+
+/* nested parallel_reduce TeamThreadRange(m, 0, n) -> x */
+static void put_par(FILE *o, const pki_stmt *s) {
+  static const char *const ranges[] = {"TeamThreadRange", "ThreadVectorRange",
+                                       "TeamVectorRange", "TeamThreadMDRange",
+                                       "PerTeam", "PerThread"};
+  static const char *const policies[] = {"RangePolicy", "MDRangePolicy", "TeamPolicy"};
+  const char *r = s->kind == PKI_S_DISPATCH ? policies[(unsigned)s->range % 3]
+                                            : ranges[(unsigned)s->range % 6];
+  if (s->kind == PKI_S_SINGLE)
+    fprintf(o, "single %s(", r);
+  else
+    fprintf(o, "%s %s %s(", s->kind == PKI_S_NESTED ? "nested" : "dispatch",
+            pattern_fns[(unsigned)s->pattern % 3], r);
+  put_args(o, s->args, s->nargs, 0);
+  fputc(')', o);
+  if (s->kind == PKI_S_DISPATCH && s->closure && !s->closure->is_closure)
+    fprintf(o, " self.%s", s->closure->name);
+  if (s->str) {
+    fputs(" label=", o);
+    put_str(o, s->str);
+  }
+  if (s->target) {
+    fputs(" -> ", o);
+    put_expr(o, s->target);
+  }
+}
 
 static void put_stmt(FILE *o, const pki_stmt *s, int level) {
   indent(o, level);
@@ -220,10 +294,22 @@ static void put_stmt(FILE *o, const pki_stmt *s, int level) {
       put_expr(o, s->args[i]);
     }
     break;
+  case PKI_S_ASSERT:
+    fputs("assert ", o);
+    put_expr(o, s->cond);
+    if (s->nargs > 0) {
+      fputc(' ', o);
+      put_expr(o, s->args[0]);
+    }
+    break;
+  case PKI_S_NESTED: case PKI_S_SINGLE: case PKI_S_DISPATCH: put_par(o, s); break;
   default: fputs("<?>", o); break;
   }
   put_span(o, s->span);
   fputc('\n', o);
+  if ((s->kind == PKI_S_NESTED || s->kind == PKI_S_SINGLE || s->kind == PKI_S_DISPATCH) &&
+      s->closure && s->closure->is_closure)
+    put_func(o, s->closure, NULL, level + 1);
   if (s->kind == PKI_S_IF || s->kind == PKI_S_WHILE || s->kind == PKI_S_FOR)
     put_block(o, &s->body, level + 1);
   if (s->kind == PKI_S_IF && s->orelse.n > 0) {
@@ -261,10 +347,18 @@ static void put_func(FILE *o, const pki_func *f, const pki_entity *e, int level)
   static const char *const policies[] = {"range", "mdrange", "team"};
   static const char *const reducers[] = {"sum", "prod", "min", "max"};
   indent(o, level);
-  fprintf(o, "%s %s", f->is_workunit ? "workunit" : "function", f->name);
-  if (e && e->kind != PKI_ENT_FUNCTOR)
+  const char *what = f->is_closure ? "closure" : f->is_main ? "main" : f->is_workunit ? "workunit"
+                     : f->is_ctor ? "ctor" : f->is_method ? "method" : "function";
+  fprintf(o, "%s %s", what, f->name);
+  if (e && (e->kind == PKI_ENT_WORKUNIT || e->kind == PKI_ENT_FUNCTION))
     fprintf(o, " [entity %s]", e->name);
-  if (f->is_workunit) {
+  if (f->is_closure) {
+    if (f->pattern == PKI_PATTERN_REDUCE)
+      fprintf(o, " pattern=reduce reducer=%s", reducers[f->reducer % 4]);
+    else if (f->pattern == PKI_PATTERN_SCAN)
+      fputs(" pattern=scan", o);
+  } else if (f->is_main) {
+  } else if (f->is_workunit) {
     fprintf(o, " pattern=%s policy=%s", patterns[f->pattern % 3], policies[f->policy % 3]);
     if (f->pattern == PKI_PATTERN_REDUCE)
       fprintf(o, " reducer=%s", reducers[f->reducer % 4]);
@@ -291,19 +385,23 @@ void pki_print(const pki_module *m, FILE *out) {
     const pki_entity *e = m->entities[i];
     if (!e)
       continue;
-    if (e->kind != PKI_ENT_FUNCTOR) {
+    if (e->kind == PKI_ENT_WORKUNIT || e->kind == PKI_ENT_FUNCTION) {
       for (int j = 0; j < e->nfuncs; j++)
-        if (e->funcs[j])
+        if (e->funcs[j] && !e->funcs[j]->is_closure)
           put_func(out, e->funcs[j], e, 0);
       continue;
     }
-    fprintf(out, "functor %s", e->name);
+    fprintf(out, "%s %s",
+            e->kind == PKI_ENT_WORKLOAD ? "workload"
+            : e->kind == PKI_ENT_CLASSTYPE ? "classtype" : "functor",
+            e->name);
     put_span(out, e->span);
     fputc('\n', out);
     for (int j = 0; j < e->nmembers; j++)
-      put_var(out, "member", e->members[j], 1, true);
+      put_var(out, e->kind == PKI_ENT_CLASSTYPE ? "field" : "member", e->members[j], 1,
+              e->kind != PKI_ENT_CLASSTYPE);
     for (int j = 0; j < e->nfuncs; j++)
-      if (e->funcs[j])
+      if (e->funcs[j] && !e->funcs[j]->is_closure)
         put_func(out, e->funcs[j], e, 1);
   }
 }

@@ -146,4 +146,69 @@ static inline pki_var *local(pki_module *m, const char *name, pki_type t) {
   return pki_new_var(m, name, PKI_VAR_LOCAL, t, sp(3, 5));
 }
 
+/* ---------------------------------------------------- dialect helpers */
+
+static inline pki_expr *e_intr(pki_module *m, pki_intrinsic k, int n, pki_expr **args,
+                               pki_span at) {
+  pki_expr *e = pki_new_expr_n(m, PKI_E_INTRINSIC, at, n);
+  e->intrinsic = k;
+  for (int i = 0; i < n; i++)
+    e->args[i] = args[i];
+  return e;
+}
+
+/* An expression statement (a call or intrinsic for its effect). */
+static inline pki_stmt *s_expr(pki_module *m, pki_block *b, pki_expr *e, pki_span at) {
+  pki_stmt *s = pki_new_stmt(m, PKI_S_EXPR, at);
+  s->value = e;
+  return s_push(m, b, s);
+}
+
+/* A TeamPolicy workunit `name(m: pk.TeamMember, ...)` in its own entity. */
+static inline pki_func *mk_team_workunit(pki_module *m, const char *name, pki_pattern pat) {
+  pki_func *f = mk_workunit(m, name, pat);
+  f->policy = PKI_POLICY_TEAM;
+  f->index[0]->name = "m";
+  f->index[0]->type = pki_scalar(PKI_TEAM_MEMBER);
+  return f;
+}
+
+/* A nested def inside parent with index names idx[0..nidx) (int64) and an
+ * accumulator acc_name (NULL: none) of type acc. */
+static inline pki_func *mk_closure(pki_module *m, pki_func *parent, const char *name, int nidx,
+                                   const char *const *idx, const char *acc_name, pki_type acc) {
+  pki_func *g = pki_new_func(m, name, sp(20, 9));
+  g->is_closure = true;
+  for (int i = 0; i < nidx; i++)
+    pki_func_add_index(m, g, pki_new_var(m, idx[i], PKI_VAR_INDEX, pki_void_type, sp(20, 15)));
+  if (acc_name)
+    g->acc = pki_new_var(m, acc_name, PKI_VAR_ACC, acc, sp(20, 18));
+  pki_func_add_closure(m, parent, g);
+  return g;
+}
+
+/* A NESTED/SINGLE/DISPATCH statement with args. */
+static inline pki_stmt *s_par(pki_module *m, pki_block *b, pki_stmt_kind k, int pattern,
+                              int range, pki_func *closure, int n, pki_expr **args,
+                              pki_expr *target, pki_span at) {
+  pki_stmt *s = pki_new_stmt(m, k, at);
+  s->pattern = pattern;
+  s->range = range;
+  s->closure = closure;
+  s->target = target;
+  s->nargs = n;
+  if (n > 0)
+    s->args = pki_alloc(m->arena, sizeof(pki_expr *) * (size_t)n);
+  for (int i = 0; i < n; i++)
+    s->args[i] = args[i];
+  return s_push(m, b, s);
+}
+
+static inline pki_expr *e_list(pki_module *m, int n, pki_expr **items) {
+  pki_expr *e = pki_new_expr_n(m, PKI_E_LIST, sp(1, 1), n);
+  for (int i = 0; i < n; i++)
+    e->args[i] = items[i];
+  return e;
+}
+
 #endif

@@ -264,9 +264,9 @@ static void test_acc_rules(void **state) {
   s_assign(m, &f->body, PKI_S_ASSIGN, 0, t, e_int(m, 0), sp(5, 5));
   assert_int_equal(pki_check(m, &x->d), 2);
   assert_cast_of(ok->value, PKI_F64, PKI_E_VAR);
-  expect_diag(&x->d, PKI_SEV_ERROR, 4, 5, "accumulators only support += (got -= on 'acc')");
+  expect_diag(&x->d, PKI_SEV_ERROR, 4, 5, "the accumulator 'acc' of a sum reduction only supports += (got -=)");
   expect_diag(&x->d, PKI_SEV_ERROR, 5, 5,
-              "cannot assign to the accumulator 'acc'; use acc += value");
+              "cannot assign to the accumulator 'acc' of a sum reduction; use acc += value");
   assert_int_equal(f->acc->access, PKI_ACCESS_READ | PKI_ACCESS_WRITE);
 }
 

@@ -1,0 +1,503 @@
+/*
+ * check_dialect.c - typing of the pk.* intrinsics (TeamMember methods,
+ * scratch Views, atomics, random numbers, subviews, timers/fences) and of
+ * classtype fields/constructors/method parameters and typing.List literals.
+ */
+#include <string.h>
+
+#include "check_priv.h"
+
+static const char *tstr(pki_ck *c, pki_type t) { return pki_type_str(c->m->arena, t); }
+static pki_kind kind_of(const pki_expr *e) { return e ? e->type.kind : PKI_VOID; }
+static bool intlike(pki_kind k) { return k == PKI_BOOL || pki_is_int(k); }
+
+static const char *iname(const pki_expr *e) {
+  return (unsigned)e->intrinsic < PKI_INTRINSIC_COUNT ? pki_intrinsics[e->intrinsic].py_name
+                                                      : "intrinsic";
+}
+
+/* The Python name of a variable operand, for messages. */
+static const char *vname(const pki_expr *e) {
+  return e && e->kind == PKI_E_VAR && e->var ? e->var->name : "expression";
+}
+
+/* Types an integer operand (size, index, bound) and casts it to int64. */
+static pki_expr *ck_int_arg(pki_ck *c, pki_expr *e, const char *what) {
+  e = pki_ck_expr(c, e);
+  pki_kind k = kind_of(e);
+  if (k == PKI_VOID)
+    return e;
+  if (!intlike(k)) {
+    pki_error(c->d, e->span, "type-mismatch", "%s must be an integer, got %s%s", what,
+              tstr(c, e->type), pki_is_float(k) ? "; use int(...)" : "");
+    return e;
+  }
+  return pki_ck_conv(c, e, pki_int_type);
+}
+
+/* args[0] typed (with `access` on a variable); false unless it has kind k. */
+static bool ck_operand(pki_ck *c, pki_expr *e, pki_kind k, unsigned access, const char *want) {
+  pki_expr *a = e->nargs > 0 ? e->args[0] : NULL;
+  if (!a) {
+    pki_error(c->d, e->span, "bad-intrinsic", "%s needs %s", iname(e), want);
+    return false;
+  }
+  if (a->kind == PKI_E_VAR) {
+    a->type = a->var ? a->var->type : pki_void_type;
+    pki_ck_mark(a->var, access);
+  } else {
+    e->args[0] = a = pki_ck_expr(c, a);
+  }
+  if (a->type.kind == PKI_VOID)
+    return false;
+  if (a->type.kind != k) {
+    pki_error(c->d, a->span, "bad-intrinsic", "%s needs %s, but '%s' is %s", iname(e), want,
+              vname(a), tstr(c, a->type));
+    return false;
+  }
+  return true;
+}
+
+/* ------------------------------------------------------------ contexts */
+
+static bool kernel_only(pki_intrinsic k) {
+  return k < PKI_INTRINSIC_TIMER_NEW;
+}
+
+static bool team_only(pki_intrinsic k) {
+  return k <= PKI_INTRINSIC_SCRATCH_VIEW;
+}
+
+/* Reports an intrinsic used where it is not allowed; true if it is fine. */
+static bool ck_context(pki_ck *c, pki_expr *e) {
+  pki_intrinsic k = e->intrinsic;
+  bool main = pki_ck_in_main(c);
+  if (kernel_only(k) && main) {
+    pki_error(c->d, e->span, "host-intrinsic",
+              "%s can only be used inside a kernel, not in @pk.main (host code)", iname(e));
+    return false;
+  }
+  if (!kernel_only(k) && !main) {
+    pki_error(c->d, e->span, "kernel-intrinsic",
+              "%s can only be used in @pk.main (host code), not inside a kernel", iname(e));
+    return false;
+  }
+  if (team_only(k) && !pki_ck_in_team(c)) {
+    pki_error(c->d, e->span, "team-intrinsic",
+              "%s can only be used inside a TeamPolicy workunit (def k(m: pk.TeamMember, ...))",
+              iname(e));
+    return false;
+  }
+  return true;
+}
+
+/* ------------------------------------------------------- team and scratch */
+
+/* m.team_scratch(level) / m.thread_scratch(level): only as a ScratchView's source. */
+static bool ck_scratch_source(pki_ck *c, pki_expr *src) {
+  if (!src || src->kind != PKI_E_INTRINSIC ||
+      (src->intrinsic != PKI_INTRINSIC_TEAM_SCRATCH &&
+       src->intrinsic != PKI_INTRINSIC_THREAD_SCRATCH)) {
+    pki_error(c->d, src ? src->span : (pki_span){0}, "bad-scratch",
+              "a ScratchView's first argument must be m.team_scratch(level) or "
+              "m.thread_scratch(level)");
+    return false;
+  }
+  bool ok = ck_operand(c, src, PKI_TEAM_MEMBER, 0, "the pk.TeamMember");
+  pki_expr *lv = src->nargs > 1 ? src->args[1] : NULL;
+  if (!lv || lv->kind != PKI_E_INT || lv->ival < 0 || lv->ival > 1) {
+    pki_error(c->d, lv ? lv->span : src->span, "bad-scratch",
+              "the scratch level must be the literal 0 or 1");
+    return false;
+  }
+  lv->type = pki_int_type;
+  src->type = pki_void_type;
+  return ok;
+}
+
+static void ck_scratch_view(pki_ck *c, pki_expr *e) {
+  pki_type want = e->type;
+  e->type = pki_void_type;
+  bool ok = e->nargs > 0 && ck_scratch_source(c, e->args[0]);
+  for (int i = 1; i < e->nargs; i++)
+    e->args[i] = ck_int_arg(c, e->args[i], "a ScratchView extent");
+  int rank = e->nargs - 1;
+  if (!ok)
+    return;
+  if (want.kind != PKI_VIEW) {
+    pki_error(c->d, e->span, "bad-scratch",
+              "annotate the scratch View: s: pk.ScratchView%dD[pk.double] = "
+              "pk.ScratchView%dD(m.team_scratch(0), ...)",
+              rank, rank);
+    return;
+  }
+  if (want.rank != rank) {
+    pki_error(c->d, e->span, "bad-scratch", "a ScratchView%dD needs %d extent%s, got %d",
+              want.rank, want.rank, want.rank == 1 ? "" : "s", rank);
+    return;
+  }
+  want.space = PKI_SPACE_SCRATCH;
+  e->type = want;
+}
+
+/* ----------------------------------------------------------------- atomics */
+
+static int atomic_values(pki_intrinsic k) {
+  if (k == PKI_INTRINSIC_ATOMIC_INCREMENT || k == PKI_INTRINSIC_ATOMIC_DECREMENT)
+    return 0;
+  return k == PKI_INTRINSIC_ATOMIC_COMPARE_EXCHANGE ? 2 : 1;
+}
+
+static bool atomic_int_only(pki_intrinsic k) {
+  switch (k) {
+  case PKI_INTRINSIC_ATOMIC_FETCH_MOD: case PKI_INTRINSIC_ATOMIC_FETCH_AND:
+  case PKI_INTRINSIC_ATOMIC_FETCH_OR: case PKI_INTRINSIC_ATOMIC_FETCH_XOR:
+  case PKI_INTRINSIC_ATOMIC_FETCH_LSHIFT: case PKI_INTRINSIC_ATOMIC_FETCH_RSHIFT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool atomic_void(pki_intrinsic k) {
+  return k >= PKI_INTRINSIC_ATOMIC_ADD && k <= PKI_INTRINSIC_ATOMIC_DECREMENT;
+}
+
+static void ck_atomic(pki_ck *c, pki_expr *e) {
+  pki_intrinsic k = e->intrinsic;
+  int nv = atomic_values(k), nidx = e->nargs - 1 - nv;
+  bool ok = ck_operand(c, e, PKI_VIEW, PKI_ACCESS_READ | PKI_ACCESS_WRITE, "a View");
+  for (int i = 1; i < e->nargs && i <= nidx; i++)
+    e->args[i] = ck_int_arg(c, e->args[i], "an atomic's index");
+  for (int i = nidx > 0 ? nidx + 1 : 1; i < e->nargs; i++)
+    e->args[i] = pki_ck_expr(c, e->args[i]);
+  if (!ok)
+    return;
+  pki_type v = e->args[0]->type;
+  if (nidx != v.rank) {
+    pki_error(c->d, e->span, "atomic-index", "%s on View%dD '%s' needs %d ind%s, got %d",
+              iname(e), v.rank, vname(e->args[0]), v.rank, v.rank == 1 ? "ex" : "ices",
+              nidx < 0 ? 0 : nidx);
+    return;
+  }
+  if (atomic_int_only(k) && pki_is_float(v.elem)) {
+    pki_error(c->d, e->span, "atomic-type", "%s needs an integer View; '%s' holds %s",
+              iname(e), vname(e->args[0]), pki_kind_name(v.elem));
+    return;
+  }
+  pki_type el = pki_scalar(v.elem);
+  const char *place = pki_sprintf(c->m->arena, "to %s element of View%dD '%s'",
+                                  pki_kind_name(v.elem), v.rank, vname(e->args[0]));
+  for (int i = 1 + nidx; i < e->nargs; i++)
+    e->args[i] = pki_ck_store(c, e->args[i], el, e->args[i] ? e->args[i]->span : e->span,
+                              "atomically apply", place);
+  e->type = atomic_void(k) ? pki_void_type : el;
+}
+
+/* ------------------------------------------------------------------ random */
+
+static pki_kind rand_kind(pki_intrinsic k) {
+  switch (k) {
+  case PKI_INTRINSIC_RAND_FRAND: return PKI_F32;
+  case PKI_INTRINSIC_RAND_URAND: return PKI_U32;
+  case PKI_INTRINSIC_RAND_URAND64: return PKI_U64;
+  case PKI_INTRINSIC_RAND_RAND: return PKI_I32;
+  case PKI_INTRINSIC_RAND_RAND64: return PKI_I64;
+  default: return PKI_F64; /* drand, normal */
+  }
+}
+
+static void ck_random(pki_ck *c, pki_expr *e) {
+  pki_intrinsic k = e->intrinsic;
+  if (k == PKI_INTRINSIC_POOL_GET_STATE || k == PKI_INTRINSIC_POOL_FREE_STATE) {
+    bool ok = ck_operand(c, e, PKI_POOL, PKI_ACCESS_READ, "a random pool");
+    if (k == PKI_INTRINSIC_POOL_GET_STATE) {
+      if (ok)
+        e->type = (pki_type){.kind = PKI_RAND_STATE, .rank = e->args[0]->type.rank};
+      return;
+    }
+    pki_expr *st = e->args[1] = pki_ck_expr(c, e->nargs > 1 ? e->args[1] : NULL);
+    if (ok && st && st->type.kind != PKI_VOID &&
+        (st->type.kind != PKI_RAND_STATE || st->type.rank != e->args[0]->type.rank))
+      pki_error(c->d, st->span, "bad-intrinsic",
+                "free_state needs a state from this pool's get_state(), got %s",
+                tstr(c, st->type));
+    return;
+  }
+  bool ok = ck_operand(c, e, PKI_RAND_STATE, 0, "a random state (pool.get_state())");
+  pki_type r = pki_scalar(rand_kind(k));
+  const char *place = pki_sprintf(c->m->arena, "to a %s bound of %s", pki_kind_name(r.kind),
+                                  iname(e));
+  for (int i = 1; i < e->nargs; i++) {
+    e->args[i] = pki_ck_expr(c, e->args[i]);
+    e->args[i] = pki_ck_store(c, e->args[i], r, e->args[i] ? e->args[i]->span : e->span,
+                              "pass", place);
+  }
+  if (ok)
+    e->type = r;
+}
+
+/* ----------------------------------------------------------------- subview */
+
+static void ck_slice(pki_ck *c, pki_expr *s) {
+  s->type = pki_void_type;
+  for (int i = 0; i < s->nargs; i++)
+    if (s->args[i])
+      s->args[i] = ck_int_arg(c, s->args[i], "a slice bound");
+}
+
+static void ck_subview(pki_ck *c, pki_expr *e) {
+  /* the base's access comes from what the subview is used for: a local
+     holding it passes its access on; anything else counts as read+write */
+  pki_expr *base = e->nargs > 0 ? e->args[0] : NULL;
+  bool ok = ck_operand(c, e, PKI_VIEW, PKI_ACCESS_READ | PKI_ACCESS_WRITE, "a View");
+  int keep = 0;
+  for (int i = 1; i < e->nargs; i++) {
+    pki_expr *a = e->args[i];
+    if (a && a->kind == PKI_E_SLICE) {
+      ck_slice(c, a);
+      keep++;
+    } else {
+      e->args[i] = ck_int_arg(c, a, "a subview index");
+    }
+  }
+  if (!ok)
+    return;
+  pki_type v = base->type;
+  if (e->nargs - 1 != v.rank) {
+    pki_error(c->d, e->span, "subview", "a subview of View%dD '%s' needs %d ind%s or slices, got %d",
+              v.rank, vname(base), v.rank, v.rank == 1 ? "ex" : "ices", e->nargs - 1);
+    return;
+  }
+  if (keep == 0) {
+    pki_error(c->d, e->span, "subview",
+              "this subview keeps no dimension; index the View directly: %s[...]",
+              vname(base));
+    return;
+  }
+  pki_type t = v;
+  t.rank = keep;
+  t.layout = PKI_LAYOUT_STRIDE;
+  e->type = t;
+}
+
+bool pki_ck_view_local_ok(const pki_expr *value) {
+  while (value && value->kind == PKI_E_CAST && value->nargs > 0)
+    value = value->args[0];
+  return value && value->kind == PKI_E_INTRINSIC &&
+         (value->intrinsic == PKI_INTRINSIC_SUBVIEW ||
+          value->intrinsic == PKI_INTRINSIC_SCRATCH_VIEW);
+}
+
+/* ------------------------------------------------------------- dispatcher */
+
+static void ck_team_method(pki_ck *c, pki_expr *e) {
+  if (!ck_operand(c, e, PKI_TEAM_MEMBER, 0, "the pk.TeamMember"))
+    return;
+  if (e->intrinsic == PKI_INTRINSIC_TEAM_BARRIER)
+    e->type = pki_void_type;
+  else if (e->intrinsic == PKI_INTRINSIC_TEAM_SCRATCH ||
+           e->intrinsic == PKI_INTRINSIC_THREAD_SCRATCH)
+    pki_error(c->d, e->span, "bad-scratch",
+              "%s(level) can only be the first argument of pk.ScratchView1D/2D/3D", iname(e));
+  else
+    e->type = pki_int_type;
+}
+
+static void ck_timer(pki_ck *c, pki_expr *e) {
+  switch (e->intrinsic) {
+  case PKI_INTRINSIC_TIMER_NEW: e->type = pki_scalar(PKI_TIMER); break;
+  case PKI_INTRINSIC_TIMER_SECONDS:
+    if (ck_operand(c, e, PKI_TIMER, PKI_ACCESS_READ, "a pk.Timer"))
+      e->type = pki_float_type;
+    break;
+  case PKI_INTRINSIC_TIMER_RESET:
+    ck_operand(c, e, PKI_TIMER, PKI_ACCESS_READ, "a pk.Timer");
+    break;
+  default: break;
+  }
+}
+
+static bool ck_arity(pki_ck *c, pki_expr *e) {
+  if ((unsigned)e->intrinsic >= PKI_INTRINSIC_COUNT) {
+    pki_error(c->d, e->span, "bad-intrinsic", "unknown pk operation");
+    return false;
+  }
+  const pki_builtin_info *in = &pki_intrinsics[e->intrinsic];
+  if (e->nargs >= in->min_args && e->nargs <= in->max_args)
+    return true;
+  pki_error(c->d, e->span, "bad-intrinsic", "%s takes %d to %d arguments, got %d", in->py_name,
+            in->min_args, in->max_args, e->nargs);
+  return false;
+}
+
+void pki_ck_intrinsic(pki_ck *c, pki_expr *e, bool as_stmt) {
+  pki_type preset = e->type;
+  e->type = pki_void_type;
+  if (!ck_arity(c, e) || !ck_context(c, e)) {
+    for (int i = 0; i < e->nargs; i++)
+      if (e->args[i] && e->args[i]->kind != PKI_E_SLICE && e->args[i]->kind != PKI_E_INTRINSIC)
+        e->args[i] = pki_ck_expr(c, e->args[i]);
+    return;
+  }
+  pki_intrinsic k = e->intrinsic;
+  if (k == PKI_INTRINSIC_SCRATCH_VIEW) {
+    e->type = preset;
+    ck_scratch_view(c, e);
+  } else if (k <= PKI_INTRINSIC_THREAD_SCRATCH) {
+    ck_team_method(c, e);
+  } else if (k <= PKI_INTRINSIC_ATOMIC_COMPARE_EXCHANGE) {
+    ck_atomic(c, e);
+  } else if (k <= PKI_INTRINSIC_RAND_NORMAL) {
+    ck_random(c, e);
+  } else if (k == PKI_INTRINSIC_SUBVIEW) {
+    ck_subview(c, e);
+  } else if (k == PKI_INTRINSIC_FENCE) {
+    e->type = pki_void_type;
+  } else {
+    ck_timer(c, e);
+  }
+  bool void_op = k == PKI_INTRINSIC_TEAM_BARRIER || k == PKI_INTRINSIC_POOL_FREE_STATE ||
+                 k == PKI_INTRINSIC_TIMER_RESET || k == PKI_INTRINSIC_FENCE ||
+                 atomic_void(k);
+  if (!as_stmt && void_op)
+    pki_error(c->d, e->span, "bad-call",
+              "%s returns no value, so it cannot be used in an expression", iname(e));
+  else if (as_stmt && !void_op && k != PKI_INTRINSIC_POOL_GET_STATE &&
+           !(k >= PKI_INTRINSIC_ATOMIC_FETCH_ADD && k <= PKI_INTRINSIC_ATOMIC_COMPARE_EXCHANGE))
+    pki_error(c->d, e->span, "bad-statement",
+              "the value of %s is discarded; assign it to a local", iname(e));
+}
+
+/* ------------------------------------------------------------- classtypes */
+
+void pki_ck_field(pki_ck *c, pki_expr *e, unsigned access) {
+  e->type = pki_void_type;
+  pki_expr *r = e->nargs > 0 ? e->args[0] : NULL;
+  pki_entity *cls = NULL;
+  if (r) {
+    e->args[0] = r = pki_ck_expr(c, r);
+    if (r->type.kind == PKI_VOID)
+      return;
+    if (r->type.kind != PKI_CLASS || !r->type.cls) {
+      pki_error(c->d, e->span, "bad-field", "'%s' is %s; only classtype values have fields",
+                vname(r), tstr(c, r->type));
+      return;
+    }
+    cls = r->type.cls;
+  } else {
+    cls = c->f ? pki_ck_root(c->f)->owner : NULL; /* implicit self */
+  }
+  if (!e->var && cls && e->str)
+    e->var = pki_entity_member(cls, e->str);
+  if (!e->var) {
+    pki_error(c->d, e->span, "bad-field", "classtype '%s' has no field '%s'",
+              cls ? cls->name : "?", e->str ? e->str : "?");
+    return;
+  }
+  if (!e->str)
+    e->str = e->var->name;
+  e->type = e->var->type;
+  pki_ck_mark(e->var, access);
+}
+
+/* The classtype's __init__, or NULL. */
+static pki_func *ctor_of(const pki_entity *cls) {
+  for (int i = 0; cls && i < cls->nfuncs; i++)
+    if (cls->funcs[i] && (cls->funcs[i]->is_ctor || strcmp(cls->funcs[i]->name, "__init__") == 0))
+      return cls->funcs[i];
+  return NULL;
+}
+
+static bool explicit_self(const pki_func *g) {
+  return g->nparams > 0 && g->params[0] && g->params[0]->type.kind == PKI_CLASS &&
+         g->params[0]->type.cls == g->owner && strcmp(g->params[0]->name, "self") == 0;
+}
+
+pki_var *pki_ck_param_for(pki_func *g, int i) {
+  if (!g->is_method || g->is_ctor || explicit_self(g))
+    return i < g->nparams ? g->params[i] : NULL;
+  return i >= 1 && i - 1 < g->nparams ? g->params[i - 1] : NULL;
+}
+
+void pki_ck_construct(pki_ck *c, pki_expr *e) {
+  pki_entity *cls = e->type.kind == PKI_CLASS ? e->type.cls : NULL;
+  for (int i = 0; i < e->nargs; i++)
+    e->args[i] = pki_ck_expr(c, e->args[i]);
+  if (!cls) {
+    pki_error(c->d, e->span, "bad-construct", "constructing an unknown classtype");
+    e->type = pki_void_type;
+    return;
+  }
+  if (pki_ck_in_main(c)) {
+    pki_error(c->d, e->span, "bad-construct",
+              "classtype '%s' can only be constructed inside kernels", cls->name);
+    return;
+  }
+  pki_func *g = e->func ? e->func : ctor_of(cls);
+  if (!g)
+    return; /* no __init__: fields only */
+  int skip = explicit_self(g) ? 1 : 0;
+  if (e->nargs != g->nparams - skip) {
+    pki_error(c->d, e->span, "bad-construct", "%s(...) takes %d argument%s, got %d", cls->name,
+              g->nparams - skip, g->nparams - skip == 1 ? "" : "s", e->nargs);
+    return;
+  }
+  for (int i = 0; i < e->nargs; i++) {
+    pki_var *p = g->params[i + skip];
+    if (!e->args[i] || !p)
+      continue;
+    const char *place = pki_sprintf(c->m->arena, "to %s parameter '%s' of %s()",
+                                    tstr(c, p->type), p->name, cls->name);
+    e->args[i] = pki_ck_store(c, e->args[i], p->type, e->args[i]->span, "pass", place);
+  }
+}
+
+/* ------------------------------------------------------------------ lists */
+
+void pki_ck_list(pki_ck *c, pki_expr *e, pki_type want) {
+  if (!e)
+    return;
+  pki_kind k = PKI_VOID;
+  bool ok = true;
+  for (int i = 0; i < e->nargs; i++) {
+    pki_expr *a = e->args[i] = pki_ck_expr(c, e->args[i]);
+    pki_kind ak = kind_of(a);
+    if (ak == PKI_VOID) {
+      ok = false;
+      continue;
+    }
+    if (!pki_is_numeric(ak)) {
+      pki_error(c->d, a->span, "bad-list", "List elements must be numbers, got %s",
+                tstr(c, a->type));
+      ok = false;
+      continue;
+    }
+    if (k == PKI_VOID)
+      k = ak;
+    else if (k != ak)
+      k = pki_is_float(k) || pki_is_float(ak) ? PKI_F64 : PKI_I64;
+  }
+  if (k != PKI_BOOL && pki_is_int(k) && k != PKI_U64)
+    k = PKI_I64; /* Python ints */
+  e->type = pki_void_type;
+  if (want.kind == PKI_ARRAY) {
+    if (want.length && e->nargs != want.length) {
+      pki_error(c->d, e->span, "bad-list", "the List has %d element%s, the annotation says %d",
+                e->nargs, e->nargs == 1 ? "" : "s", want.length);
+      return;
+    }
+    k = want.elem;
+  } else if (e->nargs == 0) {
+    pki_error(c->d, e->span, "bad-list",
+              "cannot infer the type of an empty list; annotate it: xs: List[float] = [0.0]");
+    return;
+  }
+  if (!ok)
+    return;
+  pki_type el = pki_scalar(k);
+  for (int i = 0; i < e->nargs; i++)
+    e->args[i] = pki_ck_store(c, e->args[i], el, e->args[i]->span, "store",
+                              pki_sprintf(c->m->arena, "in a List[%s]", pki_kind_name(k)));
+  e->type = pki_array_type(k, e->nargs);
+}
