@@ -1,9 +1,11 @@
 /*
  * entities.c - the module level: imports (pykokkos, math, numpy aliases),
- * decorated entities (@pk.workunit, @pk.function, @pk.functor), their
- * signatures and functor data members; then lowers every body.
+ * module constants, decorated entities (@pk.workunit, @pk.function,
+ * @pk.functor, @pk.workload with @pk.main/@pk.callback, @pk.classtype), their
+ * signatures, data members and pk.ViewTypeInfo decorator arguments; then
+ * lowers every body (@pk.main as host code).
  */
-#include "fe.h"
+#include "ents.h"
 
 /* ------------------------------------------------------------- imports */
 
@@ -73,7 +75,10 @@ static void import_from(pkf_ctx *c, TSNode st) {
 
 /* ----------------------------------------------------------- decorators */
 
-typedef enum { DEC_NONE, DEC_WORKUNIT, DEC_FUNCTION, DEC_FUNCTOR, DEC_UNSUPPORTED } dec_kind;
+typedef enum {
+  DEC_NONE, DEC_WORKUNIT, DEC_FUNCTION, DEC_FUNCTOR, DEC_WORKLOAD, DEC_MAIN, DEC_CALLBACK,
+  DEC_CLASSTYPE
+} dec_kind;
 
 /* Classifies one decorator node (@pk.X or @pk.X(...)). */
 static dec_kind decorator(pkf_ctx *c, TSNode dec) {
@@ -89,9 +94,14 @@ static dec_kind decorator(pkf_ctx *c, TSNode dec) {
     return DEC_FUNCTION;
   if (pkf_is(c, a, "functor"))
     return DEC_FUNCTOR;
-  if (pkf_is(c, a, "workload") || pkf_is(c, a, "main") || pkf_is(c, a, "callback") ||
-      pkf_is(c, a, "classtype"))
-    return DEC_UNSUPPORTED;
+  if (pkf_is(c, a, "workload"))
+    return DEC_WORKLOAD;
+  if (pkf_is(c, a, "main"))
+    return DEC_MAIN;
+  if (pkf_is(c, a, "callback"))
+    return DEC_CALLBACK;
+  if (pkf_is(c, a, "classtype"))
+    return DEC_CLASSTYPE;
   return DEC_NONE;
 }
 
@@ -108,15 +118,6 @@ static dec_kind decorators(pkf_ctx *c, TSNode dd, TSNode *at) {
     }
   }
   return DEC_NONE;
-}
-
-static void unsupported_entity(pkf_ctx *c, TSNode dec) {
-  TSNode e = ts_node_named_child(dec, 0);
-  if (pkf_type_is(e, "call"))
-    e = pkf_field(e, "function");
-  pki_error(c->d, pkf_span(dec), "unsupported-entity",
-            "@%s is not supported yet; use @pk.workunit functions or a @pk.functor "
-            "class and launch them from Python", pkf_text(c, e));
 }
 
 /* ----------------------------------------------------------- signatures */
@@ -165,13 +166,18 @@ static int get_params(pkf_ctx *c, TSNode def, param **out) {
   return n;
 }
 
-static bool is_int_ann(pkf_ctx *c, TSNode ann) {
-  return pkf_is(c, pkf_unwrap_type(ann), "int");
-}
 
-static pki_var *typed_param(pkf_ctx *c, const param *p, pki_var_kind kind) {
+/* kernel: the FunctionSty workunit whose unannotated parameters are inferred
+ * from its call sites (NULL: an annotation is required). */
+static pki_var *typed_param(pkf_ctx *c, const param *p, pki_var_kind kind, const char *kernel) {
   pki_type t = pki_void_type;
-  if (ts_node_is_null(p->ann)) {
+  const char *pn = pkf_text(c, p->name);
+  if (ts_node_is_null(p->ann) && kernel) {
+    if (!pkf_infer_param(c, kernel, pn, &t))
+      pki_error(c->d, pkf_span(p->node), "cannot-infer",
+                "cannot infer the type of parameter '%s' of '%s' from its call sites; "
+                "annotate it (%s: pk.View1D[pk.double])", pn, kernel, pn);
+  } else if (ts_node_is_null(p->ann)) {
     pki_error(c->d, pkf_span(p->node), "missing-annotation",
               "parameter '%s' needs a type annotation, e.g. '%s: float' or "
               "'%s: pk.View1D[pk.double]'",
@@ -199,43 +205,16 @@ static void workunit_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
               f->name);
     return;
   }
-  param *ix = &ps[k++];
-  if (!ts_node_is_null(ix->ann) && pkf_is_team_member(c, ix->ann)) {
-    pki_error(c->d, pkf_span(ix->node), "unsupported-policy",
-              "TeamPolicy workunits are not supported yet; use a RangePolicy workunit "
-              "with an 'i: int' work index");
-  } else if (!ts_node_is_null(ix->ann) && !is_int_ann(c, ix->ann)) {
-    pki_error(c->d, pkf_span(ix->ann), "bad-signature",
-              "the work index '%s' must be annotated 'int'", pkf_text(c, ix->name));
-  }
-  pki_var *iv = pki_new_var(c->m, pkf_text(c, ix->name), PKI_VAR_INDEX, pki_int_type,
-                            pkf_span(ix->name));
-  iv->annotated = true;
-  pki_func_add_index(c->m, f, iv);
-  if (k < n && !ts_node_is_null(ps[k].ann) && pkf_is_acc(c, ps[k].ann)) {
-    pki_type t = pki_void_type;
-    pkf_type(c, ps[k].ann, false, &t);
-    f->acc = pki_new_var(c->m, pkf_text(c, ps[k].name), PKI_VAR_ACC, t, pkf_span(ps[k].name));
-    f->acc->annotated = true;
-    f->pattern = PKI_PATTERN_REDUCE;
-    k++;
-    if (k < n && !ts_node_is_null(ps[k].ann) && pkf_is(c, pkf_unwrap_type(ps[k].ann), "bool")) {
-      f->final = pki_new_var(c->m, pkf_text(c, ps[k].name), PKI_VAR_FINAL, pki_bool_type,
-                             pkf_span(ps[k].name));
-      f->final->annotated = true;
-      f->pattern = PKI_PATTERN_SCAN;
-      k++;
-    }
-  }
+  k = pkf_workunit_head(c, f, def, k); /* kernels helper: index(es), acc, final */
   for (; k < n; k++)
-    pki_func_add_param(c->m, f, typed_param(c, &ps[k], PKI_VAR_PARAM));
+    pki_func_add_param(c->m, f, typed_param(c, &ps[k], PKI_VAR_PARAM, method ? NULL : f->name));
 }
 
 static void function_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
   param *ps;
   int n = get_params(c, def, &ps);
   for (int k = method ? 1 : 0; k < n; k++)
-    pki_func_add_param(c->m, f, typed_param(c, &ps[k], PKI_VAR_PARAM));
+    pki_func_add_param(c->m, f, typed_param(c, &ps[k], PKI_VAR_PARAM, NULL));
   TSNode rt = pkf_field(def, "return_type");
   if (!ts_node_is_null(rt)) {
     pki_type t;
@@ -243,6 +222,130 @@ static void function_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
       f->ret = t;
       f->ret_annotated = true;
     }
+  }
+}
+
+/* ------------------------------------------------------- pk.ViewTypeInfo */
+
+/* Last attribute name of pk.X / pk.Y.X (NULL if n is not such a spelling). */
+static const char *pk_leaf(pkf_ctx *c, TSNode n) {
+  if (!pkf_type_is(n, "attribute"))
+    return NULL;
+  TSNode o = pkf_field(n, "object");
+  while (pkf_type_is(o, "attribute"))
+    o = pkf_field(o, "object");
+  return pkf_alias_is(c, o, PKF_AL_PK) ? pkf_text(c, pkf_field(n, "attribute")) : NULL;
+}
+
+static bool info_layout(pkf_ctx *c, TSNode v, pki_type *t) {
+  const char *l = pk_leaf(c, v);
+  if (l && !strcmp(l, "LayoutLeft")) t->layout = PKI_LAYOUT_LEFT;
+  else if (l && !strcmp(l, "LayoutRight")) t->layout = PKI_LAYOUT_RIGHT;
+  else if (l && !strcmp(l, "LayoutDefault")) t->layout = PKI_LAYOUT_DEFAULT;
+  else {
+    pki_error(c->d, pkf_span(v), "bad-view-info",
+              "unknown layout '%s'; use pk.LayoutLeft or pk.LayoutRight", pkf_text(c, v));
+    return false;
+  }
+  return true;
+}
+
+static bool info_trait(pkf_ctx *c, TSNode v, pki_type *t) {
+  if (pkf_type_is(v, "binary_operator") && pkf_is(c, pkf_field(v, "operator"), "|"))
+    return info_trait(c, pkf_field(v, "left"), t) && info_trait(c, pkf_field(v, "right"), t);
+  static const struct { const char *n; unsigned bit; } traits[] = {
+      {"Atomic", PKI_TRAIT_ATOMIC}, {"RandomAccess", PKI_TRAIT_RANDOM_ACCESS},
+      {"Restrict", PKI_TRAIT_RESTRICT}, {"Unmanaged", PKI_TRAIT_UNMANAGED}};
+  const char *l = pk_leaf(c, v);
+  for (size_t i = 0; l && i < sizeof traits / sizeof traits[0]; i++)
+    if (!strcmp(l, traits[i].n)) {
+      t->traits |= traits[i].bit;
+      return true;
+    }
+  pki_error(c->d, pkf_span(v), "bad-view-info",
+            "unknown memory trait '%s'; use pk.Atomic, pk.RandomAccess, pk.Restrict or "
+            "pk.Unmanaged", pkf_text(c, v));
+  return false;
+}
+
+static bool info_space(pkf_ctx *c, TSNode v, pki_type *t) {
+  const char *l = pk_leaf(c, v);
+  if (l && !strcmp(l, "HostSpace")) t->space = PKI_SPACE_HOST;
+  else if (l && (!strcmp(l, "CudaSpace") || !strcmp(l, "HIPSpace") || !strcmp(l, "CudaUVMSpace") ||
+                 !strcmp(l, "Default") || !strcmp(l, "DefaultSpace")))
+    t->space = PKI_SPACE_DEFAULT;
+  else {
+    pki_error(c->d, pkf_span(v), "bad-view-info",
+              "unknown memory space '%s'; use pk.HostSpace (or leave it out for the "
+              "execution space's memory)", pkf_text(c, v));
+    return false;
+  }
+  return true;
+}
+
+/* One NAME=pk.ViewTypeInfo(layout=..., trait=..., space=...) applied to v. */
+static void view_info(pkf_ctx *c, TSNode kw, pki_var *v) {
+  TSNode val = pkf_field(kw, "value"), name = pkf_field(kw, "name");
+  TSNode fn = pkf_field(val, "function");
+  if (!pkf_type_is(val, "call") || !pk_leaf(c, fn) || strcmp(pk_leaf(c, fn), "ViewTypeInfo")) {
+    pki_error(c->d, pkf_span(val), "bad-view-info",
+              "decorator arguments must be pk.ViewTypeInfo(layout=..., trait=..., space=...)");
+    return;
+  }
+  if (!v) {
+    pki_error(c->d, pkf_span(name), "bad-view-info",
+              "'%s' is not a parameter or data member of this kernel", pkf_text(c, name));
+    return;
+  }
+  if (v->type.kind != PKI_VIEW) {
+    if (v->type.kind != PKI_VOID)
+      pki_error(c->d, pkf_span(name), "bad-view-info",
+                "'%s' is not a View; pk.ViewTypeInfo applies to Views only", v->name);
+    return;
+  }
+  pkf_nodes a = pkf_children(c, pkf_field(val, "arguments"));
+  pki_type t = v->type;
+  for (uint32_t i = 0; i < a.n; i++) {
+    TSNode k = pkf_field(a.v[i], "name"), x = pkf_field(a.v[i], "value");
+    if (!pkf_type_is(a.v[i], "keyword_argument")) {
+      pki_error(c->d, pkf_span(a.v[i]), "bad-view-info",
+                "pk.ViewTypeInfo takes keyword arguments: layout=, trait=, space=");
+      return;
+    }
+    bool ok = pkf_is(c, k, "layout") ? info_layout(c, x, &t)
+              : pkf_is(c, k, "trait") || pkf_is(c, k, "traits") ? info_trait(c, x, &t)
+              : pkf_is(c, k, "space") ? info_space(c, x, &t) : false;
+    if (!ok && !pkf_is(c, k, "layout") && !pkf_is(c, k, "trait") && !pkf_is(c, k, "traits") &&
+        !pkf_is(c, k, "space"))
+      pki_error(c->d, pkf_span(k), "bad-view-info",
+                "unknown pk.ViewTypeInfo argument '%s'; use layout=, trait= or space=",
+                pkf_text(c, k));
+    if (!ok)
+      return;
+  }
+  v->type = t;
+}
+
+static pki_var *find_var(pki_var **vs, int n, TSNode name, pkf_ctx *c) {
+  for (int i = 0; i < n; i++)
+    if (pkf_is(c, name, vs[i]->name))
+      return vs[i];
+  return NULL;
+}
+
+/* Applies the keyword arguments of decorator dec to params or members. */
+static void view_infos(pkf_ctx *c, TSNode dec, pki_var **vs, int n) {
+  TSNode e = ts_node_named_child(dec, 0);
+  if (!pkf_type_is(e, "call"))
+    return;
+  pkf_nodes a = pkf_children(c, pkf_field(e, "arguments"));
+  for (uint32_t i = 0; i < a.n; i++) {
+    if (!pkf_type_is(a.v[i], "keyword_argument")) {
+      pki_error(c->d, pkf_span(a.v[i]), "bad-view-info",
+                "decorator arguments are NAME=pk.ViewTypeInfo(...), one per View");
+      continue;
+    }
+    view_info(c, a.v[i], find_var(vs, n, pkf_field(a.v[i], "name"), c));
   }
 }
 
@@ -260,14 +363,7 @@ typedef struct pendings {
 } pendings;
 
 static void add_pending(pkf_ctx *c, pendings *p, pki_entity *e, pki_func *f, TSNode body) {
-  if (p->n == p->cap) {
-    int ncap = p->cap ? p->cap * 2 : 16;
-    pending *nv = pki_alloc(c->m->arena, sizeof *nv * (size_t)ncap);
-    if (p->n)
-      memcpy(nv, p->v, sizeof *nv * (size_t)p->n);
-    p->v = nv;
-    p->cap = ncap;
-  }
+  PKF_GROW(c, p->v, p->n, p->cap);
   p->v[p->n++] = (pending){e, f, body};
 }
 
@@ -276,6 +372,7 @@ static void lower_func(pkf_ctx *c, const pending *p) {
   c->ent = p->ent;
   c->fn = f;
   c->loops = 0;
+  c->host = f->is_main;
   pkf_scope root;
   c->scope = NULL;
   pkf_scope_push(c, &root, "def", f->span);
@@ -289,6 +386,7 @@ static void lower_func(pkf_ctx *c, const pending *p) {
     pkf_scope_bind(c, f->params[i]);
   pkf_lower_body(c, p->body, &f->body);
   pkf_scope_pop(c);
+  c->host = false;
   c->fn = NULL;
   c->ent = NULL;
 }
@@ -333,31 +431,126 @@ static void functor_members(pkf_ctx *c, pki_entity *e, TSNode init) {
   }
 }
 
-static void functor(pkf_ctx *c, TSNode cls, pendings *todo) {
-  TSNode name = pkf_field(cls, "name");
-  pki_entity *e = pki_new_entity(c->m, PKI_ENT_FUNCTOR, pkf_text(c, name), pkf_span(name));
-  pki_module_add_entity(c->m, e);
-  pkf_nodes body = pkf_children(c, pkf_field(cls, "body"));
-  for (uint32_t i = 0; i < body.n; i++) /* members first: methods may precede __init__ */
+static TSNode find_init(pkf_ctx *c, pkf_nodes body) {
+  for (uint32_t i = 0; i < body.n; i++)
     if (pkf_type_is(body.v[i], "function_definition") &&
         pkf_is(c, pkf_field(body.v[i], "name"), "__init__"))
-      functor_members(c, e, body.v[i]);
+      return body.v[i];
+  return (TSNode){0};
+}
+
+static void add_callback(pkf_ctx *c, pki_entity *e, TSNode def) {
+  struct pkf_ents *s = pkf_ents_get(c);
+  PKF_GROW(c, s->cbs, s->ncb, s->capcb);
+  s->cbs[s->ncb++] = (pkf_callback){e, pkf_text(c, pkf_field(def, "name"))};
+}
+
+/* One decorated method of a functor or workload. Returns the main func, if it is one. */
+static pki_func *class_method(pkf_ctx *c, pki_entity *e, TSNode dd, pendings *todo) {
+  TSNode dec, def = pkf_field(dd, "definition");
+  dec_kind k = decorators(c, dd, &dec);
+  bool fn_def = pkf_type_is(def, "function_definition");
+  if (k == DEC_CALLBACK && fn_def) {
+    add_callback(c, e, def);
+    return NULL;
+  }
+  if (k == DEC_MAIN && e->kind == PKI_ENT_FUNCTOR) {
+    pki_error(c->d, pkf_span(dec), "bad-entity",
+              "@pk.main is only allowed in a @pk.workload class; decorate '%s' with "
+              "@pk.workload instead of @pk.functor", e->name);
+    return NULL;
+  }
+  if (k == DEC_FUNCTOR || k == DEC_WORKLOAD || k == DEC_CLASSTYPE) {
+    pki_error(c->d, pkf_span(dec), "bad-entity", "entities cannot be nested in a class");
+    return NULL;
+  }
+  if ((k != DEC_WORKUNIT && k != DEC_FUNCTION && k != DEC_MAIN) || !fn_def)
+    return NULL;
+  pki_func *f = new_func(c, def);
+  if (k == DEC_WORKUNIT) {
+    workunit_sig(c, f, def, true);
+    view_infos(c, dec, f->params, f->nparams);
+  } else if (k == DEC_FUNCTION) {
+    function_sig(c, f, def, true);
+  } else {
+    f->is_main = true;
+    pkf_nodes ps = pkf_children(c, pkf_field(def, "parameters"));
+    if (ps.n != 1)
+      pki_error(c->d, pkf_span(pkf_field(def, "parameters")), "bad-signature",
+                "a @pk.main method takes only 'self'; keep its inputs in data members");
+  }
+  pki_entity_add_func(c->m, e, f);
+  add_pending(c, todo, e, f, pkf_field(def, "body"));
+  return f->is_main ? f : NULL;
+}
+
+/* @pk.functor / @pk.workload class (dec: the decorator, for ViewTypeInfo args). */
+static void functor(pkf_ctx *c, TSNode cls, TSNode dec, bool workload, pendings *todo) {
+  TSNode name = pkf_field(cls, "name");
+  pki_entity *e = pki_new_entity(c->m, workload ? PKI_ENT_WORKLOAD : PKI_ENT_FUNCTOR,
+                                 pkf_text(c, name), pkf_span(name));
+  pki_module_add_entity(c->m, e);
+  pkf_nodes body = pkf_children(c, pkf_field(cls, "body"));
+  TSNode init = find_init(c, body); /* members first: methods may precede __init__ */
+  if (!ts_node_is_null(init))
+    functor_members(c, e, init);
+  view_infos(c, dec, e->members, e->nmembers);
+  pki_func *main = NULL;
+  for (uint32_t i = 0; i < body.n; i++) {
+    if (!pkf_type_is(body.v[i], "decorated_definition"))
+      continue;
+    pki_func *m = class_method(c, e, body.v[i], todo);
+    if (m && main)
+      pki_error(c->d, m->span, "bad-entity",
+                "workload '%s' has two @pk.main methods ('%s' at %u:%u); keep one", e->name,
+                main->name, main->span.line, main->span.col);
+    else if (m)
+      main = m;
+  }
+  if (workload && !main)
+    pki_error(c->d, e->span, "bad-entity",
+              "workload '%s' has no @pk.main method; add one (it runs with pk.execute) or "
+              "use @pk.functor", e->name);
+}
+
+/* Pass 1 for classtypes: the entity, so that annotations anywhere can name it. */
+static void classtype_declare(pkf_ctx *c, TSNode cls) {
+  TSNode name = pkf_field(cls, "name");
+  pki_entity *e = pki_new_entity(c->m, PKI_ENT_CLASSTYPE, pkf_text(c, name), pkf_span(name));
+  pki_module_add_entity(c->m, e);
+  struct pkf_ents *s = pkf_ents_get(c);
+  PKF_GROW(c, s->classes, s->ncls, s->capcls);
+  s->classes[s->ncls++] = e;
+}
+
+/* Pass 2: ctor, fields, methods. */
+static void classtype(pkf_ctx *c, TSNode cls, pendings *todo) {
+  pki_entity *e = pkf_classtype_find(c, pkf_field(cls, "name"));
+  pkf_nodes body = pkf_children(c, pkf_field(cls, "body"));
+  TSNode init = find_init(c, body);
+  if (!ts_node_is_null(init)) {
+    pki_func *f = new_func(c, init);
+    f->is_ctor = f->is_method = true;
+    function_sig(c, f, init, true);
+    pki_entity_add_func(c->m, e, f);
+    pkf_classtype_fields(c, e, init);
+    add_pending(c, todo, e, f, pkf_field(init, "body"));
+  }
   for (uint32_t i = 0; i < body.n; i++) {
     if (!pkf_type_is(body.v[i], "decorated_definition"))
       continue;
     TSNode dec, def = pkf_field(body.v[i], "definition");
     dec_kind k = decorators(c, body.v[i], &dec);
-    if (k == DEC_UNSUPPORTED || (k == DEC_FUNCTOR && pkf_type_is(def, "class_definition"))) {
-      unsupported_entity(c, dec);
+    if (k == DEC_NONE || k == DEC_CALLBACK)
+      continue;
+    if (k != DEC_FUNCTION || !pkf_type_is(def, "function_definition")) {
+      pki_error(c->d, pkf_span(dec), "bad-entity",
+                "a @pk.classtype has an __init__ and @pk.function methods only");
       continue;
     }
-    if ((k != DEC_WORKUNIT && k != DEC_FUNCTION) || !pkf_type_is(def, "function_definition"))
-      continue;
     pki_func *f = new_func(c, def);
-    if (k == DEC_WORKUNIT)
-      workunit_sig(c, f, def, true);
-    else
-      function_sig(c, f, def, true);
+    f->is_method = true;
+    function_sig(c, f, def, true);
     pki_entity_add_func(c->m, e, f);
     add_pending(c, todo, e, f, pkf_field(def, "body"));
   }
@@ -368,16 +561,20 @@ static void top_def(pkf_ctx *c, TSNode dd, pendings *todo) {
   dec_kind k = decorators(c, dd, &dec);
   if (k == DEC_NONE)
     return;
-  if (k == DEC_UNSUPPORTED) {
-    unsupported_entity(c, dec);
+  bool is_class = pkf_type_is(def, "class_definition");
+  if (k == DEC_MAIN || k == DEC_CALLBACK) {
+    pki_error(c->d, pkf_span(dec), "bad-entity",
+              "@pk.main and @pk.callback decorate methods of a @pk.workload class");
     return;
   }
-  bool is_class = pkf_type_is(def, "class_definition");
-  if (k == DEC_FUNCTOR) {
-    if (is_class)
-      functor(c, def, todo);
+  if (k == DEC_FUNCTOR || k == DEC_WORKLOAD || k == DEC_CLASSTYPE) {
+    if (!is_class)
+      pki_error(c->d, pkf_span(dec), "bad-entity", "@%s applies to a class",
+                pkf_text(c, ts_node_named_child(dec, 0)));
+    else if (k == DEC_CLASSTYPE)
+      classtype(c, def, todo);
     else
-      pki_error(c->d, pkf_span(dec), "bad-entity", "@pk.functor applies to a class");
+      functor(c, def, dec, k == DEC_WORKLOAD, todo);
     return;
   }
   if (is_class) {
@@ -395,16 +592,10 @@ static void top_def(pkf_ctx *c, TSNode dd, pendings *todo) {
                                  f->name, f->span);
   if (k == DEC_WORKUNIT) {
     workunit_sig(c, f, def, false);
+    view_infos(c, dec, f->params, f->nparams);
   } else {
     function_sig(c, f, def, false);
-    if (c->ndf == c->capdf) {
-      int ncap = c->capdf ? c->capdf * 2 : 8;
-      pki_func **nv = pki_alloc(c->m->arena, sizeof *nv * (size_t)ncap);
-      if (c->ndf)
-        memcpy(nv, c->dfuncs, sizeof *nv * (size_t)c->ndf);
-      c->dfuncs = nv;
-      c->capdf = ncap;
-    }
+    PKF_GROW(c, c->dfuncs, c->ndf, c->capdf);
     c->dfuncs[c->ndf++] = f;
   }
   pki_entity_add_func(c->m, e, f);
@@ -412,17 +603,31 @@ static void top_def(pkf_ctx *c, TSNode dd, pendings *todo) {
   add_pending(c, todo, e, f, pkf_field(def, "body"));
 }
 
+static bool is_classtype_def(pkf_ctx *c, TSNode dd) {
+  TSNode dec;
+  return pkf_type_is(dd, "decorated_definition") && decorators(c, dd, &dec) == DEC_CLASSTYPE &&
+         pkf_type_is(pkf_field(dd, "definition"), "class_definition");
+}
+
 void pkf_collect(pkf_ctx *c, TSNode root) {
   pkf_nodes top = pkf_children(c, root);
+  c->root = root;
   for (uint32_t i = 0; i < top.n; i++) {
     if (pkf_type_is(top.v[i], "import_statement"))
       import_stmt(c, top.v[i]);
     else if (pkf_type_is(top.v[i], "import_from_statement"))
       import_from(c, top.v[i]);
   }
+  pkf_constants_collect(c, root);
+  for (uint32_t i = 0; i < top.n; i++)
+    if (is_classtype_def(c, top.v[i]))
+      classtype_declare(c, pkf_field(top.v[i], "definition"));
   pendings todo = {0};
   for (uint32_t i = 0; i < top.n; i++)
-    if (pkf_type_is(top.v[i], "decorated_definition"))
+    if (is_classtype_def(c, top.v[i]))
+      top_def(c, top.v[i], &todo);
+  for (uint32_t i = 0; i < top.n; i++)
+    if (pkf_type_is(top.v[i], "decorated_definition") && !is_classtype_def(c, top.v[i]))
       top_def(c, top.v[i], &todo);
   for (int i = 0; i < todo.n; i++)
     lower_func(c, &todo.v[i]);

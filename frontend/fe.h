@@ -58,6 +58,19 @@ typedef struct pkf_ctx {
   int loops;
   TSTreeCursor cursor; /* reused by pkf_children (resetting avoids a malloc) */
   bool has_cursor;
+  /* entities helper: host = lowering @pk.main (host C++): kernel-only constructs
+   * (team methods, atomics, random) must be rejected, host-only ones allowed;
+   * ents = module-level state (constants, globals, classtypes, callbacks). */
+  bool host;
+  struct pkf_ents *ents;
+  TSNode root; /* the module node (call-site inference) */
+  /* kernels helper (lower_team.c, lower_kexpr.c): real = what pk.real means
+   * (PKI_VOID = default PKI_F64; set from the --real option); ndefs = nested
+   * defs seen so far (lowered at their pk.parallel_* or pk.single call site);
+   * nonlocals = names declared nonlocal by the closure being lowered. */
+  pki_kind real;
+  struct pkf_ndef *ndefs;
+  struct pkf_nonlocal *nonlocals;
 } pkf_ctx;
 
 /* parse.c: nodes */
@@ -108,5 +121,72 @@ pki_var *pkf_member(pkf_ctx *c, TSNode attr); /* self.x; reports if unknown */
 bool pkf_is_self_attr(pkf_ctx *c, TSNode n);
 /* Reports an unknown name (scope rule or not defined at all). */
 void pkf_unknown_name(pkf_ctx *c, TSNode n);
+
+/* ---- entities helper (entities.c, classtype.c, constants.c, infer.c, workload.c).
+ * Hooks called from lower_expr.c / lower_stmt.c / types.c; each returns false
+ * (or NULL) when the construct is not theirs, so the caller goes on as before. */
+/* constants.c: collects top-level NAME = <constant> (before bodies are lowered). */
+void pkf_constants_collect(pkf_ctx *c, TSNode root);
+/* A module-level compile-time constant used at name: a fresh literal
+ * (PKI_E_INT/FLOAT/BOOL, str = NAME) spanning name; NULL if name is not one. */
+pki_expr *pkf_constant_lookup(pkf_ctx *c, TSNode name);
+/* Reports "global 'x' is not a compile-time constant" if name is a module-level
+ * variable that is not a constant; returns true if it reported. */
+bool pkf_global_error(pkf_ctx *c, TSNode name);
+/* classtype.c: a @pk.classtype named by n (identifier or "Name" string); NULL if none. */
+pki_entity *pkf_classtype_find(pkf_ctx *c, TSNode n);
+/* types.c hook: n names a classtype -> *out = PKI_CLASS type, true. */
+bool pkf_class_annotation(pkf_ctx *c, TSNode n, pki_type *out);
+/* lower_expr.c hooks: Name(...) of a classtype (PKI_E_CONSTRUCT); obj.attr(...)
+ * (classtype methods, Timer methods, pk.Timer/pk.fence, callbacks); obj.attr
+ * (classtype fields, self.x of classtypes/workloads). true = handled, *out = the
+ * result (NULL after a reported error). */
+bool pkf_ent_name_call(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out);
+bool pkf_ent_method_call(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out);
+bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out);
+/* lower_stmt.c hooks: assignment targets self.x (ctor / main) and v.field;
+ * statements of @pk.main (dispatches, timers) and `self.x: T = v` in a ctor. */
+bool pkf_ent_target(pkf_ctx *c, TSNode left, pki_expr **out);
+bool pkf_ent_stmt(pkf_ctx *c, TSNode n, pki_block *out);
+/* infer.c: type of unannotated FunctionSty kernel argument pname of kernel from
+ * the pk.parallel_* calls in the file; false (nothing reported) if it cannot. */
+bool pkf_infer_param(pkf_ctx *c, const char *kernel, const char *pname, pki_type *out);
+
+/* ---- kernels helper (types.c, lower_team.c, lower_kexpr.c). */
+/* types.c: the accumulator annotations pk.Acc/Max/Min/Prod[T]; *r = its reducer. */
+bool pkf_acc_reducer(pkf_ctx *c, TSNode ann, pki_reducer *r);
+/* What pk.real means in this build (F64 unless set). */
+pki_kind pkf_real_kind(const pkf_ctx *c);
+/* lower_team.c: the work index / acc / final of a workunit (Range, MDRange or
+ * Team); k = index of the first parameter after self. Returns the index of
+ * the first kernel-argument parameter (counting as entities.c's get_params). */
+int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, int k);
+/* lower_team.c statement hooks; true = handled (errors reported). */
+bool pkf_kernel_stmt(pkf_ctx *c, TSNode n, pki_block *out);
+/* `x[: T] = pk.parallel_reduce/scan(range, fn)`: true = handled. */
+bool pkf_nested_assign(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode right,
+                       pki_block *out);
+/* The function whose root is the workunit/function (walks closures' parents). */
+pki_func *pkf_root_func(pki_func *f);
+/* True if v belongs to c->fn (declared in it), false if it is an outer variable. */
+bool pkf_own_var(pkf_ctx *c, pki_var *v);
+/* True if the closure being lowered declared v nonlocal. */
+bool pkf_is_nonlocal(pkf_ctx *c, pki_var *v);
+/* lower_kexpr.c expression hooks: pk.NAME(...) calls and obj.meth(...) calls of
+ * kernels (team members, random pools/states, atomics, subviews, scratch views).
+ * true = handled, *out = the expression (NULL after a reported error). */
+bool pkf_kernel_pk_call(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out);
+bool pkf_kernel_method(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out);
+/* A subscript with slices (A[i, :], A[a:b]) as a PKI_INTRINSIC_SUBVIEW of base b. */
+pki_expr *pkf_subview(pkf_ctx *c, TSNode n, pki_expr *b, TSNode *ix, int nix);
+/* lower_stmt.c: the target of an assignment to an existing name / element
+ * (checks read-only and closure nonlocal rules); NULL after an error. */
+pki_expr *pkf_target(pkf_ctx *c, TSNode left);
+/* scope.c calls it when s closes: forgets the nested defs made in s. */
+void pkf_ndefs_pop(pkf_ctx *c, pkf_scope *s);
+/* An intrinsic expression node with the given args (copied). */
+pki_expr *pkf_intrinsic(pkf_ctx *c, pki_intrinsic id, pki_span sp, pki_expr **args, int n);
+/* A `[a, b]` list literal of a typing.List local; NULL after an error. */
+pki_expr *pkf_list_literal(pkf_ctx *c, TSNode list, pki_kind elem);
 
 #endif /* PKC_FE_H */

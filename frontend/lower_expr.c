@@ -19,7 +19,8 @@ static const struct {
 } bad_exprs[] = {
     {"string", "strings are only allowed as the format of pk.printf(...)"},
     {"concatenated_string", "strings are only allowed as the format of pk.printf(...)"},
-    {"list", "lists are not supported in kernels; pass a View instead"},
+    {"list", "list literals are only supported as the initializer of a typing.List local "
+             "('xs: List[float] = [0.0, 0.0]') and as the index list of pk.atomic_*"},
     {"tuple", "tuples are not supported in kernels; use separate variables"},
     {"expression_list", "tuples are not supported in kernels; use separate variables"},
     {"dictionary", "dicts are not supported in kernels; use Views or separate variables"},
@@ -33,7 +34,7 @@ static const struct {
     {"named_expression", "the walrus operator ':=' is not supported in kernels; assign in a separate statement"},
     {"none", "None is not supported in kernels; use a number or a bool"},
     {"ellipsis", "'...' is not supported in kernels"},
-    {"slice", "slicing is not supported in kernels; index one element at a time"},
+    {"slice", "slices are only supported as subview indices, e.g. A[i, :] or A[a:b]"},
     {"list_splat", "starred arguments (*args) are not supported in kernels; pass arguments one by one"},
     {"dictionary_splat", "starred arguments (**kwargs) are not supported in kernels; pass arguments one by one"},
     {"keyword_argument", "keyword arguments are not supported in calls inside kernels; pass arguments by position"},
@@ -149,12 +150,17 @@ static pki_expr *name_expr(pkf_ctx *c, TSNode n) {
               "'%s' cannot be used as a value in a kernel", pkf_text(c, n));
     return NULL;
   }
+  pki_expr *k = pkf_constant_lookup(c, n); /* entities helper: module constants */
+  if (k || pkf_global_error(c, n))
+    return k;
   pkf_unknown_name(c, n);
   return NULL;
 }
 
 bool pkf_is_self_attr(pkf_ctx *c, TSNode n) {
-  return pkf_type_is(n, "attribute") && c->ent && c->ent->kind == PKI_ENT_FUNCTOR &&
+  return pkf_type_is(n, "attribute") && c->ent &&
+         (c->ent->kind == PKI_ENT_FUNCTOR || c->ent->kind == PKI_ENT_WORKLOAD ||
+          c->ent->kind == PKI_ENT_CLASSTYPE) && /* entities helper */
          pkf_is(c, pkf_field(n, "object"), "self");
 }
 
@@ -169,6 +175,9 @@ pki_var *pkf_member(pkf_ctx *c, TSNode attr) {
 }
 
 static pki_expr *attribute_expr(pkf_ctx *c, TSNode n) {
+  pki_expr *r; /* entities helper: classtype fields, self.x of classtypes/workloads */
+  if (pkf_ent_attr(c, n, &r))
+    return r;
   if (pkf_is_self_attr(c, n)) {
     pki_var *v = pkf_member(c, n);
     return v ? var_expr(c, n, v) : NULL;
@@ -193,20 +202,17 @@ static pki_expr *attribute_expr(pkf_ctx *c, TSNode n) {
 
 enum { MAX_INDICES = 8 };
 
-static bool flatten(pkf_ctx *c, TSNode n, TSNode *base, TSNode *ix, int *nix) {
+static bool flatten(pkf_ctx *c, TSNode n, TSNode *base, TSNode *ix, int *nix, bool *sliced) {
   TSNode v = pkf_field(n, "value");
   if (pkf_type_is(v, "subscript")) {
-    if (!flatten(c, v, base, ix, nix))
+    if (!flatten(c, v, base, ix, nix, sliced))
       return false;
   } else {
     *base = v;
   }
   pkf_nodes ch = pkf_children(c, n);
   for (uint32_t i = 1; i < ch.n; i++) {
-    if (pkf_type_is(ch.v[i], "slice")) {
-      unsupported(c, ch.v[i], "slicing is not supported in kernels; index one element at a time");
-      return false;
-    }
+    *sliced |= pkf_type_is(ch.v[i], "slice");
     if (*nix == MAX_INDICES) {
       unsupported(c, ch.v[i], "too many indices: Views have at most 8 dimensions");
       return false;
@@ -228,12 +234,22 @@ static pki_expr *view_base(pkf_ctx *c, TSNode n) {
 pki_expr *pkf_subscript(pkf_ctx *c, TSNode n) {
   TSNode base, ix[MAX_INDICES];
   int nix = 0;
-  if (!flatten(c, n, &base, ix, &nix))
+  bool sliced = false;
+  if (!flatten(c, n, &base, ix, &nix, &sliced))
     return NULL;
   pki_expr *b = view_base(c, base);
   if (!b)
     return NULL;
-  pki_type t = b->var->type;
+  if (sliced) /* kernels helper: A[i, :], A[a:b] */
+    return pkf_subview(c, n, b, ix, nix);
+  pki_type t = b->kind == PKI_E_VAR ? b->var->type : pki_void_type;
+  if (t.kind == PKI_ARRAY && nix != 1) {
+    pki_error(c->d, pkf_span(n), "rank-mismatch",
+              "typing.List '%s' takes one index", pkf_text(c, base));
+    return NULL;
+  }
+  if (t.kind == PKI_ARRAY)
+    t = pki_void_type; /* xs[k]: PKI_E_INDEX of the array */
   if (t.kind != PKI_VOID && t.kind != PKI_VIEW) {
     pki_error(c->d, pkf_span(base), "not-a-view",
               "'%s' is a %s, not a View: it cannot be indexed", pkf_text(c, base),
@@ -498,6 +514,9 @@ static pki_expr *name_call(pkf_ctx *c, TSNode call, TSNode fn) {
     pki_error(c->d, pkf_span(fn), "bad-call", "'%s' is a variable, not a function", nm);
     return NULL;
   }
+  pki_expr *r; /* entities helper: classtype construction */
+  if (pkf_ent_name_call(c, call, fn, &r))
+    return r;
   pki_func *f = find_dfunc(c, fn);
   if (f)
     return func_call(c, call, f);
@@ -534,6 +553,9 @@ static pki_expr *name_call(pkf_ctx *c, TSNode call, TSNode fn) {
 }
 
 static pki_expr *method_call(pkf_ctx *c, TSNode call, TSNode fn) {
+  pki_expr *r; /* entities helper: classtype methods, timers, pk.Timer/fence, callbacks */
+  if (pkf_ent_method_call(c, call, fn, &r))
+    return r;
   TSNode obj = pkf_field(fn, "object"), attr = pkf_field(fn, "attribute");
   const char *an = pkf_text(c, attr);
   if (pkf_alias_is(c, obj, PKF_AL_MATH)) {
@@ -544,6 +566,8 @@ static pki_expr *method_call(pkf_ctx *c, TSNode call, TSNode fn) {
               "math.%s is not supported in kernels", an);
     return NULL;
   }
+  if (pkf_alias_is(c, obj, PKF_AL_PK) && pkf_kernel_pk_call(c, call, fn, &r))
+    return r; /* kernels helper: atomics, subviews, scratch views */
   if (pkf_alias_is(c, obj, PKF_AL_PK)) {
     if (!strcmp(an, "printf"))
       return unsupported(c, call, "pk.printf(...) is a statement; call it on its own line");
@@ -557,7 +581,7 @@ static pki_expr *method_call(pkf_ctx *c, TSNode call, TSNode fn) {
     return NULL;
   }
   if (pkf_type_is(obj, "identifier") && pkf_is(c, obj, "self") && c->ent &&
-      c->ent->kind == PKI_ENT_FUNCTOR) {
+      (c->ent->kind == PKI_ENT_FUNCTOR || c->ent->kind == PKI_ENT_WORKLOAD)) {
     for (int i = 0; i < c->ent->nfuncs; i++)
       if (!strcmp(c->ent->funcs[i]->name, an))
         return func_call(c, call, c->ent->funcs[i]);
@@ -574,6 +598,8 @@ static pki_expr *method_call(pkf_ctx *c, TSNode call, TSNode fn) {
       return NULL;
     }
   }
+  if (pkf_kernel_method(c, call, fn, &r))
+    return r; /* kernels helper: team member, random pool/state methods */
   if (!strcmp(an, "extent")) {
     pki_expr *v = view_base(c, obj);
     if (!v)

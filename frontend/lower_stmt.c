@@ -45,7 +45,7 @@ static bool writable(pkf_ctx *c, TSNode at, pki_var *v) {
     why = "the work index is read-only";
   else if (v->kind == PKI_VAR_FINAL)
     why = "the scan's final flag is read-only";
-  else if (v->kind == PKI_VAR_PARAM && c->fn->is_workunit)
+  else if (v->kind == PKI_VAR_PARAM && pkf_root_func(c->fn)->is_workunit)
     why = "kernel arguments are read-only in kernels; copy it into a local first, or use "
           "a View to return data";
   if (!why)
@@ -55,9 +55,18 @@ static bool writable(pkf_ctx *c, TSNode at, pki_var *v) {
 }
 
 /* The target of an assignment to an existing name, a View element or a member. */
-static pki_expr *target(pkf_ctx *c, TSNode left) {
-  if (pkf_type_is(left, "subscript"))
-    return pkf_subscript(c, left);
+pki_expr *pkf_target(pkf_ctx *c, TSNode left) {
+  if (pkf_type_is(left, "subscript")) {
+    pki_expr *e = pkf_subscript(c, left);
+    if (e && e->kind != PKI_E_INDEX) {
+      stmt_error(c, left, "cannot assign to a subview; assign its elements, e.g. 'row[j] = x'");
+      return NULL;
+    }
+    return e;
+  }
+  pki_expr *r; /* entities helper: self.x in ctor/main, classtype fields */
+  if (pkf_ent_target(c, left, &r))
+    return r;
   if (pkf_is_self_attr(c, left)) {
     member_write(c, left);
     return NULL;
@@ -67,6 +76,13 @@ static pki_expr *target(pkf_ctx *c, TSNode left) {
     pki_var *v = pkf_lookup(c, c->src + s, ts_node_end_byte(left) - s);
     if (!v) {
       pkf_unknown_name(c, left);
+      return NULL;
+    }
+    if (!pkf_own_var(c, v) && !pkf_is_nonlocal(c, v)) {
+      pki_error(c->d, pkf_span(left), "closure-write",
+                "nested function '%s' cannot assign the outer variable '%s'; declare it "
+                "with 'nonlocal %s' at the top of '%s'", c->fn->name, v->name, v->name,
+                c->fn->name);
       return NULL;
     }
     if (!writable(c, left, v))
@@ -96,6 +112,32 @@ static pki_var *new_local(pkf_ctx *c, TSNode name, pki_type t, bool annotated) {
 
 /* -------------------------------------------------------- assignments */
 
+/* A View-typed local: a scratch view (its type is the annotation) or a
+ * subview (its type is the subview's). */
+static bool view_local(pkf_ctx *c, TSNode right, pki_expr *value, pki_type *t) {
+  bool scratch = t->space == PKI_SPACE_SCRATCH;
+  pki_intrinsic want = scratch ? PKI_INTRINSIC_SCRATCH_VIEW : PKI_INTRINSIC_SUBVIEW;
+  if (value->kind != PKI_E_INTRINSIC || value->intrinsic != want) {
+    pki_error(c->d, pkf_span(right), "unsupported-type",
+              scratch ? "a scratch view must be initialised with "
+                        "pk.ScratchViewND(m.team_scratch(level), n0, ...)"
+                      : "a View local must be initialised with a subview of a View, e.g. "
+                        "A[i, :] or pk.subview(A, i, slice(None))");
+    return false;
+  }
+  if (value->type.kind == PKI_VIEW && value->type.rank != t->rank) {
+    pki_error(c->d, pkf_span(right), "rank-mismatch",
+              "this %s has rank %d but the annotation says rank %d",
+              scratch ? "scratch view" : "subview", value->type.rank, t->rank);
+    return false;
+  }
+  if (scratch)
+    value->type = *t;
+  else if (value->type.kind == PKI_VIEW)
+    *t = value->type;
+  return true;
+}
+
 static void annotated_decl(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode right,
                            pki_block *out) {
   if (pkf_is_self_attr(c, left)) {
@@ -116,13 +158,32 @@ static void annotated_decl(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode
   }
   pki_type t;
   bool ok = pkf_type(c, ann, false, &t);
-  if (ok && (t.kind == PKI_VOID || t.kind == PKI_VIEW)) {
+  if (ok && t.kind == PKI_ARRAY) {
+    pki_expr *lst = ts_node_is_null(right) ? NULL : pkf_list_literal(c, right, t.elem);
+    if (ts_node_is_null(right))
+      pki_error(c->d, pkf_span(n), "bad-list",
+                "a typing.List local needs a list literal initializer, e.g. [0.0, 0.0]");
+    if (!lst)
+      return;
+    pki_stmt *s = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(n));
+    s->var = new_local(c, left, lst->type, true);
+    s->value = lst;
+    push(c, out, s);
+    return;
+  }
+  bool view_ok = t.kind == PKI_VIEW && !ts_node_is_null(right);
+  if (ok && (t.kind == PKI_VOID || (t.kind == PKI_VIEW && !view_ok) || t.kind == PKI_POOL ||
+             t.kind == PKI_TEAM_MEMBER)) {
     pki_error(c->d, pkf_span(ann), "unsupported-type",
-              "local variables must have a scalar type (int, float, bool, pk.int32, ...)");
+              "local variables must have a scalar type (int, float, bool, pk.int32, ...)%s",
+              t.kind == PKI_VIEW ? "; a View local must be initialised with a subview or "
+                                   "pk.ScratchViewND(...)" : "");
     ok = false;
   }
   pki_expr *value = ts_node_is_null(right) ? NULL : pkf_expr(c, right);
   if (!ok || (!ts_node_is_null(right) && !value))
+    return;
+  if (t.kind == PKI_VIEW && !view_local(c, right, value, &t))
     return;
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(n));
   s->var = new_local(c, left, t, true);
@@ -137,11 +198,16 @@ static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
                      "assign one target per statement");
     return;
   }
+  if (!ts_node_is_null(ann) && !ts_node_is_null(right) &&
+      pkf_nested_assign(c, n, left, ann, right, out))
+    return;
   if (!ts_node_is_null(ann)) {
     annotated_decl(c, n, left, ann, right, out);
     return;
   }
   if (ts_node_is_null(right))
+    return;
+  if (pkf_nested_assign(c, n, left, ann, right, out))
     return;
   if (pkf_type_is(left, "identifier")) {
     uint32_t s0 = ts_node_start_byte(left);
@@ -149,14 +215,21 @@ static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
       pki_expr *value = pkf_expr(c, right);
       if (!value)
         return;
+      bool typed = value->kind == PKI_E_INTRINSIC && value->type.kind != PKI_VOID;
+      if (typed && value->intrinsic == PKI_INTRINSIC_SCRATCH_VIEW) {
+        pki_error(c->d, pkf_span(left), "missing-annotation",
+                  "annotate the scratch view, e.g. '%s: pk.ScratchView%dD[pk.double] = ...'",
+                  pkf_text(c, left), value->type.rank);
+        return;
+      }
       pki_stmt *s = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(n));
-      s->var = new_local(c, left, pki_void_type, false);
+      s->var = new_local(c, left, typed ? value->type : pki_void_type, false);
       s->value = value;
       push(c, out, s);
       return;
     }
   }
-  pki_expr *t = target(c, left);
+  pki_expr *t = pkf_target(c, left);
   if (!t)
     return;
   pki_expr *value = pkf_expr(c, right);
@@ -186,7 +259,7 @@ static void aug_assignment(pkf_ctx *c, TSNode n, pki_block *out) {
     stmt_error(c, tok, "the '@=' operator is not supported in kernels");
     return;
   }
-  pki_expr *t = target(c, pkf_field(n, "left")), *value = pkf_expr(c, pkf_field(n, "right"));
+  pki_expr *t = pkf_target(c, pkf_field(n, "left")), *value = pkf_expr(c, pkf_field(n, "right"));
   if (!t || !value)
     return;
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_AUGASSIGN, pkf_span(n));
@@ -447,6 +520,12 @@ static void return_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   TSNode v = ts_node_named_child(n, 0);
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_RETURN, pkf_span(n));
   if (!ts_node_is_null(v)) {
+    if (c->fn->is_closure) {
+      pki_error(c->d, pkf_span(v), "bad-return",
+                "a nested function cannot return a value; use a reduction's accumulator "
+                "or assign an outer variable declared 'nonlocal'");
+      return;
+    }
     if (c->fn->is_workunit) {
       pki_error(c->d, pkf_span(v), "bad-return",
                 "a workunit cannot return a value; write results into a View or the "
@@ -468,9 +547,8 @@ static const struct {
     {"with_statement", "'with' is not supported in kernels"},
     {"try_statement", "'try' is not supported in kernels: device code cannot handle exceptions"},
     {"raise_statement", "'raise' is not supported in kernels: device code cannot raise exceptions"},
-    {"assert_statement", "'assert' is not supported yet; test the condition with 'if' and report with pk.printf"},
-    {"function_definition", "nested functions are not supported in kernels; define a top-level @pk.function"},
-    {"decorated_definition", "nested functions are not supported in kernels; define a top-level @pk.function"},
+    {"function_definition", "nested functions are not supported in kernels outside team workunits; define a top-level @pk.function"},
+    {"decorated_definition", "nested functions are not supported in kernels (decorated); define a top-level @pk.function"},
     {"class_definition", "classes cannot be defined inside kernels"},
     {"import_statement", "imports are not allowed inside kernels; import at the top of the file"},
     {"import_from_statement", "imports are not allowed inside kernels; import at the top of the file"},
@@ -481,9 +559,39 @@ static const struct {
     {"type_alias_statement", "'type' aliases are not supported in kernels"},
 };
 
+/* assert cond[, "message"] */
+static void assert_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
+  pkf_nodes ch = pkf_children(c, n);
+  if (ch.n < 1 || ch.n > 2) {
+    stmt_error(c, n, "malformed assert statement");
+    return;
+  }
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_ASSERT, pkf_span(n));
+  s->cond = pkf_expr(c, ch.v[0]);
+  if (ch.n == 2) {
+    if (!pkf_type_is(ch.v[1], "string") && !pkf_type_is(ch.v[1], "concatenated_string")) {
+      pki_error(c->d, pkf_span(ch.v[1]), "bad-assert",
+                "the message of an assert in a kernel must be a string literal");
+      return;
+    }
+    s->args = pki_alloc(c->m->arena, sizeof *s->args);
+    s->nargs = 1;
+    if (!(s->args[0] = format_string(c, ch.v[1])))
+      return;
+  }
+  if (s->cond)
+    push(c, out, s);
+}
+
 static void lower_stmt(pkf_ctx *c, TSNode n, pki_block *out, bool first) {
   const char *t = ts_node_type(n);
-  if (!strcmp(t, "expression_statement"))
+  if (pkf_ent_stmt(c, n, out)) /* entities helper: @pk.main dispatches, typed decls */
+    return;
+  if (pkf_kernel_stmt(c, n, out))
+    return;
+  if (!strcmp(t, "assert_statement"))
+    assert_stmt(c, n, out);
+  else if (!strcmp(t, "expression_statement"))
     expr_stmt(c, n, out, first);
   else if (!strcmp(t, "if_statement"))
     if_stmt(c, n, out);

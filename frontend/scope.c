@@ -32,6 +32,7 @@ static void add_dead(pkf_ctx *c, pkf_scope *s, const char *name, const char *con
 void pkf_scope_pop(pkf_ctx *c) {
   pkf_scope *s = c->scope;
   c->scope = s->parent;
+  pkf_ndefs_pop(c, s);
   if (!s->parent)
     return;
   for (int i = 0; i < s->n; i++)

@@ -46,10 +46,27 @@ static TSNode pk_attr(pkf_ctx *c, TSNode n) {
   return (TSNode){0};
 }
 
-bool pkf_is_acc(pkf_ctx *c, TSNode ann) {
+static const struct { const char *name; pki_reducer r; } reducers[] = {
+    {"Acc", PKI_REDUCER_SUM}, {"Prod", PKI_REDUCER_PROD}, {"Min", PKI_REDUCER_MIN},
+    {"Max", PKI_REDUCER_MAX}, {"MaxLoc", PKI_REDUCER_MAX}, {"MinLoc", PKI_REDUCER_MIN}};
+
+bool pkf_acc_reducer(pkf_ctx *c, TSNode ann, pki_reducer *r) {
   ann = pkf_unwrap_type(ann);
-  return pkf_type_is(ann, "subscript") && pkf_is(c, pk_attr(c, pkf_field(ann, "value")), "Acc");
+  if (!pkf_type_is(ann, "subscript"))
+    return false;
+  TSNode name = pk_attr(c, pkf_field(ann, "value"));
+  for (size_t i = 0; i < sizeof reducers / sizeof reducers[0]; i++)
+    if (pkf_is(c, name, reducers[i].name)) {
+      if (r)
+        *r = reducers[i].r;
+      return true;
+    }
+  return false;
 }
+
+bool pkf_is_acc(pkf_ctx *c, TSNode ann) { return pkf_acc_reducer(c, ann, NULL); }
+
+pki_kind pkf_real_kind(const pkf_ctx *c) { return c->real == PKI_VOID ? PKI_F64 : c->real; }
 
 bool pkf_is_team_member(pkf_ctx *c, TSNode ann) {
   ann = pkf_unwrap_type(ann);
@@ -75,7 +92,7 @@ static bool scalar_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   } else if (pkf_type_is(n, "attribute")) {
     TSNode obj = pkf_field(n, "object"), attr = pkf_field(n, "attribute");
     if (pkf_alias_is(c, obj, PKF_AL_PK))
-      k = find_kind(c, pk_scalars, attr);
+      k = pkf_is(c, attr, "real") ? pkf_real_kind(c) : find_kind(c, pk_scalars, attr);
     else if (pkf_alias_is(c, obj, PKF_AL_NP))
       k = find_kind(c, np_scalars, attr);
   }
@@ -95,15 +112,27 @@ static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   if (args.n < 2)
     return bad_type(c, n, "unknown");
   TSNode arg = args.v[1];
-  if (pkf_is(c, name, "Acc")) {
+  if (pkf_is(c, name, "MaxLoc") || pkf_is(c, name, "MinLoc")) {
+    pki_error(c->d, pkf_span(n), "unsupported-reducer",
+              "pk.%s reducers are not supported; use pk.Max[T]/pk.Min[T] and find the "
+              "location in a second kernel", pkf_text(c, name));
+    return false;
+  }
+  if (pkf_acc_reducer(c, n, NULL)) {
     if (args.n != 2 || !scalar_type(c, pkf_unwrap_type(arg), false, out))
       return bad_type(c, n, "unsupported accumulator");
     return true;
   }
   const char *nm = pkf_text(c, name);
   int rank = 0;
+  pki_space space = PKI_SPACE_DEFAULT;
   if (strncmp(nm, "View", 4) == 0 && nm[4] >= '1' && nm[4] <= '8' && strcmp(nm + 5, "D") == 0)
     rank = nm[4] - '0';
+  if (strncmp(nm, "ScratchView", 11) == 0 && nm[11] >= '1' && nm[11] <= '3' &&
+      strcmp(nm + 12, "D") == 0) {
+    rank = nm[11] - '0';
+    space = PKI_SPACE_SCRATCH;
+  }
   if (!rank)
     return bad_type(c, n, "unknown");
   pki_type elem;
@@ -120,19 +149,60 @@ static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
     return false;
   }
   *out = pki_view(elem.kind, rank, PKI_LAYOUT_DEFAULT);
+  out->space = space;
   (void)as_elem;
+  return true;
+}
+
+/* pk.TeamMember, pk.Random_XorShift64_Pool / _1024_Pool. */
+static bool pk_object_type(pkf_ctx *c, TSNode n, pki_type *out) {
+  TSNode a = pk_attr(c, n);
+  if (ts_node_is_null(a))
+    return false;
+  *out = pki_void_type;
+  if (pkf_is(c, a, "TeamMember"))
+    out->kind = PKI_TEAM_MEMBER;
+  else if (pkf_is(c, a, "Random_XorShift64_Pool"))
+    out->kind = PKI_POOL, out->rank = 64;
+  else if (pkf_is(c, a, "Random_XorShift1024_Pool"))
+    out->kind = PKI_POOL, out->rank = 1024;
+  return out->kind != PKI_VOID;
+}
+
+/* List[T] / typing.List[T] (length 0: set from the initializer). */
+static bool list_type(pkf_ctx *c, TSNode n, pki_type *out, bool *is_list) {
+  bool generic = pkf_type_is(n, "generic_type"); /* List[T] in an annotation */
+  TSNode v = generic ? ts_node_named_child(n, 0) : pkf_field(n, "value");
+  *is_list = pkf_is(c, v, "List") ||
+             (pkf_type_is(v, "attribute") && pkf_is(c, pkf_field(v, "object"), "typing") &&
+              pkf_is(c, pkf_field(v, "attribute"), "List"));
+  if (!*is_list)
+    return false;
+  pkf_nodes args = pkf_children(c, generic ? ts_node_named_child(n, 1) : n);
+  uint32_t first = generic ? 0 : 1; /* subscript: args.v[0] is the value */
+  pki_type elem;
+  if (args.n != first + 1 || !scalar_type(c, pkf_unwrap_type(args.v[first]), false, &elem)) {
+    pki_error(c->d, pkf_span(n), "unknown-type",
+              "typing.List needs one scalar element type, e.g. List[float]");
+    return false;
+  }
+  *out = pki_array_type(elem.kind, 0);
   return true;
 }
 
 bool pkf_type(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
   TSNode n = pkf_unwrap_type(ann);
-  if (scalar_type(c, n, as_elem, out))
+  if (scalar_type(c, n, as_elem, out) || pk_object_type(c, n, out))
     return true;
-  if (pkf_type_is(n, "subscript"))
-    return generic_type(c, n, as_elem, out);
+  if (pkf_type_is(n, "subscript") || pkf_type_is(n, "generic_type")) {
+    bool is_list = false, ok = list_type(c, n, out, &is_list);
+    return is_list ? ok : generic_type(c, n, as_elem, out);
+  }
   if (pkf_type_is(n, "none")) {
     *out = pki_void_type;
     return true;
   }
+  if (pkf_class_annotation(c, n, out)) /* entities helper: @pk.classtype names */
+    return true;
   return bad_type(c, n, "unknown");
 }

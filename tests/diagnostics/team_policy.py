@@ -1,7 +1,8 @@
-# expect: 6:7: TeamPolicy workunits are not supported yet
+# expect: 7:5: 'i.league_rank()' needs a pk.TeamMember
 import pykokkos as pk
 import math
 
 @pk.workunit
-def k(team: pk.TeamMember, v: pk.View1D[float]):
+def k(i: int, v: pk.View1D[float]):
+    i.league_rank()
     v[0] = 1.0

@@ -1,0 +1,615 @@
+/*
+ * lower_team.c - the kernel side of team policies and friends: workunit
+ * heads (Range / MDRange / Team work indices, pk.Acc/Max/Min/Prod
+ * accumulators), nested defs lowered as closures at their call site,
+ * pk.parallel_for/reduce/scan over TeamThreadRange & co (PKI_S_NESTED),
+ * pk.single (PKI_S_SINGLE) and `nonlocal`.
+ */
+#include "fe.h"
+
+#include <stdlib.h>
+
+/* A nested def seen in the current body; lowered when a pattern uses it. */
+typedef struct pkf_ndef {
+  const char *name;
+  TSNode def;
+  pki_func *fn;      /* once lowered */
+  pkf_scope *scope;  /* the block that defines it */
+  struct pkf_ndef *next;
+} pkf_ndef;
+
+typedef struct pkf_nonlocal {
+  pki_var *v;
+  pki_func *fn;
+  struct pkf_nonlocal *next;
+} pkf_nonlocal;
+
+typedef struct kparam {
+  TSNode node, name, ann;
+} kparam;
+
+enum { MAX_MD = 6 };
+
+/* The def's parameters, counted as entities.c's get_params does (silently). */
+static int kparams(pkf_ctx *c, TSNode def, kparam **out) {
+  pkf_nodes ns = pkf_children(c, pkf_field(def, "parameters"));
+  kparam *ps = pki_alloc(c->m->arena, sizeof *ps * (ns.n + 1));
+  int n = 0;
+  for (uint32_t i = 0; i < ns.n; i++) {
+    TSNode p = ns.v[i];
+    kparam q = {.node = p};
+    if (pkf_type_is(p, "identifier")) {
+      q.name = p;
+    } else if (pkf_type_is(p, "typed_parameter")) {
+      q.name = ts_node_named_child(p, 0);
+      q.ann = pkf_field(p, "type");
+      if (!pkf_type_is(q.name, "identifier"))
+        continue;
+    } else if (pkf_type_is(p, "default_parameter") ||
+               pkf_type_is(p, "typed_default_parameter")) {
+      q.name = pkf_field(p, "name");
+      q.ann = pkf_field(p, "type");
+      if (!pkf_type_is(q.name, "identifier"))
+        continue;
+    } else {
+      continue;
+    }
+    ps[n++] = q;
+  }
+  *out = ps;
+  return n;
+}
+
+static bool is_int_ann(pkf_ctx *c, TSNode ann) {
+  return !ts_node_is_null(ann) && pkf_is(c, pkf_unwrap_type(ann), "int");
+}
+
+static bool is_pk_call(pkf_ctx *c, TSNode n, const char *name) {
+  if (!pkf_type_is(n, "call"))
+    return false;
+  TSNode f = pkf_field(n, "function");
+  return pkf_type_is(f, "attribute") && pkf_alias_is(c, pkf_field(f, "object"), PKF_AL_PK) &&
+         (!name || pkf_is(c, pkf_field(f, "attribute"), name));
+}
+
+static const char *pk_call_name(pkf_ctx *c, TSNode n) {
+  return is_pk_call(c, n, NULL) ? pkf_text(c, pkf_field(pkf_field(n, "function"), "attribute"))
+                                : NULL;
+}
+
+/* ------------------------------------------------ MDRange rank from call sites */
+
+/* Rank of pk.MDRangePolicy(...) at n (its first list argument), or of a name
+ * assigned one somewhere in the file; 0 if n is not one. */
+static int mdrange_rank(pkf_ctx *c, TSNode n, TSNode scope_root, int depth);
+
+static int assigned_rank(pkf_ctx *c, TSNode t, TSNode name, int depth) {
+  if (ts_node_is_null(t) || depth > 200)
+    return 0;
+  if (pkf_type_is(t, "assignment") && pkf_type_is(pkf_field(t, "left"), "identifier")) {
+    TSNode l = pkf_field(t, "left");
+    uint32_t a = ts_node_end_byte(l) - ts_node_start_byte(l);
+    uint32_t b = ts_node_end_byte(name) - ts_node_start_byte(name);
+    if (a == b && !memcmp(c->src + ts_node_start_byte(l), c->src + ts_node_start_byte(name), a) &&
+        is_pk_call(c, pkf_field(t, "right"), "MDRangePolicy"))
+      return mdrange_rank(c, pkf_field(t, "right"), t, depth + 1);
+  }
+  pkf_nodes ch = pkf_children(c, t);
+  for (uint32_t i = 0; i < ch.n; i++) {
+    int r = assigned_rank(c, ch.v[i], name, depth + 1);
+    if (r)
+      return r;
+  }
+  return 0;
+}
+
+static int mdrange_rank(pkf_ctx *c, TSNode n, TSNode root, int depth) {
+  if (pkf_type_is(n, "identifier"))
+    return depth < 4 ? assigned_rank(c, root, n, depth + 1) : 0;
+  if (!is_pk_call(c, n, "MDRangePolicy"))
+    return 0;
+  pkf_nodes args = pkf_children(c, pkf_field(n, "arguments"));
+  for (uint32_t i = 0; i < args.n; i++)
+    if (pkf_type_is(args.v[i], "list"))
+      return (int)ts_node_named_child_count(args.v[i]);
+  return 0;
+}
+
+/* Searches pk.parallel_*(..., POLICY, kernel, ...) calls naming kernel. */
+static int call_site_rank(pkf_ctx *c, TSNode t, const char *kernel, int depth) {
+  if (ts_node_is_null(t) || depth > 200)
+    return 0;
+  const char *pn = pk_call_name(c, t);
+  if (pn && !strncmp(pn, "parallel_", 9)) {
+    pkf_nodes args = pkf_children(c, pkf_field(t, "arguments"));
+    uint32_t k = 0;
+    if (k < args.n && pkf_type_is(args.v[k], "string"))
+      k++;
+    if (k + 1 < args.n) {
+      TSNode kn = args.v[k + 1];
+      if (pkf_type_is(kn, "attribute"))
+        kn = pkf_field(kn, "attribute");
+      if (pkf_is(c, kn, kernel)) {
+        int r = mdrange_rank(c, args.v[k], c->root, 0);
+        if (r)
+          return r;
+      }
+    }
+  }
+  pkf_nodes ch = pkf_children(c, t);
+  for (uint32_t i = 0; i < ch.n; i++) {
+    int r = call_site_rank(c, ch.v[i], kernel, depth + 1);
+    if (r)
+      return r;
+  }
+  return 0;
+}
+
+/* --------------------------------------------------------- workunit heads */
+
+static pki_var *head_var(pkf_ctx *c, const kparam *p, pki_var_kind k, pki_type t) {
+  pki_var *v = pki_new_var(c->m, pkf_text(c, p->name), k, t, pkf_span(p->name));
+  v->annotated = true;
+  return v;
+}
+
+static int index_count(pkf_ctx *c, pki_func *f, kparam *ps, int n, int k) {
+  int nint = 0;
+  while (k + nint < n && is_int_ann(c, ps[k + nint].ann))
+    nint++;
+  if (nint <= 1)
+    return 1;
+  if (k + nint < n && !ts_node_is_null(ps[k + nint].ann) && pkf_is_acc(c, ps[k + nint].ann))
+    return nint;
+  int r = ts_node_is_null(c->root) ? 0 : call_site_rank(c, c->root, f->name, 0);
+  return r < 1 ? 1 : r > nint ? nint : r;
+}
+
+int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, int k) {
+  kparam *ps;
+  int n = kparams(c, def, &ps);
+  if (k >= n)
+    return k;
+  kparam *ix = &ps[k];
+  if (!ts_node_is_null(ix->ann) && pkf_is_team_member(c, ix->ann)) {
+    pki_type t = pki_void_type;
+    t.kind = PKI_TEAM_MEMBER;
+    pki_func_add_index(c->m, f, head_var(c, ix, PKI_VAR_INDEX, t));
+    f->policy = PKI_POLICY_TEAM;
+    k++;
+  } else {
+    if (!ts_node_is_null(ix->ann) && !is_int_ann(c, ix->ann))
+      pki_error(c->d, pkf_span(ix->ann), "bad-signature",
+                "the work index '%s' must be annotated 'int' (or 'pk.TeamMember' for a "
+                "TeamPolicy workunit)", pkf_text(c, ix->name));
+    int nidx = index_count(c, f, ps, n, k);
+    if (nidx > MAX_MD)
+      pki_error(c->d, pkf_span(ps[k + MAX_MD].node), "bad-signature",
+                "workunit '%s' has %d work indices; MDRangePolicy supports 2 to %d "
+                "dimensions", f->name, nidx, MAX_MD);
+    for (int i = 0; i < nidx; i++)
+      pki_func_add_index(c->m, f, head_var(c, &ps[k + i], PKI_VAR_INDEX, pki_int_type));
+    f->policy = nidx > 1 ? PKI_POLICY_MDRANGE : PKI_POLICY_RANGE;
+    k += nidx;
+  }
+  pki_reducer r = PKI_REDUCER_SUM;
+  if (k < n && !ts_node_is_null(ps[k].ann) && pkf_acc_reducer(c, ps[k].ann, &r)) {
+    pki_type t = pki_void_type;
+    pkf_type(c, ps[k].ann, false, &t);
+    f->acc = head_var(c, &ps[k], PKI_VAR_ACC, t);
+    f->reducer = r;
+    f->pattern = PKI_PATTERN_REDUCE;
+    k++;
+    if (k < n && !ts_node_is_null(ps[k].ann) && pkf_is(c, pkf_unwrap_type(ps[k].ann), "bool")) {
+      f->final = head_var(c, &ps[k], PKI_VAR_FINAL, pki_bool_type);
+      f->pattern = PKI_PATTERN_SCAN;
+      k++;
+    }
+  }
+  return k;
+}
+
+/* ------------------------------------------------------------ ownership */
+
+pki_func *pkf_root_func(pki_func *f) {
+  while (f && f->is_closure && f->parent)
+    f = f->parent;
+  return f;
+}
+
+static bool in_list(pki_var **v, int n, const pki_var *x) {
+  for (int i = 0; i < n; i++)
+    if (v[i] == x)
+      return true;
+  return false;
+}
+
+bool pkf_own_var(pkf_ctx *c, pki_var *v) {
+  pki_func *f = c->fn;
+  if (!f || !f->is_closure)
+    return true;
+  return f->acc == v || f->final == v || in_list(f->index, f->nindex, v) ||
+         in_list(f->params, f->nparams, v) || in_list(f->locals, f->nlocals, v);
+}
+
+bool pkf_is_nonlocal(pkf_ctx *c, pki_var *v) {
+  for (pkf_nonlocal *p = c->nonlocals; p; p = p->next)
+    if (p->v == v && p->fn == c->fn)
+      return true;
+  return false;
+}
+
+void pkf_ndefs_pop(pkf_ctx *c, pkf_scope *s) {
+  while (c->ndefs && c->ndefs->scope == s)
+    c->ndefs = c->ndefs->next;
+}
+
+static pkf_ndef *find_ndef(pkf_ctx *c, TSNode name) {
+  for (pkf_ndef *d = c->ndefs; d; d = d->next)
+    if (pkf_is(c, name, d->name))
+      return d;
+  return NULL;
+}
+
+static bool in_team(pkf_ctx *c) {
+  pki_func *r = pkf_root_func(c->fn);
+  return r && r->is_workunit && r->policy == PKI_POLICY_TEAM;
+}
+
+/* ------------------------------------------------------------- closures */
+
+typedef struct shape {
+  int pattern; /* pki_pattern, or -1 for pk.single */
+  int nidx;
+  pki_type acc; /* the result's type if known (reduce/scan) */
+} shape;
+
+static bool closure_index(pkf_ctx *c, pki_func *f, const kparam *p) {
+  if (!ts_node_is_null(p->ann) && !is_int_ann(c, p->ann)) {
+    pki_error(c->d, pkf_span(p->ann), "bad-signature",
+              "the index parameter '%s' of nested function '%s' must be an int",
+              pkf_text(c, p->name), f->name);
+    return false;
+  }
+  pki_func_add_index(c->m, f, head_var(c, p, PKI_VAR_INDEX, pki_int_type));
+  return true;
+}
+
+static bool closure_acc(pkf_ctx *c, pki_func *f, const kparam *p, pki_type want) {
+  pki_type t = want;
+  pki_reducer r = PKI_REDUCER_SUM;
+  if (!ts_node_is_null(p->ann)) {
+    if (!pkf_acc_reducer(c, p->ann, &r)) {
+      pki_error(c->d, pkf_span(p->ann), "bad-signature",
+                "the accumulator '%s' of nested function '%s' must be annotated pk.Acc[T]",
+                pkf_text(c, p->name), f->name);
+      return false;
+    }
+    if (!pkf_type(c, p->ann, false, &t))
+      return false;
+  } else if (t.kind == PKI_VOID) {
+    t = pki_float_type;
+  }
+  f->acc = head_var(c, p, PKI_VAR_ACC, t);
+  f->acc->annotated = !ts_node_is_null(p->ann);
+  f->reducer = r;
+  return true;
+}
+
+static bool closure_sig(pkf_ctx *c, pki_func *f, TSNode def, const shape *sh, TSNode at) {
+  kparam *ps;
+  int n = kparams(c, def, &ps);
+  int want = sh->pattern < 0 ? 0 : sh->nidx + (sh->pattern == PKI_PATTERN_SCAN ? 2
+                                              : sh->pattern == PKI_PATTERN_REDUCE ? 1 : 0);
+  if (n != want) {
+    pki_error(c->d, pkf_span(at), "bad-closure",
+              "nested function '%s' takes %d parameter%s but this pattern passes %d "
+              "(%s)", f->name, n, n == 1 ? "" : "s", want,
+              sh->pattern < 0 ? "pk.single's function takes none"
+              : sh->pattern == PKI_PATTERN_SCAN ? "index, acc, final"
+              : sh->pattern == PKI_PATTERN_REDUCE ? "index, acc" : "the index");
+    return false;
+  }
+  bool ok = true;
+  for (int i = 0; i < sh->nidx && sh->pattern >= 0; i++)
+    ok &= closure_index(c, f, &ps[i]);
+  if (sh->pattern == PKI_PATTERN_REDUCE || sh->pattern == PKI_PATTERN_SCAN)
+    ok &= closure_acc(c, f, &ps[sh->nidx], sh->acc);
+  if (sh->pattern == PKI_PATTERN_SCAN)
+    f->final = head_var(c, &ps[sh->nidx + 1], PKI_VAR_FINAL, pki_bool_type);
+  return ok;
+}
+
+/* Lowers the nested def d as a closure of c->fn (once; later uses reuse it). */
+static pki_func *lower_closure(pkf_ctx *c, pkf_ndef *d, const shape *sh, TSNode at) {
+  if (d->fn)
+    return d->fn;
+  TSNode name = pkf_field(d->def, "name");
+  pki_func *f = pki_new_func(c->m, d->name, pkf_span(name));
+  f->is_closure = true;
+  f->pattern = sh->pattern < 0 ? PKI_PATTERN_FOR : sh->pattern;
+  if (!closure_sig(c, f, d->def, sh, at))
+    return NULL;
+  pki_func_add_closure(c->m, c->fn, f);
+  d->fn = f;
+  pki_func *saved_fn = c->fn;
+  int saved_loops = c->loops;
+  pkf_nonlocal *saved_nl = c->nonlocals;
+  c->fn = f;
+  c->loops = 0;
+  pkf_scope s;
+  pkf_scope_push(c, &s, "def", f->span);
+  for (int i = 0; i < f->nindex; i++)
+    pkf_scope_bind(c, f->index[i]);
+  if (f->acc)
+    pkf_scope_bind(c, f->acc);
+  if (f->final)
+    pkf_scope_bind(c, f->final);
+  pkf_lower_body(c, pkf_field(d->def, "body"), &f->body);
+  pkf_scope_pop(c);
+  c->fn = saved_fn;
+  c->loops = saved_loops;
+  c->nonlocals = saved_nl;
+  return f;
+}
+
+/* ------------------------------------------------------ nested patterns */
+
+static const struct {
+  const char *name;
+  pki_range range;
+} ranges[] = {{"TeamThreadRange", PKI_RANGE_TEAM_THREAD},
+              {"ThreadVectorRange", PKI_RANGE_THREAD_VECTOR},
+              {"TeamVectorRange", PKI_RANGE_TEAM_VECTOR},
+              {"TeamThreadMDRange", PKI_RANGE_TEAM_THREAD_MD},
+              {"PerTeam", PKI_RANGE_PER_TEAM},
+              {"PerThread", PKI_RANGE_PER_THREAD}};
+
+static int range_of(pkf_ctx *c, TSNode n) {
+  const char *nm = pk_call_name(c, n);
+  for (size_t i = 0; nm && i < sizeof ranges / sizeof ranges[0]; i++)
+    if (!strcmp(nm, ranges[i].name))
+      return (int)ranges[i].range;
+  return -1;
+}
+
+/* The team member argument: a pk.TeamMember variable. */
+static pki_expr *member_arg(pkf_ctx *c, TSNode n, const char *what) {
+  pki_expr *e = pkf_expr(c, n);
+  if (!e)
+    return NULL;
+  if (e->kind != PKI_E_VAR ||
+      (e->var->type.kind != PKI_VOID && e->var->type.kind != PKI_TEAM_MEMBER)) {
+    pki_error(c->d, pkf_span(n), "bad-team-member",
+              "the first argument of pk.%s must be the team member (the workunit's "
+              "'m: pk.TeamMember' parameter)", what);
+    return NULL;
+  }
+  return e;
+}
+
+static pki_expr *zero(pkf_ctx *c, TSNode at) { return pki_new_expr(c->m, PKI_E_INT, pkf_span(at)); }
+
+/* Fills s->range and s->args from a range call; returns the index count. */
+static int range_args(pkf_ctx *c, TSNode rn, pki_stmt *s, bool single) {
+  int r = range_of(c, rn);
+  bool per = r == PKI_RANGE_PER_TEAM || r == PKI_RANGE_PER_THREAD;
+  if (r < 0 || per != single) {
+    pki_error(c->d, pkf_span(rn), "bad-nested-range",
+              single ? "pk.single takes pk.PerTeam(m) or pk.PerThread(m) as its first argument"
+                     : "a nested pattern takes pk.TeamThreadRange(m, [begin,] end), "
+                       "pk.ThreadVectorRange, pk.TeamVectorRange or pk.TeamThreadMDRange "
+                       "as its first argument");
+    return -1;
+  }
+  const char *nm = pk_call_name(c, rn);
+  pkf_nodes a = pkf_children(c, pkf_field(rn, "arguments"));
+  int lo = per ? 1 : 2, hi = per ? 1 : r == PKI_RANGE_TEAM_THREAD_MD ? 1 + MAX_MD : 3;
+  if (r == PKI_RANGE_TEAM_THREAD_MD)
+    lo = 3;
+  if ((int)a.n < lo || (int)a.n > hi) {
+    pki_error(c->d, pkf_span(rn), "arity",
+              "wrong number of arguments to 'pk.%s': expected %d to %d, got %u", nm, lo, hi, a.n);
+    return -1;
+  }
+  s->range = r;
+  int n = r == PKI_RANGE_TEAM_THREAD_MD ? (int)a.n : per ? 1 : 3;
+  s->args = pki_alloc(c->m->arena, sizeof *s->args * (size_t)n);
+  s->nargs = n;
+  bool ok = (s->args[0] = member_arg(c, a.v[0], nm)) != NULL;
+  if (r == PKI_RANGE_TEAM_THREAD_MD) {
+    for (uint32_t i = 1; i < a.n; i++)
+      ok &= (s->args[i] = pkf_expr(c, a.v[i])) != NULL;
+  } else if (!per) {
+    s->args[1] = a.n == 3 ? pkf_expr(c, a.v[1]) : zero(c, rn);
+    s->args[2] = pkf_expr(c, a.v[a.n - 1]);
+    ok &= s->args[1] && s->args[2];
+  }
+  if (!ok)
+    return -1;
+  return r == PKI_RANGE_TEAM_THREAD_MD ? (int)a.n - 1 : per ? 0 : 1;
+}
+
+static const char *pattern_name(int p) {
+  return p == PKI_PATTERN_REDUCE ? "parallel_reduce" : p == PKI_PATTERN_SCAN ? "parallel_scan"
+                                                                           : "parallel_for";
+}
+
+/* pk.parallel_for/reduce/scan(range, fn) or pk.single(per, fn) inside a team
+ * workunit; pattern -1 = single. NULL after an error. */
+static pki_stmt *nested(pkf_ctx *c, TSNode call, int pattern, pki_type acc) {
+  const char *what = pattern < 0 ? "single" : pattern_name(pattern);
+  pkf_nodes a = pkf_children(c, pkf_field(call, "arguments"));
+  if (!in_team(c)) {
+    TSNode at = a.n && range_of(c, a.v[0]) >= 0 ? a.v[0] : call;
+    const char *rn = a.n ? pk_call_name(c, a.v[0]) : NULL;
+    pki_error(c->d, pkf_span(at), "outside-team",
+              "pk.%s is only allowed inside a team workunit (whose work index is "
+              "'m: pk.TeamMember'); launch this kernel with a pk.TeamPolicy",
+              range_of(c, at) >= 0 && rn ? rn : what);
+    return NULL;
+  }
+  for (uint32_t i = 0; i < a.n; i++)
+    if (!pkf_type_is(a.v[i], "identifier") && !pkf_type_is(a.v[i], "call")) {
+      pki_error(c->d, pkf_span(a.v[i]), "bad-nested-pattern",
+                "pk.%s in a team workunit takes two positional arguments: the range and "
+                "the name of a nested def", what);
+      return NULL;
+    }
+  if (a.n != 2) {
+    pki_error(c->d, pkf_span(call), "arity",
+              "wrong number of arguments to 'pk.%s': expected 2 (range, nested def), got %u",
+              what, a.n);
+    return NULL;
+  }
+  pki_stmt *s = pki_new_stmt(c->m, pattern < 0 ? PKI_S_SINGLE : PKI_S_NESTED, pkf_span(call));
+  s->pattern = pattern < 0 ? PKI_PATTERN_FOR : pattern;
+  int nidx = range_args(c, a.v[0], s, pattern < 0);
+  if (nidx < 0)
+    return NULL;
+  pkf_ndef *d = pkf_type_is(a.v[1], "identifier") ? find_ndef(c, a.v[1]) : NULL;
+  if (!d) {
+    pki_error(c->d, pkf_span(a.v[1]), "bad-nested-pattern",
+              "'%s' is not a nested function: pk.%s in a team workunit needs the name of a "
+              "'def' written inside this kernel before the call", pkf_text(c, a.v[1]), what);
+    return NULL;
+  }
+  shape sh = {pattern, nidx, acc};
+  s->closure = lower_closure(c, d, &sh, call);
+  return s->closure ? s : NULL;
+}
+
+static int pattern_of(pkf_ctx *c, TSNode call) {
+  const char *nm = pk_call_name(c, call);
+  if (!nm)
+    return -2;
+  if (!strcmp(nm, "parallel_for"))
+    return PKI_PATTERN_FOR;
+  if (!strcmp(nm, "parallel_reduce"))
+    return PKI_PATTERN_REDUCE;
+  if (!strcmp(nm, "parallel_scan"))
+    return PKI_PATTERN_SCAN;
+  if (!strcmp(nm, "single"))
+    return -1;
+  return -2;
+}
+
+static pki_var *declare(pkf_ctx *c, TSNode name, pki_type t, bool annotated) {
+  pki_var *v = pki_new_var(c->m, pkf_text(c, name), PKI_VAR_LOCAL, t, pkf_span(name));
+  v->annotated = annotated;
+  pki_func_add_local(c->m, c->fn, v);
+  pkf_scope_bind(c, v);
+  return v;
+}
+
+bool pkf_nested_assign(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode right,
+                       pki_block *out) {
+  int p = c->host ? -2 : pattern_of(c, right);
+  if (p < 0)
+    return false;
+  if (!pkf_type_is(left, "identifier")) {
+    pki_error(c->d, pkf_span(left), "unsupported-statement",
+              "the result of pk.%s must be assigned to a plain name", pattern_name(p));
+    return true;
+  }
+  uint32_t s0 = ts_node_start_byte(left);
+  pki_var *old = pkf_lookup(c, c->src + s0, ts_node_end_byte(left) - s0);
+  pki_type t = pki_void_type;
+  if (!ts_node_is_null(ann)) {
+    if (old) {
+      pki_error(c->d, pkf_span(left), "redeclaration",
+                "'%s' is already declared at %u:%u; assign to it without an annotation",
+                old->name, old->span.line, old->span.col);
+      return true;
+    }
+    if (!pkf_type(c, ann, false, &t))
+      return true;
+  } else if (old) {
+    t = old->type;
+  }
+  pki_expr *tgt = NULL;
+  if (old && ts_node_is_null(ann) && !(tgt = pkf_target(c, left)))
+    return true;
+  pki_stmt *s = nested(c, right, p, t);
+  if (!s)
+    return true;
+  if (!tgt) {
+    pki_stmt *d = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(n));
+    bool annotated = !ts_node_is_null(ann);
+    d->var = declare(c, left, annotated ? t : s->closure->acc ? s->closure->acc->type : t,
+                     annotated);
+    pki_block_push(c->m->arena, out, d);
+    tgt = pki_new_expr(c->m, PKI_E_VAR, pkf_span(left));
+    tgt->var = d->var;
+  }
+  s->target = tgt;
+  pki_block_push(c->m->arena, out, s);
+  return true;
+}
+
+/* ------------------------------------------------------ statement hooks */
+
+static void nested_def(pkf_ctx *c, TSNode def) {
+  TSNode name = pkf_field(def, "name");
+  uint32_t s0 = ts_node_start_byte(name);
+  pki_var *old = pkf_lookup(c, c->src + s0, ts_node_end_byte(name) - s0);
+  if (old) {
+    pki_error(c->d, pkf_span(name), "redeclaration",
+              "nested function '%s' reuses the name of a variable declared at %u:%u",
+              old->name, old->span.line, old->span.col);
+    return;
+  }
+  pkf_ndef *d = pki_alloc(c->m->arena, sizeof *d);
+  d->name = pkf_text(c, name);
+  d->def = def;
+  d->scope = c->scope;
+  d->next = c->ndefs;
+  c->ndefs = d;
+}
+
+static void nonlocal_stmt(pkf_ctx *c, TSNode n) {
+  if (!c->fn->is_closure) {
+    pki_error(c->d, pkf_span(n), "unsupported-statement",
+              "'nonlocal' is only meaningful inside a nested def of a team workunit");
+    return;
+  }
+  pkf_nodes ns = pkf_children(c, n);
+  for (uint32_t i = 0; i < ns.n; i++) {
+    uint32_t s0 = ts_node_start_byte(ns.v[i]);
+    pki_var *v = pkf_lookup(c, c->src + s0, ts_node_end_byte(ns.v[i]) - s0);
+    if (!v || pkf_own_var(c, v)) {
+      pki_error(c->d, pkf_span(ns.v[i]), "bad-nonlocal",
+                "nonlocal '%s' does not name a variable of an enclosing function",
+                pkf_text(c, ns.v[i]));
+      continue;
+    }
+    pkf_nonlocal *p = pki_alloc(c->m->arena, sizeof *p);
+    p->v = v;
+    p->fn = c->fn;
+    p->next = c->nonlocals;
+    c->nonlocals = p;
+  }
+}
+
+bool pkf_kernel_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
+  if (c->host || !c->fn)
+    return false;
+  if (pkf_type_is(n, "function_definition") && in_team(c)) {
+    nested_def(c, n);
+    return true;
+  }
+  if (pkf_type_is(n, "nonlocal_statement")) {
+    nonlocal_stmt(c, n);
+    return true;
+  }
+  if (!pkf_type_is(n, "expression_statement") || ts_node_named_child_count(n) != 1)
+    return false;
+  TSNode x = ts_node_named_child(n, 0);
+  int p = pattern_of(c, x);
+  if (p < -1)
+    return false;
+  pki_stmt *s = nested(c, x, p, pki_void_type);
+  if (s)
+    pki_block_push(c->m->arena, out, s);
+  return true;
+}
