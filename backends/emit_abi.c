@@ -9,7 +9,7 @@
 #include "pkb_priv.h"
 
 static const char *entity_label(pki_arena *a, const pki_func *f) {
-  if (f->owner && f->owner->kind == PKI_ENT_FUNCTOR)
+  if (pkb_is_class_entity(f->owner))
     return pki_sprintf(a, "%s.%s", f->owner->name, f->name);
   return f->name;
 }
@@ -19,15 +19,22 @@ static const char *functor_type(pki_arena *a, const pki_module *m, const pki_fun
 }
 
 /* "Kokkos::RangePolicy<...>(b, e)" or the MDRangePolicy equivalent. */
-static void put_policy(pkb_ctx *c, const pki_func *f, const char *fty) {
+static void put_policy(pkb_ctx *c, const pki_func *f, const char *fty, const char *iter) {
   pkb_buf *b = c->b;
   const char *tag = pkb_tag_name(c->m->arena, f);
   if (f->policy == PKI_POLICY_RANGE) {
     pkb_putf(b, "pkc::RangePolicy<%s::%s>(begin, end)", fty, tag);
     return;
   }
+  if (f->policy == PKI_POLICY_TEAM) {
+    pkb_putf(b, "pkc::team_policy<%s::%s>(*policy)", fty, tag);
+    return;
+  }
   int r = f->nindex;
-  pkb_putf(b, "pkc::MDRangePolicy<%d, %s::%s>(", r, fty, tag);
+  if (iter)
+    pkb_putf(b, "pkc::MDRangePolicyIter<%d, %s::%s, Kokkos::Iterate::%s>(", r, fty, tag, iter);
+  else
+    pkb_putf(b, "pkc::MDRangePolicy<%d, %s::%s>(", r, fty, tag);
   static const char *const parts[] = {"begin", "end", "tile"};
   for (int p = 0; p < 3; p++) {
     pkb_put(b, p ? ", {" : "{");
@@ -45,6 +52,17 @@ static void check_policy(pkb_ctx *c, const pki_func *f) {
     pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"expected a RangePolicy (or an int N)\");");
     pkb_line(b, "const int64_t begin = policy->begin[0];");
     pkb_line(b, "const int64_t end = policy->end[0] < begin ? begin : policy->end[0];");
+  } else if (f->policy == PKI_POLICY_TEAM) {
+    pkb_line(b, "if (!policy || policy->kind != PKC_POLICY_TEAM)");
+    pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"expected a TeamPolicy\");");
+    for (int level = 0; level < 2; level++)
+      for (int th = 0; th < 2; th++)
+        if (pkb_uses_scratch(&f->body, level, th)) {
+          pkb_line(b, "if (policy->scratch_%s[%d] <= 0)", th ? "thread" : "team", level);
+          pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"uses %s scratch level %d but the "
+                      "policy sets no scratch size; call set_scratch_size\");",
+                   th ? "thread" : "team", level);
+        }
   } else {
     pkb_line(b, "if (!policy || policy->kind != PKC_POLICY_MDRANGE || policy->rank != %d)",
              f->nindex);
@@ -61,7 +79,9 @@ static void bind_args(pkb_ctx *c, const pki_func *f) {
     pkb_line(b, "if (!args) return pkc::fail(err, errlen, kernel, \"missing arguments (args is NULL)\");");
   for (int i = 0; i < n; i++) {
     const pki_var *v = args[i];
-    pkb_begin(b, "if (!pkc::%s(f.", v->type.kind == PKI_VIEW ? "bind_view" : "bind_scalar");
+    pkb_begin(b, "if (!pkc::%s(f.", v->type.kind == PKI_VIEW   ? "bind_view"
+                                     : v->type.kind == PKI_POOL ? "bind_pool"
+                                                                : "bind_scalar");
     pkb_put_ident(b, v->name);
     pkb_putf(b, ", args[%d], kernel, ", i);
     pkb_put_cstr(b, v->name);
@@ -69,25 +89,68 @@ static void bind_args(pkb_ctx *c, const pki_func *f) {
   }
 }
 
-static void launch(pkb_ctx *c, const pki_func *f, const char *fty) {
+static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const char *iter) {
   pkb_buf *b = c->b;
   if (f->pattern == PKI_PATTERN_FOR) {
     pkb_begin(b, "Kokkos::parallel_for(kernel, ");
-    put_policy(c, f, fty);
+    put_policy(c, f, fty, iter);
     pkb_put(b, ", f);\n");
     return;
   }
   const char *acc = pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64);
   bool scan = f->pattern == PKI_PATTERN_SCAN;
-  pkb_line(b, "%s %s = 0;", acc, scan ? "total" : "value");
   pkb_begin(b, "Kokkos::%s(kernel, ", scan ? "parallel_scan" : "parallel_reduce");
-  put_policy(c, f, fty);
+  put_policy(c, f, fty, iter);
   static const char *const red[] = {NULL, "Kokkos::Prod", "Kokkos::Min", "Kokkos::Max"};
   if (!scan && f->reducer != PKI_REDUCER_SUM)
     pkb_putf(b, ", f, %s<%s>(value));\n", red[f->reducer], acc);
   else
     pkb_putf(b, ", f, %s);\n", scan ? "total" : "value");
-  pkb_line(b, "pkc::store_result(result, %s);", scan ? "total" : "value");
+}
+
+static void launch(pkb_ctx *c, const pki_func *f, const char *fty) {
+  pkb_buf *b = c->b;
+  bool scan = f->pattern == PKI_PATTERN_SCAN;
+  if (f->pattern != PKI_PATTERN_FOR)
+    pkb_line(b, "%s %s = 0;", pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64),
+             scan ? "total" : "value");
+  if (f->policy == PKI_POLICY_MDRANGE) { /* iteration order chosen at run time */
+    pkb_line(b, "switch (policy->iterate) {");
+    pkb_line(b, "case 1:");
+    b->indent++;
+    launch_one(c, f, fty, "Right");
+    pkb_line(b, "break;");
+    b->indent--;
+    pkb_line(b, "case 2:");
+    b->indent++;
+    launch_one(c, f, fty, "Left");
+    pkb_line(b, "break;");
+    b->indent--;
+    pkb_line(b, "default:");
+    b->indent++;
+    launch_one(c, f, fty, NULL);
+    b->indent--;
+    pkb_line(b, "}");
+  } else
+    launch_one(c, f, fty, NULL);
+  if (f->pattern != PKI_PATTERN_FOR)
+    pkb_line(b, "pkc::store_result(result, %s);", scan ? "total" : "value");
+}
+
+/* @pk.main: bind the members, run the host code, copy written scalars back. */
+static void launch_main(pkb_ctx *c, const pki_func *f) {
+  pkb_buf *b = c->b;
+  pkb_line(b, "%s(f);", pkb_main_name(c->m->arena, f));
+  pki_var *const *args;
+  int n = pkb_kernel_args(f, &args);
+  for (int i = 0; i < n; i++) {
+    const pki_var *v = args[i];
+    if (v->type.kind == PKI_VIEW || v->type.kind == PKI_POOL || !(v->access & PKI_ACCESS_WRITE))
+      continue;
+    pkb_begin(b, "pkc::store_result(static_cast<pkc_value *>(args[%d]), f.", i);
+    pkb_put_ident(b, v->name);
+    pkb_put(b, ");\n");
+  }
 }
 
 static void wrapper(pkb_ctx *c, const pki_func *f) {
@@ -95,22 +158,21 @@ static void wrapper(pkb_ctx *c, const pki_func *f) {
   pki_arena *a = c->m->arena;
   pki_var *const *args;
   int n = pkb_kernel_args(f, &args);
-  bool unsupported = f->policy == PKI_POLICY_TEAM ||
-                     (f->policy == PKI_POLICY_MDRANGE && f->pattern == PKI_PATTERN_SCAN);
+  bool unsupported = !f->is_main && f->policy == PKI_POLICY_MDRANGE &&
+                     f->pattern == PKI_PATTERN_SCAN;
   const char *fty = functor_type(a, c->m, f);
   pkb_line(b, "extern \"C\" PKC_EXPORT int %s(void *const *%s, const pkc_policy *%s,",
            pkb_wrapper_name(a, c->m, f), n && !unsupported ? "args" : " /*args*/",
-           unsupported ? " /*policy*/" : "policy");
+           unsupported || f->is_main ? " /*policy*/" : "policy");
   pkb_line(b, "    pkc_value *%s, char *err, size_t errlen) {",
-           f->pattern == PKI_PATTERN_FOR || unsupported ? " /*result*/" : "result");
+           f->pattern == PKI_PATTERN_FOR || unsupported || f->is_main ? " /*result*/" : "result");
   b->indent++;
   pkb_begin(b, "static const char kernel[] = ");
   pkb_put_cstr(b, entity_label(a, f));
   pkb_put(b, ";\n");
   if (unsupported) {
-    pkb_line(b, "return pkc::fail(err, errlen, kernel, \"%s are not supported by pkc's Kokkos "
-                "backend yet\");", f->policy == PKI_POLICY_TEAM ? "TeamPolicy kernels"
-                                                                : "MDRange scans");
+    pkb_line(b, "return pkc::fail(err, errlen, kernel, \"MDRange scans are not supported by "
+                "Kokkos\");");
     b->indent--;
     pkb_line(b, "}");
     pkb_nl(b);
@@ -119,10 +181,14 @@ static void wrapper(pkb_ctx *c, const pki_func *f) {
   pkb_line(b, "try {");
   b->indent++;
   pkb_line(b, "if (!pkc::ready(kernel, err, errlen)) return 1;");
-  check_policy(c, f);
+  if (!f->is_main)
+    check_policy(c, f);
   pkb_line(b, "%s f;", fty);
   bind_args(c, f);
-  launch(c, f, fty);
+  if (f->is_main)
+    launch_main(c, f);
+  else
+    launch(c, f, fty);
   pkb_line(b, "return 0;");
   b->indent--;
   pkb_line(b, "} catch (const std::exception &e) {");
@@ -184,14 +250,16 @@ static void param_table(pkb_ctx *c, const pki_func *f, int k) {
            entity_label(c->m->arena, f));
   for (int i = 0; i < n; i++) {
     const pki_var *v = args[i];
-    bool view = v->type.kind == PKI_VIEW;
-    const char *code;
-    int bits;
-    dtype_of(view ? v->type.elem : v->type.kind, &code, &bits);
+    bool view = v->type.kind == PKI_VIEW, pool = v->type.kind == PKI_POOL;
+    const char *code = "0";
+    int bits = 0;
+    if (!pool)
+      dtype_of(view ? v->type.elem : v->type.kind, &code, &bits);
     pkb_begin(b, "    {");
     pkb_put_cstr(b, v->name);
-    pkb_putf(b, ", %s, %s, %d, %d, %s, %s},\n", view ? "PKC_PARAM_VIEW" : "PKC_PARAM_SCALAR",
-             code, bits, view ? v->type.rank : 0,
+    pkb_putf(b, ", %s, %s, %d, %d, %s, %s},\n",
+             view ? "PKC_PARAM_VIEW" : pool ? "PKC_PARAM_POOL" : "PKC_PARAM_SCALAR", code, bits,
+             view ? v->type.rank : pool ? (v->type.rank == 1024 ? 1024 : 64) : 0,
              view ? layout_code(v->type.layout) : "PKC_LAYOUT_DEFAULT",
              access_code(v->access ? v->access : PKI_ACCESS_READ));
   }
@@ -203,7 +271,7 @@ static void kernel_entry(pkb_ctx *c, const pki_func *f, int k) {
   pki_var *const *args;
   int n = pkb_kernel_args(f, &args);
   static const char *const pat[] = {"PKC_PATTERN_FOR", "PKC_PATTERN_REDUCE",
-                                    "PKC_PATTERN_SCAN"};
+                                    "PKC_PATTERN_SCAN", "PKC_PATTERN_MAIN"};
   static const char *const pol[] = {"PKC_POLICY_RANGE", "PKC_POLICY_MDRANGE",
                                     "PKC_POLICY_TEAM"};
   static const char *const red[] = {"PKC_REDUCER_SUM", "PKC_REDUCER_PROD",
@@ -216,7 +284,8 @@ static void kernel_entry(pkb_ctx *c, const pki_func *f, int k) {
   pkb_put_cstr(b, f->name);
   pkb_put(b, ", ");
   pkb_put_cstr(b, f->owner ? f->owner->name : f->name);
-  pkb_putf(b, ", %s, %s, %s, %d, %s, %s, %d, %u, %s},\n", pat[f->pattern], pol[f->policy],
+  pkb_putf(b, ", %s, %s, %s, %d, %s, %s, %d, %u, %s},\n", pat[f->is_main ? 3 : f->pattern],
+           pol[f->is_main ? 0 : f->policy],
            red[f->reducer], n, n ? pki_sprintf(c->m->arena, "params_%d", k) : "nullptr",
            code, bits, (unsigned)f->span.line, pkb_wrapper_name(c->m->arena, c->m, f));
 }
@@ -264,8 +333,8 @@ void pkb_gen_descriptor(pkb_ctx *c) {
   pkb_line(b, "      pkc::on_device ? pkc::allocate : nullptr,");
   pkb_line(b, "      pkc::on_device ? pkc::deallocate : nullptr,");
   pkb_line(b, "      pkc::copy,");
-  pkb_line(b, "      nullptr,  // pool_create: no random pools in this module");
-  pkb_line(b, "      nullptr};  // pool_destroy");
+  pkb_line(b, "      pkc::pool_create,");
+  pkb_line(b, "      pkc::pool_destroy};");
   pkb_line(b, "  return &desc;");
   pkb_line(b, "}");
 }
@@ -291,8 +360,12 @@ void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b) {
   FOR_EACH_KERNEL(m, f, {
     pki_var *const *args;
     int n = pkb_kernel_args(f, &args);
-    pkb_putf(b, "/* %s (line %u): %s over a %s", entity_label(a, f), (unsigned)f->span.line,
-             pat[f->pattern], pol[f->policy]);
+    if (f->is_main)
+      pkb_putf(b, "/* %s (line %u): @pk.main (policy NULL; written scalars copied back)",
+               entity_label(a, f), (unsigned)f->span.line);
+    else
+      pkb_putf(b, "/* %s (line %u): %s over a %s", entity_label(a, f), (unsigned)f->span.line,
+               pat[f->pattern], pol[f->policy]);
     if (f->acc)
       pkb_putf(b, "; result %s", pki_kind_name(f->acc->type.kind));
     pkb_put(b, n ? "\n" : " */\n");

@@ -33,7 +33,35 @@ const char *pkb_scalar_ctype(pki_kind k) {
   }
 }
 
+static bool put_special_type(pkb_buf *b, pki_type t) {
+  switch (t.kind) {
+  case PKI_TEAM_MEMBER: pkb_put(b, "pkc::TeamMember"); return true;
+  case PKI_CLASS: pkb_put(b, t.cls ? t.cls->name : "void"); return true;
+  case PKI_POOL: pkb_put(b, t.rank == 1024 ? "pkc::Pool1024" : "pkc::Pool64"); return true;
+  case PKI_RAND_STATE:
+    pkb_put(b, t.rank == 1024 ? "pkc::Pool1024::generator_type" : "pkc::Pool64::generator_type");
+    return true;
+  case PKI_TIMER: pkb_put(b, "Kokkos::Timer"); return true;
+  case PKI_ARRAY: pkb_put(b, pkb_scalar_ctype(t.elem)); return true; /* + [n] after the name */
+  case PKI_VIEW:
+    if (t.space != PKI_SPACE_SCRATCH && t.layout != PKI_LAYOUT_STRIDE)
+      return false;
+    if (t.layout == PKI_LAYOUT_STRIDE && t.space != PKI_SPACE_SCRATCH) {
+      pkb_put(b, "auto");
+      return true;
+    }
+    pkb_putf(b, "pkc::ScratchView<%s ", pkb_scalar_ctype(t.elem));
+    for (int i = 0; i < t.rank; i++)
+      pkb_put(b, "*");
+    pkb_put(b, ">");
+    return true;
+  default: return false;
+  }
+}
+
 void pkb_put_type(pkb_buf *b, pki_type t) {
+  if (put_special_type(b, t))
+    return;
   if (t.kind != PKI_VIEW) {
     pkb_put(b, pkb_scalar_ctype(t.kind));
     return;
@@ -319,6 +347,83 @@ static void emit_cond(pkb_ctx *c, const pki_expr *e) {
   emit_sub(c, e->args[2], expr_prec(e->args[2]) <= P_COND);
 }
 
+/* Members: `self.x` in @pk.main, `this->x` in classtype methods, else `x`. */
+static void emit_var(pkb_ctx *c, const pki_var *v) {
+  const pki_func *f = c->fn;
+  if (v->kind == PKI_VAR_MEMBER && f) {
+    if (f->is_main)
+      pkb_put(c->b, "self.");
+    else if ((f->is_method || f->is_ctor) && f->owner && f->owner->kind == PKI_ENT_CLASSTYPE)
+      pkb_put(c->b, "this->");
+  }
+  pkb_put_ident(c->b, v->name);
+}
+
+/* A subview slice: ':' -> Kokkos::ALL(), b:e -> pkc::range(b, e); an open
+ * end is the view's extent in that dimension. */
+static void emit_slice(pkb_ctx *c, const pki_expr *e, const pki_expr *view, int dim) {
+  if (e->ival == 1 || (!e->args[0] && !e->args[1]) || e->nargs < 2) {
+    pkb_put(c->b, "Kokkos::ALL()");
+    return;
+  }
+  pkb_put(c->b, "pkc::range(");
+  if (e->args[0])
+    pkb_emit_expr(c, e->args[0]);
+  else
+    pkb_put(c->b, "0");
+  pkb_put(c->b, ", ");
+  if (e->args[1])
+    pkb_emit_expr(c, e->args[1]);
+  else if (view) {
+    pkb_emit_expr(c, view);
+    pkb_putf(c->b, ".extent(%d)", dim);
+  } else
+    pkb_put(c->b, "0");
+  pkb_put(c->b, ")");
+}
+
+/* Kokkos::subview(v, i, Kokkos::ALL(), ...) */
+void pkb_emit_subview(pkb_ctx *c, pki_expr *const *args, int n) {
+  pkb_put(c->b, "Kokkos::subview(");
+  pkb_emit_expr(c, args[0]);
+  for (int i = 1; i < n; i++) {
+    pkb_put(c->b, ", ");
+    if (args[i]->kind == PKI_E_SLICE)
+      emit_slice(c, args[i], args[0], i - 1);
+    else
+      pkb_emit_expr(c, args[i]);
+  }
+  pkb_put(c->b, ")");
+}
+
+static void emit_index(pkb_ctx *c, const pki_expr *e) {
+  for (int i = 1; i < e->nargs; i++)
+    if (e->args[i]->kind == PKI_E_SLICE) {
+      pkb_emit_subview(c, e->args, e->nargs);
+      return;
+    }
+  emit_sub(c, e->args[0], expr_prec(e->args[0]) < P_PRIMARY);
+  bool arr = e->args[0]->type.kind == PKI_ARRAY;
+  pkb_put(c->b, arr ? "[" : "(");
+  emit_call_args(c, e->args + 1, e->nargs - 1);
+  pkb_put(c->b, arr ? "]" : ")");
+}
+
+/* f(args) or, for a classtype method, receiver.f(args[1..]). */
+static void emit_call(pkb_ctx *c, const pki_expr *e) {
+  const pki_func *f = e->func;
+  bool method = f && f->is_method && f->owner && f->owner->kind == PKI_ENT_CLASSTYPE &&
+                e->nargs > 0;
+  if (method) {
+    emit_sub(c, e->args[0], expr_prec(e->args[0]) < P_PRIMARY);
+    pkb_put(c->b, ".");
+  }
+  pkb_put_ident(c->b, f ? f->name : "?");
+  pkb_put(c->b, "(");
+  emit_call_args(c, e->args + method, e->nargs - method);
+  pkb_put(c->b, ")");
+}
+
 void pkb_emit_expr(pkb_ctx *c, const pki_expr *e) {
   pkb_buf *b = c->b;
   switch (e->kind) {
@@ -326,29 +431,37 @@ void pkb_emit_expr(pkb_ctx *c, const pki_expr *e) {
   case PKI_E_FLOAT: emit_float(c, e); break;
   case PKI_E_BOOL: pkb_put(b, e->ival ? "true" : "false"); break;
   case PKI_E_STR: pkb_put_cstr(b, e->str ? e->str : ""); break;
-  case PKI_E_VAR: pkb_put_ident(b, e->var->name); break;
+  case PKI_E_VAR: emit_var(c, e->var); break;
   case PKI_E_UNARY: emit_unary(c, e); break;
   case PKI_E_BINARY: emit_binary(c, e); break;
   case PKI_E_COMPARE: case PKI_E_LOGICAL: emit_binary_op(c, e); break;
   case PKI_E_COND: emit_cond(c, e); break;
   case PKI_E_CAST: emit_cast(c, e); break;
-  case PKI_E_INDEX:
-    emit_sub(c, e->args[0], expr_prec(e->args[0]) < P_PRIMARY);
-    pkb_put(b, "(");
-    emit_call_args(c, e->args + 1, e->nargs - 1);
-    pkb_put(b, ")");
-    break;
+  case PKI_E_INDEX: emit_index(c, e); break;
   case PKI_E_EXTENT:
     pkb_put(b, "static_cast<int64_t>(");
     pkb_emit_expr(c, e->args[0]);
     pkb_putf(b, ".extent(%lld))", (long long)e->ival);
     break;
-  case PKI_E_CALL:
-    pkb_put_ident(b, e->func ? e->func->name : "?");
+  case PKI_E_CALL: emit_call(c, e); break;
+  case PKI_E_BUILTIN: emit_builtin(c, e); break;
+  case PKI_E_INTRINSIC: pkb_emit_intrinsic(c, e); break;
+  case PKI_E_FIELD:
+    emit_sub(c, e->args[0], expr_prec(e->args[0]) < P_PRIMARY);
+    pkb_put(b, ".");
+    pkb_put_ident(b, e->str ? e->str : e->var ? e->var->name : "?");
+    break;
+  case PKI_E_CONSTRUCT:
+    pkb_put(b, e->type.cls ? e->type.cls->name : "?");
     pkb_put(b, "(");
     emit_call_args(c, e->args, e->nargs);
     pkb_put(b, ")");
     break;
-  case PKI_E_BUILTIN: emit_builtin(c, e); break;
+  case PKI_E_LIST:
+    pkb_put(b, "{");
+    emit_call_args(c, e->args, e->nargs);
+    pkb_put(b, "}");
+    break;
+  case PKI_E_SLICE: emit_slice(c, e, NULL, 0); break;
   }
 }

@@ -32,6 +32,11 @@ static bool stmt_reads(const pki_stmt *s, const pki_var *v) {
   for (int i = 0; i < s->nargs; i++)
     if (expr_reads(s->args[i], v))
       return true;
+  if (s->target && (s->kind == PKI_S_NESTED || s->kind == PKI_S_DISPATCH) &&
+      expr_reads(s->target, v))
+    return true; /* a reduction's result variable is used by Kokkos */
+  if (s->closure && block_reads(&s->closure->body, v))
+    return true;
   return block_reads(&s->body, v) || block_reads(&s->orelse, v);
 }
 
@@ -46,7 +51,7 @@ bool pkb_var_read(const pki_func *f, const pki_var *v) { return block_reads(&f->
 
 /* ------------------------------------------------------------ helpers */
 
-static void line_directive(pkb_ctx *c, const pki_stmt *s) {
+void pkb_line_directive(pkb_ctx *c, const pki_stmt *s) {
   if (c->o->line_directives && s->span.line > 0)
     pkb_putf(c->b, "#line %u \"%s\"\n", (unsigned)s->span.line, c->m->abspath);
 }
@@ -67,17 +72,88 @@ static void put_zero(pkb_buf *b, pki_type t) {
   }
 }
 
-static void emit_decl(pkb_ctx *c, const pki_stmt *s) {
-  pkb_begin(c->b, "%s", "");
-  pkb_put_type(c->b, s->var->type);
-  pkb_put(c->b, " ");
-  pkb_put_ident(c->b, s->var->name);
-  pkb_put(c->b, " = ");
-  if (s->value)
+static bool is_intrinsic(const pki_expr *e, pki_intrinsic id) {
+  return e && e->kind == PKI_E_INTRINSIC && e->intrinsic == id;
+}
+
+/* Declarations whose C++ form differs from "T x = value;". */
+static bool emit_special_decl(pkb_ctx *c, const pki_stmt *s) {
+  pkb_buf *b = c->b;
+  const pki_var *v = s->var;
+  pki_type t = v->type;
+  if (v->kind == PKI_VAR_MEMBER) { /* self.x: T = value in a constructor */
+    pkb_begin(b, "%s", "");
+    pkb_emit_expr(c, &(pki_expr){.kind = PKI_E_VAR, .var = (pki_var *)v, .type = t});
+    pkb_put(b, " = ");
+    if (s->value)
+      expr(c, s->value);
+    else
+      put_zero(b, t);
+    pkb_put(b, ";\n");
+    return true;
+  }
+  if (t.kind == PKI_TIMER || is_intrinsic(s->value, PKI_INTRINSIC_TIMER_NEW)) {
+    pkb_begin(b, "Kokkos::Timer ");
+    pkb_put_ident(b, v->name);
+    pkb_put(b, ";\n");
+    return true;
+  }
+  if (t.kind == PKI_ARRAY) {
+    pkb_begin(b, "%s ", pkb_scalar_ctype(t.elem));
+    pkb_put_ident(b, v->name);
+    pkb_putf(b, "[%d] = ", t.length);
+    if (s->value && s->value->kind == PKI_E_LIST)
+      expr(c, s->value);
+    else
+      pkb_put(b, "{}");
+    pkb_put(b, ";\n");
+    return true;
+  }
+  bool scratch = is_intrinsic(s->value, PKI_INTRINSIC_SCRATCH_VIEW);
+  if (scratch || (t.kind == PKI_VIEW && s->value) || t.kind == PKI_RAND_STATE) {
+    if (scratch) { /* pkc::ScratchView<double *> s(m.team_scratch(0), n); */
+      pki_type st = t;
+      st.space = PKI_SPACE_SCRATCH;
+      pkb_begin(b, "%s", "");
+      pkb_put_type(b, st);
+      pkb_put(b, " ");
+      pkb_put_ident(b, v->name);
+      pkb_put(b, "(");
+      for (int i = 0; i < s->value->nargs; i++) {
+        if (i)
+          pkb_put(b, ", ");
+        expr(c, s->value->args[i]);
+      }
+      pkb_put(b, ");\n");
+      return true;
+    }
+    if (!s->value)
+      return false;
+    pkb_begin(b, "auto "); /* subviews, generator states */
+    pkb_put_ident(b, v->name);
+    pkb_put(b, " = ");
     expr(c, s->value);
-  else
-    put_zero(c->b, s->var->type);
-  pkb_put(c->b, ";\n");
+    pkb_put(b, ";\n");
+    return true;
+  }
+  return false;
+}
+
+static void emit_decl(pkb_ctx *c, const pki_stmt *s) {
+  if (!emit_special_decl(c, s)) {
+    pkb_begin(c->b, "%s", "");
+    pkb_put_type(c->b, s->var->type);
+    pkb_put(c->b, " ");
+    pkb_put_ident(c->b, s->var->name);
+    pkb_put(c->b, " = ");
+    if (s->value)
+      expr(c, s->value);
+    else
+      put_zero(c->b, s->var->type);
+    pkb_put(c->b, ";\n");
+  }
+  if (s->var->kind == PKI_VAR_MEMBER)
+    return;
   if (c->fn && !pkb_var_read(c->fn, s->var)) {
     pkb_begin(c->b, "(void)");
     pkb_put_ident(c->b, s->var->name);
@@ -334,7 +410,7 @@ static void emit_printf(pkb_ctx *c, const pki_stmt *s) {
   const char *want[64] = {0};
   const char *fmt = s->nargs > 0 && s->args[0]->kind == PKI_E_STR ? s->args[0]->str : "";
   int nw = printf_types(fmt ? fmt : "", want, 64);
-  pkb_begin(c->b, "PKC_PRINTF(");
+  pkb_begin(c->b, "%s(", c->fn && c->fn->is_main ? "printf" : "PKC_PRINTF");
   for (int i = 0; i < s->nargs; i++) {
     if (i)
       pkb_put(c->b, ", ");
@@ -365,16 +441,16 @@ static void emit_return(pkb_ctx *c, const pki_stmt *s) {
 static void emit_expr_stmt(pkb_ctx *c, const pki_stmt *s) {
   if (!s->value || s->value->kind == PKI_E_STR) /* docstring */
     return;
-  bool call = s->value->kind == PKI_E_CALL;
+  bool call = s->value->kind == PKI_E_CALL || s->value->kind == PKI_E_INTRINSIC;
   pkb_begin(c->b, "%s", call ? "" : "(void)(");
   expr(c, s->value);
   pkb_put(c->b, call ? ";\n" : ");\n");
 }
 
-static void emit_stmt(pkb_ctx *c, const pki_stmt *s) {
+void pkb_emit_stmt(pkb_ctx *c, const pki_stmt *s) {
   if (s->kind == PKI_S_EXPR && (!s->value || s->value->kind == PKI_E_STR))
     return;
-  line_directive(c, s);
+  pkb_line_directive(c, s);
   switch (s->kind) {
   case PKI_S_DECL: emit_decl(c, s); break;
   case PKI_S_ASSIGN:
@@ -400,10 +476,14 @@ static void emit_stmt(pkb_ctx *c, const pki_stmt *s) {
   case PKI_S_RETURN: emit_return(c, s); break;
   case PKI_S_EXPR: emit_expr_stmt(c, s); break;
   case PKI_S_PRINTF: emit_printf(c, s); break;
+  case PKI_S_ASSERT: pkb_emit_assert(c, s); break;
+  case PKI_S_NESTED: pkb_emit_nested(c, s); break;
+  case PKI_S_SINGLE: pkb_emit_single(c, s); break;
+  case PKI_S_DISPATCH: pkb_emit_dispatch(c, s); break;
   }
 }
 
 void pkb_emit_block(pkb_ctx *c, const pki_block *blk) {
   for (int i = 0; i < blk->n; i++)
-    emit_stmt(c, blk->stmts[i]);
+    pkb_emit_stmt(c, blk->stmts[i]);
 }

@@ -40,6 +40,7 @@ typedef struct pkb_ctx {
   const pki_module *m;
   const pkb_options *o;
   const pki_func *fn; /* function being emitted */
+  const pki_entity *main_of; /* the workload whose @pk.main is being emitted */
   pkb_buf *b;
 } pkb_ctx;
 
@@ -50,11 +51,32 @@ void pkb_put_type(pkb_buf *b, pki_type t);
 void pkb_put_ident(pkb_buf *b, const char *name);
 /* Appends a C++ expression for e (fully typed IR). */
 void pkb_emit_expr(pkb_ctx *c, const pki_expr *e);
+/* Kokkos::subview(args[0], args[1..n-1]) (indices or PKI_E_SLICE). */
+void pkb_emit_subview(pkb_ctx *c, pki_expr *const *args, int n);
 /* Appends a floating literal that reads back exactly (for kind F32/F64). */
 void pkb_put_float(pkb_buf *b, double v, pki_kind k);
 
 /* Emits the statements of a block at the current indentation. */
 void pkb_emit_block(pkb_ctx *c, const pki_block *blk);
+/* One statement (with its #line directive). */
+void pkb_emit_stmt(pkb_ctx *c, const pki_stmt *s);
+/* "#line N file" for a statement (when line directives are on). */
+void pkb_line_directive(pkb_ctx *c, const pki_stmt *s);
+
+/* emit_dialect.c: team/nested/single/assert statements, @pk.main dispatches,
+ * pk.* intrinsics. */
+void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s);
+void pkb_emit_single(pkb_ctx *c, const pki_stmt *s);
+void pkb_emit_assert(pkb_ctx *c, const pki_stmt *s);
+void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s);
+void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e);
+/* Does any statement in the block (closures included) use scratch level
+ * `level` via m.team_scratch (thread=false) or m.thread_scratch (thread=true)? */
+bool pkb_uses_scratch(const pki_block *b, int level, bool thread);
+/* "(void)x;" for each closure parameter the closure does not read. */
+void pkb_void_unread(pkb_ctx *c, const pki_func *f, const pki_var *v);
+/* Is v declared (PKI_S_DECL) anywhere in f's body or its parents' bodies? */
+bool pkb_declared(const pki_func *f, const pki_var *v);
 /* Does the function body read variable v (anywhere but as an assignment target)? */
 bool pkb_var_read(const pki_func *f, const pki_var *v);
 
@@ -75,8 +97,13 @@ const char *pkb_tag_name(pki_arena *a, const pki_func *f);
 const char *pkb_wrapper_name(pki_arena *a, const pki_module *m, const pki_func *f);
 /* Kernel arguments of a workunit: FunctionSty params or functor members. */
 int pkb_kernel_args(const pki_func *f, pki_var *const **out);
-/* Is this function emitted as a kernel (a workunit we can launch)? */
+/* Is this function emitted as a kernel (a workunit we can launch, or a
+ * workload's @pk.main)? */
 bool pkb_is_kernel(const pki_func *f);
+/* Host function running a workload's @pk.main: "<W>_<main>". */
+const char *pkb_main_name(pki_arena *a, const pki_func *f);
+/* Does the entity hold functor state (functor or workload)? */
+bool pkb_is_class_entity(const pki_entity *e);
 
 /* ------------------------------------------------------------ cache.c */
 

@@ -1,10 +1,169 @@
 // pkc_dialect.hpp - device-side support for the PyKokkos dialect beyond plain
-// range kernels: team/vector loops, scratch, atomics, random numbers,
-// subviews. Included at the end of pkc_kokkos.hpp; Kokkos-version
-// differences still belong in pkc_kokkos.hpp's compatibility section.
+// range kernels: team policies and loops, scratch, atomics, random numbers,
+// subviews, MDRange iteration order. Included at the end of pkc_kokkos.hpp
+// (inside nothing: it opens namespace pkc itself).
 #ifndef PKC_DIALECT_HPP
 #define PKC_DIALECT_HPP
 
-namespace pkc {}  // namespace pkc
+#include <Kokkos_Random.hpp>
+
+namespace pkc {
+
+// ------------------------------------------------------------ team policies
+// The work index of a TeamPolicy workunit.
+using TeamMember = Kokkos::TeamPolicy<ExecSpace>::member_type;
+
+template <class Tag>
+using TeamPolicy = Kokkos::TeamPolicy<ExecSpace, Tag>;
+
+// The TeamPolicy a wrapper launches, from the host's pkc_policy: team_size 0
+// = Kokkos::AUTO, vector_length 0 = 1, scratch bytes per level (team/thread).
+template <class Tag>
+inline TeamPolicy<Tag> team_policy(const pkc_policy &p) {
+  const int league = static_cast<int>(p.league_size);
+  const int vector = p.vector_length > 0 ? static_cast<int>(p.vector_length) : 1;
+  TeamPolicy<Tag> pol = p.team_size > 0
+                            ? TeamPolicy<Tag>(league, static_cast<int>(p.team_size), vector)
+                            : TeamPolicy<Tag>(league, Kokkos::AUTO, vector);
+  for (int level = 0; level < 2; level++)
+    if (p.scratch_team[level] > 0 || p.scratch_thread[level] > 0)
+      pol = pol.set_scratch_size(level,
+                                 Kokkos::PerTeam(static_cast<size_t>(p.scratch_team[level])),
+                                 Kokkos::PerThread(static_cast<size_t>(p.scratch_thread[level])));
+  return pol;
+}
+
+// MDRangePolicy with an explicit iteration order (pk.Iterate.Right / Left).
+template <int Rank, class Tag, Kokkos::Iterate It>
+using MDRangePolicyIter = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank, It, It>, Tag,
+                                                Kokkos::IndexType<int64_t>>;
+
+// Lambdas dispatched from @pk.main (no work tag).
+using LambdaRange = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>;
+template <int Rank>
+using LambdaMDRange = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank>, Kokkos::IndexType<int64_t>>;
+using LambdaTeam = Kokkos::TeamPolicy<ExecSpace>;
+
+// ------------------------------------------------------------ scratch
+using ScratchSpace = ExecSpace::scratch_memory_space;
+// pk.ScratchView1D..3D: unmanaged Views in team/thread scratch memory.
+template <class T>
+using ScratchView = Kokkos::View<T, ScratchSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+// ------------------------------------------------------------ nested loops
+// pk.TeamThreadMDRange (Kokkos 3.4 has none): a TeamThreadRange over the
+// flattened index space, row-major.
+template <class F>
+KOKKOS_INLINE_FUNCTION void team_thread_md_for(const TeamMember &m, int64_t n0, int64_t n1,
+                                               const F &f) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n0 * n1),
+                       [&](const int64_t k) { f(k / n1, k % n1); });
+}
+template <class F>
+KOKKOS_INLINE_FUNCTION void team_thread_md_for(const TeamMember &m, int64_t n0, int64_t n1,
+                                               int64_t n2, const F &f) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n0 * n1 * n2), [&](const int64_t k) {
+    f(k / (n1 * n2), k / n2 % n1, k % n2);
+  });
+}
+template <class T, class F>
+KOKKOS_INLINE_FUNCTION void team_thread_md_reduce(const TeamMember &m, int64_t n0, int64_t n1,
+                                                  const F &f, T &result) {
+  Kokkos::parallel_reduce(
+      Kokkos::TeamThreadRange(m, n0 * n1),
+      [&](const int64_t k, T &acc) { f(k / n1, k % n1, acc); }, result);
+}
+template <class T, class F>
+KOKKOS_INLINE_FUNCTION void team_thread_md_reduce(const TeamMember &m, int64_t n0, int64_t n1,
+                                                  int64_t n2, const F &f, T &result) {
+  Kokkos::parallel_reduce(
+      Kokkos::TeamThreadRange(m, n0 * n1 * n2),
+      [&](const int64_t k, T &acc) { f(k / (n1 * n2), k / n2 % n1, k % n2, acc); }, result);
+}
+
+// ------------------------------------------------------------ atomics
+// pk.atomic_*: the value converts to the element type (no template clash
+// between e.g. an int32 View and an int64 value).
+template <class T> struct same { using type = T; };
+#define PKC_ATOMIC_FETCH(name)                                                      \
+  template <class T>                                                              \
+  KOKKOS_INLINE_FUNCTION T name(T *p, const typename same<T>::type v) {          \
+    return Kokkos::name(p, v);                                                    \
+  }
+PKC_ATOMIC_FETCH(atomic_fetch_add) PKC_ATOMIC_FETCH(atomic_fetch_sub)
+PKC_ATOMIC_FETCH(atomic_fetch_mul) PKC_ATOMIC_FETCH(atomic_fetch_div)
+PKC_ATOMIC_FETCH(atomic_fetch_max) PKC_ATOMIC_FETCH(atomic_fetch_min)
+PKC_ATOMIC_FETCH(atomic_fetch_mod) PKC_ATOMIC_FETCH(atomic_fetch_and)
+PKC_ATOMIC_FETCH(atomic_fetch_or) PKC_ATOMIC_FETCH(atomic_fetch_xor)
+#undef PKC_ATOMIC_FETCH
+template <class T>
+KOKKOS_INLINE_FUNCTION T atomic_fetch_lshift(T *p, const int64_t v) {
+  return Kokkos::atomic_fetch_lshift(p, static_cast<unsigned>(v));
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T atomic_fetch_rshift(T *p, const int64_t v) {
+  return Kokkos::atomic_fetch_rshift(p, static_cast<unsigned>(v));
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION void atomic_add(T *p, const typename same<T>::type v) {
+  Kokkos::atomic_add(p, v);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION void atomic_sub(T *p, const typename same<T>::type v) {
+  Kokkos::atomic_sub(p, v);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T atomic_compare_exchange(T *p, const typename same<T>::type expected,
+                                                 const typename same<T>::type desired) {
+  return Kokkos::atomic_compare_exchange(p, expected, desired);
+}
+
+// ------------------------------------------------------------ subviews
+// A half-open index range [b, e) of a subview (Python slice b:e).
+KOKKOS_INLINE_FUNCTION Kokkos::pair<int64_t, int64_t> range(int64_t b, int64_t e) {
+  return Kokkos::make_pair(b, e);
+}
+
+// ------------------------------------------------------------ random pools
+using Pool64 = Kokkos::Random_XorShift64_Pool<ExecSpace>;
+using Pool1024 = Kokkos::Random_XorShift1024_Pool<ExecSpace>;
+
+// Binds a pool argument (a pkc_value whose .u is a handle from pool_create).
+template <class P>
+inline bool bind_pool(P &x, const void *arg, const char *kernel, const char *name, char *err,
+                      size_t errlen) {
+  const pkc_value *v = static_cast<const pkc_value *>(arg);
+  if (!v || !v->u) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "argument '%s' is missing (no random pool)", name);
+    return !fail(err, errlen, kernel, msg);
+  }
+  x = *reinterpret_cast<const P *>(static_cast<uintptr_t>(v->u));
+  return true;
+}
+
+// pkc_module_desc.pool_create / pool_destroy.
+inline void *pool_create(int32_t bits, uint64_t seed, char *err, size_t errlen) {
+  try {
+    if (!Kokkos::is_initialized()) {
+      fail(err, errlen, "pool_create", "Kokkos is not initialized");
+      return nullptr;
+    }
+    if (bits == 64) return new Pool64(seed);
+    if (bits == 1024) return new Pool1024(seed);
+    fail(err, errlen, "pool_create", "bits must be 64 or 1024");
+  } catch (const std::exception &e) {
+    fail(err, errlen, "pool_create", e.what());
+  }
+  return nullptr;
+}
+
+inline void pool_destroy(int32_t bits, void *pool) {
+  if (!pool || !Kokkos::is_initialized()) return;  // after finalize: nothing to free
+  if (bits == 64) delete static_cast<Pool64 *>(pool);
+  else if (bits == 1024) delete static_cast<Pool1024 *>(pool);
+}
+
+}  // namespace pkc
 
 #endif  // PKC_DIALECT_HPP

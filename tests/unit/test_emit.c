@@ -485,8 +485,7 @@ static void test_emit_text(void **state) {
   HAS(cpp, "extern \"C\" PKC_EXPORT int pkc_kern__nstream(void *const *args, const pkc_policy *policy,");
   HAS(cpp, "if (!pkc::bind_view(f.A, args[0], kernel, \"A\", err, errlen)) return 1;");
   HAS(cpp, "if (!pkc::bind_scalar(f.scalar, args[3], kernel, \"scalar\", err, errlen)) return 1;");
-  HAS(cpp, "Kokkos::parallel_for(kernel, Kokkos::RangePolicy<pkc::ExecSpace, "
-           "pkc_kern::nstream::nstream_tag, Kokkos::IndexType<int64_t>>(begin, end), f);");
+  HAS(cpp, "Kokkos::parallel_for(kernel, pkc::RangePolicy<pkc_kern::nstream::nstream_tag>(begin, end), f);");
   HAS(cpp, "Kokkos::parallel_reduce(kernel, ");
   HAS(cpp, "f, Kokkos::Max<double>(value));");
   HAS(cpp, "Kokkos::parallel_scan(kernel, ");
@@ -498,8 +497,7 @@ static void test_emit_text(void **state) {
            "params_0, 0, 0, 4, pkc_kern__nstream},");
   HAS(cpp, "void operator()(const fill2d_tag &, const int64_t i, const int64_t j) const {");
   HAS(cpp, "M(i, j) = static_cast<double>(i * 10 + j);");
-  HAS(cpp, "Kokkos::MDRangePolicy<pkc::ExecSpace, Kokkos::Rank<2>, pkc_kern::fill2d::fill2d_tag, "
-           "Kokkos::IndexType<int64_t>>({policy->begin[0], policy->begin[1]}, "
+  HAS(cpp, "pkc::MDRangePolicy<2, pkc_kern::fill2d::fill2d_tag>({policy->begin[0], policy->begin[1]}, "
            "{policy->end[0], policy->end[1]}, {policy->tile[0], policy->tile[1]})");
   HAS(cpp, "float unused = -1.5f;\n    (void)unused;");
   HAS(cpp, "while (k < n && !(k > 100)) {");
@@ -836,13 +834,16 @@ static void test_build_missing_backend(void **state) {
   stderr = saved;
   unsetenv("CXX");
   assert_int_equal(rc, -1);
-  assert_non_null(strstr(err, "toolchain failure"));
-  char log[400];
-  snprintf(log, sizeof log, "%s/build-hip/pkc-build.log", out);
-  char *text = slurp(log);
-  assert_non_null(text);
-  assert_non_null(strstr(text, "pkc: backend 'hip' needs a Kokkos built with HIP"));
-  free(text);
+  /* either the up-front Kokkos check or CMake's configure step says why */
+  if (!strstr(err, "built without it")) {
+    assert_non_null(strstr(err, "toolchain failure"));
+    char log[400];
+    snprintf(log, sizeof log, "%s/build-hip/pkc-build.log", out);
+    char *text = slurp(log);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "pkc: backend 'hip' needs a Kokkos built with HIP"));
+    free(text);
+  }
   pki_module_free(m);
 }
 

@@ -1,0 +1,560 @@
+/*
+ * emit_dialect.c - the dialect beyond range kernels: nested team/vector
+ * loops and pk.single as [&] lambdas, device asserts, @pk.main dispatches
+ * (functor or KOKKOS_LAMBDA), and the pk.* intrinsics.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pkb_priv.h"
+
+/* ------------------------------------------------------------ analysis */
+
+static bool expr_uses_scratch(const pki_expr *e, int level, bool thread) {
+  if (!e)
+    return false;
+  pki_intrinsic want = thread ? PKI_INTRINSIC_THREAD_SCRATCH : PKI_INTRINSIC_TEAM_SCRATCH;
+  if (e->kind == PKI_E_INTRINSIC && e->intrinsic == want && e->nargs >= 2) {
+    const pki_expr *l = e->args[1];
+    while (l->kind == PKI_E_CAST)
+      l = l->args[0];
+    if (l->kind != PKI_E_INT || l->ival == level)
+      return true;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (expr_uses_scratch(e->args[i], level, thread))
+      return true;
+  return false;
+}
+
+bool pkb_uses_scratch(const pki_block *b, int level, bool thread) {
+  for (int i = 0; i < b->n; i++) {
+    const pki_stmt *s = b->stmts[i];
+    const pki_expr *es[] = {s->target, s->value, s->cond, s->begin, s->end, s->step};
+    for (size_t k = 0; k < sizeof es / sizeof es[0]; k++)
+      if (expr_uses_scratch(es[k], level, thread))
+        return true;
+    for (int k = 0; k < s->nargs; k++)
+      if (expr_uses_scratch(s->args[k], level, thread))
+        return true;
+    if (pkb_uses_scratch(&s->body, level, thread) || pkb_uses_scratch(&s->orelse, level, thread))
+      return true;
+    if (s->closure && pkb_uses_scratch(&s->closure->body, level, thread))
+      return true;
+  }
+  return false;
+}
+
+static bool block_declares(const pki_block *b, const pki_var *v) {
+  for (int i = 0; i < b->n; i++) {
+    const pki_stmt *s = b->stmts[i];
+    if (s->kind == PKI_S_DECL && s->var == v)
+      return true;
+    if (block_declares(&s->body, v) || block_declares(&s->orelse, v))
+      return true;
+    if (s->closure && block_declares(&s->closure->body, v))
+      return true;
+  }
+  return false;
+}
+
+bool pkb_declared(const pki_func *f, const pki_var *v) {
+  if (v->kind != PKI_VAR_LOCAL)
+    return true;
+  for (; f; f = f->parent)
+    if (block_declares(&f->body, v))
+      return true;
+  return false;
+}
+
+void pkb_void_unread(pkb_ctx *c, const pki_func *f, const pki_var *v) {
+  if (v && !pkb_var_read(f, v)) {
+    pkb_begin(c->b, "(void)");
+    pkb_put_ident(c->b, v->name);
+    pkb_put(c->b, ";\n");
+  }
+}
+
+/* ------------------------------------------------------------ closures */
+
+static void put_index_param(pkb_buf *b, const pki_var *v) {
+  if (v->type.kind == PKI_TEAM_MEMBER)
+    pkb_put(b, "const pkc::TeamMember &");
+  else
+    pkb_put(b, "const int64_t ");
+  pkb_put_ident(b, v->name);
+}
+
+/* "[&](const int64_t j, double &acc) {" + body + "}" (no trailing text). */
+static void closure(pkb_ctx *c, const pki_func *f, const char *capture) {
+  pkb_buf *b = c->b;
+  pkb_put(b, capture);
+  pkb_put(b, "(");
+  for (int i = 0; i < f->nindex; i++) {
+    if (i)
+      pkb_put(b, ", ");
+    put_index_param(b, f->index[i]);
+  }
+  if (f->acc) {
+    pkb_put(b, f->nindex ? ", " : "");
+    pkb_put_type(b, f->acc->type);
+    pkb_put(b, " &");
+    pkb_put_ident(b, f->acc->name);
+  }
+  if (f->final || f->pattern == PKI_PATTERN_SCAN) {
+    pkb_put(b, ", const bool ");
+    pkb_put_ident(b, f->final ? f->final->name : "final");
+  }
+  pkb_put(b, ") {\n");
+  const pki_func *saved = c->fn;
+  c->fn = f;
+  b->indent++;
+  for (int i = 0; i < f->nindex; i++)
+    pkb_void_unread(c, f, f->index[i]);
+  pkb_void_unread(c, f, f->final); /* (acc is always updated: no cast) */
+  pkb_emit_block(c, &f->body);
+  b->indent--;
+  c->fn = saved;
+  pkb_begin(b, "}");
+}
+
+static const char *acc_ctype(const pki_func *f) {
+  return pkb_scalar_ctype(f && f->acc ? f->acc->type.kind : PKI_F64);
+}
+
+/* ", x" or ", Kokkos::Max<double>(x)" for a reduction into text `into`. */
+static void put_reduce_target(pkb_ctx *c, const pki_func *f, const pki_expr *target,
+                              const char *into) {
+  static const char *const red[] = {NULL, "Kokkos::Prod", "Kokkos::Min", "Kokkos::Max"};
+  bool wrap = f->pattern == PKI_PATTERN_REDUCE && f->reducer != PKI_REDUCER_SUM;
+  pkb_put(c->b, ", ");
+  if (wrap)
+    pkb_putf(c->b, "%s<%s>(", red[f->reducer], acc_ctype(f));
+  if (target)
+    pkb_emit_expr(c, target);
+  else
+    pkb_put(c->b, into);
+  if (wrap)
+    pkb_put(c->b, ")");
+}
+
+/* Can Kokkos reduce straight into the target (an lvalue of the acc's type)? */
+static bool direct_target(const pki_func *f, const pki_expr *t) {
+  return t && t->kind == PKI_E_VAR && f->acc && t->var->type.kind == f->acc->type.kind;
+}
+
+static void put_bound(pkb_ctx *c, const pki_expr *e) {
+  bool cast = e->type.kind != PKI_I64 && e->kind != PKI_E_INT;
+  if (cast)
+    pkb_put(c->b, "static_cast<int64_t>(");
+  pkb_emit_expr(c, e);
+  if (cast)
+    pkb_put(c->b, ")");
+}
+
+static bool zero_literal(const pki_expr *e) {
+  while (e && e->kind == PKI_E_CAST)
+    e = e->args[0];
+  return !e || (e->kind == PKI_E_INT && e->ival == 0);
+}
+
+static void put_nested_range(pkb_ctx *c, const pki_stmt *s) {
+  static const char *const names[] = {"TeamThreadRange", "ThreadVectorRange", "TeamVectorRange"};
+  pkb_putf(c->b, "Kokkos::%s(", names[s->range]);
+  pkb_emit_expr(c, s->args[0]);
+  if (s->nargs > 2 && !zero_literal(s->args[1])) {
+    pkb_put(c->b, ", ");
+    put_bound(c, s->args[1]);
+  }
+  pkb_put(c->b, ", ");
+  put_bound(c, s->args[s->nargs > 2 ? 2 : 1]);
+  pkb_put(c->b, ")");
+}
+
+/* Declares a reduction's result variable when no statement does, or a
+ * temporary when the result is discarded / needs a conversion. */
+static const char *open_result(pkb_ctx *c, const pki_stmt *s, const pki_func *f) {
+  if (f->pattern == PKI_PATTERN_FOR || (f->pattern == PKI_PATTERN_SCAN && !s->target))
+    return NULL;
+  if (s->target && s->target->kind == PKI_E_VAR && !pkb_declared(c->fn, s->target->var)) {
+    pkb_begin(c->b, "%s", "");
+    pkb_put_type(c->b, s->target->var->type);
+    pkb_put(c->b, " ");
+    pkb_put_ident(c->b, s->target->var->name);
+    pkb_put(c->b, " = 0;\n");
+  }
+  if (direct_target(f, s->target))
+    return NULL;
+  pkb_line(c->b, "{");
+  c->b->indent++;
+  pkb_line(c->b, "%s pkc_result = 0;", acc_ctype(f));
+  return "pkc_result";
+}
+
+static void close_result(pkb_ctx *c, const pki_stmt *s, const char *tmp) {
+  if (!tmp)
+    return;
+  if (s->target) {
+    pkb_begin(c->b, "%s", "");
+    pkb_emit_expr(c, s->target);
+    pkb_put(c->b, " = pkc_result;\n");
+  }
+  c->b->indent--;
+  pkb_line(c->b, "}");
+}
+
+void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s) {
+  pkb_buf *b = c->b;
+  const pki_func *f = s->closure;
+  if (!f || s->nargs < 2) {
+    pkb_line(b, "// (malformed nested pattern)");
+    return;
+  }
+  const char *tmp = open_result(c, s, f);
+  if (s->range == PKI_RANGE_TEAM_THREAD_MD) {
+    bool red = f->pattern == PKI_PATTERN_REDUCE;
+    pkb_begin(b, "pkc::team_thread_md_%s(", red ? "reduce" : "for");
+    pkb_emit_expr(c, s->args[0]);
+    for (int i = 1; i < s->nargs; i++) {
+      pkb_put(b, ", ");
+      put_bound(c, s->args[i]);
+    }
+    pkb_put(b, ", ");
+    closure(c, f, "[&]");
+    if (red)
+      put_reduce_target(c, f, tmp ? NULL : s->target, tmp);
+    pkb_put(b, ");\n");
+    close_result(c, s, tmp);
+    return;
+  }
+  static const char *const pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
+  pkb_begin(b, "Kokkos::%s(", pat[f->pattern]);
+  put_nested_range(c, s);
+  pkb_put(b, ", ");
+  closure(c, f, "[&]");
+  if (f->pattern == PKI_PATTERN_REDUCE)
+    put_reduce_target(c, f, tmp ? NULL : s->target, tmp);
+  pkb_put(b, ");\n");
+  if (f->pattern == PKI_PATTERN_SCAN && s->target)
+    pkb_line(b, "// (the total of a nested parallel_scan is not available: result stays 0)");
+  close_result(c, s, tmp);
+}
+
+void pkb_emit_single(pkb_ctx *c, const pki_stmt *s) {
+  if (!s->closure || s->nargs < 1) {
+    pkb_line(c->b, "// (malformed pk.single)");
+    return;
+  }
+  pkb_begin(c->b, "Kokkos::single(Kokkos::%s(",
+            s->range == PKI_RANGE_PER_THREAD ? "PerThread" : "PerTeam");
+  pkb_emit_expr(c, s->args[0]);
+  pkb_put(c->b, "), ");
+  closure(c, s->closure, "[&]");
+  pkb_put(c->b, ");\n");
+}
+
+/* ------------------------------------------------------------ assert */
+
+void pkb_emit_assert(pkb_ctx *c, const pki_stmt *s) {
+  pkb_buf *b = c->b;
+  const pki_module *m = c->m;
+  pkb_begin(b, "if (!(");
+  pkb_emit_expr(c, s->cond);
+  pkb_put(b, ")) {\n");
+  b->indent++;
+  pkb_begin(b, "PKC_PRINTF(\"%%s:%%d: assertion failed: %%s\\n\", ");
+  pkb_put_cstr(b, m->path ? m->path : "?");
+  pkb_putf(b, ", %u, ", (unsigned)s->span.line);
+  if (s->nargs > 0 && s->args[0] && s->args[0]->kind == PKI_E_STR)
+    pkb_put_cstr(b, s->args[0]->str ? s->args[0]->str : "");
+  else {
+    pki_span sp = s->cond ? s->cond->span : s->span;
+    char text[256] = "assert";
+    if (m->source && sp.end_byte > sp.start_byte && sp.end_byte <= m->source_len) {
+      size_t n = sp.end_byte - sp.start_byte;
+      n = n < sizeof text - 1 ? n : sizeof text - 1;
+      memcpy(text, m->source + sp.start_byte, n);
+      text[n] = 0;
+    }
+    pkb_put_cstr(b, text);
+  }
+  pkb_put(b, ");\n");
+  pkb_line(b, "Kokkos::abort(\"pkc assertion failed\");");
+  b->indent--;
+  pkb_line(b, "}");
+}
+
+/* ------------------------------------------------------------ @pk.main */
+
+static void put_list(pkb_ctx *c, const pki_expr *e) {
+  pkb_put(c->b, "{");
+  int n = e && e->kind == PKI_E_LIST ? e->nargs : 0;
+  for (int i = 0; i < n; i++) {
+    if (i)
+      pkb_put(c->b, ", ");
+    put_bound(c, e->args[i]);
+  }
+  pkb_put(c->b, "}");
+}
+
+/* The dispatch's policy: tagged for a workunit, plain for a lambda. */
+static void put_dispatch_policy(pkb_ctx *c, const pki_stmt *s, const char *tag) {
+  pkb_buf *b = c->b;
+  const pki_func *f = s->closure;
+  if (s->range == PKI_POLICY_MDRANGE) {
+    int r = s->nargs > 0 && s->args[0]->kind == PKI_E_LIST ? s->args[0]->nargs : f->nindex;
+    if (tag)
+      pkb_putf(b, "pkc::MDRangePolicy<%d, %s>(", r, tag);
+    else
+      pkb_putf(b, "pkc::LambdaMDRange<%d>(", r);
+    for (int i = 0; i < s->nargs && i < 3; i++) {
+      pkb_put(b, i ? ", " : "");
+      put_list(c, s->args[i]);
+    }
+    pkb_put(b, ")");
+    return;
+  }
+  if (s->range == PKI_POLICY_TEAM) {
+    if (tag)
+      pkb_putf(b, "pkc::TeamPolicy<%s>(", tag);
+    else
+      pkb_put(b, "pkc::LambdaTeam(");
+    pkb_emit_expr(c, s->args[0]);
+    pkb_put(b, ", ");
+    if (s->nargs > 1 && s->args[1])
+      pkb_emit_expr(c, s->args[1]);
+    else
+      pkb_put(b, "Kokkos::AUTO");
+    if (s->nargs > 2 && s->args[2]) {
+      pkb_put(b, ", ");
+      pkb_emit_expr(c, s->args[2]);
+    }
+    pkb_put(b, ")");
+    return;
+  }
+  if (tag)
+    pkb_putf(b, "pkc::RangePolicy<%s>(", tag);
+  else
+    pkb_put(b, "pkc::LambdaRange(");
+  if (s->nargs >= 2) {
+    put_bound(c, s->args[0]);
+    pkb_put(b, ", ");
+    put_bound(c, s->args[1]);
+  } else {
+    pkb_put(b, "0, ");
+    if (s->nargs)
+      put_bound(c, s->args[0]);
+    else
+      pkb_put(b, "0");
+  }
+  pkb_put(b, ")");
+}
+
+/* Members of the workload a lambda reads: collected without duplicates. */
+static void collect_members(const pki_expr *e, const pki_var **out, int *n, int max) {
+  if (!e)
+    return;
+  if (e->kind == PKI_E_VAR && e->var->kind == PKI_VAR_MEMBER) {
+    for (int i = 0; i < *n; i++)
+      if (out[i] == e->var)
+        return;
+    if (*n < max)
+      out[(*n)++] = e->var;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    collect_members(e->args[i], out, n, max);
+}
+
+static void collect_block(const pki_block *b, const pki_var **out, int *n, int max) {
+  for (int i = 0; i < b->n; i++) {
+    const pki_stmt *s = b->stmts[i];
+    const pki_expr *es[] = {s->target, s->value, s->cond, s->begin, s->end, s->step};
+    for (size_t k = 0; k < sizeof es / sizeof es[0]; k++)
+      collect_members(es[k], out, n, max);
+    for (int k = 0; k < s->nargs; k++)
+      collect_members(s->args[k], out, n, max);
+    collect_block(&s->body, out, n, max);
+    collect_block(&s->orelse, out, n, max);
+    if (s->closure)
+      collect_block(&s->closure->body, out, n, max);
+  }
+}
+
+void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) {
+  pkb_buf *b = c->b;
+  const pki_func *f = s->closure;
+  if (!f) {
+    pkb_line(b, "// (malformed dispatch)");
+    return;
+  }
+  bool lambda = !f->is_workunit;
+  const char *label = s->str ? s->str : f->name;
+  const char *tag = NULL;
+  if (!lambda && f->owner)
+    tag = pki_sprintf(c->m->arena, "%s::%s", f->owner->name, pkb_tag_name(c->m->arena, f));
+  if (lambda) { /* the lambda copies what it needs: never `self` by reference */
+    const pki_var *mem[64];
+    int n = 0;
+    collect_block(&f->body, mem, &n, 64);
+    pkb_line(b, "{");
+    b->indent++;
+    for (int i = 0; i < n; i++) {
+      pkb_begin(b, "const auto ");
+      pkb_put_ident(b, mem[i]->name);
+      pkb_put(b, " = self.");
+      pkb_put_ident(b, mem[i]->name);
+      pkb_put(b, ";\n");
+    }
+  }
+  const char *tmp = open_result(c, s, f);
+  static const char *const pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
+  pkb_begin(b, "Kokkos::%s(", pat[f->pattern]);
+  pkb_put_cstr(b, label);
+  pkb_put(b, ", ");
+  put_dispatch_policy(c, s, tag);
+  pkb_put(b, ", ");
+  if (lambda)
+    closure(c, f, "KOKKOS_LAMBDA");
+  else
+    pkb_put(b, "self");
+  if (f->pattern != PKI_PATTERN_FOR && (tmp || s->target))
+    put_reduce_target(c, f, tmp ? NULL : s->target, tmp);
+  pkb_put(b, ");\n");
+  close_result(c, s, tmp);
+  if (lambda) {
+    b->indent--;
+    pkb_line(b, "}");
+  }
+}
+
+/* ------------------------------------------------------------ intrinsics */
+
+static void args_from(pkb_ctx *c, const pki_expr *e, int first) {
+  for (int i = first; i < e->nargs; i++) {
+    if (i > first)
+      pkb_put(c->b, ", ");
+    pkb_emit_expr(c, e->args[i]);
+  }
+}
+
+/* obj.method(args[1..]) */
+static void method(pkb_ctx *c, const pki_expr *e, const char *name) {
+  pkb_emit_expr(c, e->args[0]);
+  pkb_putf(c->b, ".%s(", name);
+  args_from(c, e, 1);
+  pkb_put(c->b, ")");
+}
+
+/* &v(i, j): the element an atomic works on; returns the index after it. */
+static int atomic_target(pkb_ctx *c, const pki_expr *e) {
+  const pki_expr *v = e->args[0];
+  int rank = v->type.kind == PKI_VIEW ? v->type.rank : 1;
+  pkb_put(c->b, "&");
+  pkb_emit_expr(c, v);
+  pkb_put(c->b, "(");
+  for (int i = 1; i <= rank && i < e->nargs; i++) {
+    if (i > 1)
+      pkb_put(c->b, ", ");
+    pkb_emit_expr(c, e->args[i]);
+  }
+  pkb_put(c->b, ")");
+  return 1 + rank;
+}
+
+static void atomic(pkb_ctx *c, const pki_expr *e, const char *ns, const char *name) {
+  pkb_putf(c->b, "%s::%s(", ns, name);
+  int k = atomic_target(c, e);
+  for (int i = k; i < e->nargs; i++) {
+    pkb_put(c->b, ", ");
+    pkb_emit_expr(c, e->args[i]);
+  }
+  pkb_put(c->b, ")");
+}
+
+static const char *atomic_name(pki_intrinsic id) {
+  switch (id) {
+  case PKI_INTRINSIC_ATOMIC_FETCH_ADD: return "atomic_fetch_add";
+  case PKI_INTRINSIC_ATOMIC_FETCH_SUB: return "atomic_fetch_sub";
+  case PKI_INTRINSIC_ATOMIC_FETCH_MUL: return "atomic_fetch_mul";
+  case PKI_INTRINSIC_ATOMIC_FETCH_DIV: return "atomic_fetch_div";
+  case PKI_INTRINSIC_ATOMIC_FETCH_MAX: return "atomic_fetch_max";
+  case PKI_INTRINSIC_ATOMIC_FETCH_MIN: return "atomic_fetch_min";
+  case PKI_INTRINSIC_ATOMIC_FETCH_MOD: return "atomic_fetch_mod";
+  case PKI_INTRINSIC_ATOMIC_FETCH_AND: return "atomic_fetch_and";
+  case PKI_INTRINSIC_ATOMIC_FETCH_OR: return "atomic_fetch_or";
+  case PKI_INTRINSIC_ATOMIC_FETCH_XOR: return "atomic_fetch_xor";
+  case PKI_INTRINSIC_ATOMIC_FETCH_LSHIFT: return "atomic_fetch_lshift";
+  case PKI_INTRINSIC_ATOMIC_FETCH_RSHIFT: return "atomic_fetch_rshift";
+  case PKI_INTRINSIC_ATOMIC_ADD: return "atomic_add";
+  case PKI_INTRINSIC_ATOMIC_SUB: return "atomic_sub";
+  case PKI_INTRINSIC_ATOMIC_COMPARE_EXCHANGE: return "atomic_compare_exchange";
+  default: return NULL;
+  }
+}
+
+static void team_query(pkb_ctx *c, const pki_expr *e, const char *name) {
+  bool cast = e->type.kind == PKI_I64;
+  if (cast)
+    pkb_put(c->b, "static_cast<int64_t>(");
+  method(c, e, name);
+  if (cast)
+    pkb_put(c->b, ")");
+}
+
+static const char *rand_name(pki_intrinsic id) {
+  switch (id) {
+  case PKI_INTRINSIC_RAND_DRAND: return "drand";
+  case PKI_INTRINSIC_RAND_FRAND: return "frand";
+  case PKI_INTRINSIC_RAND_URAND: return "urand";
+  case PKI_INTRINSIC_RAND_URAND64: return "urand64";
+  case PKI_INTRINSIC_RAND_RAND: return "rand";
+  case PKI_INTRINSIC_RAND_RAND64: return "rand64";
+  case PKI_INTRINSIC_RAND_NORMAL: return "normal";
+  default: return NULL;
+  }
+}
+
+void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e) {
+  pkb_buf *b = c->b;
+  pki_intrinsic id = e->intrinsic;
+  const char *name;
+  if ((name = atomic_name(id)) && e->nargs >= 2) {
+    atomic(c, e, "pkc", name);
+    return;
+  }
+  if ((name = rand_name(id)) && e->nargs >= 1) {
+    method(c, e, name);
+    return;
+  }
+  switch (id) {
+  case PKI_INTRINSIC_LEAGUE_RANK: team_query(c, e, "league_rank"); return;
+  case PKI_INTRINSIC_TEAM_RANK: team_query(c, e, "team_rank"); return;
+  case PKI_INTRINSIC_LEAGUE_SIZE: team_query(c, e, "league_size"); return;
+  case PKI_INTRINSIC_TEAM_SIZE: team_query(c, e, "team_size"); return;
+  case PKI_INTRINSIC_TEAM_BARRIER: method(c, e, "team_barrier"); return;
+  case PKI_INTRINSIC_TEAM_SCRATCH: method(c, e, "team_scratch"); return;
+  case PKI_INTRINSIC_THREAD_SCRATCH: method(c, e, "thread_scratch"); return;
+  case PKI_INTRINSIC_SCRATCH_VIEW: {
+    pki_type t = e->type;
+    t.space = PKI_SPACE_SCRATCH;
+    pkb_put_type(b, t);
+    pkb_put(b, "(");
+    args_from(c, e, 0);
+    pkb_put(b, ")");
+    return;
+  }
+  case PKI_INTRINSIC_ATOMIC_INCREMENT:
+  case PKI_INTRINSIC_ATOMIC_DECREMENT:
+    atomic(c, e, "Kokkos",
+           id == PKI_INTRINSIC_ATOMIC_INCREMENT ? "atomic_increment" : "atomic_decrement");
+    return;
+  case PKI_INTRINSIC_POOL_GET_STATE: method(c, e, "get_state"); return;
+  case PKI_INTRINSIC_POOL_FREE_STATE: method(c, e, "free_state"); return;
+  case PKI_INTRINSIC_SUBVIEW: pkb_emit_subview(c, e->args, e->nargs); return;
+  case PKI_INTRINSIC_TIMER_NEW: pkb_put(b, "Kokkos::Timer()"); return;
+  case PKI_INTRINSIC_TIMER_SECONDS: method(c, e, "seconds"); return;
+  case PKI_INTRINSIC_TIMER_RESET: method(c, e, "reset"); return;
+  case PKI_INTRINSIC_FENCE: pkb_put(b, "Kokkos::fence()"); return;
+  default: pkb_putf(b, "/* unsupported intrinsic %s */ 0", pki_intrinsics[id].py_name);
+  }
+}
