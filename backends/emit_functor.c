@@ -41,10 +41,12 @@ bool pkb_is_kernel(const pki_func *f) { return f->is_workunit || f->is_main; }
 static void restore_line(pkb_ctx *c) {
   if (!c->o->line_directives)
     return;
-  int line = 2; /* the line after the directive */
-  for (size_t i = 0; i < c->b->len; i++)
-    line += c->b->data[i] == '\n';
-  pkb_putf(c->b, "#line %d \"%s.cpp\"\n", line, c->m->name);
+  /* count newlines incrementally: the buffer only grows */
+  for (size_t i = c->lines_scanned; i < c->b->len; i++)
+    c->lines_counted += c->b->data[i] == '\n';
+  c->lines_scanned = c->b->len;
+  /* + 2: the line after the directive itself */
+  pkb_putf(c->b, "#line %d \"%s.cpp\"\n", c->lines_counted + 2, c->m->name);
 }
 
 static void put_param(pkb_buf *b, const pki_var *v) {

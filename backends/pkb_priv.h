@@ -42,6 +42,8 @@ typedef struct pkb_ctx {
   const pki_func *fn; /* function being emitted */
   const pki_entity *main_of; /* the workload whose @pk.main is being emitted */
   pkb_buf *b;
+  size_t lines_scanned; /* restore_line: bytes of b already counted ... */
+  int lines_counted;    /* ... and the newlines among them */
 } pkb_ctx;
 
 /* C++ spelling of a scalar kind ("int64_t") or a View type. */

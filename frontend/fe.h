@@ -71,6 +71,10 @@ typedef struct pkf_ctx {
   pki_kind real;
   struct pkf_ndef *ndefs;
   struct pkf_nonlocal *nonlocals;
+  /* every pk.parallel_* call in the file, collected once on first need
+   * (lower_team.c), so call-site lookups stay linear in the file size */
+  struct { TSNode *v; uint32_t n; } par_calls;
+  bool par_calls_done;
 } pkf_ctx;
 
 /* parse.c: nodes */

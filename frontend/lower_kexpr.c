@@ -55,7 +55,8 @@ static pki_type var_type(const pki_expr *e) {
 
 static pki_expr *slice_node(pkf_ctx *c, TSNode sl) {
   pkf_nodes all = pkf_all_children(c, sl);
-  TSNode part[3] = {{0}};
+  TSNode part[3];
+  memset(part, 0, sizeof part);
   int colons = 0;
   for (uint32_t i = 0; i < all.n; i++) {
     if (!ts_node_is_named(all.v[i])) {

@@ -115,12 +115,36 @@ static int mdrange_rank(pkf_ctx *c, TSNode n, TSNode root, int depth) {
   return 0;
 }
 
-/* Searches pk.parallel_*(..., POLICY, kernel, ...) calls naming kernel. */
-static int call_site_rank(pkf_ctx *c, TSNode t, const char *kernel, int depth) {
+/* Collects every pk.parallel_*(...) call of the file into c->par_calls. */
+static void collect_parallel_calls(pkf_ctx *c, TSNode t, int depth, uint32_t *cap) {
   if (ts_node_is_null(t) || depth > 200)
-    return 0;
+    return;
   const char *pn = pk_call_name(c, t);
   if (pn && !strncmp(pn, "parallel_", 9)) {
+    if (c->par_calls.n == *cap) {
+      *cap = *cap ? *cap * 2 : 16;
+      TSNode *v = pki_alloc(c->m->arena, sizeof(TSNode) * *cap);
+      if (c->par_calls.n)
+        memcpy(v, c->par_calls.v, sizeof(TSNode) * c->par_calls.n);
+      c->par_calls.v = v;
+    }
+    c->par_calls.v[c->par_calls.n++] = t;
+  }
+  pkf_nodes ch = pkf_children(c, t);
+  for (uint32_t i = 0; i < ch.n; i++)
+    collect_parallel_calls(c, ch.v[i], depth + 1, cap);
+}
+
+/* The MDRange rank of the pk.parallel_*(..., POLICY, kernel, ...) calls naming
+ * kernel; 0 if none says. */
+static int call_site_rank(pkf_ctx *c, const char *kernel) {
+  if (!c->par_calls_done) {
+    uint32_t cap = 0;
+    collect_parallel_calls(c, c->root, 0, &cap);
+    c->par_calls_done = true;
+  }
+  for (uint32_t ci = 0; ci < c->par_calls.n; ci++) {
+    TSNode t = c->par_calls.v[ci];
     pkf_nodes args = pkf_children(c, pkf_field(t, "arguments"));
     uint32_t k = 0;
     if (k < args.n && pkf_type_is(args.v[k], "string"))
@@ -135,12 +159,6 @@ static int call_site_rank(pkf_ctx *c, TSNode t, const char *kernel, int depth) {
           return r;
       }
     }
-  }
-  pkf_nodes ch = pkf_children(c, t);
-  for (uint32_t i = 0; i < ch.n; i++) {
-    int r = call_site_rank(c, ch.v[i], kernel, depth + 1);
-    if (r)
-      return r;
   }
   return 0;
 }
@@ -161,7 +179,7 @@ static int index_count(pkf_ctx *c, pki_func *f, kparam *ps, int n, int k) {
     return 1;
   if (k + nint < n && !ts_node_is_null(ps[k + nint].ann) && pkf_is_acc(c, ps[k + nint].ann))
     return nint;
-  int r = ts_node_is_null(c->root) ? 0 : call_site_rank(c, c->root, f->name, 0);
+  int r = ts_node_is_null(c->root) ? 0 : call_site_rank(c, f->name);
   return r < 1 ? 1 : r > nint ? nint : r;
 }
 
