@@ -1,4 +1,4 @@
-# expect: 6:36: parameter 'scale' needs a type annotation, e.g. 'scale:
+# expect: 6:36: cannot infer the type of parameter 'scale' of 'k' from its call sites; annotate it (scale: pk.View1D[pk.double])
 import pykokkos as pk
 import math
 

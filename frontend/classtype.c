@@ -1,0 +1,356 @@
+/*
+ * classtype.c - @pk.classtype values in annotated code (dialect item 7):
+ * field types from __init__, annotations naming a classtype (also quoted),
+ * construction (PKI_E_CONSTRUCT), field access (PKI_E_FIELD), method calls
+ * (PKI_E_CALL, args[0] = receiver); plus the other attribute hooks of the
+ * entities layer: self.x in classtypes/workloads, pk.Timer/pk.fence and
+ * timer methods (host only), calls of @pk.callback methods (rejected).
+ */
+#include "ents.h"
+
+/* The text of an identifier, or of a plain "Name" string literal. */
+static const char *type_name(pkf_ctx *c, TSNode n) {
+  if (pkf_type_is(n, "identifier"))
+    return pkf_text(c, n);
+  if (!pkf_type_is(n, "string"))
+    return NULL;
+  const char *t = pkf_text(c, n);
+  size_t len = strlen(t);
+  if (len < 3 || (t[0] != '"' && t[0] != '\'') || t[len - 1] != t[0])
+    return NULL;
+  return pki_strndup(c->m->arena, t + 1, len - 2);
+}
+
+pki_entity *pkf_classtype_find(pkf_ctx *c, TSNode n) {
+  if (!c->ents)
+    return NULL;
+  const char *nm = type_name(c, n);
+  if (!nm)
+    return NULL;
+  for (int i = 0; i < c->ents->ncls; i++)
+    if (!strcmp(c->ents->classes[i]->name, nm))
+      return c->ents->classes[i];
+  return NULL;
+}
+
+bool pkf_class_annotation(pkf_ctx *c, TSNode n, pki_type *out) {
+  pki_entity *e = pkf_classtype_find(c, pkf_unwrap_type(n));
+  if (e)
+    *out = pki_class_type(e);
+  return e != NULL;
+}
+
+/* ---------------------------------------------------------------- fields */
+
+static pki_func *ctor_of(pki_entity *e) {
+  for (int i = 0; i < e->nfuncs; i++)
+    if (e->funcs[i]->is_ctor)
+      return e->funcs[i];
+  return NULL;
+}
+
+/* Type of an unannotated field's value: a ctor parameter, a literal or a
+ * classtype construction; false if it cannot be fixed. */
+static bool value_type(pkf_ctx *c, pki_func *ctor, TSNode v, pki_type *out) {
+  if (pkf_type_is(v, "integer")) *out = pki_int_type;
+  else if (pkf_type_is(v, "float")) *out = pki_float_type;
+  else if (pkf_type_is(v, "true") || pkf_type_is(v, "false")) *out = pki_bool_type;
+  else if (pkf_type_is(v, "call") && pkf_classtype_find(c, pkf_field(v, "function")))
+    *out = pki_class_type(pkf_classtype_find(c, pkf_field(v, "function")));
+  else if (pkf_type_is(v, "identifier") && ctor) {
+    for (int i = 0; i < ctor->nparams; i++)
+      if (pkf_is(c, v, ctor->params[i]->name) && ctor->params[i]->annotated) {
+        *out = ctor->params[i]->type;
+        return true;
+      }
+    return false;
+  } else
+    return false;
+  return true;
+}
+
+void pkf_classtype_fields(pkf_ctx *c, pki_entity *e, TSNode init) {
+  pki_func *ctor = ctor_of(e);
+  pkf_nodes st = pkf_children(c, pkf_field(init, "body"));
+  for (uint32_t i = 0; i < st.n; i++) {
+    TSNode a = ts_node_named_child(st.v[i], 0);
+    if (!pkf_type_is(st.v[i], "expression_statement") || !pkf_type_is(a, "assignment"))
+      continue;
+    TSNode left = pkf_field(a, "left"), ann = pkf_field(a, "type"), right = pkf_field(a, "right");
+    if (!pkf_type_is(left, "attribute") || !pkf_is(c, pkf_field(left, "object"), "self"))
+      continue;
+    const char *nm = pkf_text(c, pkf_field(left, "attribute"));
+    if (pki_entity_member(e, nm))
+      continue; /* a later assignment to a declared field */
+    pki_type t = pki_void_type;
+    if (!ts_node_is_null(ann)) {
+      if (!pkf_type(c, ann, false, &t))
+        continue;
+    } else if (ts_node_is_null(right) || !value_type(c, ctor, right, &t)) {
+      pki_error(c->d, pkf_span(left), "classtype-field",
+                "the type of field 'self.%s' of classtype '%s' cannot be fixed; annotate "
+                "it, e.g. 'self.%s: float = ...'", nm, e->name, nm);
+      continue;
+    }
+    if (!pki_is_numeric(t.kind) && t.kind != PKI_CLASS) {
+      pki_error(c->d, pkf_span(ts_node_is_null(ann) ? left : ann), "classtype-field",
+                "field 'self.%s' of classtype '%s' has type %s; classtype fields must be "
+                "scalars or classtypes", nm, e->name, pki_type_str(c->m->arena, t));
+      continue;
+    }
+    pki_var *v = pki_new_var(c->m, nm, PKI_VAR_MEMBER, t, pkf_span(pkf_field(left, "attribute")));
+    v->annotated = !ts_node_is_null(ann);
+    pki_entity_add_member(c->m, e, v);
+  }
+}
+
+/* ------------------------------------------------------------ expressions */
+
+static bool in_entity(pkf_ctx *c, pki_entity_kind k) { return c->ent && c->ent->kind == k; }
+
+static bool self_ok(pkf_ctx *c, TSNode obj) {
+  return pkf_is(c, obj, "self") &&
+         (in_entity(c, PKI_ENT_CLASSTYPE) || in_entity(c, PKI_ENT_WORKLOAD));
+}
+
+/* The static type of an expression node, without lowering it (VOID if unknown). */
+static pki_type peek_type(pkf_ctx *c, TSNode n) {
+  if (pkf_type_is(n, "identifier")) {
+    const char *t = pkf_text(c, n);
+    pki_var *v = pkf_lookup(c, t, strlen(t));
+    return v ? v->type : pki_void_type;
+  }
+  if (pkf_type_is(n, "attribute")) {
+    TSNode obj = pkf_field(n, "object");
+    const char *a = pkf_text(c, pkf_field(n, "attribute"));
+    pki_var *f = NULL;
+    if (self_ok(c, obj))
+      f = pki_entity_member(c->ent, a);
+    else {
+      pki_type o = peek_type(c, obj);
+      if (o.kind == PKI_CLASS)
+        f = pki_entity_member(o.cls, a);
+    }
+    return f ? f->type : pki_void_type;
+  }
+  return pki_void_type;
+}
+
+static bool lower_args(pkf_ctx *c, TSNode call, int skip, pki_expr ***out, int *n) {
+  pkf_nodes ch = pkf_children(c, pkf_field(call, "arguments"));
+  pki_expr **args = pki_alloc(c->m->arena, sizeof *args * (ch.n + 2));
+  bool ok = true;
+  for (uint32_t i = 0; i < ch.n; i++) {
+    if (pkf_type_is(ch.v[i], "keyword_argument") || pkf_type_is(ch.v[i], "list_splat") ||
+        pkf_type_is(ch.v[i], "dictionary_splat")) {
+      pki_error(c->d, pkf_span(ch.v[i]), "unsupported-expression",
+                "keyword and starred arguments are not supported here; pass arguments by "
+                "position");
+      ok = false;
+      continue;
+    }
+    ok &= (args[skip + (int)i] = pkf_expr(c, ch.v[i])) != NULL;
+  }
+  *out = args;
+  *n = (int)ch.n;
+  return ok;
+}
+
+static bool arity(pkf_ctx *c, TSNode call, const char *what, int want, int got) {
+  if (want == got)
+    return true;
+  pki_error(c->d, pkf_span(call), "arity", "wrong number of arguments to '%s': expected %d, got %d",
+            what, want, got);
+  return false;
+}
+
+bool pkf_ent_name_call(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out) {
+  const char *nm = pkf_text(c, fn);
+  if (pkf_lookup(c, nm, strlen(nm)))
+    return false;
+  pki_entity *e = pkf_classtype_find(c, fn);
+  if (!e)
+    return false;
+  *out = NULL;
+  pki_func *ctor = ctor_of(e);
+  pki_expr **args;
+  int n;
+  if (!lower_args(c, call, 0, &args, &n) || !arity(c, call, e->name, ctor ? ctor->nparams : 0, n))
+    return true;
+  pki_expr *x = pki_new_expr(c->m, PKI_E_CONSTRUCT, pkf_span(call));
+  x->type = pki_class_type(e);
+  x->func = ctor;
+  x->args = args;
+  x->nargs = n;
+  *out = x;
+  return true;
+}
+
+static pki_expr *intrinsic(pkf_ctx *c, TSNode call, pki_intrinsic k, pki_expr *recv) {
+  pki_expr *x = pki_new_expr_n(c->m, PKI_E_INTRINSIC, pkf_span(call), recv ? 1 : 0);
+  x->intrinsic = k;
+  if (recv)
+    x->args[0] = recv;
+  if (k == PKI_INTRINSIC_TIMER_NEW)
+    x->type.kind = PKI_TIMER;
+  else if (k == PKI_INTRINSIC_TIMER_SECONDS)
+    x->type = pki_float_type;
+  return x;
+}
+
+static bool host_only(pkf_ctx *c, TSNode call, const char *what) {
+  if (c->host)
+    return true;
+  pki_error(c->d, pkf_span(call), "host-only",
+            "%s is only available in the host code of a @pk.main method, not in kernels", what);
+  return false;
+}
+
+static bool pk_method(pkf_ctx *c, TSNode call, const char *an, pki_expr **out) {
+  bool timer = !strcmp(an, "Timer"), fence = !strcmp(an, "fence");
+  if (!timer && !fence)
+    return false;
+  *out = NULL;
+  pkf_nodes ch = pkf_children(c, pkf_field(call, "arguments"));
+  if (!host_only(c, call, timer ? "pk.Timer()" : "pk.fence()") ||
+      !arity(c, call, timer ? "pk.Timer" : "pk.fence", 0, (int)ch.n))
+    return true;
+  *out = intrinsic(c, call, timer ? PKI_INTRINSIC_TIMER_NEW : PKI_INTRINSIC_FENCE, NULL);
+  return true;
+}
+
+static bool callback_call(pkf_ctx *c, TSNode call, TSNode obj, const char *an) {
+  if (!pkf_is(c, obj, "self") || !c->ent || !pkf_is_callback(c, c->ent, an))
+    return false;
+  pki_error(c->d, pkf_span(call), "callback-call",
+            "a @pk.callback runs in Python; it cannot be called from a kernel or @pk.main");
+  return true;
+}
+
+static bool timer_method(pkf_ctx *c, TSNode call, TSNode obj, const char *an, pki_expr **out) {
+  *out = NULL;
+  bool sec = !strcmp(an, "seconds");
+  if (!sec && strcmp(an, "reset")) {
+    pki_error(c->d, pkf_span(call), "unsupported-function",
+              "pk.Timer has the methods seconds() and reset() only");
+    return true;
+  }
+  pkf_nodes ch = pkf_children(c, pkf_field(call, "arguments"));
+  if (!arity(c, call, an, 0, (int)ch.n))
+    return true;
+  pki_expr *r = pkf_expr(c, obj);
+  if (r)
+    *out = intrinsic(c, call, sec ? PKI_INTRINSIC_TIMER_SECONDS : PKI_INTRINSIC_TIMER_RESET, r);
+  return true;
+}
+
+static bool class_method(pkf_ctx *c, TSNode call, TSNode obj, pki_entity *cls, const char *an,
+                         pki_expr **out) {
+  *out = NULL;
+  pki_func *f = NULL;
+  for (int i = 0; i < cls->nfuncs; i++)
+    if (!cls->funcs[i]->is_ctor && !strcmp(cls->funcs[i]->name, an))
+      f = cls->funcs[i];
+  if (!f) {
+    pki_error(c->d, pkf_span(call), "unknown-method",
+              "classtype '%s' has no @pk.function method '%s'", cls->name, an);
+    return true;
+  }
+  pki_expr **args;
+  int n;
+  if (!lower_args(c, call, 1, &args, &n) || !arity(c, call, an, f->nparams, n))
+    return true;
+  if (!(args[0] = pkf_expr(c, obj)))
+    return true;
+  pki_expr *x = pki_new_expr(c->m, PKI_E_CALL, pkf_span(call));
+  x->func = f;
+  x->args = args;
+  x->nargs = n + 1;
+  x->type = f->ret;
+  *out = x;
+  return true;
+}
+
+bool pkf_ent_method_call(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out) {
+  TSNode obj = pkf_field(fn, "object");
+  const char *an = pkf_text(c, pkf_field(fn, "attribute"));
+  if (pkf_alias_is(c, obj, PKF_AL_PK))
+    return pk_method(c, call, an, out);
+  if (callback_call(c, call, obj, an)) {
+    *out = NULL;
+    return true;
+  }
+  pki_type t = peek_type(c, obj);
+  if (t.kind == PKI_TIMER)
+    return timer_method(c, call, obj, an, out);
+  if (t.kind == PKI_CLASS)
+    return class_method(c, call, obj, t.cls, an, out);
+  return false;
+}
+
+static pki_expr *var_expr(pkf_ctx *c, TSNode at, pki_var *v) {
+  pki_expr *e = pki_new_expr(c->m, PKI_E_VAR, pkf_span(at));
+  e->var = v;
+  return e;
+}
+
+bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
+  TSNode obj = pkf_field(attr, "object");
+  const char *an = pkf_text(c, pkf_field(attr, "attribute"));
+  *out = NULL;
+  if (self_ok(c, obj)) {
+    pki_var *v = pki_entity_member(c->ent, an);
+    if (v)
+      *out = var_expr(c, attr, v);
+    else if (c->fn && c->fn->is_ctor)
+      ; /* reported by pkf_classtype_fields */
+    else if (in_entity(c, PKI_ENT_CLASSTYPE))
+      pki_error(c->d, pkf_span(attr), "unknown-field", "classtype '%s' has no field 'self.%s'",
+                c->ent->name, an);
+    else
+      pki_error(c->d, pkf_span(attr), "unknown-member",
+                "workload '%s' has no data member 'self.%s'; declare it in __init__ with an "
+                "annotation, e.g. 'self.%s: float = ...'", c->ent->name, an, an);
+    return true;
+  }
+  pki_type t = peek_type(c, obj);
+  if (t.kind != PKI_CLASS)
+    return false;
+  pki_var *f = pki_entity_member(t.cls, an);
+  if (!f) {
+    pki_error(c->d, pkf_span(attr), "unknown-field", "classtype '%s' has no field '%s'",
+              t.cls->name, an);
+    return true;
+  }
+  pki_expr *o = pkf_expr(c, obj);
+  if (!o)
+    return true;
+  pki_expr *e = pki_new_expr_n(c->m, PKI_E_FIELD, pkf_span(attr), 1);
+  e->args[0] = o;
+  e->str = f->name;
+  e->var = f;
+  e->type = f->type;
+  *out = e;
+  return true;
+}
+
+bool pkf_ent_target(pkf_ctx *c, TSNode left, pki_expr **out) {
+  if (!pkf_type_is(left, "attribute"))
+    return false;
+  TSNode obj = pkf_field(left, "object");
+  if (self_ok(c, obj)) {
+    bool ok = in_entity(c, PKI_ENT_CLASSTYPE) || (c->fn && c->fn->is_main);
+    if (!ok)
+      return false; /* workload workunits: read-only members, reported by the caller */
+    if (!pkf_ent_attr(c, left, out) || !*out)
+      return true;
+    if (c->fn->is_main && (*out)->var->type.kind == PKI_VIEW) {
+      pki_error(c->d, pkf_span(left), "member-write",
+                "cannot assign to View member '%s' in @pk.main; write its elements in a "
+                "workunit instead", pkf_text(c, left));
+      *out = NULL;
+    }
+    return true;
+  }
+  return pkf_ent_attr(c, left, out);
+}

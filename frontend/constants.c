@@ -1,0 +1,197 @@
+/*
+ * constants.c - module-level compile-time constants (dialect item 9):
+ * top-level `NAME [: T] = <int/float/bool literal or constant arithmetic of
+ * earlier constants>`. Every other module-level assignment makes NAME a
+ * non-constant global, which kernels may not use.
+ */
+#include "ents.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+struct pkf_ents *pkf_ents_get(pkf_ctx *c) {
+  if (!c->ents)
+    c->ents = pki_alloc(c->m->arena, sizeof *c->ents);
+  return c->ents;
+}
+
+static pkf_const *find_const(pkf_ctx *c, const char *name, size_t len) {
+  struct pkf_ents *s = pkf_ents_get(c);
+  for (int i = s->nconst - 1; i >= 0; i--)
+    if (!strncmp(s->consts[i].name, name, len) && !s->consts[i].name[len])
+      return &s->consts[i];
+  return NULL;
+}
+
+static double as_f(const pkf_const *v) { return v->kind == PKI_E_FLOAT ? v->fval : (double)v->ival; }
+
+/* Evaluates a constant expression; false if it is not one. */
+static bool eval(pkf_ctx *c, TSNode n, pkf_const *out) {
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "integer")) {
+    char *end;
+    const char *s = pkf_text(c, n);
+    out->kind = PKI_E_INT;
+    out->ival = strtoll(s, &end, 0);
+    return *end == 0 && !strchr(s, '_');
+  }
+  if (!strcmp(t, "float")) {
+    char *end;
+    out->kind = PKI_E_FLOAT;
+    out->fval = strtod(pkf_text(c, n), &end);
+    return *end == 0;
+  }
+  if (!strcmp(t, "true") || !strcmp(t, "false")) {
+    out->kind = PKI_E_BOOL;
+    out->ival = t[0] == 't';
+    return true;
+  }
+  if (!strcmp(t, "identifier")) {
+    const pkf_const *k = find_const(c, c->src + ts_node_start_byte(n),
+                                    ts_node_end_byte(n) - ts_node_start_byte(n));
+    if (k)
+      *out = *k;
+    return k != NULL;
+  }
+  if (!strcmp(t, "parenthesized_expression"))
+    return ts_node_named_child_count(n) == 1 && eval(c, ts_node_named_child(n, 0), out);
+  if (!strcmp(t, "unary_operator")) {
+    if (!eval(c, pkf_field(n, "argument"), out) || out->kind == PKI_E_BOOL)
+      return false;
+    const char *op = pkf_text(c, pkf_field(n, "operator"));
+    if (!strcmp(op, "-")) {
+      out->ival = -out->ival;
+      out->fval = -out->fval;
+    }
+    return op[0] == '-' || op[0] == '+';
+  }
+  if (!strcmp(t, "binary_operator")) {
+    pkf_const a, b;
+    if (!eval(c, pkf_field(n, "left"), &a) || !eval(c, pkf_field(n, "right"), &b) ||
+        a.kind == PKI_E_BOOL || b.kind == PKI_E_BOOL)
+      return false;
+    const char *op = pkf_text(c, pkf_field(n, "operator"));
+    bool ints = a.kind == PKI_E_INT && b.kind == PKI_E_INT;
+    out->kind = ints ? PKI_E_INT : PKI_E_FLOAT;
+    if (!strcmp(op, "/")) {
+      out->kind = PKI_E_FLOAT;
+      if (as_f(&b) == 0)
+        return false;
+      out->fval = as_f(&a) / as_f(&b);
+      return true;
+    }
+    if (ints) {
+      int64_t x = a.ival, y = b.ival;
+      if (!strcmp(op, "+")) out->ival = x + y;
+      else if (!strcmp(op, "-")) out->ival = x - y;
+      else if (!strcmp(op, "*")) out->ival = x * y;
+      else if (!strcmp(op, "//") && y) out->ival = x / y - ((x % y != 0) && ((x < 0) != (y < 0)));
+      else if (!strcmp(op, "%") && y) out->ival = ((x % y) + y) % y;
+      else if (!strcmp(op, "**") && y >= 0 && y < 64) {
+        int64_t r = 1;
+        for (int64_t k = 0; k < y; k++)
+          r *= x;
+        out->ival = r;
+      } else if (!strcmp(op, "<<") && y >= 0 && y < 63) out->ival = x << y;
+      else if (!strcmp(op, ">>") && y >= 0 && y < 64) out->ival = x >> y;
+      else return false;
+      return true;
+    }
+    double x = as_f(&a), y = as_f(&b);
+    if (!strcmp(op, "+")) out->fval = x + y;
+    else if (!strcmp(op, "-")) out->fval = x - y;
+    else if (!strcmp(op, "*")) out->fval = x * y;
+    else if (!strcmp(op, "**")) out->fval = pow(x, y);
+    else return false;
+    return true;
+  }
+  return false;
+}
+
+static void add_global(pkf_ctx *c, const char *name) {
+  struct pkf_ents *s = pkf_ents_get(c);
+  PKF_GROW(c, s->globals, s->nglob, s->capglob);
+  s->globals[s->nglob++] = name;
+}
+
+static void drop_const(pkf_ctx *c, const char *name) {
+  pkf_const *k = find_const(c, name, strlen(name));
+  if (k)
+    k->name = ""; /* a later non-constant assignment: no longer a constant */
+}
+
+static void assignment(pkf_ctx *c, TSNode a, bool top) {
+  TSNode left = pkf_field(a, "left"), right = pkf_field(a, "right"), ann = pkf_field(a, "type");
+  if (!pkf_type_is(left, "identifier") || ts_node_is_null(right))
+    return;
+  const char *name = pkf_text(c, left);
+  pkf_const k = {.name = name};
+  if (top && !pkf_type_is(right, "assignment") && eval(c, right, &k)) {
+    TSNode an = ts_node_is_null(ann) ? ann : pkf_unwrap_type(ann);
+    if (!ts_node_is_null(an) && pkf_is(c, an, "float") && k.kind == PKI_E_INT)
+      k.kind = PKI_E_FLOAT, k.fval = (double)k.ival;
+    else if (!ts_node_is_null(an) && pkf_is(c, an, "int") && k.kind == PKI_E_FLOAT)
+      return add_global(c, name);
+    struct pkf_ents *s = pkf_ents_get(c);
+    PKF_GROW(c, s->consts, s->nconst, s->capconst);
+    s->consts[s->nconst++] = k;
+    return;
+  }
+  drop_const(c, name);
+  add_global(c, name);
+}
+
+/* Module-level statements, and those of top-level if/for/while/with/try blocks
+ * (their names are globals too, never constants). */
+static void scan(pkf_ctx *c, TSNode block, bool top) {
+  pkf_nodes st = pkf_children(c, block);
+  for (uint32_t i = 0; i < st.n; i++) {
+    TSNode s = st.v[i];
+    if (pkf_type_is(s, "expression_statement")) {
+      TSNode a = ts_node_named_child(s, 0);
+      if (pkf_type_is(a, "assignment"))
+        assignment(c, a, top);
+    } else if (pkf_type_is(s, "if_statement") || pkf_type_is(s, "for_statement") ||
+               pkf_type_is(s, "while_statement") || pkf_type_is(s, "with_statement") ||
+               pkf_type_is(s, "try_statement") || pkf_type_is(s, "elif_clause") ||
+               pkf_type_is(s, "else_clause") || pkf_type_is(s, "block")) {
+      pkf_nodes ch = pkf_children(c, s);
+      for (uint32_t j = 0; j < ch.n; j++)
+        if (pkf_type_is(ch.v[j], "block") || pkf_type_is(ch.v[j], "elif_clause") ||
+            pkf_type_is(ch.v[j], "else_clause"))
+          scan(c, ch.v[j], false);
+    }
+  }
+}
+
+void pkf_constants_collect(pkf_ctx *c, TSNode root) {
+  pkf_ents_get(c);
+  scan(c, root, true);
+}
+
+pki_expr *pkf_constant_lookup(pkf_ctx *c, TSNode name) {
+  if (!c->ents || !pkf_type_is(name, "identifier"))
+    return NULL;
+  uint32_t s = ts_node_start_byte(name);
+  const pkf_const *k = find_const(c, c->src + s, ts_node_end_byte(name) - s);
+  if (!k)
+    return NULL;
+  pki_expr *e = pki_new_expr(c->m, k->kind, pkf_span(name));
+  e->ival = k->ival;
+  e->fval = k->fval;
+  e->str = k->name;
+  return e;
+}
+
+bool pkf_global_error(pkf_ctx *c, TSNode name) {
+  if (!c->ents || !pkf_type_is(name, "identifier"))
+    return false;
+  const char *t = pkf_text(c, name);
+  for (int i = 0; i < c->ents->nglob; i++)
+    if (!strcmp(c->ents->globals[i], t)) {
+      pki_error(c->d, pkf_span(name), "non-constant-global",
+                "global '%s' is not a compile-time constant; pass it as a kernel argument", t);
+      return true;
+    }
+  return false;
+}

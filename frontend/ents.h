@@ -1,0 +1,56 @@
+/*
+ * ents.h - state of the entities layer of the frontend (private to entities.c,
+ * classtype.c, constants.c, infer.c, workload.c): module-level constants and
+ * globals, classtypes, callbacks. Lives in the module arena, one per pkf_lower.
+ */
+#ifndef PKC_ENTS_H
+#define PKC_ENTS_H
+
+#include "fe.h"
+
+typedef struct pkf_const {
+  const char *name;
+  pki_expr_kind kind; /* PKI_E_INT / FLOAT / BOOL */
+  int64_t ival;
+  double fval;
+} pkf_const;
+
+typedef struct pkf_callback {
+  pki_entity *ent;
+  const char *name;
+} pkf_callback;
+
+struct pkf_ents {
+  pkf_const *consts;
+  int nconst, capconst;
+  const char **globals; /* module-level names that are not constants */
+  int nglob, capglob;
+  pki_entity **classes; /* @pk.classtype entities (also in the module) */
+  int ncls, capcls;
+  pkf_callback *cbs;
+  int ncb, capcb;
+  int nlambda;
+  struct pkf_policy_alias { const char *name; TSNode node; pki_func *fn; } *pols;
+  int npol, cappol; /* `p = pk.XPolicy(...)` locals of @pk.main, substituted at dispatches */
+};
+
+/* Grows arr (count n, capacity cap) in the arena so that one more fits. */
+#define PKF_GROW(c, arr, n, cap)                                              \
+  do {                                                                        \
+    if ((n) == (cap)) {                                                       \
+      int nc_ = (cap) ? (cap) * 2 : 8;                                        \
+      void *na_ = pki_alloc((c)->m->arena, sizeof *(arr) * (size_t)nc_);      \
+      if (n)                                                                  \
+        memcpy(na_, (arr), sizeof *(arr) * (size_t)(n));                      \
+      (arr) = na_;                                                            \
+      (cap) = nc_;                                                            \
+    }                                                                         \
+  } while (0)
+
+struct pkf_ents *pkf_ents_get(pkf_ctx *c);
+/* True if the callback `name` is declared in entity e. */
+bool pkf_is_callback(pkf_ctx *c, pki_entity *e, const char *name);
+/* classtype.c: fields of classtype e from its __init__ (ctor already in e->funcs). */
+void pkf_classtype_fields(pkf_ctx *c, pki_entity *e, TSNode init);
+
+#endif

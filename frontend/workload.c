@@ -1,0 +1,376 @@
+/*
+ * workload.c - host statements of a @pk.main method (dialect item 12):
+ * dispatches pk.parallel_for/reduce/scan([label,] POLICY, self.wu | lambda)
+ * -> PKI_S_DISPATCH, reduce lambdas -> closure funcs, typed declarations of
+ * timers and classtype values, and `self.x: T = v` in classtype constructors.
+ */
+#include "ents.h"
+
+bool pkf_is_callback(pkf_ctx *c, pki_entity *e, const char *name) {
+  if (!c->ents)
+    return false;
+  for (int i = 0; i < c->ents->ncb; i++)
+    if (c->ents->cbs[i].ent == e && !strcmp(c->ents->cbs[i].name, name))
+      return true;
+  return false;
+}
+
+static bool pk_call_named(pkf_ctx *c, TSNode n, const char *name) {
+  if (!pkf_type_is(n, "call"))
+    return false;
+  TSNode fn = pkf_field(n, "function");
+  return pkf_type_is(fn, "attribute") && pkf_alias_is(c, pkf_field(fn, "object"), PKF_AL_PK) &&
+         pkf_is(c, pkf_field(fn, "attribute"), name);
+}
+
+static int dispatch_pattern(pkf_ctx *c, TSNode n) {
+  if (pk_call_named(c, n, "parallel_for")) return PKI_PATTERN_FOR;
+  if (pk_call_named(c, n, "parallel_reduce")) return PKI_PATTERN_REDUCE;
+  if (pk_call_named(c, n, "parallel_scan")) return PKI_PATTERN_SCAN;
+  return -1;
+}
+
+static pki_var *declare(pkf_ctx *c, TSNode name, pki_type t, bool annotated) {
+  pki_var *v = pki_new_var(c->m, pkf_text(c, name), PKI_VAR_LOCAL, t, pkf_span(name));
+  v->annotated = annotated;
+  pki_func_add_local(c->m, c->fn, v);
+  pkf_scope_bind(c, v);
+  return v;
+}
+
+/* ---------------------------------------------------------------- policies */
+
+static pki_expr *list_expr(pkf_ctx *c, TSNode n) {
+  if (!pkf_type_is(n, "list")) {
+    pki_error(c->d, pkf_span(n), "bad-policy",
+              "MDRangePolicy takes lists of bounds, e.g. pk.MDRangePolicy([0, 0], [n, m])");
+    return NULL;
+  }
+  pkf_nodes ch = pkf_children(c, n);
+  pki_expr *e = pki_new_expr_n(c->m, PKI_E_LIST, pkf_span(n), (int)ch.n);
+  for (uint32_t i = 0; i < ch.n; i++)
+    if (!(e->args[i] = pkf_expr(c, ch.v[i])))
+      return NULL;
+  return e;
+}
+
+static bool is_space_arg(pkf_ctx *c, TSNode n) {
+  return pkf_type_is(n, "attribute") && strstr(pkf_text(c, n), "ExecutionSpace") != NULL;
+}
+
+static bool is_auto(pkf_ctx *c, TSNode n) {
+  return pkf_is(c, n, "\"auto\"") || pkf_is(c, n, "'auto'") ||
+         (pkf_type_is(n, "attribute") && pkf_alias_is(c, pkf_field(n, "object"), PKF_AL_PK) &&
+          pkf_is(c, pkf_field(n, "attribute"), "AUTO"));
+}
+
+static bool is_policy_call(pkf_ctx *c, TSNode p) {
+  return pk_call_named(c, p, "RangePolicy") || pk_call_named(c, p, "MDRangePolicy") ||
+         pk_call_named(c, p, "TeamPolicy");
+}
+
+/* `name = pk.XPolicy(...)` in main: remembered, lowered where it is dispatched. */
+static bool policy_alias(pkf_ctx *c, TSNode a) {
+  TSNode left = pkf_field(a, "left"), right = pkf_field(a, "right");
+  if (!c->host || !pkf_type_is(left, "identifier") || !is_policy_call(c, right))
+    return false;
+  struct pkf_ents *st = pkf_ents_get(c);
+  for (int i = 0; i < st->npol; i++)
+    if (st->pols[i].fn == c->fn && pkf_is(c, left, st->pols[i].name)) {
+      pki_error(c->d, pkf_span(left), "bad-policy",
+                "policy '%s' is bound twice; give each policy its own name", st->pols[i].name);
+      return true;
+    }
+  PKF_GROW(c, st->pols, st->npol, st->cappol);
+  st->pols[st->npol++] = (struct pkf_policy_alias){pkf_text(c, left), right, c->fn};
+  return true;
+}
+
+/* Fills s->range / args from the policy node; false after an error. */
+static bool policy(pkf_ctx *c, TSNode p, pki_stmt *s) {
+  if (pkf_type_is(p, "identifier") && c->ents)
+    for (int i = 0; i < c->ents->npol; i++)
+      if (c->ents->pols[i].fn == c->fn && pkf_is(c, p, c->ents->pols[i].name))
+        p = c->ents->pols[i].node;
+  int kind = pk_call_named(c, p, "RangePolicy") ? PKI_POLICY_RANGE
+             : pk_call_named(c, p, "MDRangePolicy") ? PKI_POLICY_MDRANGE
+             : pk_call_named(c, p, "TeamPolicy") ? PKI_POLICY_TEAM : -1;
+  s->range = kind < 0 ? PKI_POLICY_RANGE : kind;
+  if (kind < 0) { /* an int expression n: RangePolicy(0, n) */
+    s->nargs = 2;
+    s->args = pki_alloc(c->m->arena, sizeof *s->args * 2);
+    s->args[0] = pki_new_expr(c->m, PKI_E_INT, pkf_span(p));
+    return (s->args[1] = pkf_expr(c, p)) != NULL;
+  }
+  pkf_nodes all = pkf_children(c, pkf_field(p, "arguments"));
+  TSNode a[4];
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < all.n; i++) {
+    if (pkf_type_is(all.v[i], "keyword_argument") || (n == 0 && is_space_arg(c, all.v[i])))
+      continue; /* iterate=..., the execution space */
+    if (n == 4) {
+      n++;
+      break;
+    }
+    a[n++] = all.v[i];
+  }
+  int lo = kind == PKI_POLICY_RANGE ? 2 : 2, hi = kind == PKI_POLICY_RANGE ? 2 : 3;
+  if (n < (uint32_t)lo || n > (uint32_t)hi) {
+    pki_error(c->d, pkf_span(p), "arity", "wrong number of arguments to '%s': expected %d%s%s, got %u",
+              pkf_text(c, pkf_field(p, "function")), lo, hi > lo ? " or " : "",
+              hi > lo ? "3" : "", n);
+    return false;
+  }
+  s->nargs = (int)n;
+  s->args = pki_alloc(c->m->arena, sizeof *s->args * n);
+  bool ok = true;
+  for (uint32_t i = 0; i < n; i++) {
+    if (kind == PKI_POLICY_MDRANGE)
+      ok &= (s->args[i] = list_expr(c, a[i])) != NULL;
+    else if (kind == PKI_POLICY_TEAM && i == 1 && is_auto(c, a[i]))
+      s->args[i] = NULL; /* Kokkos::AUTO */
+    else
+      ok &= (s->args[i] = pkf_expr(c, a[i])) != NULL;
+  }
+  return ok;
+}
+
+/* ------------------------------------------------------------------ kernel */
+
+static pki_func *lambda(pkf_ctx *c, TSNode lam, int pattern, pki_type acct) {
+  pkf_nodes ps = pkf_children(c, pkf_field(lam, "parameters"));
+  uint32_t want = pattern == PKI_PATTERN_REDUCE ? 2 : 1;
+  if (pattern == PKI_PATTERN_SCAN || ps.n != want) {
+    pki_error(c->d, pkf_span(lam), "bad-lambda",
+              pattern == PKI_PATTERN_SCAN
+                  ? "a parallel_scan needs a @pk.workunit, not a lambda"
+                  : pattern == PKI_PATTERN_REDUCE
+                        ? "a parallel_reduce lambda takes (i, acc), e.g. lambda i, acc: acc + x[i]"
+                        : "a parallel_for lambda takes one parameter, the index");
+    return NULL;
+  }
+  for (uint32_t i = 0; i < ps.n; i++)
+    if (!pkf_type_is(ps.v[i], "identifier")) {
+      pki_error(c->d, pkf_span(ps.v[i]), "bad-lambda", "lambda parameters must be plain names");
+      return NULL;
+    }
+  struct pkf_ents *st = pkf_ents_get(c);
+  pki_func *f = pki_new_func(c->m, pki_sprintf(c->m->arena, "%s_lambda%d", c->fn->name,
+                                                st->nlambda++), pkf_span(lam));
+  f->is_closure = true;
+  f->is_workunit = true;
+  f->pattern = pattern;
+  pki_var *iv = pki_new_var(c->m, pkf_text(c, ps.v[0]), PKI_VAR_INDEX, pki_int_type,
+                            pkf_span(ps.v[0]));
+  pki_func_add_index(c->m, f, iv);
+  pkf_scope sc;
+  pkf_scope_push(c, &sc, "lambda", pkf_span(lam));
+  pkf_scope_bind(c, iv);
+  if (want == 2) {
+    f->acc = pki_new_var(c->m, pkf_text(c, ps.v[1]), PKI_VAR_ACC, acct, pkf_span(ps.v[1]));
+    pkf_scope_bind(c, f->acc);
+  }
+  pki_func *outer = c->fn;
+  bool host = c->host;
+  c->fn = f;
+  c->host = false;
+  TSNode body = pkf_field(lam, "body");
+  pki_stmt *s = NULL;
+  if (want == 2) {
+    TSNode l = pkf_field(body, "left");
+    if (!pkf_type_is(body, "binary_operator") || !pkf_is(c, pkf_field(body, "operator"), "+") ||
+        !pkf_is(c, l, f->acc->name)) {
+      pki_error(c->d, pkf_span(body), "bad-lambda",
+                "a parallel_reduce lambda's body must be '%s + expression'", f->acc->name);
+    } else {
+      s = pki_new_stmt(c->m, PKI_S_AUGASSIGN, pkf_span(body));
+      s->op = PKI_OP_ADD;
+      s->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(l));
+      s->target->var = f->acc;
+      s->value = pkf_expr(c, pkf_field(body, "right"));
+    }
+  } else {
+    s = pki_new_stmt(c->m, PKI_S_EXPR, pkf_span(body));
+    s->value = pkf_expr(c, body);
+  }
+  c->fn = outer;
+  c->host = host;
+  pkf_scope_pop(c);
+  if (!s || !s->value)
+    return NULL;
+  pki_block_push(c->m->arena, &f->body, s);
+  pki_func_add_closure(c->m, outer, f);
+  return f;
+}
+
+static pki_func *workunit_ref(pkf_ctx *c, TSNode k, int pattern) {
+  const char *an = pkf_text(c, pkf_field(k, "attribute"));
+  if (pkf_is_callback(c, c->ent, an)) {
+    pki_error(c->d, pkf_span(k), "callback-call",
+              "a @pk.callback runs in Python; it cannot be called from a kernel or @pk.main");
+    return NULL;
+  }
+  pki_func *f = NULL;
+  for (int i = 0; i < c->ent->nfuncs; i++)
+    if (!strcmp(c->ent->funcs[i]->name, an))
+      f = c->ent->funcs[i];
+  if (!f || !f->is_workunit) {
+    pki_error(c->d, pkf_span(k), "bad-dispatch",
+              "'%s' is not a @pk.workunit of workload '%s'; dispatch one of its workunits "
+              "(self.name) or a lambda", pkf_text(c, k), c->ent->name);
+    return NULL;
+  }
+  int have = f->final ? PKI_PATTERN_SCAN : f->acc ? PKI_PATTERN_REDUCE : PKI_PATTERN_FOR;
+  if (have != pattern) {
+    static const char *const names[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
+    pki_error(c->d, pkf_span(k), "bad-dispatch",
+              "workunit '%s' is a %s workunit but is dispatched with pk.%s", f->name,
+              names[have], names[pattern]);
+    return NULL;
+  }
+  return f;
+}
+
+/* Lowers a dispatch; left/ann: the assignment's target and annotation (may be null). */
+static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode ann,
+                     pki_block *out) {
+  int pattern = dispatch_pattern(c, call);
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_DISPATCH, pkf_span(stmt));
+  s->pattern = pattern;
+  pkf_nodes ch = pkf_children(c, pkf_field(call, "arguments"));
+  uint32_t k = 0;
+  if (ch.n > 0 && pkf_type_is(ch.v[0], "string")) {
+    const char *t = pkf_text(c, ch.v[0]);
+    s->str = pki_strndup(c->m->arena, t + 1, strlen(t) - 2);
+    k = 1;
+  }
+  if (ch.n != k + 2) {
+    pki_error(c->d, pkf_span(call), "bad-dispatch",
+              "a dispatch takes ([label,] policy, kernel), e.g. pk.parallel_for(n, self.work)");
+    return;
+  }
+  if (pattern == PKI_PATTERN_FOR && !ts_node_is_null(left)) {
+    pki_error(c->d, pkf_span(stmt), "bad-dispatch", "pk.parallel_for returns nothing");
+    return;
+  }
+  bool ok = policy(c, ch.v[k], s);
+  /* the target and its type */
+  pki_type t = pki_void_type;
+  bool annotated = false;
+  if (!ts_node_is_null(ann) && pkf_type(c, ann, false, &t))
+    annotated = true;
+  pki_var *tv = NULL;
+  bool fresh = false;
+  if (pkf_type_is(left, "identifier")) {
+    const char *nm = pkf_text(c, left);
+    tv = pkf_lookup(c, nm, strlen(nm));
+    fresh = tv == NULL;
+  } else if (!ts_node_is_null(left)) {
+    pki_expr *te = NULL;
+    if (!pkf_ent_target(c, left, &te) || !te) {
+      if (te == NULL && !pkf_type_is(left, "attribute"))
+        pki_error(c->d, pkf_span(left), "bad-dispatch",
+                  "the result of a dispatch goes to a variable or a scalar member (self.x)");
+      return;
+    }
+    tv = te->var;
+  }
+  if (tv && !annotated)
+    t = tv->type;
+  TSNode kn = ch.v[k + 1];
+  pki_func *f = NULL;
+  if (pkf_type_is(kn, "lambda")) {
+    f = lambda(c, kn, pattern, t.kind == PKI_VOID ? pki_float_type : t);
+  } else if (pkf_type_is(kn, "attribute") && pkf_is(c, pkf_field(kn, "object"), "self")) {
+    f = workunit_ref(c, kn, pattern);
+  } else {
+    pki_error(c->d, pkf_span(kn), "bad-dispatch",
+              "@pk.main dispatches a workunit of its workload (self.name) or a lambda");
+  }
+  if (!ok || !f)
+    return;
+  s->closure = f;
+  static const char *const pols[] = {"pk.RangePolicy (or an int)", "pk.MDRangePolicy",
+                                     "pk.TeamPolicy"};
+  if (!f->is_closure && f->policy != (pki_policy)s->range) {
+    pki_error(c->d, pkf_span(ch.v[k]), "bad-dispatch",
+              "workunit '%s' must be dispatched with %s", f->name, pols[f->policy]);
+    return;
+  }
+  if (f->is_closure)
+    f->policy = (pki_policy)s->range;
+  if (fresh) { /* `s = pk.parallel_reduce(...)`: a declaration, then the dispatch */
+    tv = declare(c, left, t.kind == PKI_VOID && f->acc ? f->acc->type : t, annotated);
+    pki_stmt *decl = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(stmt));
+    decl->var = tv;
+    pki_block_push(c->m->arena, out, decl);
+  }
+  if (tv) {
+    s->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(left));
+    s->target->var = tv;
+  }
+  pki_block_push(c->m->arena, out, s);
+}
+
+/* `self.x: T = v` in a classtype constructor: an assignment to the field. */
+static bool ctor_field_decl(pkf_ctx *c, TSNode a, pki_block *out) {
+  TSNode left = pkf_field(a, "left"), right = pkf_field(a, "right");
+  if (!c->fn || !c->fn->is_ctor || ts_node_is_null(pkf_field(a, "type")) ||
+      !pkf_type_is(left, "attribute") || !pkf_is(c, pkf_field(left, "object"), "self"))
+    return false;
+  if (ts_node_is_null(right))
+    return true;
+  pki_expr *t = NULL, *v;
+  if (!pkf_ent_target(c, left, &t) || !t || !(v = pkf_expr(c, right)))
+    return true;
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_ASSIGN, pkf_span(a));
+  s->target = t;
+  s->value = v;
+  pki_block_push(c->m->arena, out, s);
+  return true;
+}
+
+/* `name = Vec3(...)` / `name = pk.Timer()`: a new local of that type. */
+static bool typed_decl(pkf_ctx *c, TSNode a, pki_block *out) {
+  TSNode left = pkf_field(a, "left"), right = pkf_field(a, "right");
+  if (!pkf_type_is(left, "identifier") || !ts_node_is_null(pkf_field(a, "type")) ||
+      !pkf_type_is(right, "call"))
+    return false;
+  const char *nm = pkf_text(c, left);
+  if (pkf_lookup(c, nm, strlen(nm)))
+    return false;
+  pki_type t = pki_void_type;
+  pki_entity *cls = pkf_classtype_find(c, pkf_field(right, "function"));
+  if (cls && pkf_type_is(pkf_field(right, "function"), "identifier"))
+    t = pki_class_type(cls);
+  else if (pk_call_named(c, right, "Timer"))
+    t.kind = PKI_TIMER;
+  else
+    return false;
+  pki_expr *v = pkf_expr(c, right);
+  if (!v)
+    return true;
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(a));
+  s->var = declare(c, left, t, false);
+  s->value = v;
+  pki_block_push(c->m->arena, out, s);
+  return true;
+}
+
+bool pkf_ent_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
+  if (!pkf_type_is(n, "expression_statement") || ts_node_named_child_count(n) != 1)
+    return false;
+  TSNode x = ts_node_named_child(n, 0);
+  if (c->host && dispatch_pattern(c, x) >= 0) {
+    dispatch(c, n, x, (TSNode){0}, (TSNode){0}, out);
+    return true;
+  }
+  if (!pkf_type_is(x, "assignment"))
+    return false;
+  TSNode right = pkf_field(x, "right");
+  if (c->host && dispatch_pattern(c, right) >= 0) {
+    dispatch(c, n, right, pkf_field(x, "left"), pkf_field(x, "type"), out);
+    return true;
+  }
+  return ctor_field_decl(c, x, out) || typed_decl(c, x, out) || policy_alias(c, x);
+}

@@ -1,0 +1,10 @@
+# expect: 5:40: cannot infer the type of parameter 's' of 'k' from its call sites; annotate it (s: pk.View1D[pk.double])
+import pykokkos as pk
+
+@pk.workunit
+def k(i: int, A: pk.View1D[pk.double], s):
+    A[i] = s
+
+def host(s):
+    A = pk.View([10], pk.double)
+    pk.parallel_for(10, k, A=A, s=s)

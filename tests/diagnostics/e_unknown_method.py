@@ -1,0 +1,11 @@
+# expect: 11:12: classtype 'V' has no @pk.function method 'norm'
+import pykokkos as pk
+
+@pk.classtype
+class V:
+    def __init__(self, x: float):
+        self.x: float = x
+
+@pk.workunit
+def k(i: int, A: pk.View1D[pk.double], v: V):
+    A[i] = v.norm()
