@@ -13,7 +13,7 @@ static const struct {
   const char *usage;
   const char *help;
 } commands[] = {
-    {"check", PKC_CMD_CHECK, "pkc check [--diagnostics-format=text|json|sarif] FILE...",
+    {"check", PKC_CMD_CHECK, "pkc check [--diagnostics-format=text|json|sarif] [--real=float32|float64] FILE...",
      "Parses and type-checks every annotated entity of each FILE and prints\n"
      "diagnostics; builds nothing. Exit 0 clean, 1 input errors, 2 usage errors."},
     {"emit", PKC_CMD_EMIT, "pkc emit FILE [-o DIR] [--no-line-directives]",
@@ -25,7 +25,8 @@ static const struct {
      "Emits and builds FILE's module (DIR/<name>.<backend>.so, DIR defaults to\n"
      "FILE.pk beside FILE) with CMake against Kokkos. Does nothing when the\n"
      "cache key (source, pkc, backend, Kokkos, compiler, flags) is unchanged.\n"
-     "Kokkos: --kokkos-root, else $Kokkos_ROOT, else the one pkc was built with."},
+     "Kokkos: --kokkos-root, else $Kokkos_ROOT, else the one pkc was built with.\n"
+     "--real=float32|float64 chooses what pk.real means (default float64)."},
     {"help", PKC_CMD_HELP, "pkc help [COMMAND]", "Shows help for pkc or one command."},
 };
 
@@ -87,7 +88,7 @@ static int parse_format(const char *v, pkf_diag_format *f) {
 static int parse_valued(pkc_options *o, const char *a, int argc, char **argv, int *i,
                         bool *matched) {
   static const char *const names[] = {"--backend", "--kokkos-root", "--diagnostics-format",
-                                      "-o", "-j"};
+                                      "-o", "--real", "-j"};
   for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
     const char *v = option_value(a, names[k], argc, argv, i, matched);
     if (!*matched)
@@ -103,6 +104,14 @@ static int parse_valued(pkc_options *o, const char *a, int argc, char **argv, in
     case 1: o->kokkos_root = v; return 0;
     case 2: return parse_format(v, &o->format);
     case 3: o->outdir = v; return 0;
+    case 4:
+      if (strcmp(v, "float32") == 0 || strcmp(v, "float") == 0)
+        o->real = PKI_F32;
+      else if (strcmp(v, "float64") == 0 || strcmp(v, "double") == 0)
+        o->real = PKI_F64;
+      else
+        return usage_error("unknown --real precision '%s' (use float32 or float64)", v);
+      return 0;
     default: {
       char *end;
       long j = strtol(v, &end, 10);

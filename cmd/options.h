@@ -31,6 +31,7 @@ typedef struct pkc_options {
   bool line_directives;    /* --no-line-directives clears it */
   pkf_diag_format format;  /* --diagnostics-format */
   const char *help_topic;  /* pkc help COMMAND */
+  pki_kind real;           /* --real=float32|float64: what pk.real means */
 } pkc_options;
 
 /* Parses argv into o. Returns 0, or PKC_EXIT_USAGE after printing the

@@ -20,9 +20,10 @@ typedef struct pkc_unit {
   int errors; /* -1: unreadable */
 } pkc_unit;
 
-static void translate(const char *path, pkc_unit *u) {
+static void translate(const pkc_options *o, const char *path, pkc_unit *u) {
   memset(u, 0, sizeof *u);
-  u->errors = pkf_translate(path, &u->module, &u->diags, stderr);
+  pkf_options fo = {.real = o->real};
+  u->errors = pkf_translate_with(path, &fo, &u->module, &u->diags, stderr);
 }
 
 static void render(const pkc_options *o, pkc_unit *units, int n) {
@@ -56,7 +57,7 @@ static const char *kokkos_root(const pkc_options *o) {
   const char *env = getenv("Kokkos_ROOT");
   if (env && *env)
     return env;
-  return PKC_DEFAULT_KOKKOS_ROOT;
+  return pkb_default_kokkos_root(o->backend);
 }
 
 static int run_backend(const pkc_options *o, pkc_unit *u, const char *path) {
@@ -90,7 +91,7 @@ static int run_files(const pkc_options *o) {
   pkc_unit *units = calloc((size_t)o->nfiles, sizeof *units);
   int status = PKC_EXIT_OK;
   for (int i = 0; i < o->nfiles; i++) {
-    translate(o->files[i], &units[i]);
+    translate(o, o->files[i], &units[i]);
     if (units[i].errors < 0)
       status = PKC_EXIT_USAGE; /* unreadable input: already reported */
     else if (units[i].errors > 0 && status == PKC_EXIT_OK)

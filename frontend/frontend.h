@@ -33,6 +33,18 @@ pki_module *pkf_lower(const char *path, const char *source, size_t len,
 int pkf_translate(const char *path, pki_module **out_module, pki_diags *d,
                   FILE *err);
 
+/* Translation options. real: what pk.real means (PKI_F32 or PKI_F64; PKI_VOID
+ * = PKI_F64), chosen at build time with `--real`. */
+typedef struct pkf_options {
+  pki_kind real;
+} pkf_options;
+
+/* pkf_lower / pkf_translate with options (NULL = defaults). */
+pki_module *pkf_lower_with(const char *path, const char *source, size_t len,
+                           const pkf_options *o, pki_diags *d);
+int pkf_translate_with(const char *path, const pkf_options *o, pki_module **out_module,
+                       pki_diags *d, FILE *err);
+
 typedef enum pkf_diag_format {
   PKF_DIAG_TEXT, /* GCC style: file:line:col: error: msg, source line, caret */
   PKF_DIAG_JSON, /* one JSON object per file: {"file":..,"diagnostics":[..]} */
