@@ -19,6 +19,14 @@ static pthread_mutex_t pkr_lock = PTHREAD_MUTEX_INITIALIZER;
 static void (*pkr_finalizer)(void);
 static int pkr_atexit_registered;
 
+/* Cleanup callbacks run (last registered first) before Kokkos finalizes. */
+#define PKR_MAX_CLEANUPS 64
+static struct {
+  void (*fn)(void *);
+  void *ctx;
+} pkr_cleanups[PKR_MAX_CLEANUPS];
+static int pkr_ncleanups;
+
 static void pkr_msg(char *err, size_t errlen, const char *fmt, ...) {
   if (!err || errlen == 0) return;
   va_list ap;
@@ -27,7 +35,38 @@ static void pkr_msg(char *err, size_t errlen, const char *fmt, ...) {
   va_end(ap);
 }
 
+int pkr_register_cleanup(void (*fn)(void *), void *ctx) {
+  if (!fn) return -1;
+  pthread_mutex_lock(&pkr_lock);
+  int rc = -1;
+  if (pkr_ncleanups < PKR_MAX_CLEANUPS) {
+    pkr_cleanups[pkr_ncleanups].fn = fn;
+    pkr_cleanups[pkr_ncleanups].ctx = ctx;
+    pkr_ncleanups++;
+    rc = 0;
+  }
+  pthread_mutex_unlock(&pkr_lock);
+  return rc;
+}
+
+/* Pops and runs the cleanups, newest first, outside the lock. */
+static void pkr_run_cleanups(void) {
+  for (;;) {
+    pthread_mutex_lock(&pkr_lock);
+    if (pkr_ncleanups == 0) {
+      pthread_mutex_unlock(&pkr_lock);
+      return;
+    }
+    pkr_ncleanups--;
+    void (*fn)(void *) = pkr_cleanups[pkr_ncleanups].fn;
+    void *ctx = pkr_cleanups[pkr_ncleanups].ctx;
+    pthread_mutex_unlock(&pkr_lock);
+    fn(ctx);
+  }
+}
+
 void pkr_finalize(void) {
+  pkr_run_cleanups();
   pthread_mutex_lock(&pkr_lock);
   void (*fin)(void) = pkr_finalizer;
   pkr_finalizer = NULL;
@@ -130,11 +169,12 @@ const pkc_kernel_desc *pkr_find_kernel(const pkr_module *m, const char *entity,
 int pkr_call(const pkr_module *m, const pkc_kernel_desc *k, void *const *args,
              const pkc_policy *policy, pkc_value *result, char *err,
              size_t errlen) {
-  if (!m || !k || !policy) {
+  if (!m || !k || (!policy && k->pattern != PKC_PATTERN_MAIN)) {
     pkr_msg(err, errlen, "pkr_call: %s is NULL",
             !m ? "module" : !k ? "kernel" : "policy");
     return -1;
   }
+  if (policy && k->pattern == PKC_PATTERN_MAIN) policy = NULL;
   const char *kn = k->name ? k->name : "?";
   if (!k->fn) {
     pkr_msg(err, errlen, "%s: kernel has no entry point", kn);
@@ -153,7 +193,8 @@ int pkr_call(const pkr_module *m, const pkc_kernel_desc *k, void *const *args,
     }
   }
   pkc_value scratch;
-  if (!result && k->pattern != PKC_PATTERN_FOR) result = &scratch;
+  if (!result && k->pattern != PKC_PATTERN_FOR && k->pattern != PKC_PATTERN_MAIN)
+    result = &scratch;
   if (err && errlen) err[0] = '\0';
   return k->fn(args, policy, result, err, errlen);
 }

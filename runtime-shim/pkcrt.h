@@ -52,8 +52,9 @@ PKR_API const pkc_kernel_desc *pkr_find_kernel(const pkr_module *m,
                                               const char *entity,
                                               const char *name);
 
-/* Runs kernel k of module m: args[i] points at a pkc_value (scalar param i)
- * or a DLTensor (View param i), in descriptor order; result receives a
+/* Runs kernel k of module m: args[i] points at a pkc_value (scalar or pool
+ * param i) or a DLTensor (View param i), in descriptor order; policy may be
+ * NULL (and is passed as NULL) for a PKC_PATTERN_MAIN kernel; result receives a
  * reduction's value or a scan's total (may be NULL for parallel_for).
  * Returns 0 on success, non-zero with a message in err on failure (NULL
  * arguments, a kernel the wrapper rejects: wrong dtype, rank, device...). */
@@ -71,9 +72,15 @@ PKR_API int pkr_fence(const pkr_module *m);
 PKR_API void pkr_close(pkr_module *m);
 
 /* Finalizes Kokkos now through the module that initialized it (what the
- * atexit handler does); later calls and the atexit handler do nothing. Call
+ * atexit handler does): first runs the registered cleanups (newest first),
+ * then Kokkos::finalize; later calls and the atexit handler do nothing. Call
  * it only when no kernel runs and no Kokkos allocation is left. */
 PKR_API void pkr_finalize(void);
+
+/* Registers fn(ctx) to run before Kokkos is finalized (at exit or in
+ * pkr_finalize), e.g. to pool_destroy random pools a C host created. Returns
+ * 0, or -1 if fn is NULL or the table (64 entries) is full. */
+PKR_API int pkr_register_cleanup(void (*fn)(void *), void *ctx);
 
 #ifdef __cplusplus
 }

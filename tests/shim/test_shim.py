@@ -32,8 +32,11 @@ sys.path.insert(0, PKG)
 def build_prerequisites():
     subprocess.check_call(["make", "-s", "-C", REPO, "build/lib/libpkcrt.so",
                            "build/tests/c_host"])
+    newest = max(os.path.getmtime(os.path.join(HERE, f))
+                 for f in ("fake.py", "fake_module.cpp", "CMakeLists.txt"))
+    newest = max(newest, os.path.getmtime(os.path.join(REPO, "runtime-shim", "pkc_abi.h")))
     if not (os.path.isfile(FAKE_SO) and os.path.isfile(BAD_SO)
-            and os.path.getmtime(FAKE_SO) > os.path.getmtime(os.path.join(HERE, "fake.py"))):
+            and os.path.getmtime(FAKE_SO) > newest):
         subprocess.check_call(["cmake", "-S", HERE, "-B", SHIM_BUILD, f"-DKokkos_ROOT={KOKKOS}",
                                "-DCMAKE_BUILD_TYPE=Release"], stdout=subprocess.DEVNULL)
         subprocess.check_call(["cmake", "--build", SHIM_BUILD, "-j2"], stdout=subprocess.DEVNULL)
@@ -106,7 +109,7 @@ class TestCHost(Base):
                                       "layout", "access"],
                    "pkc_policy": ["kind", "rank", "begin", "end", "tile", "league_size",
                                   "team_size", "vector_length", "scratch_team",
-                                  "scratch_thread"],
+                                  "scratch_thread", "iterate", "reserved"],
                    "pkc_kernel_desc": [f for f, _ in _abi.pkc_kernel_desc._fields_],
                    "pkc_module_desc": [f for f, _ in _abi.pkc_module_desc._fields_]}
         body = "".join(f'printf("{s} %zu\\n", sizeof({s}));' +
@@ -170,7 +173,7 @@ class TestViewAPI(unittest.TestCase):
         t = pk.Timer()
         self.assertGreaterEqual(t.seconds(), 0.0)
         t.reset()
-        with self.assertRaisesRegex(NotImplementedError, "workloads are not supported yet"):
+        with self.assertRaisesRegex(TypeError, "'object' is not a @pk.workload"):
             pk.execute(pk.OpenMP, object())
         pk.set_default_space(pk.OpenMP)
         self.assertIs(pk.get_default_space(), pk.ExecutionSpace.OpenMP)
@@ -258,7 +261,8 @@ class TestKernels(Base):
         # the wrapper's own checks come back as exceptions naming the argument
         with self.assertRaisesRegex(RuntimeError, "fill2d: argument 'M'"):
             pk.parallel_for(3, f.fill2d, M=pk.View([3, 4], layout=pk.LayoutLeft), k=1)
-        with self.assertRaisesRegex(NotImplementedError, "not supported yet"):
+        with self.assertRaisesRegex(TypeError, "range kernel 'noop' needs an int or a "
+                                               "pk.RangePolicy, got MDRangePolicy"):
             pk.parallel_for(pk.MDRangePolicy([0, 0], [2, 2]), f.noop)
         # a good call still works after errors (cached plan intact)
         A.fill(0)
@@ -271,11 +275,19 @@ class TestKernels(Base):
         f = self.fake
         A, B, C = pk.View([1]), pk.View([1]), pk.View([1])
         ax = f.Axpy(1.0, A, B)
-        for name, kern, kw in (("noop", f.noop, {}),
-                               ("nstream", f.nstream, dict(A=A, B=B, C=C, scalar=1.0)),
-                               ("Axpy.run (functor)", ax.run, {})):
-            pk.parallel_for(1, kern, **kw)
-            ts = sorted(timeit.timeit(lambda: pk.parallel_for(1, kern, **kw), number=10000)
+        team = pk.TeamPolicy(1, pk.AUTO)
+        md = pk.MDRangePolicy([0, 0], [1, 1])
+        pool = pk.Random_XorShift64_Pool(1)
+        for name, pol, kern, kw in (
+                ("noop", 1, f.noop, {}),
+                ("nstream", 1, f.nstream, dict(A=A, B=B, C=C, scalar=1.0)),
+                ("Axpy.run (functor)", 1, ax.run, {}),
+                ("noop_raw (shim only, no Kokkos)", 1, f.noop_raw, {}),
+                ("team_raw, TeamPolicy (shim only)", team, f.team_raw, {}),
+                ("md_raw, MDRangePolicy (shim only)", md, f.md_raw, {}),
+                ("rand_fill (pool + view)", 1, f.rand_fill, dict(pool=pool, out=A))):
+            pk.parallel_for(pol, kern, **kw)
+            ts = sorted(timeit.timeit(lambda: pk.parallel_for(pol, kern, **kw), number=10000)
                         / 10000 for _ in range(5))
             print(f"\n  per-call overhead {name} N=1: {ts[2] * 1e6:.2f} us (median of 5)",
                   file=sys.stderr)
@@ -373,6 +385,295 @@ class TestModuleLoading(unittest.TestCase):
               file=sys.stderr)
         r = run_py("import sys, pykokkos; print('numpy' in sys.modules, 'ctypes' in sys.modules)")
         self.assertEqual(r.stdout.strip(), "False False")
+
+
+class TestDialectHost(unittest.TestCase):
+    """Host-side dialect objects that need no module (policies, reducers, View API)."""
+
+    def test_team_policy(self):
+        import ctypes
+        import pykokkos as pk
+        from pykokkos import _abi
+        p = pk.TeamPolicy(pk.OpenMP, 8, pk.AUTO)
+        self.assertEqual((p.league_size, p.team_size, p.vector_length), (8, 0, 0))
+        self.assertEqual(pk.TeamPolicy(8, "auto", 4).team_size, 0)
+        q = pk.TeamPolicy(8, 4, 2)
+        self.assertIs(q.set_scratch_size(0, pk.PerTeam(100)), q)
+        q.set_scratch_size(1, pk.PerTeam(64), pk.PerThread(16))
+        c = _abi.pkc_policy.from_address(q.c_addr())
+        self.assertEqual((c.kind, c.league_size, c.team_size, c.vector_length),
+                         (_abi.POLICY_TEAM, 8, 4, 2))
+        self.assertEqual((list(c.scratch_team), list(c.scratch_thread)), ([100, 64], [0, 16]))
+        q.set_scratch_size(0, pk.PerThread(8))          # rebuilds the struct
+        c = _abi.pkc_policy.from_address(q.c_addr())
+        self.assertEqual(list(c.scratch_thread), [8, 16])
+        self.assertEqual(ctypes.sizeof(c), _abi.pkc_policy.reserved.offset + 4)
+        with self.assertRaisesRegex(ValueError, "level must be 0 or 1"):
+            q.set_scratch_size(2, pk.PerTeam(1))
+        with self.assertRaisesRegex(TypeError, r"expected pk.PerTeam\(bytes\)"):
+            q.set_scratch_size(0, 100)
+        with self.assertRaisesRegex(TypeError, "team_size .an int or pk.AUTO"):
+            pk.TeamPolicy(8, 2.5)
+        self.assertEqual(repr(pk.PerTeam(3)), "pk.PerTeam(3)")
+
+    def test_mdrange_policy(self):
+        import pykokkos as pk
+        from pykokkos import _abi
+        p = pk.MDRangePolicy(pk.OpenMP, [1, 2, 3], [4, 5, 6], [2, 2, 2],
+                             iterate=pk.Iterate.Left)
+        c = _abi.pkc_policy.from_address(p.c_addr())
+        self.assertEqual((c.kind, c.rank, c.iterate), (_abi.POLICY_MDRANGE, 3, 2))
+        self.assertEqual((list(c.begin)[:3], list(c.end)[:3], list(c.tile)[:3]),
+                         ([1, 2, 3], [4, 5, 6], [2, 2, 2]))
+        self.assertEqual(pk.MDRangePolicy([0] * 6, [2] * 6).rank, 6)
+        self.assertEqual(pk.MDRangePolicy([0, 0], [2, 2], iterate=pk.Iterate.Right).iterate, 1)
+        with self.assertRaisesRegex(ValueError, "rank must be 2..6, got 7"):
+            pk.MDRangePolicy([0] * 7, [1] * 7)
+        with self.assertRaisesRegex(ValueError, "rank must be 2..6, got 1"):
+            pk.MDRangePolicy([0], [1])
+        with self.assertRaisesRegex(ValueError, r"differ in length \(2, 3, 2\)"):
+            pk.MDRangePolicy([0, 0], [1, 1, 1])
+
+    def test_reducers_scratch_and_real(self):
+        import pykokkos as pk
+        self.assertEqual(repr(pk.Max[pk.double]), "pk.Max[pk.float64]")
+        pk.Min[int], pk.Prod[pk.float32], pk.Sum[pk.int64]
+        with self.assertRaisesRegex(NotImplementedError, "pk.MaxLoc is not supported"):
+            pk.MaxLoc[pk.double]
+        with self.assertRaisesRegex(NotImplementedError, "pk.MinLoc is not supported"):
+            pk.MinLoc(1)
+        # Kokkos::View::shmem_size = span + sizeof(value_type)
+        self.assertEqual(pk.ScratchView1D.shmem_size(10), 88)
+        self.assertEqual(pk.ScratchView2D.shmem_size(3, 4, dtype=pk.int32), 52)
+        self.assertEqual(pk.ScratchView3D.shmem_size(2, 2, 2, dtype=pk.float32), 36)
+        with self.assertRaisesRegex(TypeError, "takes 2 extent"):
+            pk.ScratchView2D.shmem_size(3)
+        self.assertIs(pk.real, pk.float64)
+        r = run_py("import pykokkos as pk; from pykokkos import _types as T; "
+                   "print(pk.real, T.pkc_build_args())", {"PKC_REAL": "float32"})
+        self.assertEqual(r.stdout.strip(), "pk.float32 ['--real=float32']", r.stderr)
+        r = run_py("import pykokkos", {"PKC_REAL": "float16"})
+        self.assertIn("PKC_REAL must be float32 or float64, got 'float16'", r.stderr)
+
+    def test_view_api(self):
+        import numpy as np
+        import pykokkos as pk
+        v = pk.View([4, 5], pk.double)
+        v.data[:] = np.arange(20).reshape(4, 5)
+        self.assertEqual((v.rank, v.rank(), len(v), v.extent(1)), (2, 2, 4, 5))
+        blk = v[1:3, :]
+        self.assertIsInstance(blk, pk.View)
+        self.assertEqual(blk.shape, (2, 5))
+        blk[0, 0] = -1.0                      # shares memory with v
+        self.assertEqual(v[1, 0], -1.0)
+        col = pk.subview(v, pk.ALL, 2)
+        self.assertEqual((col.rank(), col.layout), (1, pk.Layout.LayoutStride))
+        np.testing.assert_array_equal(np.asarray(col), [2, 7, 12, 17])
+        row = pk.subview(v, 3, (1, 4))
+        np.testing.assert_array_equal(row.to_numpy(), [16, 17, 18])
+        c = v.copy()
+        c[0, 0] = 99.0
+        self.assertEqual((v[0, 0], c[0, 0]), (0.0, 99.0))
+        pk.deep_copy(v, c)
+        self.assertEqual(v[0, 0], 99.0)
+        pk.deep_copy(c, 2.5)
+        self.assertTrue(np.all(c.data == 2.5))
+        with self.assertRaisesRegex(ValueError, r"extents differ: destination \[4, 5\], "
+                                                r"source \[2, 5\]"):
+            pk.deep_copy(v, blk)
+        pk.resize(v, 5, 3)
+        self.assertEqual(v.shape, (5, 3))
+        np.testing.assert_array_equal(v.data[:4], [[99, 1, 2], [-1, 6, 7], [10, 11, 12],
+                                                   [15, 16, 17]])
+        self.assertTrue(np.all(v.data[4] == 0))
+        v.resize(1, 1)
+        self.assertEqual(v.shape, (5, 1))
+        with self.assertRaisesRegex(ValueError, "has rank 2, got 1 extent"):
+            pk.resize(v, 3)
+        a = np.ones((3, 2), order="F")
+        fv = pk.from_numpy(a)
+        self.assertEqual(fv.layout, pk.LayoutLeft)
+        fv[0, 0] = 7
+        self.assertEqual(a[0, 0], 7)
+        self.assertEqual(pk.View([2] * 8, pk.int8).rank(), 8)
+        self.assertIs(pk.Trait.Atomic, pk.Atomic)
+        info = pk.ViewTypeInfo(layout=pk.LayoutLeft, trait=pk.RandomAccess)
+        self.assertIs(info.trait, pk.RandomAccess)
+
+
+class TestDialectKernels(Base):
+    """Team, MDRange, reducers, random pools and workloads through the fake module."""
+
+    def test_team_reduce(self):
+        import numpy as np
+        import pykokkos as pk
+        x = np.random.default_rng(3).random((37, 53))
+        need = pk.ScratchView1D.shmem_size(1)
+        for pol in (pk.TeamPolicy(37, pk.AUTO), pk.TeamPolicy(pk.OpenMP, 37, 2, 1),
+                    pk.TeamPolicy(37, "auto")):
+            r = pk.parallel_reduce(pol.set_scratch_size(0, pk.PerTeam(need)),
+                                   self.fake.team_sum, x=x)
+            self.assertAlmostEqual(r, float(x.sum()), places=9)
+        r = pk.parallel_reduce(pk.TeamPolicy(10, 1).set_scratch_size(0, pk.PerTeam(need)),
+                               self.fake.team_sum, x=x)      # first 10 rows only
+        self.assertAlmostEqual(r, float(x[:10].sum()), places=9)
+        with self.assertRaisesRegex(RuntimeError, "team_sum: uses team scratch level 0 but "
+                                                  "the policy sets no scratch size"):
+            pk.parallel_reduce(pk.TeamPolicy(37, pk.AUTO), self.fake.team_sum, x=x)
+
+    def test_policy_kind_must_match_kernel(self):
+        import numpy as np
+        import pykokkos as pk
+        f = self.fake
+        M = np.zeros((2, 2))
+        with self.assertRaisesRegex(TypeError, "^team kernel 'team_sum' needs a "
+                                               "pk.TeamPolicy, got RangePolicy$"):
+            pk.parallel_reduce(pk.RangePolicy(0, 4), f.team_sum, x=M)
+        with self.assertRaisesRegex(TypeError, "team kernel 'team_sum' needs a "
+                                               "pk.TeamPolicy, got int"):
+            pk.parallel_reduce(4, f.team_sum, x=M)
+        with self.assertRaisesRegex(TypeError, "mdrange kernel 'md_fill' needs a "
+                                               "pk.MDRangePolicy, got TeamPolicy"):
+            pk.parallel_for(pk.TeamPolicy(2, 2), f.md_fill, M=M)
+        with self.assertRaisesRegex(TypeError, "range kernel 'noop' needs an int or a "
+                                               "pk.RangePolicy, got TeamPolicy"):
+            pk.parallel_for(pk.TeamPolicy(2, 2), f.noop)
+        with self.assertRaisesRegex(RuntimeError, "md_fill: the kernel takes 2 indices "
+                                                  "but the MDRangePolicy has rank 3"):
+            pk.parallel_for(pk.MDRangePolicy([0, 0, 0], [2, 2, 2]), f.md_fill, M=M)
+
+    def test_mdrange(self):
+        import numpy as np
+        import pykokkos as pk
+        ref = np.add.outer(np.arange(30) * 100, np.arange(17)).astype(float)
+        for it in (pk.Iterate.Right, pk.Iterate.Left, None):
+            for tiles in ([], [[4, 4]], [[1, 16]]):
+                M = pk.View([30, 17])
+                pk.parallel_for(pk.MDRangePolicy([0, 0], [30, 17], *tiles, iterate=it),
+                                self.fake.md_fill, M=M)
+                np.testing.assert_array_equal(M.data, ref)
+        M = pk.View([30, 17])
+        pk.parallel_for(pk.MDRangePolicy([2, 3], [5, 7]), self.fake.md_fill, M=M)
+        self.assertEqual(np.count_nonzero(M.data), 12)
+        np.testing.assert_array_equal(M.data[2:5, 3:7], ref[2:5, 3:7])
+        T3 = pk.View([4, 5, 6], int)
+        pk.parallel_for(pk.MDRangePolicy([0, 0, 0], [4, 5, 6], [2, 2, 2]),
+                        self.fake.md_fill3, T=T3)
+        i, j, k = np.indices((4, 5, 6))
+        np.testing.assert_array_equal(T3.data, i * 100 + j * 10 + k)
+        x = np.random.default_rng(5).random((9, 11))
+        r = pk.parallel_reduce(pk.MDRangePolicy([0, 0], [9, 11]), self.fake.md_max, M=x)
+        self.assertEqual(r, float(x.max()))
+
+    def test_random_pool(self):
+        import numpy as np
+        import pykokkos as pk
+        f = self.fake
+        pool = pk.Random_XorShift64_Pool(2024)
+        out = pk.View([5000])
+        pk.parallel_for(5000, f.rand_fill, pool=pool, out=out)
+        a = out.data.copy()
+        self.assertTrue(np.all((a >= 0) & (a < 1)))
+        self.assertAlmostEqual(float(a.mean()), 0.5, delta=0.05)
+        self.assertGreater(len(np.unique(a)), 4900)
+        self.assertEqual(len(pool._handles), 1)          # one Kokkos pool per module
+        h = next(iter(pool._handles.values()))[0]
+        pk.parallel_for(5000, f.rand_fill, pool=pool, out=out)
+        self.assertEqual(next(iter(pool._handles.values()))[0], h)
+        self.assertFalse(np.array_equal(a, out.data))     # the states advanced
+        pool.destroy()                                    # usable again afterwards
+        pk.parallel_for(10, f.rand_fill, pool=pool, out=out)
+        self.assertEqual(len(pool._handles), 1)
+        with self.assertRaisesRegex(TypeError, "rand_fill: argument 'pool': expected "
+                                               "pk.Random_XorShift64_Pool, got "
+                                               "Random_XorShift1024_Pool"):
+            pk.parallel_for(10, f.rand_fill, pool=pk.Random_XorShift1024_Pool(1), out=out)
+        with self.assertRaisesRegex(TypeError, "seed must be an int"):
+            pk.Random_XorShift64_Pool(1.5)
+
+    def test_workload_execute(self):
+        import numpy as np
+        import pykokkos as pk
+        w = self.fake.Work(100)
+        self.assertIsNone(pk.execute(pk.ExecutionSpace.Default, w))
+        np.testing.assert_array_equal(w.x.data, np.arange(100))
+        self.assertEqual(w.report(), (4950.0, 1, True))
+        self.assertIsInstance(w.total, float)
+        self.assertIsInstance(w.iters, int)
+        self.assertIs(w.done, True)
+        w.n = 10
+        w.run()                                   # the @pk.main called directly
+        self.assertEqual(w.report(), (45.0, 2, True))
+        self.assertEqual(self.fake.Work.run.__name__, "run")
+        with self.assertRaisesRegex(TypeError, "run: a @pk.main method takes no arguments"):
+            w.run(1)
+        del w.x
+        with self.assertRaisesRegex(TypeError, "Work.run: workload has no member 'x'"):
+            pk.execute(pk.OpenMP, w)
+
+    def test_resized_view_is_rebound(self):
+        import numpy as np
+        import pykokkos as pk
+        x = pk.View([10])
+        x.fill(1.0)
+        self.assertEqual(pk.parallel_reduce(10, self.fake.dot_sum, x=x), 10.0)
+        pk.resize(x, 20)
+        x.data[10:] = 2.0
+        self.assertEqual(pk.parallel_reduce(20, self.fake.dot_sum, x=x), 30.0)
+        blk = x[5:15]
+        self.assertEqual(pk.parallel_reduce(10, self.fake.dot_sum, x=blk), 15.0)
+        self.assertEqual(float(np.asarray(x).sum()), 30.0)
+
+
+class TestPoolsAtExit(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        build_prerequisites()
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="pkshim")
+        layout(self.tmp)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_pools_destroyed_before_finalize(self):
+        r = run_py("""
+            import importlib.util, pykokkos as pk
+            spec = importlib.util.spec_from_file_location("fake", "fake.py")
+            fake = importlib.util.module_from_spec(spec); spec.loader.exec_module(fake)
+            P1, P2 = pk.Random_XorShift64_Pool(1), pk.Random_XorShift64_Pool(2)
+            out = pk.View([100])
+            for p in (P1, P2, P1):
+                pk.parallel_for(100, fake.rand_fill, pool=p, out=out)
+            print("ok")
+            """, {"FAKE_TRACE_FINALIZE": "1"}, cwd=self.tmp)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), "ok")
+        lines = r.stderr.strip().splitlines()
+        self.assertEqual(lines, ["fake: pool_create 64"] * 2 + ["fake: pool_destroy 64"] * 2
+                         + ["fake: Kokkos::finalize"])
+
+    def test_register_cleanup_runs_before_finalize(self):
+        r = run_py("""
+            import ctypes, importlib.util, sys, pykokkos as pk
+            from pykokkos import _loader
+            spec = importlib.util.spec_from_file_location("fake", "fake.py")
+            fake = importlib.util.module_from_spec(spec); spec.loader.exec_module(fake)
+            pk.parallel_for(1, fake.noop)
+            lib = _loader.RUNTIME.runtime_lib()
+            CB = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+            cbs = [CB(lambda ctx, k=k: print("cleanup", k, file=sys.stderr, flush=True))
+                   for k in (1, 2)]
+            for cb in cbs:
+                assert lib.pkr_register_cleanup(cb, None) == 0
+            assert lib.pkr_register_cleanup(None, None) == -1
+            lib.pkr_finalize()
+            lib.pkr_finalize()
+            """, {"FAKE_TRACE_FINALIZE": "1"}, cwd=self.tmp)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr.strip().splitlines(),
+                         ["cleanup 2", "cleanup 1", "fake: Kokkos::finalize"])
 
 
 if __name__ == "__main__":

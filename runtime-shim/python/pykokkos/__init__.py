@@ -16,14 +16,21 @@ from ._types import (DataType as _DataTypeCls, _DataTypeNamespace as DataType,
                      workunit, functor, function, workload, main, callback,
                      classtype, Acc, TeamMember, View1D, View2D, View3D, View4D,
                      View5D, View6D, View7D, View8D, ScratchView1D,
-                     ScratchView2D, ScratchView3D)
+                     ScratchView2D, ScratchView3D, Sum, Prod, Max, Min, MaxLoc,
+                     MinLoc)
 from ._types import float  # noqa: A004  (pk.float is float32, as in PyKokkos)
 from ._view import View, from_numpy
-from ._dispatch import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO,
-                        parallel_for, parallel_reduce, parallel_scan, fence)
+from ._view_api import ALL, subview, deep_copy, resize_view as resize
+from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO, Iterate,
+                        PerTeam, PerThread)
+from ._random import Random_XorShift64_Pool, Random_XorShift1024_Pool
+from ._dispatch import parallel_for, parallel_reduce, parallel_scan, fence
 from . import _types, _loader, _dispatch
 
 bool = bool_  # noqa: A001  (pk.bool as a View dtype)
+for _n in _types.KERNEL_ONLY:
+    globals()[_n] = _types.kernel_only(_n)
+del _n
 
 Serial, OpenMP, Cuda, HIP = (ExecutionSpace.Serial, ExecutionSpace.OpenMP,
                              ExecutionSpace.Cuda, ExecutionSpace.HIP)
@@ -68,8 +75,11 @@ def finalize(*args, **kwargs):
 
 
 def execute(space, instance):
-    """Runs a @pk.workload (its @pk.main) - not supported yet."""
-    raise NotImplementedError("workloads are not supported yet")
+    """Runs a @pk.workload instance's @pk.main (compiled to host C++ in the
+    module built for its file), passing all its members; scalar members that
+    main wrote are copied back onto the instance."""
+    from ._workload import execute as _execute
+    return _execute(space, instance)
 
 
 def printf(fmt, *args):

@@ -8,9 +8,12 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_int,
                     c_uint32, c_uint64, c_void_p, c_double)
 
 PKC_ABI_VERSION = 1
-PATTERN_FOR, PATTERN_REDUCE, PATTERN_SCAN = 0, 1, 2
+PATTERN_FOR, PATTERN_REDUCE, PATTERN_SCAN, PATTERN_MAIN = 0, 1, 2, 3
 POLICY_RANGE, POLICY_MDRANGE, POLICY_TEAM = 0, 1, 2
-PARAM_SCALAR, PARAM_VIEW = 0, 1
+PARAM_SCALAR, PARAM_VIEW, PARAM_POOL = 0, 1, 2
+REDUCER_SUM, REDUCER_PROD, REDUCER_MIN, REDUCER_MAX = 0, 1, 2, 3
+ITERATE_DEFAULT, ITERATE_RIGHT, ITERATE_LEFT = 0, 1, 2
+ACCESS_READ, ACCESS_WRITE = 1, 2
 LAYOUT_DEFAULT, LAYOUT_RIGHT, LAYOUT_LEFT = 0, 1, 2
 kDLCPU, kDLCUDA, kDLROCM = 1, 2, 10
 
@@ -44,7 +47,8 @@ class pkc_policy(Structure):
                 ("end", c_int64 * 8), ("tile", c_int64 * 8),
                 ("league_size", c_int64), ("team_size", c_int64),
                 ("vector_length", c_int64), ("scratch_team", c_int64 * 2),
-                ("scratch_thread", c_int64 * 2)]
+                ("scratch_thread", c_int64 * 2),
+                ("iterate", c_int32), ("reserved", c_int32)]
 
 
 # The kernel entry point, with every pointer passed as a plain address: the
@@ -67,7 +71,13 @@ class pkc_module_desc(Structure):
                 ("nkernels", c_int32), ("kernels", POINTER(pkc_kernel_desc)),
                 ("initialize", c_void_p), ("finalize", c_void_p),
                 ("fence", c_void_p), ("allocate", c_void_p),
-                ("deallocate", c_void_p), ("copy", c_void_p)]
+                ("deallocate", c_void_p), ("copy", c_void_p),
+                ("pool_create", c_void_p), ("pool_destroy", c_void_p)]
+
+
+# pool_create(bits, seed, err, errlen) -> handle; pool_destroy(bits, handle)
+POOL_CREATE_FN = CFUNCTYPE(c_void_p, c_int32, c_uint64, c_char_p, c_size_t)
+POOL_DESTROY_FN = CFUNCTYPE(None, c_int32, c_void_p)
 
 
 def bind_runtime(lib):
@@ -85,4 +95,8 @@ def bind_runtime(lib):
     lib.pkr_fence.restype = c_int
     lib.pkr_close.argtypes = [c_void_p]
     lib.pkr_close.restype = None
+    lib.pkr_finalize.argtypes = []
+    lib.pkr_finalize.restype = None
+    lib.pkr_register_cleanup.argtypes = [c_void_p, c_void_p]
+    lib.pkr_register_cleanup.restype = c_int
     return lib

@@ -10,6 +10,8 @@ backend changes.
 from . import _types as T
 from ._loader import RUNTIME
 from ._view import View, DLHolder, numpy
+from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO,  # noqa: F401
+                        range_of)
 
 class _C:
     def m(self):
@@ -18,9 +20,9 @@ class _C:
 
 _Method = type(_C().m)
 _Function = type(_C.m)
-FOR, REDUCE, SCAN = 0, 1, 2
-_PATTERN_WORD = ("parallel_for", "parallel_reduce", "parallel_scan")
-_plans = ({}, {}, {})   # per pattern: python function -> run(policy, kwargs)
+FOR, REDUCE, SCAN, MAIN = 0, 1, 2, 3
+_PATTERN_WORD = ("parallel_for", "parallel_reduce", "parallel_scan", "pk.execute")
+_plans = ({}, {}, {}, {})   # per pattern: python function (class) -> run(policy, kw)
 
 
 def reset_plans():
@@ -28,56 +30,22 @@ def reset_plans():
         d.clear()
 
 
-# ---- policies -------------------------------------------------------------
-
-class RangePolicy:
-    """RangePolicy([space,] begin, end) (or RangePolicy(end))."""
-
-    __slots__ = ("space", "begin", "end")
-
-    def __init__(self, *args):
-        space = None
-        if args and isinstance(args[0], T._Named):
-            space, args = args[0], args[1:]
-        if len(args) == 1:
-            args = (0, args[0])
-        if len(args) != 2:
-            raise TypeError("RangePolicy([space,] begin, end)")
-        self.space = space
-        self.begin, self.end = int(args[0]), int(args[1])
+def forget(obj):
+    """Drops obj (a View after resize, a destroyed pool) from every plan's
+    argument cache, so the next call binds it afresh."""
+    for d in _plans:
+        for run in d.values():
+            last = run.plan.last
+            for i, o in enumerate(last):
+                if o is obj:
+                    last[i] = None
 
 
-class MDRangePolicy:
-    """MDRangePolicy([space,] begin_list, end_list[, tile_list]) (not supported yet)."""
+# ---- policies (see _policies) ---------------------------------------------
 
-    def __init__(self, *args):
-        self.args = args
-
-
-class TeamPolicy:
-    """TeamPolicy([space,] league_size, team_size[, vector_length]) (not supported yet)."""
-
-    def __init__(self, *args):
-        self.args = args
-
-    def set_scratch_size(self, level, per_team=None, per_thread=None):
-        return self
-
-
-AUTO = "auto"
-
-
-def _range_of(policy):
-    """(begin, end) of a policy; raises for unsupported kinds."""
-    c = policy.__class__
-    if c is RangePolicy:
-        return policy.begin, policy.end
-    if c is MDRangePolicy or c is TeamPolicy:
-        raise NotImplementedError(f"pykokkos: {c.__name__} is not supported yet")
-    if hasattr(policy, "__index__") and not isinstance(policy, bool):
-        return 0, int(policy)
-    raise TypeError(f"pykokkos: expected an int or a RangePolicy as the policy, "
-                    f"got {type(policy).__name__}")
+_POLICY_WORD = ("range", "mdrange", "team")
+_POLICY_NEED = ("an int or a pk.RangePolicy", "a pk.MDRangePolicy", "a pk.TeamPolicy")
+_POLICY_CLS = (RangePolicy, MDRangePolicy, TeamPolicy)
 
 
 # ---- argument checks (slow paths) -----------------------------------------
@@ -116,10 +84,11 @@ class Plan:
         self.arrs = [None] * n          # DLHolder for raw arrays, per slot
         self.slots = [None] * n         # ctypes scalar per scalar slot
         for i, p in enumerate(self.params):
-            if p.kind == _abi.PARAM_SCALAR:
+            if p.kind != _abi.PARAM_VIEW:   # scalar or pool: a pkc_value slot
                 v = _abi.pkc_value()
                 c = p.dtype_code
-                typ = (ctypes.c_double if c == T.DL_FLOAT else
+                typ = (ctypes.c_uint64 if p.kind == _abi.PARAM_POOL else
+                       ctypes.c_double if c == T.DL_FLOAT else
                        ctypes.c_uint64 if c == T.DL_UINT else ctypes.c_int64)
                 self.slots[i] = typ.from_buffer(v)   # keeps v alive
                 self.args[i] = ctypes.addressof(v)
@@ -173,6 +142,30 @@ class Plan:
         self.args[i] = h.addr
         self.last[i] = None
 
+    def bind_pool(self, i, v):
+        """Points pool slot i at v's Kokkos pool in this plan's module."""
+        from ._random import _Pool
+        p = self.params[i]
+        if not isinstance(v, _Pool) or v.bits != p.rank:
+            raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected "
+                            f"pk.Random_XorShift{p.rank}_Pool, got {type(v).__name__}")
+        self.slots[i].value = v.handle(self.module)
+        self.last[i] = v
+
+    def bad_policy(self, policy):
+        k = self.kdesc.policy
+        got = type(policy).__name__
+        if k == 0 and (hasattr(policy, "__index__") and got != "bool"):
+            got = "an int outside int64"
+        raise TypeError(f"{_POLICY_WORD[k]} kernel '{self.kname}' needs "
+                        f"{_POLICY_NEED[k]}, got {got}")
+
+    def range_of(self, policy):
+        try:
+            return range_of(policy)
+        except TypeError:
+            self.bad_policy(policy)
+
     def _bad_view(self, i, got):
         raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected "
                         f"{self.expected(self.params[i])}, got {got}")
@@ -202,8 +195,9 @@ class Plan:
 
     def missing_attr(self, obj):
         for n in self.names:
-            if not hasattr(obj, n):
-                raise TypeError(f"{self.kname}: functor has no member '{n}'")
+            if n not in obj if isinstance(obj, dict) else not hasattr(obj, n):
+                what = "workload" if self.kdesc.pattern == 3 else "functor"
+                raise TypeError(f"{self.kname}: {what} has no member '{n}'")
         raise TypeError(f"{self.kname}: cannot read functor members")
 
     def failed(self):
@@ -218,16 +212,32 @@ def _dtype_ok(p, code, bits):
 
 
 def _gen_run(plan, class_sty):
-    """Generates run(policy, kw) for the plan (kw: kwargs or the instance dict)."""
+    """Generates run(policy, kw) for the plan (kw: kwargs or the instance dict).
+    A main (pk.execute) run writes scalar members it modified back into kw."""
     from . import _abi
     n = len(plan.params)
-    views = [i for i, p in enumerate(plan.params) if p.kind == _abi.PARAM_VIEW]
-    scal = [i for i, p in enumerate(plan.params) if p.kind != _abi.PARAM_VIEW]
-    L = ["def run(policy, kw):",
-         "    if policy.__class__ is int:",
-         "        pend.value = policy; pbegin.value = 0",
-         "    else:",
-         "        pbegin.value, pend.value = range_of(policy)"]
+    kinds = [p.kind for p in plan.params]
+    views = [i for i in range(n) if kinds[i] == _abi.PARAM_VIEW]
+    pools = [i for i in range(n) if kinds[i] == _abi.PARAM_POOL]
+    scal = [i for i in range(n) if kinds[i] == _abi.PARAM_SCALAR]
+    pk = plan.kdesc.policy
+    L = ["def run(policy, kw):"]
+    call = "fn(*fixed)"
+    if plan.kdesc.pattern == _abi.PATTERN_MAIN:
+        call = "fn(fixed[0], None, fixed[2], fixed[3], fixed[4])"
+    elif pk == _abi.POLICY_RANGE:
+        # cur mirrors (begin, end) in the struct: unchanged bounds cost no ctypes write
+        L += ["    if policy.__class__ is int:",
+              "        if cur[1] != policy or cur[0]:",
+              "            pend.value = cur[1] = policy; pbegin.value = cur[0] = 0",
+              "    else:",
+              "        cur[0], cur[1] = b, e = range_of(policy)",
+              "        pbegin.value, pend.value = b, e"]
+    else:
+        L += ["    if policy.__class__ is not polcls: bad_policy(policy)",
+              "    pa = policy._a",
+              "    if pa is None: pa = policy.c_addr()"]
+        call = "fn(fixed[0], pa, fixed[2], fixed[3], fixed[4])"
     if not class_sty:
         L.append(f"    if len(kw) != {n}: bad_kwargs(kw)")
     if n:
@@ -237,17 +247,27 @@ def _gen_run(plan, class_sty):
               "        " + ("missing_attr(kw)" if class_sty else "bad_kwargs(kw)")]
     for i in views:
         L.append(f"    if v{i} is not last[{i}]: bind({i}, v{i})")
+    for i in pools:
+        L.append(f"    if v{i} is not last[{i}]: bind_pool({i}, v{i})")
     if scal:
         L.append("    try:")
         L += [f"        s{i}.value = v{i}" for i in scal]
         L += ["    except TypeError:",
               f"        bad_scalar([{', '.join(f'v{i}' for i in range(n))}])"]
-    L.append("    if fn(*fixed): failed()")
-    if plan.kdesc.pattern != _abi.PATTERN_FOR:
+    L.append(f"    if {call}: failed()")
+    if plan.kdesc.pattern == _abi.PATTERN_MAIN:
+        for i in scal:
+            if plan.params[i].access & _abi.ACCESS_WRITE:
+                conv = "bool" if plan.params[i].dtype_code == T.DL_BOOL else ""
+                L.append(f"    kw[{plan.names[i]!r}] = {conv}(s{i}.value)")
+    elif plan.kdesc.pattern != _abi.PATTERN_FOR:
         L.append("    return bool(rslot.value)" if plan.rbool else "    return rslot.value")
-    env = {"pend": plan.pend, "pbegin": plan.pbegin, "range_of": _range_of,
+    env = {"pend": plan.pend, "pbegin": plan.pbegin, "range_of": plan.range_of,
+           "cur": [0, 0],
            "bad_kwargs": plan.bad_kwargs, "missing_attr": plan.missing_attr,
            "last": plan.last, "bind": plan.bind, "bad_scalar": plan.bad_scalar,
+           "bind_pool": plan.bind_pool, "bad_policy": plan.bad_policy,
+           "polcls": _POLICY_CLS[pk] if 0 <= pk < 3 else None,
            "fn": plan.fn, "fixed": plan.fixed, "failed": plan.failed,
            "rslot": plan.rslot}
     for i in scal:
@@ -277,8 +297,8 @@ def _make_plan(func, pattern, class_sty):
     if k.pattern != pattern:
         raise TypeError(f"{kname}: a {_PATTERN_WORD[k.pattern]} kernel cannot be "
                         f"run with {_PATTERN_WORD[pattern]}")
-    if k.policy != 0:
-        raise NotImplementedError(f"{kname}: MDRange/Team kernels are not supported yet")
+    if not 0 <= k.policy <= 2:
+        raise RuntimeError(f"{kname}: unknown policy kind {k.policy} in {mod.so}")
     run = _gen_run(Plan(kname, k, mod), class_sty)
     _plans[pattern][func] = run
     return run

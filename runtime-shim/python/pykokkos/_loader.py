@@ -123,7 +123,7 @@ def jit_build(source, backend):
     print(f"pykokkos: building {source} for {backend} with pkc "
           "(module missing or stale)", file=sys.stderr, flush=True)
     try:
-        rc = subprocess.call([exe, "build", source, "--backend", backend],
+        rc = subprocess.call([exe, "build", source, "--backend", backend] + T.pkc_build_args(),
                              stdout=sys.stderr.fileno())
     except OSError as e:
         raise RuntimeError(f"pykokkos: cannot run pkc ({exe}): {e}") from None

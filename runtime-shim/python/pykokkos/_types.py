@@ -38,7 +38,26 @@ float64 = DataType("float64", "float64", DL_FLOAT, 64)
 bool_ = DataType("bool", "bool", DL_BOOL, 8)
 float = float32  # noqa: A001  (PyKokkos: pk.float is float32)
 double = float64
-real = float64
+
+
+def _real_from_env():
+    """pk.real: env PKC_REAL ("float32" | "float64", default float64); must
+    match the `pkc build --real=...` the module was built with."""
+    import os
+    r = os.environ.get("PKC_REAL", "") or "float64"
+    if r not in ("float32", "float64"):
+        raise ValueError(f"pykokkos: PKC_REAL must be float32 or float64, got {r!r}")
+    return float32 if r == "float32" else float64
+
+
+real = _real_from_env()
+
+
+def pkc_build_args():
+    """Extra `pkc build` arguments the JIT build passes (--real from PKC_REAL)."""
+    import os
+    r = os.environ.get("PKC_REAL", "")
+    return [f"--real={real.name}"] if r else []
 
 ALL_DTYPES = (int8, int16, int32, int64, uint8, uint16, uint32, uint64,
               float32, float64, bool_)
@@ -53,7 +72,7 @@ for _d in ALL_DTYPES:
     setattr(_DataTypeNamespace, _d.name, _d)
 _DataTypeNamespace.float = float32
 _DataTypeNamespace.double = float64
-_DataTypeNamespace.real = float64
+_DataTypeNamespace.real = real
 
 
 def as_dtype(t):
@@ -152,8 +171,24 @@ workunit = _marker("_pk_workunit")
 functor = _marker("_pk_functor")
 function = _marker("_pk_function")
 workload = _marker("_pk_workload")
-main = _marker("_pk_main")
 callback = _marker("_pk_callback")
+
+
+def main(fn=None, **kwargs):
+    """@pk.main: marks a workload's main; calling it (`w.run()`) runs the
+    compiled main exactly as pk.execute(pk.Default, w) does."""
+    def mark(f):
+        def run_main(self, *args, **kw):
+            if args or kw:
+                raise TypeError(f"{f.__name__}: a @pk.main method takes no arguments")
+            from ._workload import execute
+            return execute(None, self)
+        for a in ("__name__", "__qualname__", "__doc__", "__module__"):
+            setattr(run_main, a, getattr(f, a, None))
+        run_main.__wrapped__ = f
+        run_main._pk_main = kwargs or True
+        return run_main
+    return mark if fn is None else mark(fn)
 classtype = _marker("_pk_classtype")
 
 
@@ -182,5 +217,61 @@ Acc = _placeholder("Acc")
 TeamMember = _placeholder("TeamMember")
 View1D, View2D, View3D, View4D = (_placeholder(f"View{i}D") for i in range(1, 5))
 View5D, View6D, View7D, View8D = (_placeholder(f"View{i}D") for i in range(5, 9))
+
+
+# Reducer annotations of an accumulator: `acc: pk.Max[pk.double]` (Acc = Sum).
+Sum, Prod, Max, Min = (_placeholder(n) for n in ("Sum", "Prod", "Max", "Min"))
+
+
+class _Unsupported(type):
+    def _fail(cls, *a, **k):
+        raise NotImplementedError(
+            f"pk.{cls.__name__} is not supported by pkc; use pk.Max/pk.Min with a "
+            "separate reduction for the location")
+
+    __getitem__ = _fail
+    __call__ = _fail
+
+
+MaxLoc = _Unsupported("MaxLoc", (), {})
+MinLoc = _Unsupported("MinLoc", (), {})
+
+
+class _ScratchView(_Subscriptable):
+    def shmem_size(cls, *extents, dtype=None):
+        """Bytes of team scratch a ScratchView of these extents needs, as
+        Kokkos::View::shmem_size: product * sizeof(T) + sizeof(T) (alignment slack)."""
+        if len(extents) != cls._rank:
+            raise TypeError(f"pk.{cls.__name__}.shmem_size takes {cls._rank} "
+                            f"extent(s), got {len(extents)}")
+        size = as_dtype(float64 if dtype is None else dtype).bits // 8
+        n = 1
+        for e in extents:
+            if int(e) < 0:
+                raise ValueError(f"pk.{cls.__name__}.shmem_size: negative extent {e}")
+            n *= int(e)
+        return n * size + size
+
+
 ScratchView1D, ScratchView2D, ScratchView3D = (
-    _placeholder(f"ScratchView{i}D") for i in range(1, 4))
+    _ScratchView(f"ScratchView{i}D", (), {"__slots__": (), "_rank": i})
+    for i in range(1, 4))
+
+
+# Names that exist only inside kernels (pkc translates them); calling them
+# from Python raises a clear error instead of an AttributeError.
+KERNEL_ONLY = ("TeamThreadRange", "ThreadVectorRange", "TeamVectorRange",
+               "TeamThreadMDRange", "ThreadVectorMDRange", "TeamVectorMDRange",
+               "single", "atomic_add", "atomic_sub", "atomic_increment",
+               "atomic_decrement", "atomic_compare_exchange") + tuple(
+    "atomic_fetch_" + op for op in ("add", "sub", "mul", "div", "max", "min", "mod",
+                                    "and", "or", "xor", "lshift", "rshift"))
+
+
+def kernel_only(name):
+    """A stand-in for pk.<name>, which only kernels may use."""
+    def f(*args, **kwargs):
+        raise RuntimeError(f"pk.{name} can only be used inside a @pk.workunit "
+                           "(pkc compiles it to C++); it cannot run in Python")
+    f.__name__ = f.__qualname__ = name
+    return f

@@ -1,5 +1,7 @@
 """pk.View: a Kokkos-style multidimensional array backed by numpy on host
-backends (LayoutRight = C order, LayoutLeft = Fortran order)."""
+backends (LayoutRight = C order, LayoutLeft = Fortran order) and by device
+memory on GPU backends (cuda, hip), DualView-style: a host mirror (numpy)
+plus a device copy with validity flags. See View's docstring."""
 from . import _types as T
 
 _np = None
@@ -19,7 +21,9 @@ class DLHolder:
 
     __slots__ = ("tensor", "addr", "shape", "strides", "array")
 
-    def __init__(self, arr, code, bits):
+    def __init__(self, arr, code, bits, data=None, device_type=None):
+        """arr: numpy array giving shape/strides (and data, on the host);
+        data/device_type: a device pointer and its DLDeviceType instead."""
         from . import _abi
         from ctypes import addressof, c_int64
         n = arr.ndim
@@ -28,8 +32,12 @@ class DLHolder:
         self.shape = (c_int64 * max(n, 1))(*arr.shape)
         self.strides = (c_int64 * max(n, 1))(*[s // isz for s in arr.strides])
         t = _abi.DLTensor()
-        t.data = arr.__array_interface__["data"][0] or None
-        t.device.device_type = _abi.kDLCPU
+        if device_type is None:
+            t.data = arr.__array_interface__["data"][0] or None
+            t.device.device_type = _abi.kDLCPU
+        else:
+            t.data = data or None
+            t.device.device_type = device_type
         t.ndim = n
         t.dtype.code, t.dtype.bits, t.dtype.lanes = code, bits, 1
         t.shape = self.shape
@@ -44,14 +52,92 @@ def _shape_tuple(shape):
     return tuple(int(s) for s in shape)
 
 
+class DeviceMem:
+    """Device memory of one View, from a GPU module's allocate/copy (plain
+    device allocations through Kokkos' memory space, never managed memory).
+    Freed with the View; after Kokkos is finalized freeing does nothing."""
+
+    __slots__ = ("desc", "ptr", "nbytes", "_copy", "_free", "err")
+
+    def __init__(self, desc, nbytes):
+        import ctypes
+        self.desc, self.nbytes, self.ptr = desc, nbytes, None
+        self.err = ctypes.create_string_buffer(512)
+        c = ctypes
+        alloc = c.CFUNCTYPE(c.c_void_p, c.c_size_t, c.c_char_p, c.c_size_t)(desc.allocate)
+        self._copy = c.CFUNCTYPE(c.c_int, c.c_void_p, c.c_int, c.c_void_p, c.c_int,
+                                 c.c_size_t, c.c_char_p, c.c_size_t)(desc.copy)
+        self._free = c.CFUNCTYPE(None, c.c_void_p)(desc.deallocate)
+        p = alloc(max(nbytes, 1), self.err, len(self.err))
+        if not p:
+            raise MemoryError(f"pk.View: cannot allocate {nbytes} bytes of device "
+                              f"memory: {self.err.value.decode(errors='replace')}")
+        self.ptr = p
+
+    def copy(self, dst, dst_dev, src, src_dev, nbytes):
+        if self._copy(dst, dst_dev, src, src_dev, nbytes, self.err, len(self.err)):
+            raise RuntimeError("pk.View: device copy failed: "
+                               + self.err.value.decode(errors="replace"))
+
+    def __del__(self):
+        if self.ptr:
+            try:
+                self._free(self.ptr)
+            except Exception:
+                pass
+            self.ptr = None
+
+
+def _device_module():
+    """The descriptor of a loaded module for the current backend if that
+    backend runs on a GPU, else None."""
+    from ._loader import RUNTIME
+    try:
+        b = RUNTIME.backend()
+    except ValueError:
+        return None
+    if b not in ("cuda", "hip"):
+        return None
+    for (src, mb), m in RUNTIME.modules.items():
+        if mb == b and m.desc.device_type != 1 and m.desc.allocate:
+            return m.desc
+    return None
+
+
+def _unbind(view):
+    """Drops cached bindings of view in every call plan, so that the next
+    kernel call rebinds it (and so pushes host writes to the device)."""
+    from . import _dispatch
+    for plans in _dispatch._plans:
+        for run in plans.values():
+            last = getattr(getattr(run, "plan", None), "last", None)
+            if last:
+                for i, v in enumerate(last):
+                    if v is view:
+                        last[i] = None
+
+
 class View:
     """View(shape, dtype=pk.float64, space=..., layout=..., trait=...).
 
-    Host memory is a numpy array (zero-initialized, like Kokkos). Indexing,
-    `len`, `shape`, `extent(k)`, `fill`, numpy interop (`np.asarray(v)`,
-    `v.data`, `to_numpy()`) and DLPack (`__dlpack__`) all view that array."""
+    Host backends: the memory is a numpy array (zero-initialized, like
+    Kokkos). Indexing, `len`, `shape`, `extent(k)`, `fill`, numpy interop
+    (`np.asarray(v)`, `v.data`, `to_numpy()`) and DLPack all view that array.
 
-    __slots__ = ("_a", "_dt", "_dl", "layout", "space", "trait", "__weakref__")
+    GPU backends (cuda, hip): the first kernel call that takes the View
+    allocates device memory (plain device allocation, not managed memory) and
+    copies the host data there; from then on the device copy is the master
+    (DualView-like flags `_hv`/`_dv`: host valid, device valid).
+    `np.asarray(v)`, `v.data` and `to_numpy()` copy the data back into the
+    host mirror and return it; writes into that array reach the device before
+    the next kernel (the View is marked host-modified). `v[i]` and `v[i] = x`
+    work but copy to/from the device per access: SLOW, use them for a few
+    elements only. `fill` writes through to the device. The View exposes
+    `__cuda_array_interface__` (CuPy, PyTorch, Numba take it without a copy)
+    and `__dlpack__` (through CuPy) while it lives on a CUDA device."""
+
+    __slots__ = ("_a", "_dt", "_dl", "layout", "space", "trait", "_dev", "_hv",
+                 "_dv", "__weakref__")
 
     def __init__(self, shape, dtype=T.float64, space=T.MemorySpace.MemorySpaceDefault,
                  layout=T.Layout.LayoutDefault, trait=T.Trait.TraitDefault,
@@ -71,9 +157,53 @@ class View:
             array = np.zeros(shp, dtype=self._dt.np_dtype, order=order)
         self._a = array
         self._dl = None
+        self._dev = None      # DeviceMem once the View lives on a GPU
+        self._hv = True       # host mirror holds the current data
+        self._dv = False      # device copy holds the current data
+
+    # -- host/device coherence (GPU backends) --
+    def _to_device(self):
+        """Makes the device copy current (allocating it on first use)."""
+        d = self._dev
+        if d is None:
+            desc = _device_module()
+            if desc is None:
+                return False
+            if not (self._a.flags.c_contiguous or self._a.flags.f_contiguous):
+                self._a = numpy().array(self._a, order="K")
+            d = self._dev = DeviceMem(desc, self._a.nbytes)
+            self._dl = DLHolder(self._a, self._dt.code, self._dt.bits, d.ptr,
+                                desc.device_type)
+            self._dv = False
+        if not self._dv:
+            d.copy(d.ptr, 1, self._a.ctypes.data, 0, self._a.nbytes)
+            self._dv = True
+        # kernels may write it from now on: the host mirror is stale until read
+        self._hv = False
+        return True
+
+    def _host(self, write):
+        """The host mirror, current; write=True: the caller may modify it.
+        Unbinds the View from cached call plans, so that the next kernel
+        call rebinds it (pushing host writes, marking the mirror stale)."""
+        d = self._dev
+        if d is not None:
+            if not self._hv:
+                d.copy(self._a.ctypes.data, 0, d.ptr, 1, self._a.nbytes)
+                self._hv = True
+                _unbind(self)
+            if write and self._dv:
+                self._dv = False
+                _unbind(self)
+        return self._a
 
     # -- kernel argument support (see _dispatch) --
     def _dlpack_addr(self):
+        if self._dev is not None or _device_module() is not None:
+            if self._to_device():
+                return self._dl.addr
+        elif self._dl is not None and self._dl.array is not self._a:
+            self._dl = None
         dl = self._dl
         if dl is None:
             dl = self._dl = DLHolder(self._a, self._dt.code, self._dt.bits)
@@ -100,37 +230,61 @@ class View:
 
     # -- element access --
     def __getitem__(self, idx):
-        return self._a[idx]
+        if self._dev is None or self._hv:
+            return self._a[idx]
+        return self._host(False)[idx]
 
     def __setitem__(self, idx, value):
-        self._a[idx] = value
+        self._host(True)[idx] = value
 
     def __iter__(self):
-        return iter(self._a)
+        return iter(self._host(False))
 
     def fill(self, value):
         self._a.fill(value)
+        if self._dev is not None:
+            self._hv, self._dv = True, False
+            _unbind(self)
 
     # -- interop --
     @property
     def data(self):
-        return self._a
+        return self._host(True)
 
     def to_numpy(self):
-        return self._a
+        return self._host(True)
 
-    def __array__(self, dtype=None):
-        return self._a if dtype is None else self._a.astype(dtype, copy=False)
+    def __array__(self, dtype=None, copy=None):
+        a = self._host(True)
+        return a if dtype is None else a.astype(dtype, copy=False)
 
-    def __dlpack__(self, stream=None):
-        return self._a.__dlpack__()
+    @property
+    def __cuda_array_interface__(self):
+        d = self._dev
+        if d is None or d.desc.device_type != 2:
+            raise AttributeError("__cuda_array_interface__: the View is not in "
+                                 "CUDA device memory")
+        self._to_device()
+        a = self._a
+        strides = None if a.flags.c_contiguous else a.strides
+        return {"shape": a.shape, "typestr": a.dtype.str, "version": 3,
+                "data": (d.ptr, False), "strides": strides}
+
+    def __dlpack__(self, stream=None, **kw):
+        if self._dev is None:
+            return self._a.__dlpack__()
+        import cupy
+        return cupy.asarray(self).__dlpack__(stream=stream)
 
     def __dlpack_device__(self):
-        return self._a.__dlpack_device__()
+        if self._dev is None:
+            return self._a.__dlpack_device__()
+        return (self._dev.desc.device_type, 0)
 
     def __repr__(self):
+        where = "" if self._dev is None else ", device"
         return (f"pk.View(shape={list(self._a.shape)}, dtype={self._dt!r}, "
-                f"layout={self.layout!r})")
+                f"layout={self.layout!r}{where})")
 
 
 def from_numpy(array, layout=None):
@@ -144,3 +298,6 @@ def from_numpy(array, layout=None):
         layout = (T.Layout.LayoutLeft if a.ndim > 1 and a.flags.f_contiguous
                   and not a.flags.c_contiguous else T.Layout.LayoutRight)
     return View(a.shape, dt, layout=layout, array=a)
+
+
+from ._view_api import install as _install_api; _install_api(View)  # host View API (dialect item 6)

@@ -1,0 +1,225 @@
+"""Execution policies: RangePolicy, MDRangePolicy, TeamPolicy (+ AUTO,
+PerTeam/PerThread, Iterate). Pure Python; a policy turns into a pkc_policy
+(ctypes) only when a kernel runs with it (`c_addr()`, cached on the object)."""
+from . import _types as T
+
+
+class _AutoType:
+    """pk.AUTO: let Kokkos choose the team size (team_size 0 in pkc_policy)."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "pk.AUTO"
+
+
+AUTO = _AutoType()
+
+
+class Iterate:
+    """MDRange iteration order (pkc_policy.iterate values)."""
+
+    Default, Right, Left = 0, 1, 2
+
+
+class _Per:
+    """pk.PerTeam(bytes) / pk.PerThread(bytes) for set_scratch_size; in
+    kernels pk.PerTeam(member) / pk.PerThread(member) mark pk.single."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return f"pk.{type(self).__name__}({self.value!r})"
+
+
+class PerTeam(_Per):
+    __slots__ = ()
+
+
+class PerThread(_Per):
+    __slots__ = ()
+
+
+def _split_space(args, what):
+    if args and isinstance(args[0], T._Named):
+        return args[0], args[1:]
+    return None, args
+
+
+def _int(x, what):
+    if isinstance(x, bool) or not hasattr(x, "__index__"):
+        raise TypeError(f"pykokkos: {what} must be an int, got {type(x).__name__}")
+    return x.__index__()
+
+
+class RangePolicy:
+    """RangePolicy([space,] begin, end) (or RangePolicy(end))."""
+
+    __slots__ = ("space", "begin", "end")
+
+    def __init__(self, *args):
+        space, args = _split_space(args, "RangePolicy")
+        if len(args) == 1:
+            args = (0, args[0])
+        if len(args) != 2:
+            raise TypeError("RangePolicy([space,] begin, end)")
+        self.space = space
+        self.begin, self.end = int(args[0]), int(args[1])
+
+    def __repr__(self):
+        return f"pk.RangePolicy({self.begin}, {self.end})"
+
+
+class MDRangePolicy:
+    """MDRangePolicy([space,] begins, ends[, tiles], iterate=pk.Iterate.Right|Left),
+    rank 2..6 (tile 0: Kokkos chooses)."""
+
+    __slots__ = ("space", "begin", "end", "tile", "iterate", "_c", "_a")
+
+    def __init__(self, *args, iterate=None, rank=None):
+        space, args = _split_space(args, "MDRangePolicy")
+        if len(args) not in (2, 3):
+            raise TypeError("MDRangePolicy([space,] begins, ends[, tiles], iterate=...)")
+        self.space = space
+        b, e = [list(a) for a in args[:2]]
+        t = list(args[2]) if len(args) == 3 else [0] * len(b)
+        if not (len(b) == len(e) == len(t)):
+            raise ValueError(f"pk.MDRangePolicy: begins, ends and tiles differ in "
+                             f"length ({len(b)}, {len(e)}, {len(t)})")
+        if not 2 <= len(b) <= 6:
+            raise ValueError(f"pk.MDRangePolicy: rank must be 2..6, got {len(b)}")
+        self.begin = [_int(x, "an MDRangePolicy bound") for x in b]
+        self.end = [_int(x, "an MDRangePolicy bound") for x in e]
+        self.tile = [_int(x, "an MDRangePolicy tile") for x in t]
+        it = 0 if iterate is None else getattr(iterate, "value", iterate)
+        if it not in (0, 1, 2):
+            raise ValueError(f"pk.MDRangePolicy: iterate must be pk.Iterate.Right "
+                             f"or pk.Iterate.Left, got {iterate!r}")
+        self.iterate = it
+        self._c = self._a = None
+
+    @property
+    def rank(self):
+        return len(self.begin)
+
+    def c_addr(self):
+        """Address of the pkc_policy struct for this policy (built once)."""
+        if self._a is None:
+            from . import _abi
+            from ctypes import addressof
+            c = _abi.pkc_policy()
+            c.kind, c.rank, c.iterate = _abi.POLICY_MDRANGE, len(self.begin), self.iterate
+            for d, (b, e, t) in enumerate(zip(self.begin, self.end, self.tile)):
+                c.begin[d], c.end[d], c.tile[d] = b, e, t
+            self._c, self._a = c, addressof(c)
+        return self._a
+
+    def __repr__(self):
+        return f"pk.MDRangePolicy({self.begin}, {self.end}, {self.tile})"
+
+
+# pkc_policy structs of team policies by their fields (kernels only read them):
+# a TeamPolicy built anew for every launch reuses the struct.
+_TEAM_STRUCTS = {}
+
+
+class TeamPolicy:
+    """TeamPolicy([space,] league_size, team_size | pk.AUTO | "auto"[, vector_length]).
+    `.set_scratch_size(level, pk.PerTeam(b)[, pk.PerThread(b)])` returns the policy."""
+
+    __slots__ = ("space", "league_size", "team_size", "vector_length",
+                 "scratch_team", "scratch_thread", "_c", "_a")
+
+    def __init__(self, *args):
+        space = None
+        if args and args[0].__class__ is T._Named:
+            space, args = args[0], args[1:]
+        n = len(args)
+        if n != 2 and n != 3:
+            raise TypeError("TeamPolicy([space,] league_size, team_size | pk.AUTO"
+                            "[, vector_length])")
+        self.space = space
+        lg, ts = args[0], args[1]
+        self.league_size = lg if lg.__class__ is int else _int(lg, "TeamPolicy league_size")
+        self.team_size = ts if ts.__class__ is int else _auto_or_int(ts, "team_size")
+        self.vector_length = _auto_or_int(args[2], "vector_length") if n == 3 else 0
+        if self.league_size < 0 or self.team_size < 0 or self.vector_length < 0:
+            raise ValueError(f"pk.TeamPolicy: sizes must be >= 0, got {args}")
+        self.scratch_team = [0, 0]
+        self.scratch_thread = [0, 0]
+        self._c = self._a = None
+
+    def set_scratch_size(self, level, *sizes):
+        """Scratch bytes at level 0/1: pk.PerTeam(b) and/or pk.PerThread(b)."""
+        if level not in (0, 1):
+            raise ValueError(f"pk.TeamPolicy.set_scratch_size: level must be 0 or 1, "
+                             f"got {level!r}")
+        if not 1 <= len(sizes) <= 2:
+            raise TypeError("set_scratch_size(level, pk.PerTeam(bytes)[, pk.PerThread(bytes)])")
+        for s in sizes:
+            if isinstance(s, PerTeam):
+                self.scratch_team[level] = _int(s.value, "a scratch size")
+            elif isinstance(s, PerThread):
+                self.scratch_thread[level] = _int(s.value, "a scratch size")
+            else:
+                raise TypeError(f"pk.TeamPolicy.set_scratch_size: expected "
+                                f"pk.PerTeam(bytes) or pk.PerThread(bytes), got {s!r}")
+        self._c = self._a = None
+        return self
+
+    def team_size_recommended(self, *a):
+        return self.team_size or 1
+
+    def c_addr(self):
+        """Address of the pkc_policy struct for this policy (rebuilt after
+        set_scratch_size)."""
+        if self._a is None:
+            st, sh = self.scratch_team, self.scratch_thread
+            key = (self.league_size, self.team_size, self.vector_length,
+                   st[0], st[1], sh[0], sh[1])
+            hit = _TEAM_STRUCTS.get(key)
+            if hit is None:
+                hit = _TEAM_STRUCTS[key] = self._build()
+                if len(_TEAM_STRUCTS) > 256:
+                    _TEAM_STRUCTS.clear()
+                    _TEAM_STRUCTS[key] = hit
+            self._c, self._a = hit
+        return self._a
+
+    def _build(self):
+        """A new pkc_policy struct and its address."""
+        from . import _abi
+        from ctypes import addressof
+        c = _abi.pkc_policy()
+        c.kind, c.rank = _abi.POLICY_TEAM, 1
+        c.end[0] = self.league_size
+        c.league_size, c.team_size = self.league_size, self.team_size
+        c.vector_length = self.vector_length
+        for lv in (0, 1):
+            c.scratch_team[lv] = self.scratch_team[lv]
+            c.scratch_thread[lv] = self.scratch_thread[lv]
+        return c, addressof(c)
+
+    def __repr__(self):
+        ts = "pk.AUTO" if self.team_size == 0 else self.team_size
+        return f"pk.TeamPolicy({self.league_size}, {ts}, {self.vector_length})"
+
+
+def _auto_or_int(x, what):
+    if x is AUTO or (isinstance(x, str) and x.lower() == "auto"):
+        return 0
+    return _int(x, f"TeamPolicy {what} (an int or pk.AUTO)")
+
+
+def range_of(policy):
+    """(begin, end) of an int or RangePolicy; raises TypeError naming the kind."""
+    c = policy.__class__
+    if c is RangePolicy:
+        return policy.begin, policy.end
+    if hasattr(policy, "__index__") and not isinstance(policy, bool):
+        return 0, int(policy)
+    raise TypeError(f"expected an int or a RangePolicy as the policy, "
+                    f"got {type(policy).__name__}")

@@ -1,0 +1,142 @@
+"""Host View API of the dialect (item 6) added onto pk.View by install(View),
+which _view.py calls once: slicing -> a View sharing memory, rank() (also
+usable as the `rank` attribute), copy(), resize(dim, n); plus the functions
+pk.subview, pk.deep_copy, pk.resize. Subviews are host views (numpy); on GPU
+backends slicing a device-resident View returns the host mirror's slice."""
+from . import _types as T
+
+ALL = slice(None)   # Kokkos::ALL for pk.subview(v, pk.ALL, j)
+
+
+class _Rank(int):
+    """The rank of a View: an int that can also be called (v.rank == v.rank())."""
+
+    __slots__ = ()
+
+    def __call__(self):
+        return int(self)
+
+
+def _np():
+    from ._view import numpy
+    return numpy()
+
+
+def _host(v, write):
+    h = getattr(v, "_host", None)
+    return h(write) if h is not None else v._a
+
+
+def _wrap(view_cls, parent, arr):
+    """A View over arr (a numpy view into parent's memory)."""
+    lay = parent.layout
+    if arr.ndim > 1 and arr.flags.c_contiguous:
+        lay = T.Layout.LayoutRight
+    elif arr.ndim > 1 and arr.flags.f_contiguous:
+        lay = T.Layout.LayoutLeft
+    v = view_cls(arr.shape, parent._dt, space=parent.space,
+                 layout=lay if lay is not T.Layout.LayoutStride else T.Layout.LayoutRight,
+                 trait=parent.trait, array=arr)
+    if not (arr.flags.c_contiguous or arr.flags.f_contiguous):
+        v.layout = T.Layout.LayoutStride
+    return v
+
+
+def _unbind(v):
+    from . import _dispatch
+    _dispatch.forget(v)
+
+
+def resize_view(v, *extents):
+    """Kokkos::resize: new extents (all of them), keeping the overlapping
+    contents; v is modified in place (its old memory is released)."""
+    np = _np()
+    old = _host(v, False)
+    if len(extents) == 1 and not hasattr(extents[0], "__index__"):
+        extents = tuple(extents[0])
+    shp = tuple(int(e) for e in extents)
+    if len(shp) != old.ndim:
+        raise ValueError(f"pk.resize: the View has rank {old.ndim}, got "
+                         f"{len(shp)} extent(s) {list(shp)}")
+    if any(e < 0 for e in shp):
+        raise ValueError(f"pk.resize: negative extent in {list(shp)}")
+    order = "F" if v.layout is T.Layout.LayoutLeft else "C"
+    new = np.zeros(shp, dtype=old.dtype, order=order)
+    common = tuple(slice(0, min(a, b)) for a, b in zip(old.shape, shp))
+    new[common] = old[common]
+    v._a, v._dl = new, None
+    if getattr(v, "_dev", None) is not None:   # GPU: re-allocate on next use
+        v._dev, v._hv, v._dv = None, True, False
+    _unbind(v)
+    return v
+
+
+def deep_copy(dst, src):
+    """Kokkos::deep_copy: copies src (View, array or scalar) into dst (View or
+    array); the extents must match exactly."""
+    np = _np()
+    if not hasattr(src, "_a") and np.ndim(src) == 0:
+        if hasattr(dst, "fill"):
+            dst.fill(src)
+            return
+        raise TypeError(f"pk.deep_copy: cannot copy into {type(dst).__name__}")
+    d = _host(dst, True) if hasattr(dst, "_a") else dst
+    s = _host(src, False) if hasattr(src, "_a") else np.asarray(src)
+    if not isinstance(d, np.ndarray):
+        raise TypeError(f"pk.deep_copy: destination must be a View or numpy array, "
+                        f"got {type(dst).__name__}")
+    if tuple(d.shape) != tuple(s.shape):
+        raise ValueError(f"pk.deep_copy: extents differ: destination "
+                         f"{list(d.shape)}, source {list(s.shape)}")
+    np.copyto(d, s, casting="same_kind")
+    if hasattr(dst, "_a"):
+        _unbind(dst)
+
+
+def subview(v, *idx):
+    """pk.subview(v, i, slice(None), pk.ALL, (b, e), ...): a View of lower or
+    equal rank sharing v's memory (ints drop a dimension, (b, e) pairs are
+    half-open ranges as in Kokkos::pair)."""
+    key = tuple(slice(i[0], i[1]) if isinstance(i, tuple) else i for i in idx)
+    r = v[key]
+    return r
+
+
+def install(View):
+    """Adds the host View API onto View (methods View itself lacks are added;
+    __getitem__ is wrapped so that slices return Views sharing memory)."""
+    get = View.__getitem__
+
+    def __getitem__(self, idx):
+        r = get(self, idx)
+        np = _np()
+        if (r.__class__ is np.ndarray and r.ndim > 0 and getattr(self, "_dev", None) is None
+                and np.may_share_memory(r, self._a)):
+            return _wrap(View, self, r)
+        return r
+
+    __getitem__.__doc__ = get.__doc__
+    View.__getitem__ = __getitem__
+    View.rank = property(lambda self: _Rank(self._a.ndim),
+                         doc="rank (also callable: v.rank())")
+
+    def copy(self):
+        """A new View with a copy of the data (same dtype and layout)."""
+        a = _host(self, False)
+        order = "F" if self.layout is T.Layout.LayoutLeft else "C"
+        lay = self.layout if self.layout is not T.Layout.LayoutStride else T.Layout.LayoutRight
+        return View(a.shape, self._dt, space=self.space, layout=lay,
+                    trait=self.trait, array=_np().array(a, order=order))
+
+    def resize(self, dim, n):
+        """Changes extent dim to n, keeping the overlapping contents."""
+        shp = list(self._a.shape)
+        if not 0 <= dim < len(shp):
+            raise IndexError(f"View.resize: dimension {dim} out of range for rank {len(shp)}")
+        shp[dim] = n
+        resize_view(self, *shp)
+
+    for name, fn in (("copy", copy), ("resize", resize)):
+        if name not in View.__dict__:
+            setattr(View, name, fn)
+    return View

@@ -1,0 +1,76 @@
+"""Workloads: pk.execute(space, instance) runs a @pk.workload's @pk.main
+through the module's PKC_PATTERN_MAIN kernel (entity = the class name),
+passing every member the descriptor lists (Views, scalars, pools) by name
+from the instance, then copies scalar members main wrote back onto it."""
+import os
+import sys
+
+from . import _dispatch as D
+
+
+def _main_function(cls):
+    """The @pk.main function of cls (unwrapped), or None."""
+    for c in cls.__mro__:
+        for v in vars(c).values():
+            if getattr(v, "_pk_main", None):
+                return getattr(v, "__wrapped__", v)
+    return None
+
+
+def _source_of(cls, main):
+    code = getattr(main, "__code__", None)
+    if code is not None:
+        return os.path.abspath(code.co_filename)
+    mod = sys.modules.get(cls.__module__)
+    f = getattr(mod, "__file__", None)
+    if not f:
+        raise TypeError(f"pk.execute: cannot find the source file of workload "
+                        f"'{cls.__name__}'")
+    return os.path.abspath(f)
+
+
+def _make_main_plan(cls):
+    from . import _abi
+    main = _main_function(cls)
+    if main is None and not getattr(cls, "_pk_workload", None):
+        raise TypeError(f"pk.execute: '{cls.__name__}' is not a @pk.workload "
+                        "(it has no @pk.main method)")
+    mod = D.RUNTIME.module_for(_source_of(cls, main))
+    entity = cls.__name__
+    k = None
+    if main is not None:
+        k = mod.kernel(entity, main.__name__)
+    if k is None:
+        d = mod.desc
+        for i in range(d.nkernels):
+            kd = d.kernels[i]
+            if kd.pattern == _abi.PATTERN_MAIN and (kd.entity or b"").decode() == entity:
+                k = kd
+                break
+    if k is None or k.pattern != _abi.PATTERN_MAIN:
+        raise RuntimeError(f"pk.execute: {mod.so} has no @pk.main for workload "
+                           f"'{entity}' (decorate the class with @pk.workload and "
+                           f"exactly one method with @pk.main)")
+    kname = f"{entity}.{k.name.decode()}"
+    run = D._gen_run(D.Plan(kname, k, mod), True)
+    D._plans[D.MAIN][cls] = run
+    return run
+
+
+def execute(space, instance):
+    """Runs instance's @pk.main (compiled to host C++) and copies the scalar
+    members it wrote back onto instance. space: kept for PyKokkos code (the
+    backend is PKC_BACKEND / pk.set_default_space)."""
+    cls = type(instance)
+    run = D._plans[D.MAIN].get(cls) or _make_main_plan(cls)
+    kw = getattr(instance, "__dict__", None)
+    if kw is not None:
+        run(None, kw)
+        return None
+    names = run.plan.names
+    kw = {n: getattr(instance, n) for n in names if hasattr(instance, n)}
+    run(None, kw)
+    for n in names:
+        if n in kw:
+            setattr(instance, n, kw[n])
+    return None
