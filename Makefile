@@ -21,7 +21,9 @@ CORE_SRC := $(wildcard ir/*.c frontend/*.c backends/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/embedded.o \
             $(B)/obj/grammar/parser.o $(B)/obj/grammar/scanner.o
 CMD_OBJ  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard cmd/*.c))
-LIBS     := -ltree-sitter -lcrypto -lm
+# tree-sitter linked statically where the .a exists (the GPU machine has no libtree-sitter.so)
+TS_LIB   := $(firstword $(wildcard /usr/lib/*/libtree-sitter.a) -ltree-sitter)
+LIBS     := $(TS_LIB) -lcrypto -lm
 EMBED    := runtime-shim/pkc_abi.h backends/pkc_kokkos.hpp backends/pkc_dialect.hpp
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)

@@ -44,4 +44,9 @@ int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errle
 /* Path of the built module for a backend: <outdir>/<name>.<backend>.so (arena string). */
 const char *pkb_module_path(pki_arena *a, const pki_module *m, const pkb_options *o);
 
+/* Default Kokkos install for a backend: <deps>/kokkos-<backend> beside the
+ * compiled-in default (<deps>/kokkos-openmp); serial and openmp share the
+ * OpenMP+Serial install. Static string; never NULL. */
+const char *pkb_default_kokkos_root(const char *backend);
+
 #endif /* PKC_BACKENDS_H */

@@ -44,6 +44,11 @@ void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b) {
           "                           PKC_BACKEND_NAME=\"${PKC_BACKEND}\")\n"
           "target_include_directories(${PKC_TARGET} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}\n"
           "                           ${CMAKE_CURRENT_BINARY_DIR})\n"
+          "set(PKC_DLPACK_INCLUDE \"\" CACHE PATH \"folder holding dlpack/dlpack.h when it "
+          "is not on the default include path\")\n"
+          "if(PKC_DLPACK_INCLUDE)\n"
+          "  target_include_directories(${PKC_TARGET} PRIVATE ${PKC_DLPACK_INCLUDE})\n"
+          "endif()\n"
           "set_target_properties(${PKC_TARGET} PROPERTIES\n"
           "  PREFIX \"\"\n"
           "  SUFFIX \".so\"\n");
@@ -133,6 +138,75 @@ static void show_errors(const char *log) {
   fprintf(stderr, "pkc: full log: %s\n", log);
 }
 
+/* ------------------------------------------------------------ Kokkos installs */
+
+const char *pkb_default_kokkos_root(const char *backend) {
+  /* .deps/kokkos-<backend> beside the compiled-in default (…/.deps/kokkos-openmp) */
+#ifdef PKC_DEFAULT_KOKKOS_ROOT
+  static const char deflt[] = PKC_DEFAULT_KOKKOS_ROOT;
+#else
+  static const char deflt[] = ".deps/kokkos-openmp";
+#endif
+  static char roots[3][4096]; /* cuda, hip, other: filled with constant text */
+  int k = !strcmp(backend, "cuda") ? 0 : !strcmp(backend, "hip") ? 1 : 2;
+  if (k == 2)
+    return deflt; /* serial and openmp: the OpenMP+Serial install */
+  const char *slash = strrchr(deflt, '/');
+  int dirlen = slash ? (int)(slash - deflt) : 0;
+  snprintf(roots[k], sizeof roots[k], "%.*s%skokkos-%s", dirlen, deflt, slash ? "/" : "",
+           backend);
+  return roots[k];
+}
+
+/* The KOKKOS_ENABLE_<BACKEND> line of <root>/include/KokkosCore_config.h:
+ * 1 found, 0 absent, -1 no readable config (not a Kokkos install). */
+static int kokkos_has_backend(const char *root, const char *backend, char *devices,
+                              size_t devlen) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/include/KokkosCore_config.h", root);
+  char *text = pkb_read_file(path, NULL);
+  if (!text)
+    return -1;
+  const char *names[] = {"SERIAL", "OPENMP", "THREADS", "CUDA", "HIP", NULL};
+  char want[64];
+  snprintf(want, sizeof want, "%s", backend);
+  for (char *c = want; *c; c++)
+    *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+  int found = 0;
+  devices[0] = 0;
+  for (int i = 0; names[i]; i++) {
+    char macro[64];
+    snprintf(macro, sizeof macro, "#define KOKKOS_ENABLE_%s\n", names[i]);
+    if (!strstr(text, macro))
+      continue;
+    size_t used = strlen(devices);
+    snprintf(devices + used, devlen - used, "%s%s", used ? "," : "", names[i]);
+    if (!strcmp(names[i], want))
+      found = 1;
+  }
+  free(text);
+  return found;
+}
+
+/* Fails (message in err) when the Kokkos install at o->kokkos_root lacks the backend. */
+static int check_kokkos(const pkb_options *o, char *err, size_t errlen) {
+  if (!o->kokkos_root)
+    return 0; /* CMake searches; its configure step checks Kokkos_DEVICES */
+  char devices[128];
+  int has = kokkos_has_backend(o->kokkos_root, o->backend, devices, sizeof devices);
+  if (has == 1)
+    return 0;
+  if (has < 0)
+    snprintf(err, errlen, "backend '%s': no Kokkos install at %s (no include/KokkosCore_config.h);"
+             " build one (scripts/setup.sh builds .deps/kokkos-%s) or pass --kokkos-root",
+             o->backend, o->kokkos_root, !strcmp(o->backend, "serial") ? "openmp" : o->backend);
+  else
+    snprintf(err, errlen, "backend '%s': the Kokkos at %s was built without it (it has: %s);"
+             " pass --kokkos-root of a Kokkos built with %s", o->backend, o->kokkos_root,
+             devices[0] ? devices : "no backend", o->backend);
+  return -1;
+}
+
 /* ------------------------------------------------------------ pkb_build */
 
 typedef struct build_paths {
@@ -162,11 +236,12 @@ static int configure(const pki_module *m, const pkb_options *o, build_paths *p,
                      char *err, size_t errlen) {
   pki_arena *a = m->arena;
   const char *cxx = compiler_for(o, a);
-  const char *stamp = pki_sprintf(a, "root=%s\nCXX=%s\nCXXFLAGS=%s\ncompiler=%s\n",
+  const char *dlpack = getenv("PKC_DLPACK_INCLUDE");
+  const char *stamp = pki_sprintf(a, "root=%s\nCXX=%s\nCXXFLAGS=%s\ncompiler=%s\ndlpack=%s\n",
                                   o->kokkos_root ? o->kokkos_root : "",
                                   getenv("CXX") ? getenv("CXX") : "",
                                   getenv("CXXFLAGS") ? getenv("CXXFLAGS") : "",
-                                  cxx ? cxx : "");
+                                  cxx ? cxx : "", dlpack ? dlpack : "");
   char *old = pkb_read_file(p->stamp, NULL);
   bool same = old && !strcmp(old, stamp);
   free(old);
@@ -192,6 +267,8 @@ static int configure(const pki_module *m, const pkb_options *o, build_paths *p,
     argv[n++] = pki_sprintf(a, "-DKokkos_ROOT=%s", o->kokkos_root);
   if (cxx)
     argv[n++] = pki_sprintf(a, "-DCMAKE_CXX_COMPILER=%s", cxx);
+  if (dlpack && *dlpack)
+    argv[n++] = pki_sprintf(a, "-DPKC_DLPACK_INCLUDE=%s", dlpack);
   argv[n] = NULL;
   int rc = run_logged((char *const *)argv, p->log, o->verbosity);
   if (rc != 0) {
@@ -268,6 +345,8 @@ int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errle
   free(old);
   if (fresh)
     return 0;
+  if (check_kokkos(o, err, errlen) != 0)
+    return -1;
   if (!on_path("cmake")) {
     snprintf(err, errlen, "toolchain failure: cmake not found on PATH");
     return -1;

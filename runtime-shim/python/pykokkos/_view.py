@@ -52,6 +52,18 @@ def _shape_tuple(shape):
     return tuple(int(s) for s in shape)
 
 
+_LIVE = None          # weakref.WeakSet of live DeviceMem (set on first use)
+_CLOSED = [False]     # True once device memory was released at exit
+
+
+def _release_all():
+    """atexit (registered after the first GPU module loaded, so it runs before
+    the runtime unloads modules / finalizes Kokkos): frees all device memory."""
+    for d in list(_LIVE or ()):
+        d.release()
+    _CLOSED[0] = True
+
+
 class DeviceMem:
     """Device memory of one View, from a GPU module's allocate/copy (plain
     device allocations through Kokkos' memory space, never managed memory).
@@ -73,6 +85,21 @@ class DeviceMem:
             raise MemoryError(f"pk.View: cannot allocate {nbytes} bytes of device "
                               f"memory: {self.err.value.decode(errors='replace')}")
         self.ptr = p
+        global _LIVE
+        if _LIVE is None:
+            import atexit
+            import weakref
+            _LIVE = weakref.WeakSet()
+            atexit.register(_release_all)
+        _LIVE.add(self)
+
+    def release(self):
+        p, self.ptr = self.ptr, None
+        if p and not _CLOSED[0]:
+            try:
+                self._free(p)
+            except Exception:
+                pass
 
     def copy(self, dst, dst_dev, src, src_dev, nbytes):
         if self._copy(dst, dst_dev, src, src_dev, nbytes, self.err, len(self.err)):
@@ -80,12 +107,7 @@ class DeviceMem:
                                + self.err.value.decode(errors="replace"))
 
     def __del__(self):
-        if self.ptr:
-            try:
-                self._free(self.ptr)
-            except Exception:
-                pass
-            self.ptr = None
+        self.release()
 
 
 def _device_module():
