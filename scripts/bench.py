@@ -2,18 +2,24 @@
 """pkc benchmarks (not tests): run by hand or with `make bench`.
 
 Reports, as a markdown table for the README (machine named from lscpu):
-  a. translate time (`pkc emit`, process start included) per example and for a
-     synthetic 3,000-line file: median of 20 runs
-  b. cold `pkc build` time per example into a fresh -o directory (median of 3
-     for nstream, 1 for the others) and the no-op rebuild time (median of 5)
+  a. translate time (`pkc emit`, process start included) for every
+     examples/*.py and for a synthetic 3,000-line file: median of 20 runs
+  b. cold `pkc build` time for every examples/*.py into a fresh -o directory
+     (median of 3 for nstream, 1 for the others) and the no-op rebuild time
+     (median of 5); an example pkc cannot translate yet gets a "failed" row
   c. per-call launch overhead from Python for the trivial parallel_for
      (examples/trivial.py: 10,000 calls after warm-up, median of 5 runs)
   d. `import pykokkos` time (fresh interpreter each time, median of 10)
-  e. nstream kernel time, pkc from Python vs the hand-written Kokkos C++ in
-     bench/ (same Kokkos, CMake Release, 2 threads, OMP_PROC_BIND=spread,
-     OMP_PLACES=threads): median of >= 5 repeats each, and the ratio
+  e. kernel time, pkc from Python vs the hand-written Kokkos C++ in bench/,
+     for every row of PAIRS (nstream, stencil, transpose, team_policy, gups;
+     same Kokkos, CMake Release, 2 threads, OMP_PROC_BIND=spread,
+     OMP_PLACES=threads): median of >= 5 interleaved repeats each, the ratio
+     of the medians and of the best runs. Both programs print
+     "<name>: ... kernel median <ms> ms" (or "median kernel <ms> ms") and a
+     "verification PASSED" line.
 
 Usage: /usr/bin/python3 scripts/bench.py [--quick] [--n N] [--iterations K] [--repeats R]
+                                         [--only-pairs NAME,...]
 """
 import argparse
 import os
@@ -29,7 +35,30 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PKC = os.path.join(ROOT, "build", "bin", "pkc")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 KOKKOS_ROOT = os.environ.get("Kokkos_ROOT") or os.path.join(ROOT, ".deps", "kokkos-openmp")
-EXAMPLES = ["nstream", "inner_product", "prefix_sum", "functor_axpby", "trivial"]
+
+
+def all_examples():
+    """Stems of every examples/*.py, sorted."""
+    import glob
+    return sorted(os.path.splitext(os.path.basename(f))[0]
+                  for f in glob.glob(os.path.join(ROOT, "examples", "*.py")))
+
+
+# Kernel-time pairs: (name, example, bench/ CMake target, argument list, quick
+# argument list). Both programs get the same arguments; None means "size from
+# --n/--iterations" (nstream). To add a pair, add a row and the target in
+# bench/CMakeLists.txt; a row whose example or target is missing is reported as
+# skipped.
+PAIRS = [
+    ("nstream", "examples/nstream.py", "nstream_kokkos", None, None),
+    ("stencil", "examples/stencil.py", "stencil_kokkos", ["4000", "20", "32"], ["1000", "10", "32"]),
+    ("transpose", "examples/transpose.py", "transpose_kokkos", ["4096", "20", "32"],
+     ["1024", "10", "32"]),
+    ("team_policy", "examples/tutorial_team_policy.py", "team_policy_kokkos", ["4096", "1024", "100"],
+     ["1024", "1024", "20"]),
+    ("gups", "examples/gups.py", "gups_kokkos", ["16777216", "16777216", "10"],
+     ["1048576", "1048576", "4"]),
+]
 
 
 def env(backend="openmp"):
@@ -213,17 +242,21 @@ def import_time(runs=10):
     return statistics.median(inproc) * 1e3, (statistics.median(whole) - base) * 1e3
 
 
-# --- e. nstream vs hand-written Kokkos ------------------------------------------
+# --- e. kernel time vs hand-written Kokkos -------------------------------------
 
-KERNEL_RE = re.compile(r"median kernel ([\d.]+) ms")
+KERNEL_RE = re.compile(r"(?:median kernel|kernel median) ([\d.]+) ms")
+BENCH_DIR = os.path.join(ROOT, "build", "bench")
 
 
-def build_hand():
-    bdir = os.path.join(ROOT, "build", "bench")
-    run(["cmake", "-S", "bench", "-B", bdir, "-DCMAKE_BUILD_TYPE=Release",
+def configure_hand():
+    run(["cmake", "-S", "bench", "-B", BENCH_DIR, "-DCMAKE_BUILD_TYPE=Release",
          f"-DKokkos_ROOT={KOKKOS_ROOT}"])
-    run(["cmake", "--build", bdir])
-    return os.path.join(bdir, "nstream_kokkos")
+
+
+def build_hand(target):
+    """Builds one bench/ target (so one broken baseline does not stop the rest)."""
+    run(["cmake", "--build", BENCH_DIR, "--target", target, "-j2"])
+    return os.path.join(BENCH_DIR, target)
 
 
 def kernel_ms(cmd):
@@ -234,14 +267,45 @@ def kernel_ms(cmd):
     return float(m.group(1))
 
 
-def nstream_ratio(n, iterations, repeats):
-    hand = build_hand()
-    run([PKC, "build", "examples/nstream.py", "--backend", "openmp"])
+def pair_ratio(example, target, args, repeats):
+    """Interleaved runs (so drifts hit both sides alike): ([pkc ms], [hand ms])."""
+    hand = build_hand(target)
+    run([PKC, "build", example, "--backend", "openmp"])
     pkc_ms, hand_ms = [], []
-    for _ in range(repeats):  # interleaved, so drifts hit both alike
-        pkc_ms.append(kernel_ms([PYTHON, "examples/nstream.py", str(n), str(iterations)]))
-        hand_ms.append(kernel_ms([hand, str(n), str(iterations)]))
+    for _ in range(repeats):
+        pkc_ms.append(kernel_ms([PYTHON, example] + args))
+        hand_ms.append(kernel_ms([hand] + args))
     return pkc_ms, hand_ms
+
+
+def pair_rows(name, example, target, args, repeats, extra=None):
+    """Table rows for one pair, or one 'failed/skipped' row."""
+    shown = " ".join(args) if args else "defaults"
+    if not os.path.exists(os.path.join(ROOT, example)):
+        return [(f"{name}: kernel time", f"skipped ({example} is missing)", "")]
+    if not os.path.exists(os.path.join(ROOT, "bench", target + ".cpp")):
+        return [(f"{name}: kernel time", f"skipped (bench/{target}.cpp is missing)", "")]
+    try:
+        pkc_ms, hand_ms = pair_ratio(example, target, args, repeats)
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        log(f"{name}: {e}")
+        return [(f"{name} ({shown}): kernel time", "failed (see stderr)", "")]
+    p, h = statistics.median(pkc_ms), statistics.median(hand_ms)
+
+    def spread(v):
+        return f"runs {min(v):.3f}-{max(v):.3f} ms"
+
+    def note(ms):
+        return f"; {extra(ms)}" if extra else ""
+    return [
+        (f"{name} ({shown}), pkc from Python (median of {repeats} runs)",
+         f"{p:.3f} ms ({spread(pkc_ms)}{note(p)})", ""),
+        (f"{name} ({shown}), hand-written Kokkos C++ `bench/{target}.cpp` (same)",
+         f"{h:.3f} ms ({spread(hand_ms)}{note(h)})", ""),
+        (f"{name} kernel time ratio pkc / hand-written (medians)", f"{p / h:.3f}", "<= 1.02"),
+        (f"{name} kernel time ratio pkc / hand-written (best runs)",
+         f"{min(pkc_ms) / min(hand_ms):.3f}", ""),
+    ]
 
 
 # --- report ----------------------------------------------------------------------
@@ -251,7 +315,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="fewer repeats, smaller nstream")
     ap.add_argument("--n", type=int, default=1 << 24, help="nstream N (default 2^24)")
     ap.add_argument("--iterations", type=int, default=20, help="nstream iterations per run")
-    ap.add_argument("--repeats", type=int, default=11, help="nstream runs per side (>= 5)")
+    ap.add_argument("--repeats", type=int, default=11, help="runs per side of each pair (>= 5)")
+    ap.add_argument("--only-pairs", default="", help="comma-separated PAIRS names to time (default all)")
     args = ap.parse_args()
     if not os.access(PKC, os.X_OK):
         sys.exit("build/bin/pkc is missing: run `make` (or scripts/setup.sh) first")
@@ -260,10 +325,15 @@ def main():
     repeats = max(5, args.repeats)
     rows = []
 
+    examples = all_examples()
     log("a. translation times")
-    for ex in EXAMPLES:
-        rows.append((f"translate `examples/{ex}.py` (`pkc emit`, process included)",
-                     f"{time_emit(f'examples/{ex}.py', emit_runs):.1f} ms", ""))
+    for ex in examples:
+        try:
+            ms = f"{time_emit(f'examples/{ex}.py', emit_runs):.1f} ms"
+        except RuntimeError as e:
+            log(f"{ex}: {e}")
+            ms = "failed (see stderr)"
+        rows.append((f"translate `examples/{ex}.py` (`pkc emit`, process included)", ms, ""))
     with tempfile.TemporaryDirectory() as tmp:
         src, nkern = synthetic_source()
         path = os.path.join(tmp, "synthetic.py")
@@ -277,10 +347,14 @@ def main():
         rows.append((f"translate a {src.count(chr(10))}-line file ({nkern} entities)", ms, "<= 20 ms"))
 
     log("b. build times")
-    for ex in EXAMPLES:
-        cold, noop = time_build(f"examples/{ex}.py", 1 if args.quick or ex != "nstream" else 3)
-        rows.append((f"cold `pkc build examples/{ex}.py`", f"{cold:.2f} s", ""))
-        rows.append((f"no-op rebuild of `examples/{ex}.py`", f"{noop:.1f} ms", ""))
+    for ex in examples:
+        try:
+            cold, noop = time_build(f"examples/{ex}.py", 1 if args.quick or ex != "nstream" else 3)
+            rows.append((f"cold `pkc build examples/{ex}.py`", f"{cold:.2f} s", ""))
+            rows.append((f"no-op rebuild of `examples/{ex}.py`", f"{noop:.1f} ms", ""))
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            log(f"{ex}: {e}")
+            rows.append((f"cold `pkc build examples/{ex}.py`", "failed (see stderr)", ""))
 
     log("c. launch overhead")
     rows.append(("launch overhead, trivial parallel_for, N=1 (10,000 calls, median of 5)",
@@ -290,22 +364,20 @@ def main():
     rows.append(("`import pykokkos` (median of 10)", f"{inproc:.1f} ms", "<= 50 ms"))
     rows.append(("`import pykokkos`, whole process minus bare interpreter", f"{whole:.1f} ms", ""))
 
-    log("e. nstream vs hand-written Kokkos")
-    pkc_ms, hand_ms = nstream_ratio(n, args.iterations, repeats)
-    p, h = statistics.median(pkc_ms), statistics.median(hand_ms)
-
-    def gbs(ms):
-        return 32.0 * n / (ms * 1e-3) / 1e9
-
-    def spread(v):
-        return f"runs {min(v):.3f}-{max(v):.3f} ms"
-    rows.append((f"nstream N={n}, pkc from Python (median of {repeats} runs, each the median "
-                 f"of {args.iterations} iterations)", f"{p:.3f} ms ({gbs(p):.1f} GB/s; {spread(pkc_ms)})", ""))
-    rows.append((f"nstream N={n}, hand-written Kokkos C++ (same)",
-                 f"{h:.3f} ms ({gbs(h):.1f} GB/s; {spread(hand_ms)})", ""))
-    rows.append(("nstream kernel time ratio pkc / hand-written (medians)", f"{p / h:.3f}", "<= 1.02"))
-    rows.append(("nstream kernel time ratio pkc / hand-written (best runs)",
-                 f"{min(pkc_ms) / min(hand_ms):.3f}", ""))
+    log("e. kernel time vs hand-written Kokkos")
+    configure_hand()
+    only = set(args.only_pairs.split(",")) if args.only_pairs else None
+    for name, example, target, pair_args, quick_args in PAIRS:
+        if only and name not in only:
+            continue
+        log(f"   {name}")
+        extra = None
+        if pair_args is None:  # nstream: sizes from the command line, bandwidth shown
+            pair_args = [str(n), str(args.iterations)]
+            extra = lambda ms: f"{32.0 * n / (ms * 1e-3) / 1e9:.1f} GB/s"  # noqa: E731
+        elif args.quick:
+            pair_args = quick_args
+        rows.extend(pair_rows(name, example, target, list(pair_args), repeats, extra))
 
     print(f"Machine: {machine()}. OpenMP backend, OMP_NUM_THREADS=2, "
           f"OMP_PROC_BIND=spread, OMP_PLACES=threads.\n")
