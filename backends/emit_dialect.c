@@ -387,7 +387,7 @@ void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) {
     pkb_line(b, "// (malformed dispatch)");
     return;
   }
-  bool lambda = !f->is_workunit;
+  bool lambda = f->is_closure; /* a lambda in @pk.main, not a workunit of the workload */
   const char *label = s->str ? s->str : f->name;
   const char *tag = NULL;
   if (!lambda && f->owner)
