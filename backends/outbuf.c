@@ -39,15 +39,32 @@ static void put_n(pkb_buf *b, const char *s, size_t n) {
 
 void pkb_put(pkb_buf *b, const char *s) { put_n(b, s, strlen(s)); }
 
+/* One vsnprintf pass into the spare room (a second only if it did not fit);
+ * formats without conversions, and "%s", are copied directly. */
 static void vputf(pkb_buf *b, const char *fmt, va_list ap) {
+  const char *pct = strchr(fmt, '%');
+  if (!pct || (pct == fmt && fmt[1] == 's' && !fmt[2])) {
+    const char *s = pct ? va_arg(ap, const char *) : fmt;
+    if (!s)
+      s = "(null)"; /* as glibc's printf */
+    size_t n = strlen(s);
+    if (n)
+      put_n(b, s, n);
+    return;
+  }
+  reserve(b, 255);
   va_list ap2;
   va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap2);
+  int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap2);
   va_end(ap2);
-  if (n <= 0)
+  if (n <= 0) {
+    b->data[b->len] = 0;
     return;
-  reserve(b, (size_t)n);
-  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  }
+  if ((size_t)n >= b->cap - b->len) {
+    reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  }
   b->len += (size_t)n;
 }
 

@@ -115,32 +115,78 @@ static int mdrange_rank(pkf_ctx *c, TSNode n, TSNode root, int depth) {
   return 0;
 }
 
-/* Collects every pk.parallel_*(...) call of the file into c->par_calls. */
-static void collect_parallel_calls(pkf_ctx *c, TSNode t, int depth, uint32_t *cap) {
-  if (ts_node_is_null(t) || depth > 200)
+/* Is t a pk.parallel_*(...) call? (no allocation) */
+static bool is_parallel_call(pkf_ctx *c, TSNode t) {
+  if (!is_pk_call(c, t, NULL))
+    return false;
+  TSNode a = pkf_field(pkf_field(t, "function"), "attribute");
+  uint32_t s = ts_node_start_byte(a), e = ts_node_end_byte(a);
+  return e - s >= 9 && !memcmp(c->src + s, "parallel_", 9);
+}
+
+/* Collects every pk.parallel_*(...) call of the file into c->par_calls:
+ * a pre-order cursor walk over the named nodes up to depth 200 that only
+ * enters subtrees whose text contains "parallel_" (found by a text scan first). */
+static void collect_parallel_calls(pkf_ctx *c, TSNode root) {
+  if (ts_node_is_null(root))
     return;
-  const char *pn = pk_call_name(c, t);
-  if (pn && !strncmp(pn, "parallel_", 9)) {
-    if (c->par_calls.n == *cap) {
-      *cap = *cap ? *cap * 2 : 16;
-      TSNode *v = pki_alloc(c->m->arena, sizeof(TSNode) * *cap);
-      if (c->par_calls.n)
-        memcpy(v, c->par_calls.v, sizeof(TSNode) * c->par_calls.n);
-      c->par_calls.v = v;
+  uint32_t end = ts_node_end_byte(root), nocc = 0, capocc = 0, oi = 0, cap = 0;
+  uint32_t *occ = NULL;
+  for (uint32_t i = 0; i + 9 <= end; i++) {
+    const char *p = memchr(c->src + i, 'p', end - 8 - i);
+    if (!p)
+      break;
+    i = (uint32_t)(p - c->src);
+    if (memcmp(p, "parallel_", 9))
+      continue;
+    if (nocc == capocc) {
+      capocc = capocc ? capocc * 2 : 64;
+      uint32_t *o = realloc(occ, sizeof *occ * capocc);
+      if (!o)
+        break;
+      occ = o;
     }
-    c->par_calls.v[c->par_calls.n++] = t;
+    occ[nocc++] = i;
   }
-  pkf_nodes ch = pkf_children(c, t);
-  for (uint32_t i = 0; i < ch.n; i++)
-    collect_parallel_calls(c, ch.v[i], depth + 1, cap);
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  int depth = 0;
+  for (;;) {
+    TSNode t = ts_tree_cursor_current_node(&cur);
+    uint32_t s = ts_node_start_byte(t);
+    while (oi < nocc && occ[oi] < s)
+      oi++;
+    bool named = oi < nocc && occ[oi] < ts_node_end_byte(t) && ts_node_is_named(t) &&
+                 !ts_node_is_extra(t);
+    if (named && pkf_type_is(t, "call") && is_parallel_call(c, t)) {
+      if (c->par_calls.n == cap) {
+        cap = cap ? cap * 2 : 16;
+        TSNode *v = pki_alloc(c->m->arena, sizeof(TSNode) * cap);
+        if (c->par_calls.n)
+          memcpy(v, c->par_calls.v, sizeof(TSNode) * c->par_calls.n);
+        c->par_calls.v = v;
+      }
+      c->par_calls.v[c->par_calls.n++] = t;
+    }
+    if (named && depth < 200 && ts_tree_cursor_goto_first_child(&cur)) {
+      depth++;
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+      if (depth == 0 || !ts_tree_cursor_goto_parent(&cur)) {
+        ts_tree_cursor_delete(&cur);
+        free(occ);
+        return;
+      }
+      depth--;
+    }
+  }
 }
 
 /* The MDRange rank of the pk.parallel_*(..., POLICY, kernel, ...) calls naming
  * kernel; 0 if none says. */
 static int call_site_rank(pkf_ctx *c, const char *kernel) {
   if (!c->par_calls_done) {
-    uint32_t cap = 0;
-    collect_parallel_calls(c, c->root, 0, &cap);
+    collect_parallel_calls(c, c->root);
     c->par_calls_done = true;
   }
   for (uint32_t ci = 0; ci < c->par_calls.n; ci++) {

@@ -67,8 +67,28 @@ bool pkf_type_is(TSNode n, const char *type) {
   return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
 }
 
+/* Field id of name: binary search (tree-sitter emits field names sorted),
+ * falling back to tree-sitter's linear lookup; 0 if none. */
+static TSFieldId field_id(const TSLanguage *l, const char *name) {
+  uint32_t lo = 1, hi = ts_language_field_count(l) + 1;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    const char *f = ts_language_field_name_for_id(l, (TSFieldId)mid);
+    int d = f ? strcmp(name, f) : -1;
+    if (d == 0)
+      return (TSFieldId)mid;
+    if (d < 0)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return ts_language_field_id_for_name(l, name, (uint32_t)strlen(name));
+}
+
 TSNode pkf_field(TSNode n, const char *field) {
-  return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
+  if (ts_node_is_null(n))
+    return n;
+  return ts_node_child_by_field_id(n, field_id(ts_tree_language(n.tree), field));
 }
 
 static pkf_nodes children(pkf_ctx *c, TSNode n, bool named_only) {

@@ -20,6 +20,14 @@ static const char *py_type(pki_kind k) {
   }
 }
 
+/* pki_ck_store "assign ... to <target>"; the place text is only built for an error. */
+static pki_expr *store_to(pki_ck *c, pki_expr *e, pki_type to, pki_span at,
+                          const pki_expr *target) {
+  pki_ck_fit f = e ? pki_ck_fits(e->type, to) : PKI_CK_SKIP;
+  const char *place = f == PKI_CK_OK || f == PKI_CK_SKIP ? "" : pki_ck_place(c, target);
+  return pki_ck_store(c, e, to, at, "assign", place);
+}
+
 static void ck_decl(pki_ck *c, pki_stmt *s) {
   pki_var *v = s->var;
   pki_expr *init = s->value;
@@ -74,7 +82,7 @@ static void ck_decl(pki_ck *c, pki_stmt *s) {
   }
   if (s->value) {
     pki_expr t = {.kind = PKI_E_VAR, .var = v, .type = v->type};
-    s->value = pki_ck_store(c, s->value, v->type, s->span, "assign", pki_ck_place(c, &t));
+    s->value = store_to(c, s->value, v->type, s->span, &t);
   }
 }
 
@@ -105,7 +113,7 @@ static void ck_assign(pki_ck *c, pki_stmt *s) {
   bool ok = pki_ck_target(c, t, PKI_ACCESS_WRITE);
   s->value = pki_ck_expr(c, s->value);
   if (ok)
-    s->value = pki_ck_store(c, s->value, t->type, s->span, "assign", pki_ck_place(c, t));
+    s->value = store_to(c, s->value, t->type, s->span, t);
 }
 
 /* The reduction's accumulator only takes its combining augmented op. */

@@ -72,12 +72,16 @@ char *pki_strndup(pki_arena *a, const char *s, size_t n) {
 char *pki_strdup(pki_arena *a, const char *s) { return pki_strndup(a, s, strlen(s)); }
 
 static char *pki_vsprintf(pki_arena *a, const char *fmt, va_list ap) {
+  char tmp[256]; /* one pass when it fits, a second into the arena if not */
   va_list ap2;
   va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap2);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap2);
   va_end(ap2);
   char *p = pki_alloc(a, (size_t)n + 1);
-  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  if ((size_t)n < sizeof tmp)
+    memcpy(p, tmp, (size_t)n + 1);
+  else
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
   return p;
 }
 
