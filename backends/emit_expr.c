@@ -121,29 +121,34 @@ static void put_int(pkb_buf *b, int64_t v, pki_kind k, bool wide) {
     pkb_putf(b, "%lld", (long long)v);
 }
 
-/* C++ keywords and names the generated code relies on. */
+/* C++ keywords and names the generated code relies on, sorted by strcmp
+ * (looked up with bsearch: every identifier the emitter writes passes here). */
 static const char *const reserved[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool",
-    "case", "catch", "char", "char16_t", "char32_t", "class", "compl", "concept",
-    "const", "const_cast", "constexpr", "decltype", "default", "delete", "do",
-    "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false",
-    "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable",
-    "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
-    "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
-    "requires", "return", "short", "signed", "sizeof", "static", "static_assert",
-    "static_cast", "struct", "switch", "template", "this", "thread_local", "throw",
-    "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
-    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "pkc",
-    "Kokkos", "std", "printf", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
-    "uint16_t", "uint32_t", "uint64_t", "size_t", "NULL", "main", NULL};
+    "Kokkos", "NULL", "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand",
+    "bitor", "bool", "case", "catch", "char", "char16_t", "char32_t", "class", "compl",
+    "concept", "const", "const_cast", "constexpr", "decltype", "default", "delete",
+    "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern",
+    "false", "float", "for", "friend", "goto", "if", "inline", "int", "int16_t",
+    "int32_t", "int64_t", "int8_t", "long", "main", "mutable", "namespace", "new",
+    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "pkc", "printf",
+    "private", "protected", "public", "register", "reinterpret_cast", "requires",
+    "return", "short", "signed", "size_t", "sizeof", "static", "static_assert",
+    "static_cast", "std", "struct", "switch", "template", "this", "thread_local",
+    "throw", "true", "try", "typedef", "typeid", "typename", "uint16_t", "uint32_t",
+    "uint64_t", "uint8_t", "union", "unsigned", "using", "virtual", "void", "volatile",
+    "wchar_t", "while", "xor", "xor_eq",
+};
+
+static int cmp_name(const void *key, const void *elem) {
+  return strcmp((const char *)key, *(const char *const *)elem);
+}
 
 void pkb_put_ident(pkb_buf *b, const char *name) {
   pkb_put(b, name);
-  for (int i = 0; reserved[i]; i++)
-    if (!strcmp(reserved[i], name)) {
-      pkb_put(b, "_");
-      return;
-    }
+  if (bsearch(name, reserved, sizeof reserved / sizeof *reserved, sizeof *reserved, cmp_name)) {
+    pkb_put(b, "_");
+    return;
+  }
   if (!strncmp(name, "__", 2) || (name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z'))
     pkb_put(b, "_pk"); /* reserved identifiers in C++ */
 }
