@@ -106,6 +106,9 @@ class Plan:
         self.rslot = rtyp.from_buffer(self.result)
         self.rbool = rc == T.DL_BOOL
         self.err = ctypes.create_string_buffer(1024)
+        self.dev = module.desc.device_type != _abi.kDLCPU   # GPU module
+        self.post = []       # (host array, staging, DeviceMem) to copy back after a call
+        self.stage = [None] * n   # per slot: reusable device staging memory
         self.fn = _abi.KERNEL_FN(kdesc.fn)
         A = ctypes.addressof
         self.fixed = (A(self.args), A(self.policy), A(self.result), A(self.err),
@@ -121,9 +124,11 @@ class Plan:
             dt = v._dt
             if not _dtype_ok(p, dt.code, dt.bits) or v._a.ndim != p.rank:
                 self._bad_view(i, f"{dt.name} View{v._a.ndim}D")
-            self.args[i] = v._dlpack_addr()
+            self.args[i] = v._dlpack_addr(self.dev and _want_left(p, True))
             self.last[i] = v
             return
+        if self.dev:
+            return self.bind_device(i, v)
         a = _as_array(v)
         if a is None:
             self._bad_view(i, type(v).__name__)
@@ -141,6 +146,101 @@ class Plan:
         h = self.arrs[i] = DLHolder(a, p.dtype_code, p.dtype_bits)
         self.args[i] = h.addr
         self.last[i] = None
+
+    # -- GPU modules: device arrays zero-copy, host arrays staged ----------
+    def bind_device(self, i, v):
+        """Slot i of a GPU kernel: CUDA arrays (__cuda_array_interface__,
+        else __dlpack__ on the device) pass zero-copy; host arrays are copied
+        into device staging memory and back after the call if written."""
+        p = self.params[i]
+        h = self.arrs[i]
+        if h is not None and h.array is v and h.keep is None:
+            self.args[i] = h.addr   # same device array as last call
+            return
+        self.last[i] = None
+        dev = _device_of(v)
+        if dev is not None and dev[0] != 1:     # not on the host
+            h = self.arrs[i] = self._device_holder(i, v, dev)
+            self.args[i] = h.addr
+            return
+        a = _host_array(v)
+        if a is None:
+            self._bad_view(i, type(v).__name__ + " (neither a host array nor "
+                           "an array on this module's device)")
+        dt = T.dtype_of_numpy(a.dtype)
+        if dt is None or not _dtype_ok(p, dt.code, dt.bits) or a.ndim != p.rank:
+            self._bad_view(i, f"{a.dtype} array of rank {a.ndim}")
+        self.args[i] = self._stage(i, p, a)
+
+    def _device_holder(self, i, v, dev):
+        p, desc = self.params[i], self.module.desc
+        if dev[0] not in (desc.device_type, 13 if desc.device_type == 2 else -1) \
+                or dev[1] != 0:
+            raise ValueError(f"{self.kname}: argument '{self.names[i]}': the array "
+                             f"is on device {dev} (DLPack type, id), but this "
+                             f"{(desc.backend or b'').decode()} module runs on "
+                             f"device ({desc.device_type}, 0)")
+        try:
+            cai = v.__cuda_array_interface__
+        except Exception:   # AttributeError; torch: RuntimeError (requires_grad)
+            cai = None
+        if cai is not None:
+            np = numpy()
+            dt = np.dtype(cai["typestr"])
+            shape = tuple(int(x) for x in cai["shape"])
+            st = cai.get("strides")
+            if st is None:
+                est, acc = [0] * len(shape), 1
+                for k in range(len(shape) - 1, -1, -1):
+                    est[k] = acc
+                    acc *= shape[k]
+            else:
+                if any(x % dt.itemsize for x in st):
+                    raise ValueError(f"{self.kname}: argument '{self.names[i]}': "
+                                     "strides are not a multiple of the element size")
+                est = [x // dt.itemsize for x in st]
+            t = T.dtype_of_numpy(dt)
+            if t is None or not _dtype_ok(p, t.code, t.bits) or len(shape) != p.rank:
+                self._bad_view(i, f"{dt} device array of rank {len(shape)}")
+            return DLHolder.raw(v, cai["data"][0], shape, est, p.dtype_code,
+                                p.dtype_bits, desc.device_type, 0)
+        if not hasattr(v, "__dlpack__"):
+            self._bad_view(i, type(v).__name__)
+        h, cap = _from_dlpack_capsule(v)
+        t = h.tensor
+        code, bits = t.dtype.code, t.dtype.bits
+        if not _dtype_ok(p, code, bits) or t.ndim != p.rank:
+            self._bad_view(i, f"{_dtname(code, bits)} device array of rank {t.ndim}")
+        h.array = v
+        return h
+
+    def _stage(self, i, p, a):
+        """Copies host array a into slot i's device staging memory (reused
+        while large enough); queues the copy back if the kernel writes it."""
+        from ._view import DeviceMem
+        np = numpy()
+        left = _want_left(p, True) and a.ndim > 1
+        s = np.asfortranarray(a) if left else np.ascontiguousarray(a)
+        d = self.stage[i]
+        if d is None or d.ptr is None or d.nbytes < s.nbytes:
+            d = self.stage[i] = DeviceMem(self.module.desc, s.nbytes)
+        if s.nbytes:
+            d.copy(d.ptr, 1, s.ctypes.data, 0, s.nbytes)
+        h = DLHolder(s, p.dtype_code, p.dtype_bits, d.ptr, self.module.desc.device_type)
+        h.keep = d
+        self.arrs[i] = h
+        if p.access & 2 and s.nbytes:
+            self.post.append((a, s, d))
+        return h.addr
+
+    def copy_back(self):
+        """After a GPU call: copies staged host arrays the kernel wrote back."""
+        post = list(self.post)
+        self.post.clear()
+        for a, s, d in post:
+            d.copy(s.ctypes.data, 0, d.ptr, 1, s.nbytes)
+            if s is not a:
+                a[...] = s
 
     def bind_pool(self, i, v):
         """Points pool slot i at v's Kokkos pool in this plan's module."""
@@ -204,6 +304,70 @@ class Plan:
         raise RuntimeError(self.err.value.decode(errors="replace"))
 
 
+def _want_left(p, dev):
+    """Does View parameter p need LayoutLeft (explicit, or the GPU default)?"""
+    return p.layout == 2 or (dev and p.layout == 0 and p.rank > 1)
+
+
+def _device_of(v):
+    """(DLPack device type, id) of an array object, or None if it says none.
+    Never converts the object (no np.asarray on CuPy/torch arrays)."""
+    f = getattr(v, "__dlpack_device__", None)
+    if f is not None and not isinstance(v, numpy().ndarray):
+        try:
+            t, i = f()
+            return int(t), int(i)
+        except Exception:
+            pass
+    if hasattr(v, "__cuda_array_interface__"):
+        d = getattr(v, "device", None)
+        return (2, int(getattr(d, "id", getattr(d, "index", 0)) or 0))
+    return None
+
+
+def _host_array(v):
+    """A numpy view of a host array argument, or None (not host data)."""
+    np = numpy()
+    if isinstance(v, np.ndarray):
+        return v
+    if hasattr(v, "__dlpack_device__"):
+        try:
+            return np.from_dlpack(v)
+        except Exception:
+            return None
+    if hasattr(v, "__array_interface__"):
+        return np.asarray(v)
+    return None
+
+
+def _from_dlpack_capsule(v):
+    """A DLHolder over a __dlpack__ capsule's DLTensor (the capsule, kept in
+    holder.keep, owns the memory; it is never consumed)."""
+    import ctypes
+    from . import _abi
+    cap = v.__dlpack__()
+    api = ctypes.pythonapi
+    api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    ptr = api.PyCapsule_GetPointer(cap, b"dltensor")
+    t = _abi.DLTensor.from_address(ptr)   # DLManagedTensor starts with its DLTensor
+    n = t.ndim
+    shape = [t.shape[k] for k in range(n)]
+    if t.strides:
+        est = [t.strides[k] for k in range(n)]
+    else:
+        est, acc = [0] * n, 1
+        for k in range(n - 1, -1, -1):
+            est[k] = acc
+            acc *= shape[k]
+    data = (t.data or 0) + t.byte_offset
+    h = DLHolder.raw(v, data, shape, est, t.dtype.code, t.dtype.bits,
+                     t.device.device_type, t.device.device_id)
+    h.cap = cap
+    h.tensor.dtype.lanes = t.dtype.lanes
+    return h, cap
+
+
 def _dtype_ok(p, code, bits):
     if p.dtype_code == code and p.dtype_bits == bits:
         return True
@@ -254,7 +418,11 @@ def _gen_run(plan, class_sty):
         L += [f"        s{i}.value = v{i}" for i in scal]
         L += ["    except TypeError:",
               f"        bad_scalar([{', '.join(f'v{i}' for i in range(n))}])"]
-    L.append(f"    if {call}: failed()")
+    if plan.dev:   # GPU: staged host arrays go back after the call
+        L += [f"    if {call}:", "        post.clear(); failed()",
+              "    if post: copy_back()"]
+    else:
+        L.append(f"    if {call}: failed()")
     if plan.kdesc.pattern == _abi.PATTERN_MAIN:
         for i in scal:
             if plan.params[i].access & _abi.ACCESS_WRITE:
@@ -269,7 +437,7 @@ def _gen_run(plan, class_sty):
            "bind_pool": plan.bind_pool, "bad_policy": plan.bad_policy,
            "polcls": _POLICY_CLS[pk] if 0 <= pk < 3 else None,
            "fn": plan.fn, "fixed": plan.fixed, "failed": plan.failed,
-           "rslot": plan.rslot}
+           "rslot": plan.rslot, "post": plan.post, "copy_back": plan.copy_back}
     for i in scal:
         env[f"s{i}"] = plan.slots[i]
     exec(compile("\n".join(L), f"<pykokkos plan {plan.kname}>", "exec"), env)

@@ -147,6 +147,27 @@ class Module:
         self.rt.lib.pkr_fence(self.handle)
 
 
+_PRELOADED = []
+
+
+def _preload_libstdcxx():
+    """Puts libstdc++ into the process' global symbol scope before the first
+    module is dlopen'ed. Without it, libkokkoscore (loaded as the module's
+    dependency) binds its std:: references (e.g. ostream::_M_insert<long>)
+    to weak copies exported by the module itself (nvcc-built CUDA modules
+    carry such instantiations), whose facet ids libstdc++ never registered:
+    Kokkos::initialize then segfaults (seen on the H200, Python loads numpy's
+    libstdc++ RTLD_LOCAL only)."""
+    if _PRELOADED:
+        return
+    _PRELOADED.append(True)
+    import ctypes
+    try:
+        _PRELOADED.append(ctypes.CDLL("libstdc++.so.6", mode=ctypes.RTLD_GLOBAL))
+    except OSError:
+        pass
+
+
 def load_module(rt, source, backend):
     sha = source_sha256(source)
     so, keyf = module_paths(source, backend)
@@ -159,6 +180,7 @@ def load_module(rt, source, backend):
                                f"for {source}")
     lib = rt.runtime_lib()
     import ctypes
+    _preload_libstdcxx()
     err = ctypes.create_string_buffer(1024)
     nthreads = int(os.environ.get("PKC_NUM_THREADS", "0") or 0)
     h = lib.pkr_open(so.encode(), nthreads, err, len(err))

@@ -19,7 +19,27 @@ def numpy():
 class DLHolder:
     """A DLTensor describing a numpy array, with the arrays it points into."""
 
-    __slots__ = ("tensor", "addr", "shape", "strides", "array")
+    __slots__ = ("tensor", "addr", "shape", "strides", "array", "keep", "cap")
+
+    @classmethod
+    def raw(cls, owner, data, shape, estrides, code, bits, device_type, device_id):
+        """A DLTensor over foreign memory (device arrays): shape, strides in
+        elements; owner (and its memory) is kept alive by the holder."""
+        from . import _abi
+        from ctypes import addressof, c_int64
+        self = cls.__new__(cls)
+        n = len(shape)
+        self.array, self.keep, self.cap = owner, None, None
+        self.shape = (c_int64 * max(n, 1))(*shape)
+        self.strides = (c_int64 * max(n, 1))(*estrides)
+        t = _abi.DLTensor()
+        t.data = data or None
+        t.device.device_type, t.device.device_id = device_type, device_id
+        t.ndim = n
+        t.dtype.code, t.dtype.bits, t.dtype.lanes = code, bits, 1
+        t.shape, t.strides = self.shape, self.strides
+        self.tensor, self.addr = t, addressof(t)
+        return self
 
     def __init__(self, arr, code, bits, data=None, device_type=None):
         """arr: numpy array giving shape/strides (and data, on the host);
@@ -28,7 +48,7 @@ class DLHolder:
         from ctypes import addressof, c_int64
         n = arr.ndim
         isz = arr.itemsize
-        self.array = arr
+        self.array, self.keep, self.cap = arr, None, None
         self.shape = (c_int64 * max(n, 1))(*arr.shape)
         self.strides = (c_int64 * max(n, 1))(*[s // isz for s in arr.strides])
         t = _abi.DLTensor()
@@ -69,7 +89,7 @@ class DeviceMem:
     device allocations through Kokkos' memory space, never managed memory).
     Freed with the View; after Kokkos is finalized freeing does nothing."""
 
-    __slots__ = ("desc", "ptr", "nbytes", "_copy", "_free", "err")
+    __slots__ = ("desc", "ptr", "nbytes", "_copy", "_free", "err", "__weakref__")
 
     def __init__(self, desc, nbytes):
         import ctypes
@@ -156,15 +176,19 @@ class View:
     work but copy to/from the device per access: SLOW, use them for a few
     elements only. `fill` writes through to the device. The View exposes
     `__cuda_array_interface__` (CuPy, PyTorch, Numba take it without a copy)
-    and `__dlpack__` (through CuPy) while it lives on a CUDA device."""
+    and `__dlpack__` (through CuPy) while it lives on a CUDA device. A View of
+    rank >= 2 whose layout was left to the default is stored LayoutLeft
+    (Kokkos' GPU default) once a GPU kernel takes it: its host mirror becomes
+    a Fortran-ordered array (same indexing, different strides)."""
 
     __slots__ = ("_a", "_dt", "_dl", "layout", "space", "trait", "_dev", "_hv",
-                 "_dv", "__weakref__")
+                 "_dv", "_deflt", "__weakref__")
 
     def __init__(self, shape, dtype=T.float64, space=T.MemorySpace.MemorySpaceDefault,
                  layout=T.Layout.LayoutDefault, trait=T.Trait.TraitDefault,
                  array=None):
         self._dt = T.as_dtype(dtype)
+        self._deflt = array is None and (layout is None or layout is T.Layout.LayoutDefault)
         if layout is None or layout is T.Layout.LayoutDefault:
             layout = T.Layout.LayoutRight
         if layout not in (T.Layout.LayoutRight, T.Layout.LayoutLeft):
@@ -184,15 +208,21 @@ class View:
         self._dv = False      # device copy holds the current data
 
     # -- host/device coherence (GPU backends) --
-    def _to_device(self):
-        """Makes the device copy current (allocating it on first use)."""
+    def _to_device(self, left=False):
+        """Makes the device copy current (allocating it on first use).
+        left: the kernel wants LayoutLeft (GPU default layout): a View whose
+        layout was left to the default is stored in Fortran order there."""
         d = self._dev
         if d is None:
             desc = _device_module()
             if desc is None:
                 return False
-            if not (self._a.flags.c_contiguous or self._a.flags.f_contiguous):
-                self._a = numpy().array(self._a, order="K")
+            a = self._a
+            if left and self._deflt and a.ndim > 1 and not a.flags.f_contiguous:
+                self._a = numpy().asfortranarray(a)
+                self.layout = T.Layout.LayoutLeft
+            elif not (a.flags.c_contiguous or a.flags.f_contiguous):
+                self._a = numpy().array(a, order="K")
             d = self._dev = DeviceMem(desc, self._a.nbytes)
             self._dl = DLHolder(self._a, self._dt.code, self._dt.bits, d.ptr,
                                 desc.device_type)
@@ -220,9 +250,9 @@ class View:
         return self._a
 
     # -- kernel argument support (see _dispatch) --
-    def _dlpack_addr(self):
+    def _dlpack_addr(self, left=False):
         if self._dev is not None or _device_module() is not None:
-            if self._to_device():
+            if self._to_device(left):
                 return self._dl.addr
         elif self._dl is not None and self._dl.array is not self._a:
             self._dl = None
@@ -310,16 +340,24 @@ class View:
 
 
 def from_numpy(array, layout=None):
-    """Wraps a numpy array as a View without copying."""
+    """Wraps a numpy array as a View without copying (host backends). On GPU
+    backends the array is the View's host mirror until a kernel needs the
+    View in another layout (rank >= 2, LayoutLeft): then the mirror becomes
+    a Fortran-ordered copy; read results through the View, not the array."""
     np = numpy()
     a = np.asarray(array)
     dt = T.dtype_of_numpy(a.dtype)
     if dt is None:
         raise TypeError(f"pk.from_numpy: unsupported dtype {a.dtype}")
+    deflt = layout is None
     if layout is None:
         layout = (T.Layout.LayoutLeft if a.ndim > 1 and a.flags.f_contiguous
                   and not a.flags.c_contiguous else T.Layout.LayoutRight)
-    return View(a.shape, dt, layout=layout, array=a)
+    v = View(a.shape, dt, layout=layout, array=a)
+    # no layout asked for: on a GPU backend whose kernels want LayoutLeft the
+    # device copy (and so the host mirror) may be re-laid out in Fortran order
+    v._deflt = deflt
+    return v
 
 
 from ._view_api import install as _install_api; _install_api(View)  # host View API (dialect item 6)
