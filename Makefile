@@ -25,6 +25,11 @@ CMD_OBJ  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard cmd/*.c))
 TS_LIB   := $(firstword $(wildcard /usr/lib/*/libtree-sitter.a) -ltree-sitter)
 LIBS     := $(TS_LIB) -lcrypto -lm
 EMBED    := runtime-shim/pkc_abi.h backends/pkc_kokkos.hpp backends/pkc_dialect.hpp
+# DLPack's header (Debian libdlpack-dev) is embedded too and written as
+# <project>/dlpack/dlpack.h, so generated projects need no system dlpack.h.
+# Fallback: .deps/dlpack-include (for machines without libdlpack-dev).
+DLPACK_H ?= $(firstword $(wildcard /usr/include/dlpack/dlpack.h \
+              .deps/dlpack-include/dlpack/dlpack.h) /usr/include/dlpack/dlpack.h)
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -41,9 +46,9 @@ $(B)/obj/grammar/%.o: $(GRAMMAR)/%.c
 	$(CC) -std=c11 -O2 -w -I$(GRAMMAR) -c $< -o $@
 
 # Support files written into every generated project, embedded as strings.
-$(B)/gen/embedded.c: $(EMBED) scripts/embed.sh
+$(B)/gen/embedded.c: $(EMBED) $(DLPACK_H) scripts/embed.sh
 	@mkdir -p $(dir $@)
-	sh scripts/embed.sh $(EMBED) > $@
+	sh scripts/embed.sh $(EMBED) dlpack/dlpack.h=$(DLPACK_H) > $@.tmp && mv $@.tmp $@
 
 $(B)/obj/gen/embedded.o: $(B)/gen/embedded.c
 	@mkdir -p $(dir $@)

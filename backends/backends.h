@@ -46,7 +46,8 @@ const char *pkb_module_path(pki_arena *a, const pki_module *m, const pkb_options
 
 /* Default Kokkos install for a backend: <deps>/kokkos-<backend> beside the
  * compiled-in default (<deps>/kokkos-openmp); serial and openmp share the
- * OpenMP+Serial install. Static string; never NULL. */
-const char *pkb_default_kokkos_root(const char *backend);
+ * OpenMP+Serial install. Returns buf (cuda, hip: the path written into buf,
+ * len bytes) or a constant string; never NULL. */
+const char *pkb_default_kokkos_root(const char *backend, char *buf, size_t len);
 
 #endif /* PKC_BACKENDS_H */

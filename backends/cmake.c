@@ -44,11 +44,6 @@ void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b) {
           "                           PKC_BACKEND_NAME=\"${PKC_BACKEND}\")\n"
           "target_include_directories(${PKC_TARGET} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}\n"
           "                           ${CMAKE_CURRENT_BINARY_DIR})\n"
-          "set(PKC_DLPACK_INCLUDE \"\" CACHE PATH \"folder holding dlpack/dlpack.h when it "
-          "is not on the default include path\")\n"
-          "if(PKC_DLPACK_INCLUDE)\n"
-          "  target_include_directories(${PKC_TARGET} PRIVATE ${PKC_DLPACK_INCLUDE})\n"
-          "endif()\n"
           "set_target_properties(${PKC_TARGET} PROPERTIES\n"
           "  PREFIX \"\"\n"
           "  SUFFIX \".so\"\n");
@@ -140,22 +135,19 @@ static void show_errors(const char *log) {
 
 /* ------------------------------------------------------------ Kokkos installs */
 
-const char *pkb_default_kokkos_root(const char *backend) {
+const char *pkb_default_kokkos_root(const char *backend, char *buf, size_t len) {
   /* .deps/kokkos-<backend> beside the compiled-in default (…/.deps/kokkos-openmp) */
 #ifdef PKC_DEFAULT_KOKKOS_ROOT
   static const char deflt[] = PKC_DEFAULT_KOKKOS_ROOT;
 #else
   static const char deflt[] = ".deps/kokkos-openmp";
 #endif
-  static char roots[3][4096]; /* cuda, hip, other: filled with constant text */
-  int k = !strcmp(backend, "cuda") ? 0 : !strcmp(backend, "hip") ? 1 : 2;
-  if (k == 2)
+  if (strcmp(backend, "cuda") && strcmp(backend, "hip"))
     return deflt; /* serial and openmp: the OpenMP+Serial install */
   const char *slash = strrchr(deflt, '/');
   int dirlen = slash ? (int)(slash - deflt) : 0;
-  snprintf(roots[k], sizeof roots[k], "%.*s%skokkos-%s", dirlen, deflt, slash ? "/" : "",
-           backend);
-  return roots[k];
+  snprintf(buf, len, "%.*s%skokkos-%s", dirlen, deflt, slash ? "/" : "", backend);
+  return buf;
 }
 
 /* The KOKKOS_ENABLE_<BACKEND> line of <root>/include/KokkosCore_config.h:
@@ -236,12 +228,11 @@ static int configure(const pki_module *m, const pkb_options *o, build_paths *p,
                      char *err, size_t errlen) {
   pki_arena *a = m->arena;
   const char *cxx = compiler_for(o, a);
-  const char *dlpack = getenv("PKC_DLPACK_INCLUDE");
-  const char *stamp = pki_sprintf(a, "root=%s\nCXX=%s\nCXXFLAGS=%s\ncompiler=%s\ndlpack=%s\n",
+  const char *stamp = pki_sprintf(a, "root=%s\nCXX=%s\nCXXFLAGS=%s\ncompiler=%s\n",
                                   o->kokkos_root ? o->kokkos_root : "",
                                   getenv("CXX") ? getenv("CXX") : "",
                                   getenv("CXXFLAGS") ? getenv("CXXFLAGS") : "",
-                                  cxx ? cxx : "", dlpack ? dlpack : "");
+                                  cxx ? cxx : "");
   char *old = pkb_read_file(p->stamp, NULL);
   bool same = old && !strcmp(old, stamp);
   free(old);
@@ -267,8 +258,6 @@ static int configure(const pki_module *m, const pkb_options *o, build_paths *p,
     argv[n++] = pki_sprintf(a, "-DKokkos_ROOT=%s", o->kokkos_root);
   if (cxx)
     argv[n++] = pki_sprintf(a, "-DCMAKE_CXX_COMPILER=%s", cxx);
-  if (dlpack && *dlpack)
-    argv[n++] = pki_sprintf(a, "-DPKC_DLPACK_INCLUDE=%s", dlpack);
   argv[n] = NULL;
   int rc = run_logged((char *const *)argv, p->log, o->verbosity);
   if (rc != 0) {
@@ -321,7 +310,8 @@ static int build_texts(const pki_module *m, const pkb_options *o, pkb_texts *t,
   pkb_put(&all, t->cpp.data);
   pkb_put(&all, t->h.data);
   pkb_put(&all, t->cmake.data);
-  for (const char *names[] = {"pkc_kokkos.hpp", "pkc_abi.h", NULL}, **q = names; *q; q++)
+  for (const char *names[] = {"pkc_kokkos.hpp", "pkc_dialect.hpp", "pkc_abi.h", "dlpack/dlpack.h",
+                             NULL}, **q = names; *q; q++)
     pkb_put(&all, pkb_embedded(*q) ? pkb_embedded(*q) : "");
   int rc = pkb_cache_key(m, o, all.data, key);
   pkb_buf_free(&all);

@@ -82,10 +82,22 @@ void pkb_texts_free(pkb_texts *t) {
   pkb_buf_free(&t->cmake);
 }
 
+/* Writes dir/name (name may hold subfolders, e.g. dlpack/dlpack.h: they are
+ * created) when its contents changed; message in err on failure. */
 static int write_one(const char *dir, const char *name, const char *text, char *err,
                      size_t errlen) {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s", dir, name);
+  size_t skip = strlen(dir) + 1 < strlen(path) ? strlen(dir) + 1 : strlen(path);
+  for (char *s = path + skip; (s = strchr(s, '/')) != NULL; s++) {
+    *s = 0;
+    int bad = mkdir(path, 0755) != 0 && errno != EEXIST;
+    *s = '/';
+    if (bad) {
+      snprintf(err, errlen, "cannot create the folder of %s: %s", path, strerror(errno));
+      return -1;
+    }
+  }
   if (pkb_write_if_changed(path, text ? text : "", text ? strlen(text) : 0) != 0) {
     snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
     return -1;

@@ -51,21 +51,23 @@ static char *default_outdir(const char *path) {
   return d;
 }
 
-static const char *kokkos_root(const pkc_options *o) {
+/* --kokkos-root, else $Kokkos_ROOT, else the default for the backend (in buf). */
+static const char *kokkos_root(const pkc_options *o, char *buf, size_t len) {
   if (o->kokkos_root)
     return o->kokkos_root;
   const char *env = getenv("Kokkos_ROOT");
   if (env && *env)
     return env;
-  return pkb_default_kokkos_root(o->backend);
+  return pkb_default_kokkos_root(o->backend, buf, len);
 }
 
 static int run_backend(const pkc_options *o, pkc_unit *u, const char *path) {
   char *outdir = o->outdir ? strdup(o->outdir) : default_outdir(path);
+  char rootbuf[4096];
   pkb_options bo = {
       .outdir = outdir,
       .backend = o->backend,
-      .kokkos_root = kokkos_root(o),
+      .kokkos_root = kokkos_root(o, rootbuf, sizeof rootbuf),
       .pkc_version = PKC_VERSION,
       .line_directives = o->line_directives,
       .jobs = o->jobs,

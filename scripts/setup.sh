@@ -5,7 +5,11 @@
 #   2. the pinned Python grammar from npm (package-lock.json, no install scripts),
 #   3. Kokkos 3.4.01 from Debian's trilinos *source*, built with OpenMP + Serial
 #      as shared libraries into .deps/kokkos-openmp (skipped when present),
-#   4. pkc itself (make).
+#   4. Kokkos with CUDA (nvcc, sm_90) into .deps/kokkos-cuda and with HIP
+#      (Debian's hipcc, gfx908) into .deps/kokkos-hip, for CI's compile-only
+#      GPU checks; each skipped when present, or (one line says why) when its
+#      compiler is unavailable -- then `make test`'s gpu-compile group fails,
+#   5. pkc itself (make).
 # Run as root (sudo bash scripts/setup.sh) from any directory. Idempotent: a
 # second run only checks and rebuilds what is missing. After the packages are
 # installed, a non-root user may re-run it too.
@@ -56,20 +60,67 @@ else
 fi
 
 # --- 3. Kokkos (Debian's source, OpenMP + Serial, shared) ---------------------
-if compgen -G "$KOKKOS_PREFIX/lib*/cmake/Kokkos/KokkosConfig.cmake" >/dev/null; then
-  say "Kokkos present in $KOKKOS_PREFIX"
-else
+has_kokkos() { compgen -G "$1/lib*/cmake/Kokkos/KokkosConfig.cmake" >/dev/null; }
+kokkos_src() {
   if [[ ! -f $KOKKOS_SRC/CMakeLists.txt ]]; then
     say "fetching Kokkos source from Debian's trilinos source package"
     rm -rf "$KOKKOS_SRC"
     bash scripts/kokkos-from-debian.sh fetch "$KOKKOS_SRC"
   fi
+}
+if has_kokkos "$KOKKOS_PREFIX"; then
+  say "Kokkos present in $KOKKOS_PREFIX"
+else
+  kokkos_src
   say "building Kokkos (OpenMP + Serial) with $JOBS jobs"
   bash scripts/kokkos-from-debian.sh build "$KOKKOS_SRC" "$KOKKOS_PREFIX" openmp "$JOBS"
   installed+=("Kokkos 3.4.01 OpenMP+Serial in .deps/kokkos-openmp")
 fi
 
-# --- 4. pkc -------------------------------------------------------------------
+# --- 4. Kokkos with CUDA and with HIP (compile-only in CI) --------------------
+# nvcc: on PATH, else the CUDA toolkit's usual places.
+find_nvcc() {
+  local c
+  for c in "$(command -v nvcc 2>/dev/null)" /usr/local/cuda/bin/nvcc /usr/local/cuda-*/bin/nvcc; do
+    [[ -n $c && -x $c ]] && { echo "$c"; return 0; }
+  done
+  return 1
+}
+if has_kokkos "$ROOT/.deps/kokkos-cuda"; then
+  say "Kokkos CUDA present in .deps/kokkos-cuda"
+elif nvcc=$(find_nvcc); then
+  kokkos_src
+  say "building Kokkos (CUDA, sm_90) with $nvcc, $JOBS jobs"
+  t=$SECONDS
+  PATH=$(dirname "$nvcc"):$PATH bash scripts/kokkos-from-debian.sh build \
+    "$KOKKOS_SRC" "$ROOT/.deps/kokkos-cuda" cuda "$JOBS"
+  installed+=("Kokkos CUDA in .deps/kokkos-cuda ($((SECONDS - t)) s)")
+else
+  say "nvcc not found (PATH, /usr/local/cuda*/bin): no .deps/kokkos-cuda; the gpu-compile tests will fail"
+fi
+
+if has_kokkos "$ROOT/.deps/kokkos-hip"; then
+  say "Kokkos HIP present in .deps/kokkos-hip"
+else
+  if ! command -v hipcc >/dev/null 2>&1 && [[ $EUID -eq 0 ]]; then
+    say "installing Debian packages: hipcc libamdhip64-dev"
+    hip_pkgs() { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+                   hipcc libamdhip64-dev >/dev/null 2>&1; }
+    { hip_pkgs || { apt-get update -qq && hip_pkgs; }; } \
+      && installed+=("Debian packages (hipcc libamdhip64-dev)") || true
+  fi
+  if command -v hipcc >/dev/null 2>&1; then
+    kokkos_src
+    say "building Kokkos (HIP, gfx908) with $JOBS jobs"
+    t=$SECONDS
+    bash scripts/kokkos-from-debian.sh build "$KOKKOS_SRC" "$ROOT/.deps/kokkos-hip" hip "$JOBS"
+    installed+=("Kokkos HIP in .deps/kokkos-hip ($((SECONDS - t)) s)")
+  else
+    say "hipcc unavailable (Debian packages hipcc, libamdhip64-dev not installed): no .deps/kokkos-hip; the gpu-compile tests will fail"
+  fi
+fi
+
+# --- 5. pkc -------------------------------------------------------------------
 say "building pkc (make -j$JOBS)"
 make -q all 2>/dev/null || installed+=("pkc (build/bin/pkc)")
 make -j"$JOBS" --no-print-directory
@@ -82,5 +133,5 @@ fi
 
 new="nothing (all present)"
 ((${#installed[@]})) && new=$(IFS=';'; echo "${installed[*]}" | sed 's/;/; /g')
-say "done: Debian packages, tree-sitter-python $want, Kokkos in .deps/kokkos-openmp and" \
-    "build/bin/pkc are ready; installed or rebuilt now: $new"
+say "done: Debian packages, tree-sitter-python $want, Kokkos in .deps/kokkos-{openmp,cuda,hip}" \
+    "(as available) and build/bin/pkc are ready; installed or rebuilt now: $new"

@@ -9,6 +9,9 @@ Groups (run in this order; `--only a,b` selects some):
                no-op rebuild, and warning-free generated C++
   c_host       build/tests/c_host calls nstream through libpkcrt from plain C
   shim         the Python shim's unittest tests in tests/shim/
+  gpu-compile  `pkc build` (compile + link only) of every examples/*.py for
+               cuda (.deps/kokkos-cuda, sm_90) and hip (.deps/kokkos-hip,
+               gfx908) into build/gpu-compile/, two at a time, warning-free
 
 Prints `PASS name` or `FAIL name: reason` per test (failures are followed by
 a few indented `    | ` detail lines) and ends with the line `N passed, N failed`.
@@ -16,6 +19,7 @@ Exit status 1 if anything failed. A group whose inputs are missing reports a
 FAIL saying what is missing; nothing is skipped silently.
 """
 import argparse
+import concurrent.futures
 import glob
 import json
 import os
@@ -23,12 +27,13 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PKC = os.path.join(ROOT, "build", "bin", "pkc")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
-GROUPS = ["unit", "diagnostics", "examples", "c_host", "shim"]
+GROUPS = ["unit", "diagnostics", "examples", "c_host", "shim", "gpu-compile"]
 BACKENDS = ["openmp", "serial"]
 # Small problem sizes for each example (argv after the script name).
 EXAMPLE_ARGS = {
@@ -252,6 +257,24 @@ def group_cli(res, bad):
           find_json_loc(doc, line, col, ("startLine", "startColumn")))
     res.check("cli/sarif", ok, err or f"{status_text(rc)}; expected exit 1, version 2.1.0 and a "
               f"result region startLine {line} startColumn {col}", out)
+    check_missing_backend(res)
+
+
+def check_missing_backend(res):
+    """A backend the Kokkos install lacks: pkc build exits 3 naming both."""
+    ex = os.path.join(ROOT, "examples", "nstream.py")
+    kroot = os.path.join(ROOT, ".deps", "kokkos-openmp")
+    if not os.path.exists(os.path.join(kroot, "include", "KokkosCore_config.h")):
+        res.fail("cli/backend-missing-in-kokkos", f"no Kokkos install at {rel(kroot)} (run scripts/setup.sh)")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out, _ = run([PKC, "build", "--backend", "cuda", "--kokkos-root", kroot, rel(ex),
+                          "-o", os.path.join(tmp, "x.pk")], timeout=60)
+    want = [f"backend 'cuda'", kroot, "built without it", "has: SERIAL,OPENMP"]
+    errs = [l for l in out.splitlines() if l.startswith("pkc:")]
+    ok = rc == 3 and len(errs) == 1 and all(w in errs[0] for w in want)
+    res.check("cli/backend-missing-in-kokkos", ok,
+              f"{status_text(rc)}; expected exit 3 and one 'pkc:' line with {want}", out)
 
 
 def group_diagnostics(res):
@@ -450,6 +473,88 @@ def group_shim(res):
         res.fail("shim", "no tests found in tests/shim", out)
 
 
+# --- f. GPU backends: compile + link only ------------------------------------
+
+GPU_TARGETS = {  # backend -> (compiler, Kokkos install, what setup.sh needs)
+    "cuda": ("nvcc", os.path.join(ROOT, ".deps", "kokkos-cuda"), "nvcc (CUDA toolkit)"),
+    "hip": ("hipcc", os.path.join(ROOT, ".deps", "kokkos-hip"), "hipcc (Debian packages hipcc, libamdhip64-dev)"),
+}
+WARNING_RE = re.compile(r"\bwarning\s*[:#]")
+
+
+def gpu_env():
+    env = run_env()
+    if os.path.isdir("/usr/local/cuda/bin"):
+        env["PATH"] = env["PATH"] + os.pathsep + "/usr/local/cuda/bin"
+    env.pop("Kokkos_ROOT", None)
+    env.pop("CXX", None)
+    return env
+
+
+def gpu_ready(backend, env):
+    """'' when the backend's compiler and Kokkos install are there, else why not."""
+    comp, kroot, need = GPU_TARGETS[backend]
+    if not shutil.which(comp, path=env["PATH"]):
+        return f"{comp} not found on PATH: install {need}, then run scripts/setup.sh"
+    cfg = os.path.join(kroot, "include", "KokkosCore_config.h")
+    try:
+        with open(cfg, encoding="utf-8", errors="replace") as f:
+            has = f"#define KOKKOS_ENABLE_{backend.upper()}\n" in f.read()
+    except OSError:
+        return f"no Kokkos install at {rel(kroot)} (run scripts/setup.sh)"
+    return "" if has else f"the Kokkos at {rel(kroot)} was built without {backend.upper()}"
+
+
+def gpu_build(ex, backend, outroot, env):
+    """pkc build ex for backend into outroot; returns (rc, output, secs, warnings)."""
+    stem = os.path.splitext(os.path.basename(ex))[0]
+    out_dir = os.path.join(outroot, backend, stem + ".pk")
+    os.makedirs(os.path.dirname(out_dir), exist_ok=True)
+    rc, out, secs = run([PKC, "build", "--backend", backend, "--kokkos-root",
+                         GPU_TARGETS[backend][1], "-j", "1", "-o", out_dir, rel(ex)],
+                        env=env, timeout=1200)
+    hits = []
+    for log in glob.glob(os.path.join(out_dir, f"build-{backend}", "**", "*.log"), recursive=True):
+        with open(log, encoding="utf-8", errors="replace") as f:
+            hits += [l.rstrip() for l in f if WARNING_RE.search(l)]
+    so = os.path.join(out_dir, f"{stem}.{backend}.so")
+    if rc == 0 and not os.path.exists(so):
+        rc, out = 1, out + f"\nno {so}"
+    return rc, out, secs, hits
+
+
+def group_gpu_compile(res):
+    if not os.access(PKC, os.X_OK):
+        res.fail("gpu-compile", "build/bin/pkc is missing (run `make` first)")
+        return
+    exs = example_files()
+    if not exs:
+        res.fail("gpu-compile", "no examples/*.py")
+        return
+    env = gpu_env()
+    outroot = os.path.join(ROOT, "build", "gpu-compile")
+    jobs = []
+    for backend in GPU_TARGETS:
+        why = gpu_ready(backend, env)
+        if why:
+            res.fail(f"gpu-compile/{backend}", why)
+        else:
+            jobs += [(backend, ex) for ex in exs]
+    t0 = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        futs = {pool.submit(gpu_build, ex, b, outroot, env): (b, ex) for b, ex in jobs}
+        for fut in concurrent.futures.as_completed(futs):
+            backend, ex = futs[fut]
+            rc, out, secs, hits = fut.result()
+            name = f"gpu-compile/{backend}/{os.path.splitext(os.path.basename(ex))[0]}"
+            if rc != 0:
+                res.fail(name, f"pkc build: {status_text(rc)} ({secs:.0f} s)", out)
+            else:
+                res.check(name, not hits, f"{len(hits)} compiler warning(s)", "\n".join(hits))
+    if jobs:
+        print(f"gpu-compile: {len(jobs)} builds in {time.monotonic() - t0:.0f} s", flush=True)
+
+
 # --- main -----------------------------------------------------------------------
 
 def main():
@@ -476,6 +581,8 @@ def main():
             group_c_host(res)
         elif g == "shim":
             group_shim(res)
+        elif g == "gpu-compile":
+            group_gpu_compile(res)
     print(f"{res.passed} passed, {res.failed} failed", flush=True)
     return 1 if res.failed else 0
 
