@@ -54,6 +54,13 @@ void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b) {
           "  VISIBILITY_INLINES_HIDDEN ON)\n"
           "if(CMAKE_CXX_COMPILER_ID MATCHES \"GNU|Clang\")\n"
           "  target_compile_options(${PKC_TARGET} PRIVATE -Wall -Wextra)\n"
+          "endif()\n"
+          "# Export the C ABI (pkc_*) only: weak std:: template symbols left global\n"
+          "# would interpose on libkokkoscore's when the host loaded libstdc++ locally.\n"
+          "if(UNIX AND NOT APPLE)\n"
+          "  file(WRITE \"${CMAKE_CURRENT_BINARY_DIR}/exports.map\" \"{ global: pkc_*; local: *; };\\n\")\n"
+          "  target_link_options(${PKC_TARGET} PRIVATE\n"
+          "                      \"LINKER:--version-script=${CMAKE_CURRENT_BINARY_DIR}/exports.map\")\n"
           "endif()\n");
 }
 

@@ -52,13 +52,22 @@ static char *default_outdir(const char *path) {
 }
 
 /* --kokkos-root, else $Kokkos_ROOT, else the default for the backend (in buf). */
+/* The Kokkos install: --kokkos-root, else $Kokkos_ROOT, else the default for
+ * the backend; made absolute when it exists (CMake and nvcc_wrapper run
+ * from the build directory). */
 static const char *kokkos_root(const pkc_options *o, char *buf, size_t len) {
-  if (o->kokkos_root)
-    return o->kokkos_root;
+  const char *root = o->kokkos_root;
   const char *env = getenv("Kokkos_ROOT");
-  if (env && *env)
-    return env;
-  return pkb_default_kokkos_root(o->backend, buf, len);
+  if (!root && env && *env)
+    root = env;
+  if (!root)
+    root = pkb_default_kokkos_root(o->backend, buf, len);
+  char abs[PATH_MAX];
+  if (realpath(root, abs) && strlen(abs) < len) {
+    memcpy(buf, abs, strlen(abs) + 1);
+    return buf;
+  }
+  return root;
 }
 
 static int run_backend(const pkc_options *o, pkc_unit *u, const char *path) {
