@@ -111,7 +111,12 @@ static void closure(pkb_ctx *c, const pki_func *f, const char *capture) {
   b->indent++;
   for (int i = 0; i < f->nindex; i++)
     pkb_void_unread(c, f, f->index[i]);
-  pkb_void_unread(c, f, f->final); /* (acc is always updated: no cast) */
+  if (f->acc && !pkb_var_used(f, f->acc)) /* a body that never touches acc */
+    pkb_void_unread(c, f, f->acc);
+  if (f->final)
+    pkb_void_unread(c, f, f->final);
+  else if (f->pattern == PKI_PATTERN_SCAN)
+    pkb_line(b, "(void)final;");
   pkb_emit_block(c, &f->body);
   b->indent--;
   c->fn = saved;
@@ -391,17 +396,19 @@ void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) {
   const char *label = s->str ? s->str : f->name;
   const char *tag = NULL;
   if (!lambda && f->owner)
-    tag = pki_sprintf(c->m->arena, "%s::%s", f->owner->name, pkb_tag_name(c->m->arena, f));
+    tag = pki_sprintf(c->m->arena, "%s::%s", pkb_ident(c->m->arena, f->owner->name),
+                      pkb_tag_name(c->m->arena, f));
   if (lambda) { /* the lambda copies what it needs: never `self` by reference */
-    const pki_var *mem[64];
+    const pki_var *mem[256];
     int n = 0;
-    collect_block(&f->body, mem, &n, 64);
+    collect_block(&f->body, mem, &n, 256);
     pkb_line(b, "{");
     b->indent++;
     for (int i = 0; i < n; i++) {
-      pkb_begin(b, "const auto ");
+      bool rn = pkb_hides_member(f, mem[i]->name); /* renamed apart from a local */
+      pkb_begin(b, rn ? "const auto __self_" : "const auto ");
       pkb_put_ident(b, mem[i]->name);
-      pkb_put(b, " = self.");
+      pkb_put(b, rn ? "_ = self." : " = self.");
       pkb_put_ident(b, mem[i]->name);
       pkb_put(b, ";\n");
     }

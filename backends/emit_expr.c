@@ -36,7 +36,12 @@ const char *pkb_scalar_ctype(pki_kind k) {
 static bool put_special_type(pkb_buf *b, pki_type t) {
   switch (t.kind) {
   case PKI_TEAM_MEMBER: pkb_put(b, "pkc::TeamMember"); return true;
-  case PKI_CLASS: pkb_put(b, t.cls ? t.cls->name : "void"); return true;
+  case PKI_CLASS:
+    if (t.cls)
+      pkb_put_ident(b, t.cls->name);
+    else
+      pkb_put(b, "void");
+    return true;
   case PKI_POOL: pkb_put(b, t.rank == 1024 ? "pkc::Pool1024" : "pkc::Pool64"); return true;
   case PKI_RAND_STATE:
     pkb_put(b, t.rank == 1024 ? "pkc::Pool1024::generator_type" : "pkc::Pool64::generator_type");
@@ -121,36 +126,59 @@ static void put_int(pkb_buf *b, int64_t v, pki_kind k, bool wide) {
     pkb_putf(b, "%lld", (long long)v);
 }
 
-/* C++ keywords and names the generated code relies on, sorted by strcmp
- * (looked up with bsearch: every identifier the emitter writes passes here). */
+/* C++ keywords, names the generated code relies on and common macros of the
+ * C/C++ headers it includes, sorted by strcmp (looked up with bsearch: every
+ * identifier the emitter writes passes here). */
 static const char *const reserved[] = {
-    "Kokkos", "NULL", "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand",
-    "bitor", "bool", "case", "catch", "char", "char16_t", "char32_t", "class", "compl",
-    "concept", "const", "const_cast", "constexpr", "decltype", "default", "delete",
-    "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern",
-    "false", "float", "for", "friend", "goto", "if", "inline", "int", "int16_t",
-    "int32_t", "int64_t", "int8_t", "long", "main", "mutable", "namespace", "new",
-    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "pkc", "printf",
-    "private", "protected", "public", "register", "reinterpret_cast", "requires",
-    "return", "short", "signed", "size_t", "sizeof", "static", "static_assert",
-    "static_cast", "std", "struct", "switch", "template", "this", "thread_local",
-    "throw", "true", "try", "typedef", "typeid", "typename", "uint16_t", "uint32_t",
-    "uint64_t", "uint8_t", "union", "unsigned", "using", "virtual", "void", "volatile",
-    "wchar_t", "while", "xor", "xor_eq",
+    "CHAR_BIT", "EOF", "EXIT_FAILURE", "EXIT_SUCCESS", "HUGE_VAL", "HUGE_VALF",
+    "INFINITY", "Kokkos", "NAN", "NULL", "RAND_MAX", "SIZE_MAX", "alignas", "alignof",
+    "and", "and_eq", "asm", "assert", "auto", "bitand", "bitor", "bool", "case",
+    "catch", "char", "char16_t", "char32_t", "class", "compl", "concept", "const",
+    "const_cast", "constexpr", "decltype", "default", "delete", "do", "double",
+    "dynamic_cast", "else", "enum", "errno", "explicit", "export", "extern", "false",
+    "float", "for", "friend", "goto", "i386", "if", "inline", "int", "int16_t",
+    "int32_t", "int64_t", "int8_t", "linux", "long", "main", "mutable", "namespace",
+    "new", "noexcept", "not", "not_eq", "nullptr", "offsetof", "operator", "or",
+    "or_eq", "pkc", "printf", "private", "protected", "public", "register",
+    "reinterpret_cast", "requires", "return", "setjmp", "short", "signed", "size_t",
+    "sizeof", "static", "static_assert", "static_cast", "std", "stderr", "stdin",
+    "stdout", "struct", "switch", "template", "this", "thread_local", "throw", "true",
+    "try", "typedef", "typeid", "typename", "uint16_t", "uint32_t", "uint64_t",
+    "uint8_t", "union", "unix", "unsigned", "using", "va_arg", "va_end", "va_start",
+    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+};
+
+/* Prefixes of macro families (M_PI, INT64_C, DBL_MAX, KOKKOS_INLINE_FUNCTION...). */
+static const char *const macro_prefix[] = {
+    "DBL_", "FLT_", "INT", "KOKKOS_", "LDBL_", "LLONG_", "LONG_", "M_", "PKC_",
+    "PRI", "PTRDIFF_", "SCHAR_", "SCN", "SHRT_", "UCHAR_", "UINT", "ULLONG_",
+    "ULONG_", "USHRT_", "WCHAR_",
 };
 
 static int cmp_name(const void *key, const void *elem) {
   return strcmp((const char *)key, *(const char *const *)elem);
 }
 
+/* The suffix that makes a Python name a safe C++ identifier ("" if none). */
+static const char *ident_suffix(const char *name) {
+  if (bsearch(name, reserved, sizeof reserved / sizeof *reserved, sizeof *reserved, cmp_name))
+    return "_";
+  if (!strncmp(name, "__", 2) || (name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z'))
+    return "_pk"; /* reserved identifiers in C++ */
+  for (size_t i = 0; i < sizeof macro_prefix / sizeof *macro_prefix; i++)
+    if (!strncmp(name, macro_prefix[i], strlen(macro_prefix[i])))
+      return "_";
+  return "";
+}
+
 void pkb_put_ident(pkb_buf *b, const char *name) {
   pkb_put(b, name);
-  if (bsearch(name, reserved, sizeof reserved / sizeof *reserved, sizeof *reserved, cmp_name)) {
-    pkb_put(b, "_");
-    return;
-  }
-  if (!strncmp(name, "__", 2) || (name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z'))
-    pkb_put(b, "_pk"); /* reserved identifiers in C++ */
+  pkb_put(b, ident_suffix(name));
+}
+
+const char *pkb_ident(pki_arena *a, const char *name) {
+  const char *sfx = ident_suffix(name);
+  return *sfx ? pki_sprintf(a, "%s%s", name, sfx) : name;
 }
 
 static int op_prec(pki_op op) {
@@ -353,6 +381,31 @@ static void emit_cond(pkb_ctx *c, const pki_expr *e) {
 }
 
 /* Members: `self.x` in @pk.main, `this->x` in classtype methods, else `x`. */
+static bool named(const pki_var *v, const char *name) {
+  return v && v->kind != PKI_VAR_MEMBER && !strcmp(v->name, name);
+}
+
+bool pkb_hides_member(const pki_func *f, const char *name) {
+  for (; f; f = f->parent) {
+    bool hit = named(f->acc, name) || named(f->final, name);
+    for (int i = 0; i < f->nindex; i++)
+      hit = hit || named(f->index[i], name);
+    for (int i = 0; i < f->nparams; i++)
+      hit = hit || named(f->params[i], name);
+    for (int i = 0; i < f->nlocals; i++)
+      hit = hit || named(f->locals[i], name);
+    if (hit)
+      return true;
+  }
+  return false;
+}
+
+static bool in_main(const pki_func *f) {
+  while (f->parent)
+    f = f->parent;
+  return f->is_main;
+}
+
 static void emit_var(pkb_ctx *c, const pki_var *v) {
   const pki_func *f = c->fn;
   if (v->kind == PKI_VAR_MEMBER && f) {
@@ -360,6 +413,15 @@ static void emit_var(pkb_ctx *c, const pki_var *v) {
       pkb_put(c->b, "self.");
     else if ((f->is_method || f->is_ctor) && f->owner && f->owner->kind == PKI_ENT_CLASSTYPE)
       pkb_put(c->b, "this->");
+    else if (!in_main(f) && pkb_hides_member(f, v->name))
+      pkb_put(c->b, "this->");
+    else if (in_main(f) && pkb_hides_member(f, v->name)) {
+      /* a lambda in @pk.main: the renamed copy pkb_emit_dispatch made */
+      pkb_put(c->b, "__self_");
+      pkb_put_ident(c->b, v->name);
+      pkb_put(c->b, "_");
+      return;
+    }
   }
   pkb_put_ident(c->b, v->name);
 }
@@ -457,7 +519,7 @@ void pkb_emit_expr(pkb_ctx *c, const pki_expr *e) {
     pkb_put_ident(b, e->str ? e->str : e->var ? e->var->name : "?");
     break;
   case PKI_E_CONSTRUCT:
-    pkb_put(b, e->type.cls ? e->type.cls->name : "?");
+    pkb_put_ident(b, e->type.cls ? e->type.cls->name : "?");
     pkb_put(b, "(");
     emit_call_args(c, e->args, e->nargs);
     pkb_put(b, ")");

@@ -8,8 +8,24 @@
 
 #include "pkb_priv.h"
 
+/* Does the functor struct holding f have a member or method called name? */
+static bool struct_has_name(pki_arena *a, const pki_func *f, const char *name) {
+  pki_var *const *args = NULL;
+  int n = pkb_kernel_args(f, &args);
+  for (int i = 0; i < n; i++)
+    if (!strcmp(pkb_ident(a, args[i]->name), name))
+      return true;
+  for (int i = 0; f->owner && i < f->owner->nfuncs; i++)
+    if (!strcmp(pkb_ident(a, f->owner->funcs[i]->name), name))
+      return true;
+  return false;
+}
+
 const char *pkb_tag_name(pki_arena *a, const pki_func *f) {
-  return pki_sprintf(a, "%s_tag", f->name);
+  const char *t = pki_sprintf(a, "%s_tag", f->name);
+  while (struct_has_name(a, f, t)) /* a member `run_tag` beside workunit `run` */
+    t = pki_sprintf(a, "%s_", t);
+  return t;
 }
 
 bool pkb_is_class_entity(const pki_entity *e) {
@@ -129,6 +145,8 @@ static void workunit(pkb_ctx *c, const pki_func *f) {
   b->indent++;
   for (int i = 0; i < f->nindex; i++)
     void_unread(c, f, f->index[i]);
+  if (f->acc && !pkb_var_used(f, f->acc)) /* a body that never touches acc */
+    void_unread(c, f, f->acc);
   if (f->final)
     void_unread(c, f, f->final);
   else if (f->pattern == PKI_PATTERN_SCAN)
@@ -153,7 +171,8 @@ static void main_function(pkb_ctx *c, const pki_func *f) {
   c->fn = f;
   pkb_line(b, "// @pk.main %s.%s (line %u): host code, run by pk.execute", f->owner->name,
            f->name, (unsigned)f->span.line);
-  pkb_line(b, "inline void %s(%s &self) {", pkb_main_name(c->m->arena, f), f->owner->name);
+  pkb_line(b, "inline void %s(%s &self) {", pkb_main_name(c->m->arena, f),
+           pkb_ident(c->m->arena, f->owner->name));
   b->indent++;
   pkb_line(b, "(void)self;");
   pkb_emit_block(c, &f->body);
@@ -179,16 +198,22 @@ static bool writes_member(const pki_block *b) {
   return false;
 }
 
-static void class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f) {
+/* How a classtype method is written: defined in the struct, only declared in
+ * it (a method using a classtype defined later), or defined after all structs. */
+typedef enum { IN_CLASS, DECL_ONLY, OUT_OF_CLASS } method_mode;
+
+static void class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, method_mode mode) {
   pkb_buf *b = c->b;
+  const char *cls = pkb_ident(c->m->arena, e->name);
+  const char *qual = mode == OUT_OF_CLASS ? pki_sprintf(c->m->arena, "%s::", cls) : "";
   c->fn = f;
   pkb_nl(b);
   if (f->is_ctor)
-    pkb_begin(b, "KOKKOS_INLINE_FUNCTION %s(", e->name);
+    pkb_begin(b, "KOKKOS_INLINE_FUNCTION %s%s(", qual, cls);
   else {
     pkb_begin(b, "KOKKOS_INLINE_FUNCTION ");
     pkb_put_type(b, f->ret);
-    pkb_put(b, " ");
+    pkb_putf(b, " %s", qual);
     pkb_put_ident(b, f->name);
     pkb_put(b, "(");
   }
@@ -197,7 +222,13 @@ static void class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f) {
       pkb_put(b, ", ");
     put_param(b, f->params[i]);
   }
-  pkb_put(b, f->is_ctor || writes_member(&f->body) ? ") {\n" : ") const {\n");
+  bool cnst = !f->is_ctor && !writes_member(&f->body);
+  if (mode == DECL_ONLY) {
+    pkb_put(b, cnst ? ") const;\n" : ");\n");
+    c->fn = NULL;
+    return;
+  }
+  pkb_put(b, cnst ? ") const {\n" : ") {\n");
   b->indent++;
   for (int i = 0; i < f->nparams; i++)
     void_unread(c, f, f->params[i]);
@@ -213,10 +244,10 @@ static void class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f) {
   c->fn = NULL;
 }
 
-static void classtype(pkb_ctx *c, const pki_entity *e) {
+static void classtype(pkb_ctx *c, const pki_entity *e, bool deferred) {
   pkb_buf *b = c->b;
   pkb_line(b, "// @pk.classtype %s (line %u)", e->name, (unsigned)e->span.line);
-  pkb_line(b, "struct %s {", e->name);
+  pkb_line(b, "struct %s {", pkb_ident(c->m->arena, e->name));
   b->indent++;
   for (int i = 0; i < e->nmembers; i++) {
     pkb_begin(b, "%s", "");
@@ -224,35 +255,78 @@ static void classtype(pkb_ctx *c, const pki_entity *e) {
     pkb_put(b, ";\n");
   }
   pkb_nl(b);
-  pkb_line(b, "KOKKOS_DEFAULTED_FUNCTION %s() = default;", e->name);
+  pkb_line(b, "KOKKOS_DEFAULTED_FUNCTION %s() = default;", pkb_ident(c->m->arena, e->name));
   for (int i = 0; i < e->nfuncs; i++)
-    class_method(c, e, e->funcs[i]);
+    class_method(c, e, e->funcs[i], deferred ? DECL_ONLY : IN_CLASS);
   b->indent--;
   pkb_line(b, "};");
   pkb_nl(b);
 }
 
-/* Classtypes a classtype needs first (fields, parameters, return type). */
-static bool depends_on(const pki_entity *e, const pki_entity *d) {
-  for (int i = 0; i < e->nmembers; i++)
-    if (e->members[i]->type.kind == PKI_CLASS && e->members[i]->type.cls == d)
+static bool is_cls(pki_type t, const pki_entity *d) { return t.kind == PKI_CLASS && t.cls == d; }
+
+static bool expr_uses(const pki_expr *e, const pki_entity *d) {
+  if (!e)
+    return false;
+  if (is_cls(e->type, d))
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (expr_uses(e->args[i], d))
       return true;
   return false;
 }
 
-static void classtypes_in_order(pkb_ctx *c, const pki_entity *e, const pki_entity **done,
-                                int *ndone, int depth) {
-  for (int i = 0; i < *ndone; i++)
-    if (done[i] == e)
+static bool block_uses(const pki_block *b, const pki_entity *d) {
+  for (int i = 0; i < b->n; i++) {
+    const pki_stmt *s = b->stmts[i];
+    const pki_expr *es[] = {s->target, s->value, s->cond, s->begin, s->end, s->step};
+    for (size_t k = 0; k < sizeof es / sizeof es[0]; k++)
+      if (expr_uses(es[k], d))
+        return true;
+    for (int k = 0; k < s->nargs; k++)
+      if (expr_uses(s->args[k], d))
+        return true;
+    if (block_uses(&s->body, d) || block_uses(&s->orelse, d))
+      return true;
+  }
+  return false;
+}
+
+/* Classtypes a classtype needs first (fields; methods' parameters, return
+ * types, locals and expressions: the methods are defined inside the struct). */
+static bool depends_on(const pki_entity *e, const pki_entity *d) {
+  for (int i = 0; i < e->nmembers; i++)
+    if (is_cls(e->members[i]->type, d))
+      return true;
+  for (int i = 0; i < e->nfuncs; i++) {
+    const pki_func *f = e->funcs[i];
+    if (is_cls(f->ret, d) || block_uses(&f->body, d))
+      return true;
+    for (int k = 0; k < f->nparams; k++)
+      if (is_cls(f->params[k]->type, d))
+        return true;
+    for (int k = 0; k < f->nlocals; k++)
+      if (is_cls(f->locals[k]->type, d))
+        return true;
+  }
+  return false;
+}
+
+/* Appends e after the classtypes it depends on to order[] (seen[]: visited,
+ * so each is listed once even in a cycle of method references). */
+static void classtypes_in_order(pkb_ctx *c, const pki_entity *e, const pki_entity **seen,
+                                int *nseen, const pki_entity **order, int *norder, int depth) {
+  for (int i = 0; i < *nseen; i++)
+    if (seen[i] == e)
       return;
   const pki_module *m = c->m;
+  seen[(*nseen)++] = e;
   if (depth < 64)
     for (int i = 0; i < m->nentities; i++)
       if (m->entities[i] != e && m->entities[i]->kind == PKI_ENT_CLASSTYPE &&
           depends_on(e, m->entities[i]))
-        classtypes_in_order(c, m->entities[i], done, ndone, depth + 1);
-  done[(*ndone)++] = e;
-  classtype(c, e);
+        classtypes_in_order(c, m->entities[i], seen, nseen, order, norder, depth + 1);
+  order[(*norder)++] = e;
 }
 
 static void functor(pkb_ctx *c, const pki_entity *e) {
@@ -262,7 +336,7 @@ static void functor(pkb_ctx *c, const pki_entity *e) {
   pkb_putf(b, "// %s %s (%s, line %u)\n",
            wl ? "@pk.workload" : cls ? "@pk.functor" : "@pk.workunit", e->name,
            wl ? "ClassStyWithMain" : cls ? "ClassSty" : "FunctionSty", (unsigned)e->span.line);
-  pkb_line(b, "struct %s {", e->name);
+  pkb_line(b, "struct %s {", pkb_ident(c->m->arena, e->name));
   b->indent++;
   for (int i = 0; i < e->nfuncs; i++)
     if (e->funcs[i]->is_workunit)
@@ -301,11 +375,31 @@ static void gen_classtypes(pkb_ctx *c) {
     n += m->entities[i]->kind == PKI_ENT_CLASSTYPE;
   if (!n)
     return;
-  const pki_entity **done = pki_alloc(m->arena, sizeof *done * (size_t)n * 66);
-  int ndone = 0;
+  const pki_entity **seen = pki_alloc(m->arena, sizeof *seen * (size_t)n * 2);
+  const pki_entity **order = seen + n;
+  bool *deferred = pki_alloc(m->arena, sizeof *deferred * (size_t)n);
+  int nseen = 0, norder = 0;
   for (int i = 0; i < m->nentities; i++)
     if (m->entities[i]->kind == PKI_ENT_CLASSTYPE)
-      classtypes_in_order(c, m->entities[i], done, &ndone, 0);
+      classtypes_in_order(c, m->entities[i], seen, &nseen, order, &norder, 0);
+  bool any = false; /* methods using a classtype defined later: defined after all */
+  for (int i = 0; i < norder; i++) {
+    deferred[i] = false;
+    for (int k = i + 1; k < norder; k++)
+      deferred[i] = deferred[i] || depends_on(order[i], order[k]);
+    any = any || deferred[i];
+  }
+  for (int i = 0; any && i < norder; i++)
+    pkb_line(c->b, "struct %s;", pkb_ident(m->arena, order[i]->name));
+  if (any)
+    pkb_nl(c->b);
+  for (int i = 0; i < norder; i++)
+    classtype(c, order[i], deferred[i]);
+  for (int i = 0; i < norder; i++)
+    for (int k = 0; deferred[i] && k < order[i]->nfuncs; k++)
+      class_method(c, order[i], order[i]->funcs[k], OUT_OF_CLASS);
+  if (any)
+    pkb_nl(c->b);
 }
 
 void pkb_gen_functors(pkb_ctx *c) {
@@ -339,7 +433,7 @@ void pkb_gen_functors(pkb_ctx *c) {
 void pkb_gen_cpp(const pki_module *m, const pkb_options *o, pkb_buf *b) {
   pkb_ctx c = {.m = m, .o = o, .b = b};
   pkb_putf(b, "// Generated by pkc %s from %s -- do not edit.\n", o->pkc_version,
-           m->abspath);
+           pkb_comment_text(m->arena, m->abspath));
   pkb_put(b, "#include \"pkc_kokkos.hpp\"\n\n");
   pkb_put(b, "#if defined(__has_include)\n#if __has_include(\"pkc_cache_key.h\")\n"
              "#include \"pkc_cache_key.h\"  // written by pkc build into build-<backend>/\n"

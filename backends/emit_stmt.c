@@ -49,11 +49,43 @@ static bool block_reads(const pki_block *b, const pki_var *v) {
 
 bool pkb_var_read(const pki_func *f, const pki_var *v) { return block_reads(&f->body, v); }
 
+static bool block_mentions(const pki_block *b, const pki_var *v) {
+  for (int i = 0; i < b->n; i++) {
+    const pki_stmt *s = b->stmts[i];
+    if (expr_reads(s->target, v) || stmt_reads(s, v) || block_mentions(&s->body, v) ||
+        block_mentions(&s->orelse, v) || (s->closure && block_mentions(&s->closure->body, v)))
+      return true;
+  }
+  return false;
+}
+
+bool pkb_var_used(const pki_func *f, const pki_var *v) { return block_mentions(&f->body, v); }
+
 /* ------------------------------------------------------------ helpers */
 
+const char *pkb_comment_text(pki_arena *a, const char *s) {
+  if (!strpbrk(s, "\n\r*\\"))
+    return s;
+  size_t n = strlen(s);
+  char *o = pki_alloc(a, n + 1);
+  for (size_t i = 0; i <= n; i++) {
+    bool ends = s[i] == '*' && s[i + 1] == '/'; /* no "*\/" in a block comment */
+    o[i] = s[i] == '\n' || s[i] == '\r' || s[i] == '\\' || ends ? '?' : s[i];
+  }
+  return o;
+}
+
 void pkb_line_directive(pkb_ctx *c, const pki_stmt *s) {
-  if (c->o->line_directives && s->span.line > 0)
-    pkb_putf(c->b, "#line %u \"%s\"\n", (unsigned)s->span.line, c->m->abspath);
+  if (!c->o->line_directives || s->span.line == 0)
+    return;
+  const char *path = c->m->abspath;
+  if (!strpbrk(path, "\"\\?\n\r\t")) {
+    pkb_putf(c->b, "#line %u \"%s\"\n", (unsigned)s->span.line, path);
+    return;
+  }
+  pkb_putf(c->b, "#line %u ", (unsigned)s->span.line); /* a path with quotes etc. */
+  pkb_put_cstr(c->b, path);
+  pkb_put(c->b, "\n");
 }
 
 static void expr(pkb_ctx *c, const pki_expr *e) { pkb_emit_expr(c, e); }

@@ -51,6 +51,11 @@ const char *pkb_scalar_ctype(pki_kind k);
 void pkb_put_type(pkb_buf *b, pki_type t);
 /* Appends a Python name as a C++ identifier (keywords get a '_' suffix). */
 void pkb_put_ident(pkb_buf *b, const char *name);
+/* Does f or an enclosing function have a parameter or local called name (which
+ * would hide the functor member self.name in C++)? */
+bool pkb_hides_member(const pki_func *f, const char *name);
+/* The same identifier as a string (arena-allocated when it changes). */
+const char *pkb_ident(pki_arena *a, const char *name);
 /* Appends a C++ expression for e (fully typed IR). */
 void pkb_emit_expr(pkb_ctx *c, const pki_expr *e);
 /* Kokkos::subview(args[0], args[1..n-1]) (indices or PKI_E_SLICE). */
@@ -62,6 +67,8 @@ void pkb_put_float(pkb_buf *b, double v, pki_kind k);
 void pkb_emit_block(pkb_ctx *c, const pki_block *blk);
 /* One statement (with its #line directive). */
 void pkb_emit_stmt(pkb_ctx *c, const pki_stmt *s);
+/* s made safe inside a // or block comment (arena copy where it changes). */
+const char *pkb_comment_text(pki_arena *a, const char *s);
 /* "#line N file" for a statement (when line directives are on). */
 void pkb_line_directive(pkb_ctx *c, const pki_stmt *s);
 
@@ -81,6 +88,8 @@ void pkb_void_unread(pkb_ctx *c, const pki_func *f, const pki_var *v);
 bool pkb_declared(const pki_func *f, const pki_var *v);
 /* Does the function body read variable v (anywhere but as an assignment target)? */
 bool pkb_var_read(const pki_func *f, const pki_var *v);
+/* Does the function body mention v at all (read or assigned)? */
+bool pkb_var_used(const pki_func *f, const pki_var *v);
 
 /* The C++ source text of <name>.cpp (malloc'd string via buf). */
 void pkb_gen_cpp(const pki_module *m, const pkb_options *o, pkb_buf *b);

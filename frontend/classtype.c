@@ -82,6 +82,11 @@ void pkf_classtype_fields(pkf_ctx *c, pki_entity *e, TSNode init) {
     const char *nm = pkf_text(c, pkf_field(left, "attribute"));
     if (pki_entity_member(e, nm))
       continue; /* a later assignment to a declared field */
+    if (!strcmp(nm, e->name)) { /* C++: a member may not share its class's name */
+      pki_error(c->d, pkf_span(left), "classtype-field",
+                "field 'self.%s' has the name of its classtype; rename the field", nm);
+      continue;
+    }
     pki_type t = pki_void_type;
     if (!ts_node_is_null(ann)) {
       if (!pkf_type(c, ann, false, &t))
@@ -101,6 +106,43 @@ void pkf_classtype_fields(pkf_ctx *c, pki_entity *e, TSNode init) {
     pki_var *v = pki_new_var(c->m, nm, PKI_VAR_MEMBER, t, pkf_span(pkf_field(left, "attribute")));
     v->annotated = !ts_node_is_null(ann);
     pki_entity_add_member(c->m, e, v);
+  }
+}
+
+/* Is target reachable from e through fields of classtype type? (DFS; seen[]
+ * has room for every classtype) */
+static bool holds(const pki_entity *e, const pki_entity *target, const pki_entity **seen,
+                  int *nseen) {
+  for (int i = 0; i < *nseen; i++)
+    if (seen[i] == e)
+      return false;
+  seen[(*nseen)++] = e;
+  for (int i = 0; i < e->nmembers; i++) {
+    const pki_entity *d = e->members[i]->type.kind == PKI_CLASS ? e->members[i]->type.cls : NULL;
+    if (d && (d == target || holds(d, target, seen, nseen)))
+      return true;
+  }
+  return false;
+}
+
+void pkf_classtype_cycles(pkf_ctx *c) {
+  struct pkf_ents *s = pkf_ents_get(c);
+  if (!s->ncls)
+    return;
+  const pki_entity **seen = pki_alloc(c->m->arena, sizeof *seen * (size_t)s->ncls);
+  for (int i = 0; i < s->ncls; i++) {
+    pki_entity *e = s->classes[i];
+    for (int k = 0; k < e->nmembers; k++) {
+      const pki_entity *d = e->members[k]->type.kind == PKI_CLASS ? e->members[k]->type.cls : NULL;
+      int nseen = 0;
+      if (d && (d == e || holds(d, e, seen, &nseen))) {
+        pki_error(c->d, e->members[k]->span, "classtype-field",
+                  "field 'self.%s' makes classtype '%s' contain itself (a field of type "
+                  "'%s'); a classtype cannot hold itself by value", e->members[k]->name,
+                  e->name, d->name);
+        break;
+      }
+    }
   }
 }
 

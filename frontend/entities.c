@@ -626,6 +626,7 @@ void pkf_collect(pkf_ctx *c, TSNode root) {
   for (uint32_t i = 0; i < top.n; i++)
     if (is_classtype_def(c, top.v[i]))
       top_def(c, top.v[i], &todo);
+  pkf_classtype_cycles(c);
   for (uint32_t i = 0; i < top.n; i++)
     if (pkf_type_is(top.v[i], "decorated_definition") && !is_classtype_def(c, top.v[i]))
       top_def(c, top.v[i], &todo);

@@ -52,5 +52,7 @@ struct pkf_ents *pkf_ents_get(pkf_ctx *c);
 bool pkf_is_callback(pkf_ctx *c, pki_entity *e, const char *name);
 /* classtype.c: fields of classtype e from its __init__ (ctor already in e->funcs). */
 void pkf_classtype_fields(pkf_ctx *c, pki_entity *e, TSNode init);
+/* classtype.c: reports fields through which a classtype would contain itself. */
+void pkf_classtype_cycles(pkf_ctx *c);
 
 #endif

@@ -43,6 +43,13 @@ void pkf_scope_pop(pkf_ctx *c) {
 
 void pkf_scope_bind(pkf_ctx *c, pki_var *v) {
   pkf_scope *s = c->scope;
+  if (v->kind != PKI_VAR_MEMBER && !strcmp(v->name, "self") && c->ent &&
+      c->ent->kind != PKI_ENT_WORKUNIT && c->ent->kind != PKI_ENT_FUNCTION)
+    pki_error(c->d, v->span, "self-bind",
+              "'self' is the %s's instance; use another name for this variable",
+              c->ent->kind == PKI_ENT_CLASSTYPE  ? "classtype"
+              : c->ent->kind == PKI_ENT_WORKLOAD ? "workload"
+                                                 : "functor");
   if (s->n == s->cap) {
     int ncap = s->cap ? s->cap * 2 : 8;
     pki_var **nv = pki_alloc(c->m->arena, sizeof *nv * (size_t)ncap);

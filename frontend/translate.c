@@ -8,6 +8,57 @@
 #include <limits.h>
 #include <stdlib.h>
 
+/* Nesting limits: syntax-tree depth (the lowering, checker and emitter
+ * recurse over it) and bracket depth (clang's default limit is 256, and the
+ * emitter adds casts and parentheses of its own). */
+enum { MAX_TREE_DEPTH = 1000, MAX_BRACKET_DEPTH = 100 };
+
+static int is_bracket(TSNode n) {
+  static const char *const t[] = {"parenthesized_expression", "argument_list", "subscript",
+                                  "list", "tuple", "dictionary", "set"};
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+    if (!strcmp(ts_node_type(n), t[i]))
+      return 1;
+  return 0;
+}
+
+/* Walks the tree without recursion; reports the first node nested deeper than
+ * the limits (before anything recursive sees the tree). True if none is. */
+static bool nesting_ok(pkf_ctx *c, TSNode root) {
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  int depth = 0, br = 0;
+  bool ok = true;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (depth > MAX_TREE_DEPTH || br > MAX_BRACKET_DEPTH) {
+      pki_error(c->d, pkf_span(n), "too-deep",
+                "this expression is nested too deeply (more than %d %s); split it into "
+                "several statements", br > MAX_BRACKET_DEPTH ? MAX_BRACKET_DEPTH : MAX_TREE_DEPTH,
+                br > MAX_BRACKET_DEPTH ? "nested brackets" : "levels");
+      ok = false;
+      break;
+    }
+    if (ts_tree_cursor_goto_first_child(&cur)) {
+      depth++;
+      br += is_bracket(ts_tree_cursor_current_node(&cur));
+      continue;
+    }
+    for (;;) {
+      br -= is_bracket(ts_tree_cursor_current_node(&cur));
+      if (ts_tree_cursor_goto_next_sibling(&cur)) {
+        br += is_bracket(ts_tree_cursor_current_node(&cur));
+        break;
+      }
+      if (!ts_tree_cursor_goto_parent(&cur))
+        goto done;
+      depth--;
+    }
+  }
+done:
+  ts_tree_cursor_delete(&cur);
+  return ok;
+}
+
 /* If d has no arena yet (zeroed), it is initialised with the new module's
  * arena, path and source; otherwise it is used as given. */
 pki_module *pkf_lower(const char *path, const char *source, size_t len, pki_diags *d) {
@@ -30,7 +81,7 @@ pki_module *pkf_lower_with(const char *path, const char *source, size_t len,
   ts_parser_set_language(p, tree_sitter_python());
   TSTree *tree = ts_parser_parse_string(p, NULL, m->source, (uint32_t)len);
   TSNode root = ts_tree_root_node(tree);
-  if (pkf_syntax_errors(&c, root) == 0)
+  if (nesting_ok(&c, root) && pkf_syntax_errors(&c, root) == 0)
     pkf_collect(&c, root);
   if (c.has_cursor)
     ts_tree_cursor_delete(&c.cursor);
