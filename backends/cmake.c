@@ -299,7 +299,7 @@ static int compile(const pki_module *m, const pkb_options *o, build_paths *p, ch
   return 0;
 }
 
-static int mkdirs(const char *path) {
+int pkb_mkdirs(const char *path) {
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s", path);
   for (char *s = tmp + 1; *s; s++)
@@ -353,7 +353,7 @@ int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errle
     snprintf(err, errlen, "toolchain failure: cmake not found on PATH");
     return -1;
   }
-  if (mkdirs(p.dir) != 0) {
+  if (pkb_mkdirs(p.dir) != 0) {
     snprintf(err, errlen, "cannot create %s: %s", p.dir, strerror(errno));
     return -1;
   }

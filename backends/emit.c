@@ -107,7 +107,7 @@ static int write_one(const char *dir, const char *name, const char *text, char *
 
 int pkb_texts_write(const pki_module *m, const pkb_options *o, const pkb_texts *t,
                     char *err, size_t errlen) {
-  if (mkdir(o->outdir, 0755) != 0 && errno != EEXIST) {
+  if (pkb_mkdirs(o->outdir) != 0) {
     snprintf(err, errlen, "cannot create %s: %s", o->outdir, strerror(errno));
     return -1;
   }

@@ -130,6 +130,8 @@ int pkb_cache_key(const pki_module *m, const pkb_options *o, const char *generat
 int pkb_write_if_changed(const char *path, const char *text, size_t len);
 /* Reads a whole file (malloc'd, NUL-terminated) or NULL. */
 char *pkb_read_file(const char *path, size_t *len);
+/* mkdir -p: creates path and its missing parents; 0 or -1 (errno set). */
+int pkb_mkdirs(const char *path);
 /* The embedded support file with this name, or NULL. */
 const char *pkb_embedded(const char *name);
 

@@ -328,7 +328,9 @@ static void ck_unary(pki_ck *c, pki_expr *e) {
     pki_error(c->d, e->span, "type-mismatch", "bitwise operator '~' on float; use int(...)");
     return;
   }
-  e->type = pki_scalar(k == PKI_BOOL ? PKI_I64 : k);
+  /* bool and (for '-', as in Python) unsigned operands become int64 */
+  bool widen = k == PKI_BOOL || (e->op == PKI_OP_NEG && pki_is_int(k) && !pki_is_signed(k));
+  e->type = pki_scalar(widen ? PKI_I64 : k);
   e->args[0] = pki_ck_conv(c, a, e->type);
 }
 
