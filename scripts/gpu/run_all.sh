@@ -15,8 +15,7 @@
 #   6. CuPy / torch zero-copy and host numpy arguments (scripts/gpu/interop.py);
 #   7. a summary table.        Usage: scripts/gpu/run_all.sh [LOGDIR]  (< 10 min)
 # Env: PYTHON (default /opt/torch/.venv/bin/python3: numpy, cupy, torch),
-#      PKC_DLPACK_INCLUDE (default .deps/dlpack-include if /usr/include lacks
-#      dlpack), BENCH_LOG2 (26), BENCH_ITERS (50), UNPATCHED=1 (also benchmark
+#      BENCH_LOG2 (26), BENCH_ITERS (50), UNPATCHED=1 (also benchmark
 #      an unpatched Kokkos), BS256=0 (skip the ">= 256 threads" block-size
 #      experiment), KC (Kokkos CUDA install to use/build).
 set -uo pipefail
@@ -32,8 +31,6 @@ PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 PKC=${PKC:-$ROOT/build/bin/pkc}
 KC=${KC:-$WORK/kokkos-cuda}
 KU=$WORK/kokkos-cuda-unpatched
-[[ -z ${PKC_DLPACK_INCLUDE:-} && ! -f /usr/include/dlpack/dlpack.h && -d .deps/dlpack-include ]] \
-  && export PKC_DLPACK_INCLUDE=$ROOT/.deps/dlpack-include
 export PYTHONPATH=$ROOT/runtime-shim/python PKC PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1
 [[ -f build/lib/libpkcrt.so ]] && export PKC_RUNTIME_LIB=${PKC_RUNTIME_LIB:-$ROOT/build/lib/libpkcrt.so}
 t0=$SECONDS
@@ -70,7 +67,7 @@ if [[ -d $K256 ]]; then   # hand-written Kokkos + pkc stream against the >= 256 
   mkdir -p "$WORK/pk256"; cp bench/cuda/stream_pk.py "$WORK/pk256/"
   "$PKC" build --backend cuda --kokkos-root "$K256" "$WORK/pk256/stream_pk.py" >"$LOG/build-stream_pk-256.log" 2>&1 &
 fi
-grep -c 'pkc: backport' "$KC/include/Cuda/Kokkos_Cuda_BlockSize_Deduction.hpp" >/dev/null \
+grep -c 'pkc: block-size tie rule' "$KC/include/Cuda/Kokkos_Cuda_BlockSize_Deduction.hpp" >/dev/null \
   && say "Kokkos block-size patch: present" || say "Kokkos block-size patch: MISSING"
 # hand-written Kokkos baselines (GPU stream + bench/*.cpp), in the background
 ( cmake -S bench/cuda -B "$WORK/bench-cuda" -DKokkos_ROOT="$KC" -DCMAKE_CXX_COMPILER="$KC/bin/nvcc_wrapper" \
