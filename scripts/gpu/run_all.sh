@@ -10,7 +10,9 @@
 #      with PKC_BACKEND=cuda and its '# test-args:' sizes;
 #   4. bandwidth: raw CUDA (bench/cuda/raw.cu) vs hand-written Kokkos
 #      (bench/cuda/kokkos_stream.cpp) vs pkc (bench/cuda/stream_pk.py), same run;
-#      pkc examples vs the hand-written Kokkos baselines of bench/*.cpp;
+#      pkc examples vs the hand-written Kokkos baselines of bench/*.cpp, in
+#      both timing modes (default: launch + fence per iteration; PK_TIMING=batch:
+#      K launches + one fence, / K, median of R = PK_TIMING_REPEATS (5) batches);
 #   5. launch overhead per call from Python (examples/trivial.py on CUDA);
 #   6. CuPy / torch zero-copy and host numpy arguments (scripts/gpu/interop.py);
 #   7. a summary table.        Usage: scripts/gpu/run_all.sh [LOGDIR]  (< 10 min)
@@ -146,14 +148,21 @@ pairs=(
   "gups|examples/gups.py|gups_kokkos|16777216 16777216 10"
 )
 ms() { grep -o -m1 -E '(median kernel|kernel median) [0-9.]+ ms' | grep -o -E '[0-9.]+ ms' || echo "n/a"; }
-{
-  printf '%-12s %-26s %14s %14s\n' example args "pkc (ms)" "Kokkos (ms)"
+pair_table() {  # $1: PK_TIMING value ("" = default, "batch"); one table of all pairs
+  printf '%-12s %-26s %14s %14s %7s\n' example args "pkc (ms)" "Kokkos (ms)" ratio
   for p in "${pairs[@]}"; do
     IFS='|' read -r name ex hw args <<<"$p"
-    a=$(PKC_BACKEND=cuda timeout 120 "$PY" "$ex" $args 2>&1 | tee -a "$LOG/pairs-raw.log" | ms)
-    b=$(timeout 120 "$WORK/bench-hw/$hw" $args 2>&1 | tee -a "$LOG/pairs-raw.log" | ms)
-    printf '%-12s %-26s %14s %14s\n' "$name" "$args" "$a" "$b"
+    a=$(PK_TIMING=$1 PKC_BACKEND=cuda timeout 120 "$PY" "$ex" $args 2>&1 | tee -a "$LOG/pairs-raw.log" | ms)
+    b=$(PK_TIMING=$1 timeout 120 "$WORK/bench-hw/$hw" $args 2>&1 | tee -a "$LOG/pairs-raw.log" | ms)
+    r=$(awk -v a="${a% ms}" -v b="${b% ms}" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3f", a / b; else print "n/a" }')
+    printf '%-12s %-26s %14s %14s %7s\n' "$name" "$args" "$a" "$b" "$r"
   done
+}
+{
+  echo "== timing: launch + fence per iteration (default), median"
+  pair_table ""
+  echo "== timing: PK_TIMING=batch (K launches + one fence, / K), median of R batches"
+  pair_table batch
 } 2>&1 | tee "$LOG/pairs.txt"
 
 # --- 5./6. launch overhead, interop -----------------------------------------
