@@ -111,6 +111,10 @@ static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const cha
 static void launch(pkb_ctx *c, const pki_func *f, const char *fty) {
   pkb_buf *b = c->b;
   bool scan = f->pattern == PKI_PATTERN_SCAN;
+  if (f->policy == PKI_POLICY_TEAM)
+    pkb_line(b, "if (!pkc::team_fits<%s::%s>(*policy, f, Kokkos::%s(), kernel, err, errlen)) return 1;",
+             fty, pkb_tag_name(c->m->arena, f),
+             f->pattern == PKI_PATTERN_FOR ? "ParallelForTag" : "ParallelReduceTag");
   if (f->pattern != PKI_PATTERN_FOR)
     pkb_line(b, "%s %s = 0;", pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64),
              scan ? "total" : "value");

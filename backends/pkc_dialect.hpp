@@ -33,6 +33,38 @@ inline TeamPolicy<Tag> team_policy(const pkc_policy &p) {
   return pol;
 }
 
+// Whether the host's team shape fits what the backend allows for this functor,
+// checked before any Kokkos::TeamPolicy with that shape exists (Kokkos aborts
+// the process on a team size it cannot run; pkc reports an error instead).
+// PatternTag: Kokkos::ParallelForTag or Kokkos::ParallelReduceTag.
+template <class Tag, class Functor, class PatternTag>
+inline bool team_fits(const pkc_policy &p, const Functor &f, PatternTag pattern,
+                      const char *kernel, char *err, size_t errlen) {
+  char msg[200];
+  if (p.league_size < 0 || p.team_size < 0 || p.vector_length < 0) {
+    std::snprintf(msg, sizeof msg, "league size, team size and vector length must not be negative");
+    return fail(err, errlen, kernel, msg) == 0;
+  }
+  const int64_t vmax = TeamPolicy<Tag>::vector_length_max();
+  if (p.vector_length > vmax) {
+    std::snprintf(msg, sizeof msg, "vector length %lld is larger than %lld, the most this backend allows",
+                  static_cast<long long>(p.vector_length), static_cast<long long>(vmax));
+    return fail(err, errlen, kernel, msg) == 0;
+  }
+  if (p.team_size <= 0)
+    return true;  // Kokkos::AUTO
+  const int vector = p.vector_length > 0 ? static_cast<int>(p.vector_length) : 1;
+  const int64_t tmax =
+      TeamPolicy<Tag>(static_cast<int>(p.league_size), Kokkos::AUTO, vector).team_size_max(f, pattern);
+  if (p.team_size > tmax) {
+    std::snprintf(msg, sizeof msg,
+                  "team size %lld is larger than %lld, the most this backend allows for this kernel "
+                  "(use pk.AUTO)", static_cast<long long>(p.team_size), static_cast<long long>(tmax));
+    return fail(err, errlen, kernel, msg) == 0;
+  }
+  return true;
+}
+
 // MDRangePolicy with an explicit iteration order (pk.Iterate.Right / Left).
 template <int Rank, class Tag, Kokkos::Iterate It>
 using MDRangePolicyIter = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank, It, It>, Tag,

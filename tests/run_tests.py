@@ -33,7 +33,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PKC = os.path.join(ROOT, "build", "bin", "pkc")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
-GROUPS = ["unit", "diagnostics", "examples", "c_host", "shim", "gpu-compile"]
+GROUPS = ["unit", "diagnostics", "examples", "features", "c_host", "shim", "gpu-compile"]
 BACKENDS = ["openmp", "serial"]
 # Small problem sizes for each example (argv after the script name).
 EXAMPLE_ARGS = {
@@ -394,6 +394,35 @@ def group_examples(res, backends, clean):
             run_example(res, ex, backend, name)
 
 
+# --- features: one small self-checking program per dialect feature ----------
+
+ENV_RE = re.compile(r"^#\s*env:\s*(\w+)=(\S*)\s*$")
+
+
+def group_features(res, backends):
+    """Each tests/features/*.py prints OK (or BAD + what it saw) as its last
+    line; the shim builds its module on first use (JIT fallback). A leading
+    `# env: NAME=VALUE` line sets an environment variable (e.g. PKC_REAL)."""
+    files = sorted(glob.glob(os.path.join(ROOT, "tests", "features", "*.py")))
+    if not files:
+        res.fail("features", "no tests/features/*.py")
+        return
+    for backend in backends:
+        for f in files:
+            env = run_env(backend)
+            with open(f, encoding="utf-8") as fh:
+                for _, line in zip(range(5), fh):
+                    m = ENV_RE.match(line.strip())
+                    if m:
+                        env[m.group(1)] = m.group(2)
+            rc, out, _ = run([PYTHON, rel(f)], env=env, timeout=300)
+            lines = [l for l in out.splitlines() if l.strip()]
+            last = lines[-1].strip() if lines else ""
+            name = f"feature/{backend}/{os.path.splitext(os.path.basename(f))[0]}"
+            res.check(name, rc == 0 and last == "OK",
+                      f"{status_text(rc)}; last line {last!r}, expected 'OK'", out)
+
+
 # --- d. C host ----------------------------------------------------------------
 
 def group_c_host(res):
@@ -577,6 +606,8 @@ def main():
             group_diagnostics(res)
         elif g == "examples":
             group_examples(res, backends, args.clean)
+        elif g == "features":
+            group_features(res, backends)
         elif g == "c_host":
             group_c_host(res)
         elif g == "shim":

@@ -1,0 +1,12 @@
+# env: PKC_REAL=float32
+import numpy as np
+import pykokkos as pk
+
+@pk.workunit
+def k(i: int, x: pk.View1D[pk.real]):
+    x[i] = x[i] * 2.0
+
+x = pk.View([3], pk.real)
+x.fill(1.5)
+pk.parallel_for(3, k, x=x)
+print("OK" if np.asarray(x).dtype == np.float32 and list(np.asarray(x)) == [3.0, 3.0, 3.0] else f"BAD {np.asarray(x)}")
