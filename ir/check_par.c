@@ -160,6 +160,13 @@ void pki_ck_nested(pki_ck *c, pki_stmt *s) {
   ok = ck_nested_bounds(c, s, g) && ok;
   bool acc_ok = ck_acc(c, s, g);
   pki_ck_closure(c, g);
+  if (s->pattern == PKI_PATTERN_SCAN && s->target) {
+    pki_error(c->d, s->target->span, "unsupported-expression",
+              "the total of a nested pk.parallel_scan is not available (Kokkos 3.4 has no "
+              "team-level scan total); call it as a statement and compute the total with a "
+              "nested pk.parallel_reduce");
+    return;
+  }
   if (ok && acc_ok)
     ck_target(c, s, g->acc->type);
 }
