@@ -57,7 +57,7 @@ static void check_policy(pkb_ctx *c, const pki_func *f) {
     pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"expected a TeamPolicy\");");
     for (int level = 0; level < 2; level++)
       for (int th = 0; th < 2; th++)
-        if (pkb_uses_scratch(&f->body, level, th)) {
+        if (pki_uses_scratch(&f->body, level, th)) {
           pkb_line(b, "if (policy->scratch_%s[%d] <= 0)", th ? "thread" : "team", level);
           pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"uses %s scratch level %d but the "
                       "policy sets no scratch size; call set_scratch_size\");",

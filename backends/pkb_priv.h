@@ -81,7 +81,6 @@ void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e);
 /* Does any statement in the block (closures included) use scratch level
  * `level` via m.team_scratch (thread=false) or m.thread_scratch (thread=true)? */
-bool pkb_uses_scratch(const pki_block *b, int level, bool thread);
 /* "(void)x;" for each closure parameter the closure does not read. */
 void pkb_void_unread(pkb_ctx *c, const pki_func *f, const pki_var *v);
 /* Is v declared (PKI_S_DECL) anywhere in f's body or its parents' bodies? */

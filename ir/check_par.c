@@ -276,6 +276,17 @@ void pki_ck_dispatch(pki_ck *c, pki_stmt *s) {
   }
   if (!ck_dispatched(c, s, g))
     return;
+  if (g->policy == PKI_POLICY_TEAM)
+    for (int level = 0; level < 2; level++)
+      for (int th = 0; th < 2; th++)
+        if (pki_uses_scratch(&g->body, level, th)) {
+          pki_error(c->d, s->span, "unsupported-expression",
+                    "'%s' uses %s scratch level %d, and scratch sizes cannot be set in "
+                    "@pk.main yet; launch it from Python with pk.parallel_for("
+                    "pk.TeamPolicy(...).set_scratch_size(%d, ...), ...)",
+                    g->name, th ? "thread" : "team", level, level);
+          return;
+        }
   ck_policy_args(c, s, g);
   bool acc_ok = ck_acc(c, s, g);
   if (g->is_closure)

@@ -480,6 +480,11 @@ pki_expr *pki_cast(pki_module *m, pki_expr *e, pki_type t);
  * Reports into d; returns the number of errors it reported. */
 int pki_check(pki_module *m, pki_diags *d);
 
+/* Whether block b (closures included) takes a scratch View at level (0/1) from
+ * m.team_scratch (thread false) or m.thread_scratch (thread true); a level that
+ * is not a literal counts as every level. */
+bool pki_uses_scratch(const pki_block *b, int level, bool thread);
+
 /* Prints the module in pkc's stable text form (`pkc ir`). */
 void pki_print(const pki_module *m, FILE *out);
 
