@@ -12,31 +12,14 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Random.hpp>
 
-#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "bench_util.hpp"
+
 namespace {
-
-// Timing mode from the environment, as in the pkc examples: PK_TIMING=batch
-// times K back-to-back launches and one fence, divided by K, R times
-// (R = PK_TIMING_REPEATS, default 5); otherwise 0 (one launch + fence each).
-int batch_repeats() {
-  const char* mode = std::getenv("PK_TIMING");
-  if (!mode || std::strcmp(mode, "batch") != 0) return 0;
-  const char* r = std::getenv("PK_TIMING_REPEATS");
-  return r ? std::max(1, std::atoi(r)) : 5;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 int run(int64_t T, int64_t U, int nrepeat) {
   using Policy = Kokkos::RangePolicy<Kokkos::IndexType<int64_t>>;
@@ -56,29 +39,13 @@ int run(int64_t T, int64_t U, int nrepeat) {
   auto gups = KOKKOS_LAMBDA(const int64_t i) { Kokkos::atomic_fetch_xor(&table(indices(i)), datum); };
   Kokkos::parallel_for("gups", Policy(0, U), gups);  // warm-up
   Kokkos::fence();
-  std::vector<double> times;
-  Kokkos::Timer timer;
-  const int repeats = batch_repeats();
-  std::string mode;
-  int64_t passes = nrepeat;  // timed kernel runs
-  if (repeats > 0) {
-    for (int r = 0; r < repeats; ++r) {
-      timer.reset();
-      for (int k = 0; k < nrepeat; ++k) Kokkos::parallel_for("gups", Policy(0, U), gups);
-      Kokkos::fence();
-      times.push_back(timer.seconds() / nrepeat);
-    }
-    mode = "timing=batch K=" + std::to_string(nrepeat) + " R=" + std::to_string(repeats) + " ";
-    passes = int64_t{nrepeat} * repeats;
-  } else {
-    for (int r = 0; r < nrepeat; ++r) {
-      timer.reset();
-      Kokkos::parallel_for("gups", Policy(0, U), gups);
-      Kokkos::fence();
-      times.push_back(timer.seconds());
-    }
-  }
-  const double t = median(times);
+  auto launch = [&]() { Kokkos::parallel_for("gups", Policy(0, U), gups); };
+  const int repeats = bench::batch_repeats();
+  const std::string mode = bench::batch_tag(nrepeat, repeats);
+  const int64_t passes = repeats > 0 ? int64_t{nrepeat} * repeats : nrepeat;  // timed kernel runs
+  const double t = bench::median(repeats > 0
+                                     ? bench::time_batches(nrepeat, repeats, launch, bench::nothing)
+                                     : bench::time_each(nrepeat, launch, bench::nothing));
   std::printf("gups_kokkos: table=%" PRId64 " updates=%" PRId64
               " nrepeat=%d %smedian kernel %.6f ms (%.4f GUP/s)\n",
               T, U, nrepeat, mode.c_str(), t * 1e3, 1e-9 * static_cast<double>(U) / t);
@@ -110,15 +77,10 @@ int run(int64_t T, int64_t U, int nrepeat) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  const int64_t T = argc > 1 ? std::atoll(argv[1]) : (int64_t{1} << 24);
-  const int64_t U = argc > 2 ? std::atoll(argv[2]) : (int64_t{1} << 24);
-  const int nrepeat = argc > 3 ? std::atoi(argv[3]) : 10;
-  if (T < 1 || U < 1 || nrepeat < 1) {
-    std::fprintf(stderr, "usage: %s [TABLE [UPDATES [NREPEAT]]] (all >= 1)\n", argv[0]);
-    return 2;
-  }
-  Kokkos::initialize(argc, argv);
-  int rc = run(T, U, nrepeat);
-  Kokkos::finalize();
-  return rc;
+  const int64_t T = bench::arg_i64(argc, argv, 1, int64_t{1} << 24);
+  const int64_t U = bench::arg_i64(argc, argv, 2, int64_t{1} << 24);
+  const int nrepeat = bench::arg_int(argc, argv, 3, 10);
+  if (T < 1 || U < 1 || nrepeat < 1)
+    return bench::usage(argv[0], "[TABLE [UPDATES [NREPEAT]]] (all >= 1)");
+  return bench::with_kokkos(argc, argv, [&]() { return run(T, U, nrepeat); });
 }

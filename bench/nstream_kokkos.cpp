@@ -10,32 +10,14 @@
 // the median of R batches of ITERATIONS launches + one fence, divided by ITERATIONS.
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
-#include <vector>
+
+#include "bench_util.hpp"
 
 namespace {
-
-// Timing mode from the environment, as in the pkc examples: PK_TIMING=batch
-// times K back-to-back launches and one fence, divided by K, R times
-// (R = PK_TIMING_REPEATS, default 5); otherwise 0 (one launch + fence each).
-int batch_repeats() {
-  const char* mode = std::getenv("PK_TIMING");
-  if (!mode || std::strcmp(mode, "batch") != 0) return 0;
-  const char* r = std::getenv("PK_TIMING_REPEATS");
-  return r ? std::max(1, std::atoi(r)) : 5;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 int run(int64_t N, int iterations) {
   const double scalar = 3.0;
@@ -49,29 +31,13 @@ int run(int64_t N, int iterations) {
   Kokkos::parallel_for("nstream", Policy(0, N), nstream);  // warm-up
   Kokkos::fence();
 
-  std::vector<double> times;
-  Kokkos::Timer timer;
-  const int repeats = batch_repeats();
-  std::string mode;
-  int launches = iterations;  // timed kernel runs
-  if (repeats > 0) {
-    for (int r = 0; r < repeats; ++r) {
-      timer.reset();
-      for (int k = 0; k < iterations; ++k) Kokkos::parallel_for("nstream", Policy(0, N), nstream);
-      Kokkos::fence();
-      times.push_back(timer.seconds() / iterations);
-    }
-    mode = "timing=batch K=" + std::to_string(iterations) + " R=" + std::to_string(repeats) + " ";
-    launches = iterations * repeats;
-  } else {
-    for (int k = 0; k < iterations; ++k) {
-      timer.reset();
-      Kokkos::parallel_for("nstream", Policy(0, N), nstream);
-      Kokkos::fence();
-      times.push_back(timer.seconds());
-    }
-  }
-  const double t = median(times);
+  auto launch = [&]() { Kokkos::parallel_for("nstream", Policy(0, N), nstream); };
+  const int repeats = bench::batch_repeats();
+  const std::string mode = bench::batch_tag(iterations, repeats);
+  const int launches = repeats > 0 ? iterations * repeats : iterations;  // timed kernel runs
+  const double t = bench::median(repeats > 0
+                                     ? bench::time_batches(iterations, repeats, launch, bench::nothing)
+                                     : bench::time_each(iterations, launch, bench::nothing));
   const double nbytes = 4.0 * sizeof(double) * static_cast<double>(N);
   std::printf("nstream_kokkos: N=%" PRId64 " iterations=%d %smedian kernel %.6f ms (%.2f GB/s)\n",
               N, iterations, mode.c_str(), t * 1e3, nbytes / t / 1e9);
@@ -95,14 +61,8 @@ int run(int64_t N, int iterations) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  const int64_t N = argc > 1 ? std::atoll(argv[1]) : (int64_t{1} << 20);
-  const int iterations = argc > 2 ? std::atoi(argv[2]) : 10;
-  if (N < 1 || iterations < 1) {
-    std::fprintf(stderr, "usage: %s [N [ITERATIONS]] (both >= 1)\n", argv[0]);
-    return 2;
-  }
-  Kokkos::initialize(argc, argv);
-  int rc = run(N, iterations);
-  Kokkos::finalize();
-  return rc;
+  const int64_t N = bench::arg_i64(argc, argv, 1, int64_t{1} << 20);
+  const int iterations = bench::arg_int(argc, argv, 2, 10);
+  if (N < 1 || iterations < 1) return bench::usage(argv[0], "[N [ITERATIONS]] (both >= 1)");
+  return bench::with_kokkos(argc, argv, [&]() { return run(N, iterations); });
 }

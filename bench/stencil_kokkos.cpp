@@ -14,34 +14,16 @@
 // batch); the check counts every stencil run.
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
-#include <vector>
+
+#include "bench_util.hpp"
 
 namespace {
 
 constexpr int64_t R = 2;
-
-// Timing mode from the environment, as in the pkc examples: PK_TIMING=batch
-// times K back-to-back launches and one fence, divided by K, R times
-// (R = PK_TIMING_REPEATS, default 5); otherwise 0 (one launch + fence each).
-int batch_repeats() {
-  const char* mode = std::getenv("PK_TIMING");
-  if (!mode || std::strcmp(mode, "batch") != 0) return 0;
-  const char* r = std::getenv("PK_TIMING_REPEATS");
-  return r ? std::max(1, std::atoi(r)) : 5;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 int run(int64_t n, int iterations, int64_t tile) {
   using MD = Kokkos::MDRangePolicy<Kokkos::Rank<2>, Kokkos::IndexType<int64_t>>;
@@ -60,35 +42,15 @@ int run(int64_t n, int iterations, int64_t tile) {
                  in(i + 1, j) * 0.25 + in(i + 2, j) * 0.125;
   };
   auto increment = KOKKOS_LAMBDA(const int64_t i, const int64_t j) { in(i, j) += 1.0; };
-  std::vector<double> times;
-  Kokkos::Timer timer;
-  const int repeats = batch_repeats();
-  std::string mode;
-  int launches = iterations;  // timed stencil runs
-  if (repeats > 0) {
-    Kokkos::parallel_for("stencil", inside, stencil);  // warm-up
-    Kokkos::parallel_for("increment", full, increment);
-    for (int r = 0; r < repeats; ++r) {
-      Kokkos::fence();
-      timer.reset();
-      for (int it = 0; it < iterations; ++it) Kokkos::parallel_for("stencil", inside, stencil);
-      Kokkos::fence();
-      times.push_back(timer.seconds() / iterations);
-      Kokkos::parallel_for("increment", full, increment);
-    }
-    mode = "timing=batch K=" + std::to_string(iterations) + " R=" + std::to_string(repeats) + " ";
-    launches = iterations * repeats;
-  } else {
-    for (int it = 0; it <= iterations; ++it) {  // iteration 0 is the untimed warm-up
-      Kokkos::fence();
-      timer.reset();
-      Kokkos::parallel_for("stencil", inside, stencil);
-      Kokkos::fence();
-      if (it > 0) times.push_back(timer.seconds());
-      Kokkos::parallel_for("increment", full, increment);
-    }
-  }
-  const double t = median(times);
+  auto launch = [&]() { Kokkos::parallel_for("stencil", inside, stencil); };
+  auto after = [&]() { Kokkos::parallel_for("increment", full, increment); };
+  launch();  // untimed warm-up
+  after();
+  const int repeats = bench::batch_repeats();
+  const std::string mode = bench::batch_tag(iterations, repeats);
+  const int launches = repeats > 0 ? iterations * repeats : iterations;  // timed stencil runs
+  const double t = bench::median(repeats > 0 ? bench::time_batches(iterations, repeats, launch, after)
+                                             : bench::time_each(iterations, launch, after));
   const double active = static_cast<double>((n - 2 * R) * (n - 2 * R));
   std::printf("stencil_kokkos: n=%" PRId64 " radius=%d tile=%" PRId64
               " iterations=%d %skernel median %.6f ms (%.1f MFlop/s)\n",
@@ -115,15 +77,10 @@ int run(int64_t n, int iterations, int64_t tile) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  const int64_t n = argc > 1 ? std::atoll(argv[1]) : 1000;
-  const int iterations = argc > 2 ? std::atoi(argv[2]) : 10;
-  const int64_t tile = argc > 3 ? std::atoll(argv[3]) : 32;
-  if (n <= 2 * R || iterations < 1 || tile < 1) {
-    std::fprintf(stderr, "usage: %s [N [ITERATIONS [TILE]]] (N > 4, others >= 1)\n", argv[0]);
-    return 2;
-  }
-  Kokkos::initialize(argc, argv);
-  int rc = run(n, iterations, tile);
-  Kokkos::finalize();
-  return rc;
+  const int64_t n = bench::arg_i64(argc, argv, 1, 1000);
+  const int iterations = bench::arg_int(argc, argv, 2, 10);
+  const int64_t tile = bench::arg_i64(argc, argv, 3, 32);
+  if (n <= 2 * R || iterations < 1 || tile < 1)
+    return bench::usage(argv[0], "[N [ITERATIONS [TILE]]] (N > 4, others >= 1)");
+  return bench::with_kokkos(argc, argv, [&]() { return run(n, iterations, tile); });
 }

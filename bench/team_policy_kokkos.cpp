@@ -16,28 +16,11 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
-#include <vector>
+
+#include "bench_util.hpp"
 
 namespace {
-
-// Timing mode from the environment, as in the pkc examples: PK_TIMING=batch
-// times K back-to-back launches and one fence, divided by K, R times
-// (R = PK_TIMING_REPEATS, default 5); otherwise 0 (one launch + fence each).
-int batch_repeats() {
-  const char* mode = std::getenv("PK_TIMING");
-  if (!mode || std::strcmp(mode, "batch") != 0) return 0;
-  const char* r = std::getenv("PK_TIMING_REPEATS");
-  return r ? std::max(1, std::atoi(r)) : 5;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 double y_at(int64_t i) { return 1.0 + static_cast<double>(i % 7) * 0.5; }
 double x_at(int64_t j) { return static_cast<double>(j % 5) - 1.5; }
@@ -69,28 +52,12 @@ int run(int64_t N, int64_t M, int nrepeat) {
   Kokkos::parallel_reduce("yAx", Team(N, Kokkos::AUTO), yAx, result);  // warm-up
   Kokkos::fence();
 
-  std::vector<double> times;
-  Kokkos::Timer timer;
-  const int repeats = batch_repeats();
-  std::string mode;
-  if (repeats > 0) {
-    for (int r = 0; r < repeats; ++r) {
-      timer.reset();
-      for (int k = 0; k < nrepeat; ++k)
-        Kokkos::parallel_reduce("yAx", Team(N, Kokkos::AUTO), yAx, result);
-      Kokkos::fence();
-      times.push_back(timer.seconds() / nrepeat);
-    }
-    mode = "timing=batch K=" + std::to_string(nrepeat) + " R=" + std::to_string(repeats) + " ";
-  } else {
-    for (int r = 0; r < nrepeat; ++r) {
-      timer.reset();
-      Kokkos::parallel_reduce("yAx", Team(N, Kokkos::AUTO), yAx, result);
-      Kokkos::fence();
-      times.push_back(timer.seconds());
-    }
-  }
-  const double t = median(times);
+  auto launch = [&]() { Kokkos::parallel_reduce("yAx", Team(N, Kokkos::AUTO), yAx, result); };
+  const int repeats = bench::batch_repeats();
+  const std::string mode = bench::batch_tag(nrepeat, repeats);
+  const double t = bench::median(repeats > 0
+                                     ? bench::time_batches(nrepeat, repeats, launch, bench::nothing)
+                                     : bench::time_each(nrepeat, launch, bench::nothing));
   const double gbytes = 1e-9 * 8.0 * static_cast<double>(N * M + N + M);
   std::printf("team_policy_kokkos: N=%" PRId64 " M=%" PRId64
               " nrepeat=%d %smedian kernel %.6f ms (%.2f GB/s)\n",
@@ -118,15 +85,9 @@ int run(int64_t N, int64_t M, int nrepeat) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  const int64_t N = argc > 1 ? std::atoll(argv[1]) : 4096;
-  const int64_t M = argc > 2 ? std::atoll(argv[2]) : 1024;
-  const int nrepeat = argc > 3 ? std::atoi(argv[3]) : 100;
-  if (N < 1 || M < 1 || nrepeat < 1) {
-    std::fprintf(stderr, "usage: %s [N [M [NREPEAT]]] (all >= 1)\n", argv[0]);
-    return 2;
-  }
-  Kokkos::initialize(argc, argv);
-  int rc = run(N, M, nrepeat);
-  Kokkos::finalize();
-  return rc;
+  const int64_t N = bench::arg_i64(argc, argv, 1, 4096);
+  const int64_t M = bench::arg_i64(argc, argv, 2, 1024);
+  const int nrepeat = bench::arg_int(argc, argv, 3, 100);
+  if (N < 1 || M < 1 || nrepeat < 1) return bench::usage(argv[0], "[N [M [NREPEAT]]] (all >= 1)");
+  return bench::with_kokkos(argc, argv, [&]() { return run(N, M, nrepeat); });
 }

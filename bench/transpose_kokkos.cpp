@@ -11,32 +11,14 @@
 // (the check counts every sweep).
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
-#include <vector>
+
+#include "bench_util.hpp"
 
 namespace {
-
-// Timing mode from the environment, as in the pkc examples: PK_TIMING=batch
-// times K back-to-back launches and one fence, divided by K, R times
-// (R = PK_TIMING_REPEATS, default 5); otherwise 0 (one launch + fence each).
-int batch_repeats() {
-  const char* mode = std::getenv("PK_TIMING");
-  if (!mode || std::strcmp(mode, "batch") != 0) return 0;
-  const char* r = std::getenv("PK_TIMING_REPEATS");
-  return r ? std::max(1, std::atoi(r)) : 5;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 int run(int64_t order, int iterations, int64_t tile) {
   using MD = Kokkos::MDRangePolicy<Kokkos::Rank<2>, Kokkos::IndexType<int64_t>>;
@@ -52,32 +34,14 @@ int run(int64_t order, int iterations, int64_t tile) {
     B(i, j) += A(j, i);
     A(j, i) += 1.0;
   };
-  std::vector<double> times;
-  Kokkos::Timer timer;
-  const int repeats = batch_repeats();
-  std::string mode;
-  int launches = iterations;  // timed sweeps
-  if (repeats > 0) {
-    Kokkos::parallel_for("transpose", policy, transpose);  // warm-up
-    for (int r = 0; r < repeats; ++r) {
-      Kokkos::fence();
-      timer.reset();
-      for (int it = 0; it < iterations; ++it) Kokkos::parallel_for("transpose", policy, transpose);
-      Kokkos::fence();
-      times.push_back(timer.seconds() / iterations);
-    }
-    mode = "timing=batch K=" + std::to_string(iterations) + " R=" + std::to_string(repeats) + " ";
-    launches = iterations * repeats;
-  } else {
-    for (int it = 0; it <= iterations; ++it) {  // iteration 0 is the untimed warm-up
-      Kokkos::fence();
-      timer.reset();
-      Kokkos::parallel_for("transpose", policy, transpose);
-      Kokkos::fence();
-      if (it > 0) times.push_back(timer.seconds());
-    }
-  }
-  const double t = median(times);
+  auto launch = [&]() { Kokkos::parallel_for("transpose", policy, transpose); };
+  launch();  // untimed warm-up
+  const int repeats = bench::batch_repeats();
+  const std::string mode = bench::batch_tag(iterations, repeats);
+  const int launches = repeats > 0 ? iterations * repeats : iterations;  // timed sweeps
+  const double t = bench::median(repeats > 0
+                                     ? bench::time_batches(iterations, repeats, launch, bench::nothing)
+                                     : bench::time_each(iterations, launch, bench::nothing));
   const double nbytes = 4.0 * sizeof(double) * static_cast<double>(order * order);
   std::printf("transpose_kokkos: order=%" PRId64 " tile=%" PRId64
               " iterations=%d %skernel median %.6f ms (%.2f GB/s)\n",
@@ -103,15 +67,10 @@ int run(int64_t order, int iterations, int64_t tile) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  const int64_t order = argc > 1 ? std::atoll(argv[1]) : 1024;
-  const int iterations = argc > 2 ? std::atoi(argv[2]) : 10;
-  const int64_t tile = argc > 3 ? std::atoll(argv[3]) : 32;
-  if (order < 1 || iterations < 1 || tile < 1) {
-    std::fprintf(stderr, "usage: %s [ORDER [ITERATIONS [TILE]]] (all >= 1)\n", argv[0]);
-    return 2;
-  }
-  Kokkos::initialize(argc, argv);
-  int rc = run(order, iterations, tile);
-  Kokkos::finalize();
-  return rc;
+  const int64_t order = bench::arg_i64(argc, argv, 1, 1024);
+  const int iterations = bench::arg_int(argc, argv, 2, 10);
+  const int64_t tile = bench::arg_i64(argc, argv, 3, 32);
+  if (order < 1 || iterations < 1 || tile < 1)
+    return bench::usage(argv[0], "[ORDER [ITERATIONS [TILE]]] (all >= 1)");
+  return bench::with_kokkos(argc, argv, [&]() { return run(order, iterations, tile); });
 }

@@ -11,63 +11,7 @@
 
 #include <cmocka.h>
 
-#include "ir_build.h"
-
-typedef struct fx {
-  pki_module *m;
-  pki_diags d;
-} fx;
-
-static int setup(void **state) {
-  fx *x = test_malloc(sizeof *x);
-  x->m = mk_module();
-  pki_diags_init(&x->d, x->m->arena, x->m->path, "", 0);
-  *state = x;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fx *x = *state;
-  pki_module_free(x->m);
-  test_free(x);
-  return 0;
-}
-
-static void dump_diags(const pki_diags *d) {
-  for (int i = 0; i < d->n; i++)
-    fprintf(stderr, "  diag %u:%u [%s] %s\n", d->items[i].span.line, d->items[i].span.col,
-            d->items[i].code, d->items[i].message);
-}
-
-/* Asserts a diagnostic with exactly this message at line:col exists. */
-static void expect_diag(const pki_diags *d, pki_severity sev, int line, int col,
-                        const char *msg) {
-  for (int i = 0; i < d->n; i++)
-    if (d->items[i].severity == sev && d->items[i].span.line == (uint32_t)line &&
-        d->items[i].span.col == (uint32_t)col && strcmp(d->items[i].message, msg) == 0)
-      return;
-  fprintf(stderr, "missing diag %d:%d %s\n", line, col, msg);
-  dump_diags(d);
-  fail();
-}
-
-static int check_ok(fx *x) {
-  int n = pki_check(x->m, &x->d);
-  if (n)
-    dump_diags(&x->d);
-  return n;
-}
-
-#define F64 pki_float_type
-#define I64 pki_int_type
-#define KT(k) pki_scalar(PKI_##k)
-
-static void assert_cast_of(const pki_expr *e, pki_kind to, pki_expr_kind inner) {
-  assert_non_null(e);
-  assert_int_equal(e->kind, PKI_E_CAST);
-  assert_int_equal(e->type.kind, to);
-  assert_int_equal(e->args[0]->kind, inner);
-}
+#include "check_test_util.h"
 
 /* ------------------------------------------------------------- typing */
 

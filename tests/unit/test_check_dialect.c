@@ -13,65 +13,12 @@
 
 #include <cmocka.h>
 
-#include "ir_build.h"
+#include "check_test_util.h"
 
-typedef struct fx {
-  pki_module *m;
-  pki_diags d;
-} fx;
-
-static int setup(void **state) {
-  fx *x = test_malloc(sizeof *x);
-  x->m = mk_module();
-  pki_diags_init(&x->d, x->m->arena, x->m->path, "", 0);
-  *state = x;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fx *x = *state;
-  pki_module_free(x->m);
-  test_free(x);
-  return 0;
-}
-
-static void dump_diags(const pki_diags *d) {
-  for (int i = 0; i < d->n; i++)
-    fprintf(stderr, "  diag %u:%u [%s] %s\n", d->items[i].span.line, d->items[i].span.col,
-            d->items[i].code, d->items[i].message);
-}
-
-static void expect_err(const pki_diags *d, int line, int col, const char *msg) {
-  for (int i = 0; i < d->n; i++)
-    if (d->items[i].severity == PKI_SEV_ERROR && d->items[i].span.line == (uint32_t)line &&
-        d->items[i].span.col == (uint32_t)col && strcmp(d->items[i].message, msg) == 0)
-      return;
-  fprintf(stderr, "missing diag %d:%d %s\n", line, col, msg);
-  dump_diags(d);
-  fail();
-}
-
-static int check_n(fx *x) {
-  int n = pki_check(x->m, &x->d);
-  if (n)
-    dump_diags(&x->d);
-  return n;
-}
-
-#define F64 pki_float_type
-#define I64 pki_int_type
-#define KT(k) pki_scalar(PKI_##k)
 #define A1(e) ((pki_expr *[]){e})
 #define A2(a, b) ((pki_expr *[]){a, b})
 #define A3(a, b, c) ((pki_expr *[]){a, b, c})
 #define A4(a, b, c, d) ((pki_expr *[]){a, b, c, d})
-
-static void assert_cast_of(const pki_expr *e, pki_kind to, pki_expr_kind inner) {
-  assert_non_null(e);
-  assert_int_equal(e->kind, PKI_E_CAST);
-  assert_int_equal(e->type.kind, to);
-  assert_int_equal(e->args[0]->kind, inner);
-}
 
 static pki_type v1d(pki_kind k) { return pki_view(k, 1, PKI_LAYOUT_DEFAULT); }
 
@@ -93,7 +40,7 @@ static void test_team_intrinsics(void **state) {
   pki_stmt *d = s_decl(m, f, sv, e_intr(m, PKI_INTRINSIC_SCRATCH_VIEW, 2,
                                          A2(src, e_var(m, n32)), sp(5, 9)), sp(5, 5));
   s_assign(m, &f->body, PKI_S_ASSIGN, 0, e_index1(m, sv, e_int(m, 0)), e_int(m, 1), sp(6, 5));
-  assert_int_equal(check_n(x), 0);
+  assert_int_equal(check_ok(x), 0);
   assert_int_equal(r->type.kind, PKI_I64);
   assert_int_equal(d->value->type.kind, PKI_VIEW);
   assert_int_equal(d->value->type.space, PKI_SPACE_SCRATCH);
@@ -146,7 +93,7 @@ static void test_atomics(void **state) {
   s_decl(m, f, c, e_intr(m, PKI_INTRINSIC_ATOMIC_COMPARE_EXCHANGE, 4, cas_args, sp(5, 9)), sp(5, 5));
   s_expr(m, &f->body, e_intr(m, PKI_INTRINSIC_ATOMIC_INCREMENT, 3,
                              A3(e_var(m, A), e_int(m, 0), e_int(m, 1)), sp(6, 5)), sp(6, 5));
-  assert_int_equal(check_n(x), 0);
+  assert_int_equal(check_ok(x), 0);
   assert_cast_of(d->value, PKI_I64, PKI_E_INTRINSIC); /* int32 old value into an int64 local */
   assert_int_equal(d->value->args[0]->type.kind, PKI_I32);
   assert_int_equal(old->type.kind, PKI_I64);
@@ -249,7 +196,7 @@ static void test_subview(void **state) {
   s_decl(m, f, local(m, "bad", pki_void_type),
          e_intr(m, PKI_INTRINSIC_SUBVIEW, 3, A3(e_var(m, B), e_int(m, 0), e_int(m, 1)), sp(5, 11)),
          sp(5, 5));
-  assert_int_equal(check_n(x), 1);
+  assert_int_equal(check_ok(x), 1);
   expect_err(&x->d, 5, 11, "this subview keeps no dimension; index the View directly: B[...]");
   assert_int_equal(row->type.kind, PKI_VIEW);
   assert_int_equal(row->type.rank, 2);
@@ -285,7 +232,7 @@ static void test_main_timer(void **state) {
                          sp(33, 9));
   s_expr(m, &mainf->body, e_intr(m, PKI_INTRINSIC_TIMER_RESET, 1, A1(e_var(m, t)), sp(34, 9)),
          sp(34, 9));
-  assert_int_equal(check_n(x), 0);
+  assert_int_equal(check_ok(x), 0);
   assert_int_equal(t->type.kind, PKI_TIMER);
   assert_int_equal(a->value->type.kind, PKI_F64);
   assert_int_equal(el->access, PKI_ACCESS_WRITE);
@@ -602,7 +549,7 @@ static void test_dispatch(void **state) {
                        2, A2(NULL, e_var(m, n)), e_var(m, tot), sp(33, 9));
   pki_stmt *assign_n = s_assign(m, &mainf->body, PKI_S_AUGASSIGN, PKI_OP_ADD, e_var(m, n),
                                 e_int(m, 1), sp(34, 9));
-  assert_int_equal(check_n(x), 0);
+  assert_int_equal(check_ok(x), 0);
   assert_int_equal(tot->access, PKI_ACCESS_WRITE);
   assert_int_equal(n->access, PKI_ACCESS_READ | PKI_ACCESS_WRITE);
   assert_int_equal(e->members[0]->access, PKI_ACCESS_READ | PKI_ACCESS_WRITE);
@@ -672,7 +619,7 @@ static void test_print_team(void **state) {
   pki_var *xv;
   pki_func *inner;
   mk_team_nested(x->m, &xv, &inner);
-  assert_int_equal(check_n(x), 0);
+  assert_int_equal(check_ok(x), 0);
   compare(x->m,
           "module t (tests/t.py)\n"
           "workunit k [entity k] pattern=reduce policy=team reducer=sum @2:5\n"
@@ -704,7 +651,7 @@ static void test_print_workload(void **state) {
   d->str = "sum";
   pki_var *t = local(m, "t", pki_void_type);
   s_decl(m, mainf, t, e_intr(m, PKI_INTRINSIC_TIMER_NEW, 0, NULL, sp(32, 13)), sp(32, 9));
-  assert_int_equal(check_n(x), 0);
+  assert_int_equal(check_ok(x), 0);
   compare(m,
           "module t (tests/t.py)\n"
           "workload W @1:7\n"

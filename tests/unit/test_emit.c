@@ -11,20 +11,11 @@
 
 #include <cmocka.h>
 
-#include <dlfcn.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "backends.h"
-#include "pkc_abi.h"
-
-#ifndef PKC_DEFAULT_KOKKOS_ROOT
-#define PKC_DEFAULT_KOKKOS_ROOT "/work/main/.deps/kokkos-openmp"
-#endif
+#define EMIT_TMP_TEMPLATE "/tmp/pkc_test_emit_XXXXXX"
+#include "emit_test_util.h"
 
 /* ------------------------------------------------------------ IR builders */
 
@@ -394,53 +385,6 @@ static pki_module *make_module(const char *abspath) {
   return m;
 }
 
-/* ------------------------------------------------------------ helpers */
-
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *p = calloc(1, (size_t)n + 1);
-  if (fread(p, 1, (size_t)n, f) != (size_t)n)
-    n = 0;
-  fclose(f);
-  return p;
-}
-
-static char tmpdir[256];
-
-static int setup_dir(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/pkc_test_emit_XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_dir(void **state) {
-  (void)state;
-  char cmd[400];
-  if (!getenv("PKC_KEEP_TEST_DIRS")) {
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-  }
-  return 0;
-}
-
-static pkb_options opts(const char *outdir) {
-  pkb_options o = {.outdir = outdir, .backend = "openmp",
-                   .kokkos_root = PKC_DEFAULT_KOKKOS_ROOT, .pkc_version = "0.1.0",
-                   .line_directives = true, .jobs = 2, .verbosity = -1};
-  return o;
-}
-
-#define HAS(text, needle)                                                    \
-  do {                                                                       \
-    if (!strstr(text, needle))                                               \
-      fail_msg("generated code lacks: %s", needle);                          \
-  } while (0)
-
 /* ------------------------------------------------------------ emit tests */
 
 static void test_emit_text(void **state) {
@@ -560,34 +504,6 @@ static void test_emit_unchanged_keeps_mtime(void **state) {
 
 /* ------------------------------------------------------------ integration */
 
-static DLTensor tensor(void *data, int64_t *shape, DLDataTypeCode code, int bits) {
-  DLTensor t = {0};
-  t.data = data;
-  t.device.device_type = kDLCPU;
-  t.ndim = 1;
-  t.dtype.code = (uint8_t)code;
-  t.dtype.bits = (uint8_t)bits;
-  t.dtype.lanes = 1;
-  t.shape = shape;
-  return t;
-}
-
-static const pkc_kernel_desc *kernel(const pkc_module_desc *d, const char *name) {
-  for (int k = 0; k < d->nkernels; k++)
-    if (!strcmp(d->kernels[k].name, name))
-      return &d->kernels[k];
-  fail_msg("no kernel %s", name);
-  return NULL;
-}
-
-static pkc_policy range(int64_t n) {
-  pkc_policy p = {0};
-  p.kind = PKC_POLICY_RANGE;
-  p.rank = 1;
-  p.end[0] = n;
-  return p;
-}
-
 static double pyfloordiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   return (double)((a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q);
@@ -614,8 +530,8 @@ static void call_kernels(const pkc_module_desc *d) {
     fa[i] = (float)(i % 7);
   }
   /* nstream: A += B + 3 * C */
-  DLTensor tA = tensor(A, shape, kDLFloat, 64), tB = tensor(Bv, shape, kDLFloat, 64),
-           tC = tensor(C, shape, kDLFloat, 64);
+  DLTensor tA = tensor(A, shape, 1, kDLFloat, 64), tB = tensor(Bv, shape, 1, kDLFloat, 64),
+           tC = tensor(C, shape, 1, kDLFloat, 64);
   pkc_value scalar = {.f = 3.0};
   void *args[4] = {&tA, &tB, &tC, &scalar};
   pkc_policy p = range(N);
@@ -624,7 +540,7 @@ static void call_kernels(const pkc_module_desc *d) {
   for (int i = 0; i < N; i++)
     assert_float_equal(A[i], i + 2.0 * i + 3.0 * (1.0 + i), 1e-12);
   /* dot over a sub-range */
-  DLTensor tx = tensor(x, shape, kDLFloat, 64);
+  DLTensor tx = tensor(x, shape, 1, kDLFloat, 64);
   void *dargs[2] = {&tx, &tB};
   pkc_value r = {0};
   pkc_policy p2 = range(N);
@@ -635,14 +551,14 @@ static void call_kernels(const pkc_module_desc *d) {
     want += x[i] * Bv[i];
   assert_float_equal(r.f, want, 1e-9);
   /* exclusive prefix sum */
-  DLTensor tv = tensor(v, shape, kDLInt, 64);
+  DLTensor tv = tensor(v, shape, 1, kDLInt, 64);
   void *sargs[1] = {&tv};
   assert_int_equal(kernel(d, "prefix")->fn(sargs, &p, &r, err, sizeof err), 0);
   assert_int_equal(r.i, (int64_t)N * (N + 1) / 2);
   for (int i = 0; i < N; i++)
     assert_int_equal(v[i], (int64_t)i * (i + 1) / 2);
   /* misc: Python // % ** and loops */
-  DLTensor to = tensor(out, shape, kDLFloat, 64);
+  DLTensor to = tensor(out, shape, 1, kDLFloat, 64);
   pkc_value n = {.i = 5};
   void *margs[2] = {&to, &n};
   assert_int_equal(kernel(d, "misc")->fn(margs, &p, NULL, err, sizeof err), 0);
@@ -653,7 +569,7 @@ static void call_kernels(const pkc_module_desc *d) {
     assert_float_equal(out[i], t + q * q + pymod(i - 5, 3) + 3.141592653589793 + 8.0, 1e-12);
   }
   /* ClassSty functor: LayoutLeft float32 views, a max reduction */
-  DLTensor tf = tensor(fa, shape, kDLFloat, 32);
+  DLTensor tf = tensor(fa, shape, 1, kDLFloat, 32);
   pkc_value s = {.f = 0.5};
   void *fargs[2] = {&tf, &s};
   assert_int_equal(kernel(d, "scale")->fn(fargs, &p, NULL, err, sizeof err), 0);
@@ -665,7 +581,7 @@ static void call_kernels(const pkc_module_desc *d) {
   /* MDRangePolicy over a 2-D LayoutRight view, sub-box [1,4) x [2,5) */
   double M[5][6] = {{0}};
   int64_t shape2[2] = {5, 6};
-  DLTensor tm = tensor(M, shape2, kDLFloat, 64);
+  DLTensor tm = tensor(M, shape2, 1, kDLFloat, 64);
   tm.ndim = 2;
   void *m2args[1] = {&tm};
   pkc_policy md = {0};
@@ -682,7 +598,7 @@ static void call_kernels(const pkc_module_desc *d) {
   double o2[N];
   for (int i = 0; i < N; i++)
     fl[i] = i % 3 == 0;
-  DLTensor to2 = tensor(o2, shape, kDLFloat, 64), tfl = tensor(fl, shape, kDLUInt, 8);
+  DLTensor to2 = tensor(o2, shape, 1, kDLFloat, 64), tfl = tensor(fl, shape, 1, kDLUInt, 8);
   pkc_value nn = {.i = 6}, stp = {.i = -2};
   void *oargs[4] = {&to2, &tfl, &nn, &stp};
   assert_int_equal(kernel(d, "ops")->fn(oargs, &p, NULL, err, sizeof err), 0);
@@ -710,13 +626,13 @@ static void call_errors(const pkc_module_desc *d) {
   int64_t shape[1] = {4}, shape2[2] = {2, 2}, strides[1] = {2};
   int32_t ints[4] = {0};
   double dbl[8] = {0};
-  DLTensor bad = tensor(ints, shape, kDLInt, 32), ok = tensor(dbl, shape, kDLFloat, 64);
+  DLTensor bad = tensor(ints, shape, 1, kDLInt, 32), ok = tensor(dbl, shape, 1, kDLFloat, 64);
   pkc_value scalar = {.f = 1.0};
   void *args[4] = {&bad, &ok, &ok, &scalar};
   pkc_policy p = range(4);
   assert_int_not_equal(kernel(d, "nstream")->fn(args, &p, NULL, err, sizeof err), 0);
   assert_string_equal(err, "nstream: argument 'A': expected a 1-D float64 array, got 1-D int32");
-  DLTensor two = tensor(dbl, shape2, kDLFloat, 64);
+  DLTensor two = tensor(dbl, shape2, 1, kDLFloat, 64);
   two.ndim = 2;
   args[0] = &ok;
   args[2] = &two;
@@ -742,12 +658,6 @@ static void call_errors(const pkc_module_desc *d) {
   assert_non_null(strstr(err, "nstream: expected a RangePolicy"));
 }
 
-static bool have_kokkos(void) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/lib/cmake/Kokkos/KokkosConfig.cmake", PKC_DEFAULT_KOKKOS_ROOT);
-  return access(path, R_OK) == 0;
-}
-
 static void test_build_openmp_and_run(void **state) {
   (void)state;
   if (!have_kokkos())
@@ -757,16 +667,7 @@ static void test_build_openmp_and_run(void **state) {
   snprintf(py, sizeof py, "%s/run.py", tmpdir);
   pki_module *m = make_module(py);
   pkb_options o = opts(out);
-  int rc = pkb_build(m, &o, err, sizeof err);
-  if (rc != 0)
-    fail_msg("pkb_build: %s", err);
-  /* warning-free with -Wall -Wextra */
-  snprintf(path, sizeof path, "%s/build-openmp/pkc-build.log", out);
-  char *log = slurp(path);
-  assert_non_null(log);
-  if (strstr(log, "warning"))
-    fail_msg("the generated code compiles with warnings:\n%s", log);
-  free(log);
+  build_warning_free(m, &o, err, sizeof err); /* warning-free with -Wall -Wextra */
   snprintf(path, sizeof path, "%s/build-openmp/CMakeFiles/run_openmp.dir/flags.make", out);
   char *flags = slurp(path);
   assert_non_null(flags);
@@ -775,13 +676,9 @@ static void test_build_openmp_and_run(void **state) {
   assert_non_null(strstr(flags, "-O3") ? flags : strstr(flags, "-O2"));
   free(flags);
   const char *so = pkb_module_path(m->arena, m, &o);
-  void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-  if (!h)
-    fail_msg("dlopen: %s", dlerror());
-  pkc_module_fn entry = (pkc_module_fn)(uintptr_t)dlsym(h, PKC_MODULE_SYMBOL);
-  assert_non_null(entry);
+  void *h;
+  const pkc_module_desc *d = open_module(so, &h);
   assert_null(dlsym(h, "_ZN3pkc4failEPcmPKcS2_")); /* everything else hidden */
-  const pkc_module_desc *d = entry();
   assert_int_equal(d->abi_version, PKC_ABI_VERSION);
   assert_string_equal(d->backend, "openmp");
   assert_string_equal(d->kokkos_version, "3.4.1");

@@ -13,19 +13,10 @@
 
 #include <cmocka.h>
 
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "backends.h"
-#include "pkc_abi.h"
-
-#ifndef PKC_DEFAULT_KOKKOS_ROOT
-#define PKC_DEFAULT_KOKKOS_ROOT "/work/main/.deps/kokkos-openmp"
-#endif
+#define EMIT_TMP_TEMPLATE "/tmp/pkc_test_dialect_XXXXXX"
+#include "emit_test_util.h"
 
 static pki_module *M;
 static pki_span sp(int line) { return (pki_span){.line = (uint32_t)line, .col = 5}; }
@@ -381,53 +372,6 @@ static pki_module *make_module(const char *abspath) {
   return M;
 }
 
-/* ------------------------------------------------------------ helpers */
-
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *p = calloc(1, (size_t)n + 1);
-  if (fread(p, 1, (size_t)n, f) != (size_t)n)
-    n = 0;
-  fclose(f);
-  return p;
-}
-
-static char tmpdir[256];
-
-static int setup_dir(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/pkc_test_dialect_XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_dir(void **state) {
-  (void)state;
-  char cmd[400];
-  if (!getenv("PKC_KEEP_TEST_DIRS")) {
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-  }
-  return 0;
-}
-
-static pkb_options opts(const char *outdir) {
-  pkb_options o = {.outdir = outdir, .backend = "openmp",
-                   .kokkos_root = PKC_DEFAULT_KOKKOS_ROOT, .pkc_version = "0.1.0",
-                   .line_directives = true, .jobs = 2, .verbosity = -1};
-  return o;
-}
-
-#define HAS(text, needle)                                                    \
-  do {                                                                       \
-    if (!strstr(text, needle))                                               \
-      fail_msg("generated code lacks: %s", needle);                          \
-  } while (0)
-
 static void test_dialect_text(void **state) {
   (void)state;
   char out[300], py[300], err[512] = "", path[400];
@@ -479,34 +423,6 @@ static void test_dialect_text(void **state) {
   HAS(cpp, "pkc::pool_create,");
   free(cpp);
   pki_module_free(m);
-}
-
-static DLTensor tensor(void *data, int64_t *shape, int ndim, DLDataTypeCode code, int bits) {
-  DLTensor t = {0};
-  t.data = data;
-  t.device.device_type = kDLCPU;
-  t.ndim = ndim;
-  t.dtype.code = (uint8_t)code;
-  t.dtype.bits = (uint8_t)bits;
-  t.dtype.lanes = 1;
-  t.shape = shape;
-  return t;
-}
-
-static const pkc_kernel_desc *kernel(const pkc_module_desc *d, const char *name) {
-  for (int k = 0; k < d->nkernels; k++)
-    if (!strcmp(d->kernels[k].name, name))
-      return &d->kernels[k];
-  fail_msg("no kernel %s", name);
-  return NULL;
-}
-
-static pkc_policy range(int64_t n) {
-  pkc_policy p = {0};
-  p.kind = PKC_POLICY_RANGE;
-  p.rank = 1;
-  p.end[0] = n;
-  return p;
 }
 
 static void run_team(const pkc_module_desc *d) {
@@ -625,35 +541,18 @@ static void run_others(const pkc_module_desc *d) {
   assert_float_equal(A[W - 1], W - 1, 0);
 }
 
-static bool have_kokkos(void) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/lib/cmake/Kokkos/KokkosConfig.cmake", PKC_DEFAULT_KOKKOS_ROOT);
-  return access(path, R_OK) == 0;
-}
-
 static void test_dialect_build_and_run(void **state) {
   (void)state;
   if (!have_kokkos())
     skip();
-  char out[300], py[300], err[2048] = "", path[400];
+  char out[300], py[300], err[2048] = "";
   snprintf(out, sizeof out, "%s/dia.pk", tmpdir);
   snprintf(py, sizeof py, "%s/dia.py", tmpdir);
   pki_module *m = make_module(py);
   pkb_options o = opts(out);
-  if (pkb_build(m, &o, err, sizeof err) != 0)
-    fail_msg("pkb_build: %s", err);
-  snprintf(path, sizeof path, "%s/build-openmp/pkc-build.log", out);
-  char *log = slurp(path);
-  assert_non_null(log);
-  if (strstr(log, "warning"))
-    fail_msg("the generated code compiles with warnings:\n%s", log);
-  free(log);
-  void *h = dlopen(pkb_module_path(m->arena, m, &o), RTLD_NOW | RTLD_LOCAL);
-  if (!h)
-    fail_msg("dlopen: %s", dlerror());
-  pkc_module_fn entry = (pkc_module_fn)(uintptr_t)dlsym(h, PKC_MODULE_SYMBOL);
-  assert_non_null(entry);
-  const pkc_module_desc *d = entry();
+  build_warning_free(m, &o, err, sizeof err);
+  void *h;
+  const pkc_module_desc *d = open_module(pkb_module_path(m->arena, m, &o), &h);
   assert_int_equal(d->initialize(2, err, sizeof err), 0);
   run_team(d);
   run_others(d);

@@ -8,12 +8,7 @@
 
 #include <cmocka.h>
 
-#include "frontend.h"
-
-static pki_module *lower(const char *src, pki_diags *d) {
-  memset(d, 0, sizeof *d);
-  return pkf_lower("t.py", src, strlen(src), d);
-}
+#include "frontend_test_util.h"
 
 /* Asserts that d has a diagnostic at line:col whose message contains text. */
 static void expect_diag(const pki_diags *d, unsigned line, unsigned col, const char *text) {
@@ -52,9 +47,7 @@ static const char *NSTREAM =
 
 static void test_nstream(void **state) {
   (void)state;
-  pki_diags d;
-  pki_module *m = lower(NSTREAM, &d);
-  assert_int_equal(d.n, 0);
+  pki_module *m = lower_ok(NSTREAM);
   assert_int_equal(m->nentities, 3);
   pki_entity *e = m->entities[0];
   assert_int_equal(e->kind, PKI_ENT_WORKUNIT);
@@ -124,9 +117,7 @@ static void test_functor(void **state) {
                     "    @pk.workunit\n"
                     "    def run(self, i: int):\n"
                     "        self.v[i] = self.g(1.5)\n";
-  pki_diags d;
-  pki_module *m = lower(src, &d);
-  assert_int_equal(d.n, 0);
+  pki_module *m = lower_ok(src);
   assert_int_equal(m->nentities, 1);
   pki_entity *e = m->entities[0];
   assert_int_equal(e->kind, PKI_ENT_FUNCTOR);
@@ -169,7 +160,7 @@ static void test_statements(void **state) {
                     "    v[i, 0] = t + math.pi\n"
                     "    pk.printf(\"%d\\n\", i)\n";
   pki_diags d;
-  pki_module *m = lower(src, &d);
+  pki_module *m = lower_quiet(src, &d);
   assert_int_equal(d.n, 0);
   pki_func *f = m->entities[0]->funcs[0];
   assert_int_equal(f->body.n, 4);
@@ -221,7 +212,7 @@ static void test_scope_rule(void **state) {
                     "        t = 1.0\n"
                     "    v[i] = t\n";
   pki_diags d;
-  pki_module *m = lower(src, &d);
+  pki_module *m = lower_quiet(src, &d);
   assert_int_equal(d.errors, 1);
   expect_diag(&d, 6, 12, "name 't' is not defined here: it was bound inside the 'if' at 4:5");
   assert_string_equal(d.items[0].code, "scope");
@@ -242,7 +233,7 @@ static void test_diagnostics(void **state) {
                     "class W:\n"
                     "    pass\n";
   pki_diags d;
-  pki_module *m = lower(src, &d);
+  pki_module *m = lower_quiet(src, &d);
   expect_diag(&d, 3, 36, "cannot infer the type of parameter 's' of 'k'");
   expect_diag(&d, 4, 12, "name 'y' is not defined");
   expect_diag(&d, 5, 5, "'break' outside a loop");
@@ -257,7 +248,7 @@ static void test_diagnostics(void **state) {
 static void test_syntax_error(void **state) {
   (void)state;
   pki_diags d;
-  pki_module *m = lower("import pykokkos as pk\nx = = 1\n", &d);
+  pki_module *m = lower_quiet("import pykokkos as pk\nx = = 1\n", &d);
   assert_int_equal(d.errors, 1);
   expect_diag(&d, 2, 5, "syntax error");
   assert_string_equal(d.items[0].code, "syntax-error");
@@ -277,7 +268,7 @@ static char *render(const pki_diags *d, pkf_diag_format fmt) {
 static void test_render(void **state) {
   (void)state;
   pki_diags d;
-  pki_module *m = lower("import pykokkos as pk\n@pk.workunit\ndef k(i: int):\n"
+  pki_module *m = lower_quiet("import pykokkos as pk\n@pk.workunit\ndef k(i: int):\n"
                         "\tz = \"q\" + 1.0\n", &d);
   char *text = render(&d, PKF_DIAG_TEXT);
   assert_string_equal(text, "t.py:4:6: error: strings are only allowed as the format of "

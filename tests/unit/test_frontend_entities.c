@@ -10,24 +10,7 @@
 
 #include <cmocka.h>
 
-#include "frontend.h"
-
-static pki_module *lower(const char *src, pki_diags *d) {
-  memset(d, 0, sizeof *d);
-  pki_module *m = pkf_lower("t.py", src, strlen(src), d);
-  for (int i = 0; i < d->n; i++)
-    print_error("  diag %u:%u: %s\n", d->items[i].span.line, d->items[i].span.col,
-                d->items[i].message);
-  return m;
-}
-
-static pki_entity *entity(pki_module *m, const char *name) {
-  for (int i = 0; i < m->nentities; i++)
-    if (!strcmp(m->entities[i]->name, name))
-      return m->entities[i];
-  fail_msg("no entity %s", name);
-  return NULL;
-}
+#include "frontend_test_util.h"
 
 static const char *CLASSTYPE =
     "import pykokkos as pk\n"
@@ -48,9 +31,7 @@ static const char *CLASSTYPE =
 
 static void test_classtype(void **state) {
   (void)state;
-  pki_diags d;
-  pki_module *m = lower(CLASSTYPE, &d);
-  assert_int_equal(d.n, 0);
+  pki_module *m = lower_ok(CLASSTYPE);
   pki_entity *e = entity(m, "Vec3");
   assert_int_equal(e->kind, PKI_ENT_CLASSTYPE);
   assert_ptr_equal(m->entities[0], e); /* classtypes come first (emitted before use) */
@@ -112,9 +93,7 @@ static const char *WORKLOAD =
 
 static void test_workload(void **state) {
   (void)state;
-  pki_diags d;
-  pki_module *m = lower(WORKLOAD, &d);
-  assert_int_equal(d.n, 0);
+  pki_module *m = lower_ok(WORKLOAD);
   pki_entity *e = entity(m, "W");
   assert_int_equal(e->kind, PKI_ENT_WORKLOAD);
   assert_int_equal(e->nmembers, 3);
@@ -169,9 +148,7 @@ static const char *INFER =
 
 static void test_inference_and_constants(void **state) {
   (void)state;
-  pki_diags d;
-  pki_module *m = lower(INFER, &d);
-  assert_int_equal(d.n, 0);
+  pki_module *m = lower_ok(INFER);
   pki_func *k = entity(m, "k")->funcs[0];
   assert_int_equal(k->nparams, 2);
   assert_int_equal(k->params[0]->type.kind, PKI_VIEW);

@@ -9,16 +9,7 @@
 
 #include <cmocka.h>
 
-#include "frontend.h"
-
-static pki_module *lower(const char *src, pki_diags *d) {
-  memset(d, 0, sizeof *d);
-  pki_module *m = pkf_lower("t.py", src, strlen(src), d);
-  for (int i = 0; i < d->n; i++)
-    print_error("  diag %u:%u: %s\n", d->items[i].span.line, d->items[i].span.col,
-                d->items[i].message);
-  return m;
-}
+#include "frontend_test_util.h"
 
 static const char *TEAM =
     "import pykokkos as pk\n"
@@ -38,9 +29,7 @@ static const char *TEAM =
 
 static void test_team(void **state) {
   (void)state;
-  pki_diags d;
-  pki_module *m = lower(TEAM, &d);
-  assert_int_equal(d.n, 0);
+  pki_module *m = lower_ok(TEAM);
   pki_func *f = m->entities[0]->funcs[0];
   assert_int_equal(f->policy, PKI_POLICY_TEAM);
   assert_int_equal(f->pattern, PKI_PATTERN_REDUCE);
@@ -96,9 +85,7 @@ static const char *MD =
 
 static void test_mdrange(void **state) {
   (void)state;
-  pki_diags d;
-  pki_module *m = lower(MD, &d);
-  assert_int_equal(d.n, 0);
+  pki_module *m = lower_ok(MD);
   pki_func *f = m->entities[0]->funcs[0];
   assert_int_equal(f->policy, PKI_POLICY_MDRANGE);
   assert_int_equal(f->nindex, 2);
@@ -124,9 +111,7 @@ static const char *ATOM =
 
 static void test_atomics_subviews(void **state) {
   (void)state;
-  pki_diags d;
-  pki_module *m = lower(ATOM, &d);
-  assert_int_equal(d.n, 0);
+  pki_module *m = lower_ok(ATOM);
   pki_func *f = m->entities[0]->funcs[0];
   pki_expr *a = f->body.stmts[0]->value;
   assert_int_equal(a->intrinsic, PKI_INTRINSIC_ATOMIC_FETCH_ADD);
