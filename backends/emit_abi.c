@@ -119,6 +119,7 @@ static void launch(pkb_ctx *c, const pki_func *f, const char *fty) {
     pkb_line(b, "%s %s = 0;", pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64),
              scan ? "total" : "value");
   if (f->policy == PKI_POLICY_MDRANGE) { /* iteration order chosen at run time */
+    pkb_line(b, "if (!pkc::tiles_fit(*policy, %d, kernel, err, errlen)) return 1;", f->nindex);
     pkb_line(b, "switch (policy->iterate) {");
     pkb_line(b, "case 1:");
     b->indent++;

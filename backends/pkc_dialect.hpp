@@ -65,6 +65,24 @@ inline bool team_fits(const pkc_policy &p, const Functor &f, PatternTag pattern,
   return true;
 }
 
+// Whether the host's MDRange tiles fit the backend, checked before the policy
+// exists: Kokkos aborts the process when the product of the tile dimensions
+// exceeds what its backend allows (Impl::get_tile_size_properties, 3.4 and 4.x).
+inline bool tiles_fit(const pkc_policy &p, int rank, const char *kernel, char *err, size_t errlen) {
+  int64_t prod = 1;
+  for (int k = 0; k < rank && k < 8; k++) {
+    if (p.tile[k] < 0) return fail(err, errlen, kernel, "MDRange tile sizes must not be negative") == 0;
+    if (p.tile[k] > 0) prod *= p.tile[k];
+    if (prod > (int64_t(1) << 40)) break;
+  }
+  const int64_t max = Kokkos::Impl::get_tile_size_properties(ExecSpace()).max_threads;
+  if (prod <= max) return true;
+  char msg[200];
+  std::snprintf(msg, sizeof msg, "the MDRange tiles hold %lld points; this backend allows at most %lld",
+                static_cast<long long>(prod), static_cast<long long>(max));
+  return fail(err, errlen, kernel, msg) == 0;
+}
+
 // MDRangePolicy with an explicit iteration order (pk.Iterate.Right / Left).
 template <int Rank, class Tag, Kokkos::Iterate It>
 using MDRangePolicyIter = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank, It, It>, Tag,
