@@ -44,6 +44,11 @@ int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errle
 /* Path of the built module for a backend: <outdir>/<name>.<backend>.so (arena string). */
 const char *pkb_module_path(pki_arena *a, const pki_module *m, const pkb_options *o);
 
+/* Output directory of a run-time specialization: <outdir>/spec/<kernel>-<h>,
+ * h = the first 16 hex digits of SHA-256 over the signature text exactly as
+ * given (the shim derives the same path from the same text). Arena string. */
+const char *pkb_spec_outdir(pki_arena *a, const char *outdir, const char *kernel,
+                            const char *signature);
 /* Default Kokkos install for a backend: <deps>/kokkos-<backend> beside the
  * compiled-in default (<deps>/kokkos-openmp); serial and openmp share the
  * OpenMP+Serial install. Returns buf (cuda, hip: the path written into buf,

@@ -103,3 +103,11 @@ int pkb_cache_key(const pki_module *m, const pkb_options *o, const char *generat
   to_hex(md, len, out);
   return 0;
 }
+
+const char *pkb_spec_outdir(pki_arena *a, const char *outdir, const char *kernel,
+                            const char *signature) {
+  char hex[65] = "";
+  pkb_sha256_hex(signature, strlen(signature), hex);
+  hex[16] = 0;
+  return pki_sprintf(a, "%s/spec/%s-%s", outdir, kernel, hex);
+}

@@ -62,10 +62,13 @@ void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b) {
           "endif()\n"
           "# Export the C ABI (pkc_*) only: weak std:: template symbols left global\n"
           "# would interpose on libkokkoscore's when the host loaded libstdc++ locally.\n"
+          "# -Bsymbolic: the module's own pkc_* references bind to its own definitions\n"
+          "# (modules of other files or specializations define the same names).\n"
           "if(UNIX AND NOT APPLE)\n"
           "  file(WRITE \"${CMAKE_CURRENT_BINARY_DIR}/exports.map\" \"{ global: pkc_*; local: *; };\\n\")\n"
           "  target_link_options(${PKC_TARGET} PRIVATE\n"
-          "                      \"LINKER:--version-script=${CMAKE_CURRENT_BINARY_DIR}/exports.map\")\n"
+          "                      \"LINKER:--version-script=${CMAKE_CURRENT_BINARY_DIR}/exports.map\"\n"
+          "                      \"LINKER:-Bsymbolic\")\n"
           "endif()\n");
 }
 

@@ -289,10 +289,30 @@ static void kernel_entry(pkb_ctx *c, const pki_func *f, int k) {
   pkb_put_cstr(b, f->name);
   pkb_put(b, ", ");
   pkb_put_cstr(b, f->owner ? f->owner->name : f->name);
-  pkb_putf(b, ", %s, %s, %s, %d, %s, %s, %d, %u, %s},\n", pat[f->is_main ? 3 : f->pattern],
+  pkb_putf(b, ", %s, %s, %s, %d, %s, %s, %d, %u, %s, %s},\n", pat[f->is_main ? 3 : f->pattern],
            pol[f->is_main ? 0 : f->policy],
            red[f->reducer], n, n ? pki_sprintf(c->m->arena, "params_%d", k) : "nullptr",
-           code, bits, (unsigned)f->span.line, pkb_wrapper_name(c->m->arena, c->m, f));
+           code, bits, (unsigned)f->span.line, pkb_wrapper_name(c->m->arena, c->m, f),
+           f->inferred ? "PKC_KERNEL_INFERRED" : "0");
+}
+
+/* The descriptor's omitted list (pkc_abi.h): one line per entity left out. */
+static void omitted_list(pkb_ctx *c) {
+  pkb_buf *b = c->b;
+  const pki_module *m = c->m;
+  if (!m->nomitted) {
+    pkb_line(b, "      \"\"};  // omitted: none");
+    return;
+  }
+  for (int i = 0; i < m->nomitted; i++) {
+    const pki_omitted *o = &m->omitted[i];
+    pkb_begin(b, "      ");
+    pkb_put_cstr(b, pki_sprintf(c->m->arena, "%s\t%s\t%s:%u:%u: %s\n", o->entity,
+                                o->kind == PKI_OMIT_REJECTED ? "rejected" : "runtime-typed",
+                                m->abspath, (unsigned)o->at.line, (unsigned)o->at.col,
+                                o->message));
+    pkb_put(b, i + 1 == m->nomitted ? "};  // omitted\n" : "\n");
+  }
 }
 
 void pkb_gen_descriptor(pkb_ctx *c) {
@@ -316,7 +336,7 @@ void pkb_gen_descriptor(pkb_ctx *c) {
   pkb_nl(b);
   pkb_line(b, "}  // namespace");
   pkb_nl(b);
-  pkb_line(b, "extern \"C\" PKC_EXPORT const pkc_module_desc *pkc_module_v1(void) {");
+  pkb_line(b, "extern \"C\" PKC_EXPORT const pkc_module_desc *pkc_module_v2(void) {");
   pkb_line(b, "  static const pkc_module_desc desc = {");
   pkb_line(b, "      PKC_ABI_VERSION,");
   pkb_begin(b, "      ");
@@ -339,7 +359,8 @@ void pkb_gen_descriptor(pkb_ctx *c) {
   pkb_line(b, "      pkc::on_device ? pkc::deallocate : nullptr,");
   pkb_line(b, "      pkc::copy,");
   pkb_line(b, "      pkc::pool_create,");
-  pkb_line(b, "      pkc::pool_destroy};");
+  pkb_line(b, "      pkc::pool_destroy,");
+  omitted_list(c);
   pkb_line(b, "  return &desc;");
   pkb_line(b, "}");
 }
@@ -387,6 +408,6 @@ void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b) {
                 "    char *err, size_t errlen);\n\n",
              pkb_wrapper_name(a, m, f));
   })
-  pkb_put(b, "/* The module's descriptor table. */\nconst pkc_module_desc *pkc_module_v1(void);\n\n");
+  pkb_put(b, "/* The module's descriptor table. */\nconst pkc_module_desc *pkc_module_v2(void);\n\n");
   pkb_putf(b, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* PKC_%s_H */\n", m->name);
 }

@@ -164,7 +164,14 @@ static const char *open_result(pkb_ctx *c, const pki_stmt *s, const pki_func *f)
 static void close_result(pkb_ctx *c, const pki_stmt *s, const char *tmp) {
   if (!tmp)
     return;
-  if (s->target) {
+  if (s->target && s->target->type.kind != PKI_VOID && pki_is_int(s->target->type.kind) &&
+      !pki_is_int(s->closure && s->closure->acc ? s->closure->acc->type.kind : PKI_I64)) {
+    pkb_begin(c->b, "%s", ""); /* float result into an integer (implicit-conversion) */
+    pkb_emit_expr(c, s->target);
+    pkb_put(c->b, " = static_cast<");
+    pkb_put_type(c->b, s->target->type);
+    pkb_put(c->b, ">(pkc_result);\n");
+  } else if (s->target) {
     pkb_begin(c->b, "%s", "");
     pkb_emit_expr(c, s->target);
     pkb_put(c->b, " = pkc_result;\n");

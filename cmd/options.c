@@ -13,20 +13,32 @@ static const struct {
   const char *usage;
   const char *help;
 } commands[] = {
-    {"check", PKC_CMD_CHECK, "pkc check [--diagnostics-format=text|json|sarif] [--real=float32|float64] FILE...",
+    {"check", PKC_CMD_CHECK,
+     "pkc check [--diagnostics-format=text|json|sarif] [--real=float32|float64]\n"
+     "          [--strict-types] [--werror] FILE...",
      "Parses and type-checks every annotated entity of each FILE and prints\n"
-     "diagnostics; builds nothing. Exit 0 clean, 1 input errors, 2 usage errors."},
+     "diagnostics; builds nothing. Exit 0 clean, 1 input errors, 2 usage errors.\n"
+     "Workunit parameters whose types only a call can tell are notes (they are\n"
+     "typed at run time); --strict-types makes them errors. --werror makes\n"
+     "warnings (e.g. implicit-conversion) errors."},
     {"emit", PKC_CMD_EMIT, "pkc emit FILE [-o DIR] [--no-line-directives]",
      "Writes the generated C++ (FILE.pk/<name>.cpp), its C ABI header, the\n"
      "support headers and CMakeLists.txt without compiling."},
     {"ir", PKC_CMD_IR, "pkc ir FILE", "Prints the typed kernel IR of FILE in pkc's stable text form."},
     {"build", PKC_CMD_BUILD,
-     "pkc build FILE [-o DIR] [--backend serial|openmp|cuda|hip] [--kokkos-root DIR] [-j N]",
+     "pkc build FILE [-o DIR] [--backend serial|openmp|cuda|hip] [--kokkos-root DIR] [-j N]\n"
+     "          [--specialize 'kernel(x: pk.View1D[pk.float32], n: int)']",
      "Emits and builds FILE's module (DIR/<name>.<backend>.so, DIR defaults to\n"
      "FILE.pk beside FILE) with CMake against Kokkos. Does nothing when the\n"
      "cache key (source, pkc, backend, Kokkos, compiler, flags) is unchanged.\n"
      "Kokkos: --kokkos-root, else $Kokkos_ROOT, else the one pkc was built with.\n"
-     "--real=float32|float64 chooses what pk.real means (default float64)."},
+     "--real=float32|float64 chooses what pk.real means (default float64).\n"
+     "Entities with errors are left out (their diagnostics printed, exit 1);\n"
+     "calling one of their kernels raises its diagnostic at run time.\n"
+     "Workunits typed at run time are built per signature: each signature\n"
+     "recorded in FILE's sidecar (<stem>.pkc-signatures, written by a run with\n"
+     "PKC_RECORD_SIGNATURES=1) is built too, into DIR/spec/<kernel>-<hash>/;\n"
+     "--specialize SIG builds only that one signature."},
     {"help", PKC_CMD_HELP, "pkc help [COMMAND]", "Shows help for pkc or one command."},
 };
 
@@ -88,7 +100,7 @@ static int parse_format(const char *v, pkf_diag_format *f) {
 static int parse_valued(pkc_options *o, const char *a, int argc, char **argv, int *i,
                         bool *matched) {
   static const char *const names[] = {"--backend", "--kokkos-root", "--diagnostics-format",
-                                      "-o", "--real", "-j"};
+                                      "-o", "--real", "-j", "--specialize"};
   for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
     const char *v = option_value(a, names[k], argc, argv, i, matched);
     if (!*matched)
@@ -112,6 +124,9 @@ static int parse_valued(pkc_options *o, const char *a, int argc, char **argv, in
       else
         return usage_error("unknown --real precision '%s' (use float32 or float64)", v);
       return 0;
+    case 6:
+      o->specialize[o->nspecialize++] = v;
+      return 0;
     default: {
       char *end;
       long j = strtol(v, &end, 10);
@@ -130,6 +145,7 @@ int pkc_parse_options(int argc, char **argv, pkc_options *o) {
   o->line_directives = true;
   o->backend = "openmp";
   o->files = (const char **)calloc((size_t)argc + 1, sizeof(char *));
+  o->specialize = (const char **)calloc((size_t)argc + 1, sizeof(char *));
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool matched;
@@ -146,6 +162,10 @@ int pkc_parse_options(int argc, char **argv, pkc_options *o) {
       o->verbosity = -1;
     else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)
       o->verbosity = 1;
+    else if (strcmp(a, "--strict-types") == 0)
+      o->strict_types = true;
+    else if (strcmp(a, "--werror") == 0)
+      o->werror = true;
     else if (strcmp(a, "--no-line-directives") == 0)
       o->line_directives = false;
     else if (strcmp(a, "--line-directives") == 0)
@@ -174,5 +194,8 @@ int pkc_parse_options(int argc, char **argv, pkc_options *o) {
   if ((o->command == PKC_CMD_EMIT || o->command == PKC_CMD_IR || o->command == PKC_CMD_BUILD) &&
       o->nfiles > 1 && o->outdir)
     return usage_error("%s", "-o DIR takes one input file");
+  if (o->nspecialize && ((o->command != PKC_CMD_BUILD && o->command != PKC_CMD_EMIT) ||
+                         o->nfiles != 1))
+    return usage_error("%s", "--specialize goes with 'pkc build' or 'pkc emit' of one file");
   return 0;
 }

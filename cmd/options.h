@@ -32,6 +32,10 @@ typedef struct pkc_options {
   pkf_diag_format format;  /* --diagnostics-format */
   const char *help_topic;  /* pkc help COMMAND */
   pki_kind real;           /* --real=float32|float64: what pk.real means */
+  bool strict_types;       /* --strict-types: parameters left to run-time typing are errors */
+  bool werror;             /* --werror: warnings count as errors */
+  const char **specialize; /* --specialize SIG (repeatable; build/emit): only these */
+  int nspecialize;
 } pkc_options;
 
 /* Parses argv into o. Returns 0, or PKC_EXIT_USAGE after printing the

@@ -20,10 +20,32 @@ typedef struct pkc_unit {
   int errors; /* -1: unreadable */
 } pkc_unit;
 
-static void translate(const pkc_options *o, const char *path, pkc_unit *u) {
+/* spec: the run-time specialization to translate (NULL: the whole file).
+ * build/emit translate partially (entities with errors are left out). */
+static void translate(const pkc_options *o, const char *path, const pkf_spec *spec,
+                      pkc_unit *u) {
   memset(u, 0, sizeof *u);
-  pkf_options fo = {.real = o->real};
+  pkf_options fo = {.real = o->real,
+                    .strict_types = o->strict_types,
+                    .keep_going = o->command == PKC_CMD_BUILD || o->command == PKC_CMD_EMIT,
+                    .spec = spec};
   u->errors = pkf_translate_with(path, &fo, &u->module, &u->diags, stderr);
+  if (fo.keep_going && o->verbosity <= 0 && u->errors >= 0) {
+    /* builds print errors and warnings; notes (run-time typing) with -v */
+    int k = 0;
+    for (int i = 0; i < u->diags.n; i++)
+      if (u->diags.items[i].severity != PKI_SEV_NOTE)
+        u->diags.items[k++] = u->diags.items[i];
+    u->diags.n = k;
+  }
+  if (o->werror && u->errors >= 0) {
+    for (int i = 0; i < u->diags.n; i++)
+      if (u->diags.items[i].severity == PKI_SEV_WARNING) {
+        u->diags.items[i].severity = PKI_SEV_ERROR;
+        u->diags.errors++;
+        u->errors++;
+      }
+  }
 }
 
 static void render(const pkc_options *o, pkc_unit *units, int n) {
@@ -70,8 +92,10 @@ static const char *kokkos_root(const pkc_options *o, char *buf, size_t len) {
   return root;
 }
 
-static int run_backend(const pkc_options *o, pkc_unit *u, const char *path) {
-  char *outdir = o->outdir ? strdup(o->outdir) : default_outdir(path);
+static int run_backend(const pkc_options *o, pkc_unit *u, const char *path,
+                       const char *spec_outdir) {
+  char *outdir = spec_outdir ? strdup(spec_outdir)
+                 : o->outdir ? strdup(o->outdir) : default_outdir(path);
   char rootbuf[4096];
   pkb_options bo = {
       .outdir = outdir,
@@ -98,22 +122,100 @@ static int run_backend(const pkc_options *o, pkc_unit *u, const char *path) {
   return rc;
 }
 
+/* Builds (or emits) one run-time specialization of path; returns an exit status. */
+static int run_specialization(const pkc_options *o, const char *path, const char *sig) {
+  pkc_unit u;
+  pki_arena *a = pki_arena_new();
+  pkf_spec spec;
+  char err[512];
+  int status = PKC_EXIT_OK;
+  if (!pkf_spec_parse(a, sig, &spec, err, sizeof err)) {
+    fprintf(stderr, "pkc: %s: bad signature '%s': %s\n", path, sig, err);
+    pki_arena_free(a);
+    return PKC_EXIT_USAGE;
+  }
+  translate(o, path, &spec, &u);
+  if (u.errors < 0) {
+    pki_arena_free(a);
+    return PKC_EXIT_USAGE;
+  }
+  render(o, &u, 1);
+  if (u.errors > 0) {
+    status = PKC_EXIT_INPUT;
+  } else {
+    char *outdir = o->outdir ? strdup(o->outdir) : default_outdir(path);
+    status = run_backend(o, &u, path, pkb_spec_outdir(a, outdir, spec.kernel, sig));
+    free(outdir);
+  }
+  pki_module_free(u.module);
+  pki_arena_free(a);
+  return status;
+}
+
+/* The signatures a run recorded for path (PKC_RECORD_SIGNATURES=1 writes
+ * <dir>/<stem>.pkc-signatures beside it, one per line): each is built. */
+static int recorded_specializations(const pkc_options *o, const char *path) {
+  size_t n = strlen(path);
+  if (n > 3 && strcmp(path + n - 3, ".py") == 0)
+    n -= 3;
+  char *side = malloc(n + 32);
+  memcpy(side, path, n);
+  strcpy(side + n, ".pkc-signatures");
+  FILE *f = fopen(side, "r");
+  free(side);
+  if (!f)
+    return PKC_EXIT_OK;
+  int status = PKC_EXIT_OK;
+  char line[8192];
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\r\n")] = 0;
+    if (!line[0] || line[0] == '#')
+      continue;
+    int rc = run_specialization(o, path, line);
+    if (rc > status)
+      status = rc;
+  }
+  fclose(f);
+  return status;
+}
+
 static int run_files(const pkc_options *o) {
+  if (o->nspecialize) {
+    int status = PKC_EXIT_OK;
+    for (int i = 0; i < o->nspecialize; i++) {
+      int rc = run_specialization(o, o->files[0], o->specialize[i]);
+      if (rc > status)
+        status = rc;
+    }
+    return status;
+  }
   pkc_unit *units = calloc((size_t)o->nfiles, sizeof *units);
   int status = PKC_EXIT_OK;
   for (int i = 0; i < o->nfiles; i++) {
-    translate(o, o->files[i], &units[i]);
+    translate(o, o->files[i], NULL, &units[i]);
     if (units[i].errors < 0)
       status = PKC_EXIT_USAGE; /* unreadable input: already reported */
     else if (units[i].errors > 0 && status == PKC_EXIT_OK)
       status = PKC_EXIT_INPUT;
   }
   render(o, units, o->nfiles);
-  for (int i = 0; i < o->nfiles && status == PKC_EXIT_OK; i++) {
-    if (o->command == PKC_CMD_IR)
+  bool partial = o->command == PKC_CMD_EMIT || o->command == PKC_CMD_BUILD;
+  for (int i = 0; i < o->nfiles; i++) {
+    if (units[i].errors < 0)
+      continue;
+    if (o->command == PKC_CMD_IR && status == PKC_EXIT_OK) {
       pki_print(units[i].module, stdout);
-    else if (o->command == PKC_CMD_EMIT || o->command == PKC_CMD_BUILD)
-      status = run_backend(o, &units[i], o->files[i]);
+    } else if (partial) {
+      /* entities with errors were left out: build the rest (exit 1 still) */
+      pki_module *m = units[i].module;
+      if (units[i].errors > 0 && m->nentities == 0 && m->nomitted == 0)
+        continue; /* rejected as a whole (an error outside every entity) */
+      int rc = run_backend(o, &units[i], o->files[i], NULL);
+      if (rc == PKC_EXIT_OK && o->command == PKC_CMD_BUILD)
+        rc = recorded_specializations(o, o->files[i]);
+      if (rc > status || (rc && status == PKC_EXIT_INPUT))
+        status = rc;
+    }
   }
   for (int i = 0; i < o->nfiles; i++)
     pki_module_free(units[i].module);
@@ -138,5 +240,6 @@ int main(int argc, char **argv) {
     }
   }
   free(o.files);
+  free(o.specialize);
   return rc;
 }

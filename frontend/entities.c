@@ -167,16 +167,89 @@ static int get_params(pkf_ctx *c, TSNode def, param **out) {
 }
 
 
+/* Rank of the first `name[...]` in n (chained subscripts and tuple indices
+ * count), 0 if name is never subscripted; *ranged: `range(name)` seen. */
+static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, int depth) {
+  if (depth > 200)
+    return 0;
+  if (pkf_type_is(n, "subscript")) {
+    int r = 0;
+    TSNode v = n;
+    while (pkf_type_is(v, "subscript")) {
+      pkf_nodes ch = pkf_children(c, v);
+      for (uint32_t i = 1; i < ch.n; i++)
+        r += pkf_type_is(ch.v[i], "tuple") || pkf_type_is(ch.v[i], "expression_list")
+                 ? (int)ts_node_named_child_count(ch.v[i]) : 1;
+      v = pkf_field(v, "value");
+    }
+    if (pkf_type_is(v, "identifier") && pkf_is(c, v, name))
+      return r;
+  }
+  if (pkf_type_is(n, "call") && pkf_is(c, pkf_field(n, "function"), "range")) {
+    pkf_nodes a = pkf_children(c, pkf_field(n, "arguments"));
+    for (uint32_t i = 0; i < a.n; i++)
+      if (pkf_type_is(a.v[i], "identifier") && pkf_is(c, a.v[i], name))
+        *ranged = true;
+  }
+  uint32_t k = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < k; i++) {
+    int r = subscript_rank(c, ts_node_named_child(n, i), name, ranged, depth + 1);
+    if (r)
+      return r;
+  }
+  return 0;
+}
+
+/* The annotation to suggest for unannotated kernel parameter pn, from how
+ * the body uses it: a View of the rank it is indexed with, an int loop bound,
+ * else a float. */
+static const char *suggest_annotation(pkf_ctx *c, TSNode def, const char *pn) {
+  bool ranged = false;
+  int r = subscript_rank(c, pkf_field(def, "body"), pn, &ranged, 0);
+  if (r >= 1 && r <= 8)
+    return pki_sprintf(c->m->arena, "pk.View%dD[pk.double]", r);
+  return ranged ? "int" : "float";
+}
+
+/* Type of unannotated parameter pn of FunctionSty workunit f: the run-time
+ * specialization's signature, else call-site inference, else it is left to
+ * run time (f->runtime_typed; a note) or, with --strict-types, an error. */
+static pki_type unannotated_kernel_param(pkf_ctx *c, const param *p, pki_func *f,
+                                          const char *pn) {
+  TSNode def = ts_node_parent(ts_node_parent(p->node));
+  pki_type t = pki_void_type;
+  if (c->spec && !strcmp(c->spec->kernel, f->name)) {
+    if (pkf_spec_type(c->spec, pn, &t))
+      return t;
+    pki_error(c->d, pkf_span(p->node), "bad-specialization",
+              "the specialization of '%s' gives no type for parameter '%s'", f->name, pn);
+    return t;
+  }
+  if (pkf_infer_param(c, f->name, pn, &t)) {
+    f->inferred = true;
+    return t;
+  }
+  if (c->strict_types) {
+    pki_error(c->d, pkf_span(p->node), "cannot-infer",
+              "cannot infer the type of parameter '%s' of '%s' from its call sites; "
+              "annotate it (%s: %s)", pn, f->name, pn, suggest_annotation(c, def, pn));
+  } else {
+    f->runtime_typed = true;
+    pki_note(c->d, pkf_span(p->node), "runtime-typed",
+             "the type of parameter '%s' of '%s' is taken from the arguments at run time "
+             "(a specialization is built per argument signature); annotate it to build it "
+             "ahead of time (%s: %s)", pn, f->name, pn, suggest_annotation(c, def, pn));
+  }
+  return t;
+}
+
 /* kernel: the FunctionSty workunit whose unannotated parameters are inferred
  * from its call sites (NULL: an annotation is required). */
-static pki_var *typed_param(pkf_ctx *c, const param *p, pki_var_kind kind, const char *kernel) {
+static pki_var *typed_param(pkf_ctx *c, const param *p, pki_var_kind kind, pki_func *kernel) {
   pki_type t = pki_void_type;
   const char *pn = pkf_text(c, p->name);
   if (ts_node_is_null(p->ann) && kernel) {
-    if (!pkf_infer_param(c, kernel, pn, &t))
-      pki_error(c->d, pkf_span(p->node), "cannot-infer",
-                "cannot infer the type of parameter '%s' of '%s' from its call sites; "
-                "annotate it (%s: pk.View1D[pk.double])", pn, kernel, pn);
+    t = unannotated_kernel_param(c, p, kernel, pn);
   } else if (ts_node_is_null(p->ann)) {
     pki_error(c->d, pkf_span(p->node), "missing-annotation",
               "parameter '%s' needs a type annotation, e.g. '%s: float' or "
@@ -207,7 +280,7 @@ static void workunit_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
   }
   k = pkf_workunit_head(c, f, def, k); /* kernels helper: index(es), acc, final */
   for (; k < n; k++)
-    pki_func_add_param(c->m, f, typed_param(c, &ps[k], PKI_VAR_PARAM, method ? NULL : f->name));
+    pki_func_add_param(c->m, f, typed_param(c, &ps[k], PKI_VAR_PARAM, method ? NULL : f));
 }
 
 static void function_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
@@ -489,6 +562,7 @@ static void functor(pkf_ctx *c, TSNode cls, TSNode dec, bool workload, pendings 
   TSNode name = pkf_field(cls, "name");
   pki_entity *e = pki_new_entity(c->m, workload ? PKI_ENT_WORKLOAD : PKI_ENT_FUNCTOR,
                                  pkf_text(c, name), pkf_span(name));
+  e->extent = pkf_span(ts_node_parent(cls));
   pki_module_add_entity(c->m, e);
   pkf_nodes body = pkf_children(c, pkf_field(cls, "body"));
   TSNode init = find_init(c, body); /* members first: methods may precede __init__ */
@@ -517,6 +591,7 @@ static void functor(pkf_ctx *c, TSNode cls, TSNode dec, bool workload, pendings 
 static void classtype_declare(pkf_ctx *c, TSNode cls) {
   TSNode name = pkf_field(cls, "name");
   pki_entity *e = pki_new_entity(c->m, PKI_ENT_CLASSTYPE, pkf_text(c, name), pkf_span(name));
+  e->extent = pkf_span(ts_node_parent(cls));
   pki_module_add_entity(c->m, e);
   struct pkf_ents *s = pkf_ents_get(c);
   PKF_GROW(c, s->classes, s->ncls, s->capcls);
@@ -590,6 +665,7 @@ static void top_def(pkf_ctx *c, TSNode dd, pendings *todo) {
   pki_func *f = new_func(c, def);
   pki_entity *e = pki_new_entity(c->m, k == DEC_WORKUNIT ? PKI_ENT_WORKUNIT : PKI_ENT_FUNCTION,
                                  f->name, f->span);
+  e->extent = pkf_span(dd);
   if (k == DEC_WORKUNIT) {
     workunit_sig(c, f, def, false);
     view_infos(c, dec, f->params, f->nparams);

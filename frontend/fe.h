@@ -69,6 +69,8 @@ typedef struct pkf_ctx {
    * defs seen so far (lowered at their pk.parallel_* or pk.single call site);
    * nonlocals = names declared nonlocal by the closure being lowered. */
   pki_kind real;
+  bool strict_types;       /* pkf_options.strict_types */
+  const pkf_spec *spec;    /* pkf_options.spec */
   struct pkf_ndef *ndefs;
   struct pkf_nonlocal *nonlocals;
   /* every pk.parallel_* call in the file, collected once on first need

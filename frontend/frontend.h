@@ -33,10 +33,31 @@ pki_module *pkf_lower(const char *path, const char *source, size_t len,
 int pkf_translate(const char *path, pki_module **out_module, pki_diags *d,
                   FILE *err);
 
+/* A run-time specialization signature (`--specialize`, specialize.c):
+ * kernel(name: type, ...); types as the shim derives them from a call. */
+typedef struct pkf_spec {
+  const char *kernel;
+  const char **names;
+  pki_type *types;
+  int n;
+} pkf_spec;
+
+/* Parses a signature into out (arena memory). Returns false with a message in err. */
+bool pkf_spec_parse(pki_arena *a, const char *text, pkf_spec *out, char *err, size_t errlen);
+/* The type the signature gives parameter param; false if none. */
+bool pkf_spec_type(const pkf_spec *s, const char *param, pki_type *out);
+
 /* Translation options. real: what pk.real means (PKI_F32 or PKI_F64; PKI_VOID
- * = PKI_F64), chosen at build time with `--real`. */
+ * = PKI_F64), chosen at build time with `--real`. strict_types: a FunctionSty
+ * parameter that static inference cannot type is an error (default: a note,
+ * and the workunit is typed at run time). spec: the run-time specialization
+ * being built (NULL: none). keep_going: partial builds (pki_select) -- after
+ * errors in some entities, the rest is still checked. */
 typedef struct pkf_options {
   pki_kind real;
+  bool strict_types;
+  bool keep_going;
+  const pkf_spec *spec;
 } pkf_options;
 
 /* pkf_lower / pkf_translate with options (NULL = defaults). */

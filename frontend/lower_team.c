@@ -60,8 +60,21 @@ static int kparams(pkf_ctx *c, TSNode def, kparam **out) {
   return n;
 }
 
+/* A type annotation PyKokkos accepts on a work index: any integer type
+ * (int, pk.int, pk.int32, pk.int64, numpy's), or float (PyKokkos tolerates it;
+ * the index stays an integer). Quiet: a failed guess reports nothing. */
 static bool is_int_ann(pkf_ctx *c, TSNode ann) {
-  return !ts_node_is_null(ann) && pkf_is(c, pkf_unwrap_type(ann), "int");
+  if (ts_node_is_null(ann))
+    return false;
+  TSNode e = pkf_unwrap_type(ann);
+  if (pkf_is(c, e, "int") || pkf_is(c, e, "float"))
+    return true;
+  int n = c->d->n, errs = c->d->errors;
+  pki_type t = pki_void_type;
+  bool ok = pkf_type(c, ann, false, &t);
+  c->d->n = n;
+  c->d->errors = errs;
+  return ok && pki_is_int(t.kind);
 }
 
 static bool is_pk_call(pkf_ctx *c, TSNode n, const char *name) {
@@ -182,9 +195,45 @@ static void collect_parallel_calls(pkf_ctx *c, TSNode root) {
   }
 }
 
-/* The MDRange rank of the pk.parallel_*(..., POLICY, kernel, ...) calls naming
- * kernel; 0 if none says. */
-static int call_site_rank(pkf_ctx *c, const char *kernel) {
+/* What the pk.parallel_*([label,] POLICY, kernel, ...) calls naming kernel
+ * say about it: the MDRange rank (0: none says), the pattern (-1: no call
+ * found; two patterns: the first) and whether a pk.TeamPolicy runs it. */
+typedef struct call_sites {
+  int rank;
+  int pattern;
+  bool team;
+} call_sites;
+
+static bool is_team_policy(pkf_ctx *c, TSNode n, int depth);
+
+static bool assigned_team(pkf_ctx *c, TSNode t, TSNode name, int depth) {
+  if (ts_node_is_null(t) || depth > 200)
+    return false;
+  if (pkf_type_is(t, "assignment") && pkf_type_is(pkf_field(t, "left"), "identifier")) {
+    TSNode l = pkf_field(t, "left");
+    uint32_t a = ts_node_end_byte(l) - ts_node_start_byte(l);
+    uint32_t b = ts_node_end_byte(name) - ts_node_start_byte(name);
+    if (a == b && !memcmp(c->src + ts_node_start_byte(l), c->src + ts_node_start_byte(name), a) &&
+        is_pk_call(c, pkf_field(t, "right"), "TeamPolicy"))
+      return true;
+  }
+  pkf_nodes ch = pkf_children(c, t);
+  for (uint32_t i = 0; i < ch.n; i++)
+    if (assigned_team(c, ch.v[i], name, depth + 1))
+      return true;
+  return false;
+}
+
+static bool is_team_policy(pkf_ctx *c, TSNode n, int depth) {
+  if (pkf_type_is(n, "identifier"))
+    return depth < 2 && assigned_team(c, c->root, n, depth + 1);
+  return is_pk_call(c, n, "TeamPolicy");
+}
+
+static call_sites call_site_info(pkf_ctx *c, const char *kernel) {
+  call_sites cs = {0, -1, false};
+  if (ts_node_is_null(c->root))
+    return cs;
   if (!c->par_calls_done) {
     collect_parallel_calls(c, c->root);
     c->par_calls_done = true;
@@ -195,18 +244,23 @@ static int call_site_rank(pkf_ctx *c, const char *kernel) {
     uint32_t k = 0;
     if (k < args.n && pkf_type_is(args.v[k], "string"))
       k++;
-    if (k + 1 < args.n) {
-      TSNode kn = args.v[k + 1];
-      if (pkf_type_is(kn, "attribute"))
-        kn = pkf_field(kn, "attribute");
-      if (pkf_is(c, kn, kernel)) {
-        int r = mdrange_rank(c, args.v[k], c->root, 0);
-        if (r)
-          return r;
-      }
+    if (k + 1 >= args.n)
+      continue;
+    TSNode kn = args.v[k + 1];
+    if (pkf_type_is(kn, "attribute"))
+      kn = pkf_field(kn, "attribute");
+    if (!pkf_is(c, kn, kernel))
+      continue;
+    if (cs.pattern < 0) {
+      const char *w = pk_call_name(c, t);
+      cs.pattern = !strcmp(w, "parallel_reduce") ? PKI_PATTERN_REDUCE
+                   : !strcmp(w, "parallel_scan") ? PKI_PATTERN_SCAN : PKI_PATTERN_FOR;
     }
+    if (!cs.rank)
+      cs.rank = mdrange_rank(c, args.v[k], c->root, 0);
+    cs.team = cs.team || is_team_policy(c, args.v[k], 0);
   }
-  return 0;
+  return cs;
 }
 
 /* --------------------------------------------------------- workunit heads */
@@ -217,15 +271,34 @@ static pki_var *head_var(pkf_ctx *c, const kparam *p, pki_var_kind k, pki_type t
   return v;
 }
 
-static int index_count(pkf_ctx *c, pki_func *f, kparam *ps, int n, int k) {
-  int nint = 0;
+/* Unannotated parameters after the index are typed from the pattern the
+ * call sites use (PyKokkos: the accumulator is a double unless annotated,
+ * the scan's third parameter its final-pass flag); without call sites, the
+ * names PyKokkos code uses for them decide. */
+static bool acc_name(pkf_ctx *c, TSNode name) {
+  return pkf_is(c, name, "acc") || pkf_is(c, name, "accumulator") || pkf_is(c, name, "update") ||
+         pkf_is(c, name, "partial_sum") || pkf_is(c, name, "lsum");
+}
+
+static bool final_name(pkf_ctx *c, TSNode name) {
+  return pkf_is(c, name, "final") || pkf_is(c, name, "last_pass") ||
+         pkf_is(c, name, "is_final") || pkf_is(c, name, "final_pass");
+}
+
+static int index_count(pkf_ctx *c, pki_func *f, kparam *ps, int n, int k, call_sites cs) {
+  int nint = 0, nfree = 0;
   while (k + nint < n && is_int_ann(c, ps[k + nint].ann))
     nint++;
+  while (k + nfree < n && (ts_node_is_null(ps[k + nfree].ann) || is_int_ann(c, ps[k + nfree].ann)))
+    nfree++;
+  if (cs.rank > 1 && nfree >= cs.rank && nint < cs.rank)
+    return cs.rank; /* unannotated MDRange indices: the policy says how many */
   if (nint <= 1)
     return 1;
   if (k + nint < n && !ts_node_is_null(ps[k + nint].ann) && pkf_is_acc(c, ps[k + nint].ann))
     return nint;
-  int r = ts_node_is_null(c->root) ? 0 : call_site_rank(c, f->name);
+  int r = cs.rank;
+  (void)f;
   return r < 1 ? 1 : r > nint ? nint : r;
 }
 
@@ -234,8 +307,10 @@ int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, int k) {
   int n = kparams(c, def, &ps);
   if (k >= n)
     return k;
+  call_sites cs = call_site_info(c, f->name);
   kparam *ix = &ps[k];
-  if (!ts_node_is_null(ix->ann) && pkf_is_team_member(c, ix->ann)) {
+  bool unannotated_team = ts_node_is_null(ix->ann) && cs.team;
+  if (unannotated_team || (!ts_node_is_null(ix->ann) && pkf_is_team_member(c, ix->ann))) {
     pki_type t = pki_void_type;
     t.kind = PKI_TEAM_MEMBER;
     pki_func_add_index(c->m, f, head_var(c, ix, PKI_VAR_INDEX, t));
@@ -246,7 +321,7 @@ int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, int k) {
       pki_error(c->d, pkf_span(ix->ann), "bad-signature",
                 "the work index '%s' must be annotated 'int' (or 'pk.TeamMember' for a "
                 "TeamPolicy workunit)", pkf_text(c, ix->name));
-    int nidx = index_count(c, f, ps, n, k);
+    int nidx = index_count(c, f, ps, n, k, cs);
     if (nidx > MAX_MD)
       pki_error(c->d, pkf_span(ps[k + MAX_MD].node), "bad-signature",
                 "workunit '%s' has %d work indices; MDRangePolicy supports 2 to %d "
@@ -264,11 +339,28 @@ int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, int k) {
     f->reducer = r;
     f->pattern = PKI_PATTERN_REDUCE;
     k++;
-    if (k < n && !ts_node_is_null(ps[k].ann) && pkf_is(c, pkf_unwrap_type(ps[k].ann), "bool")) {
+  } else if (k < n && ts_node_is_null(ps[k].ann) &&
+             (cs.pattern == PKI_PATTERN_REDUCE || cs.pattern == PKI_PATTERN_SCAN ||
+              (cs.pattern < 0 && acc_name(c, ps[k].name)))) {
+    f->acc = head_var(c, &ps[k], PKI_VAR_ACC, pki_float_type); /* PyKokkos' default */
+    f->pattern = PKI_PATTERN_REDUCE;
+    k++;
+    if (k < n && ts_node_is_null(ps[k].ann) &&
+        (cs.pattern == PKI_PATTERN_SCAN || (cs.pattern < 0 && final_name(c, ps[k].name)))) {
       f->final = head_var(c, &ps[k], PKI_VAR_FINAL, pki_bool_type);
       f->pattern = PKI_PATTERN_SCAN;
       k++;
     }
+    return k;
+  } else {
+    return k;
+  }
+  if (k < n && ((!ts_node_is_null(ps[k].ann) && pkf_is(c, pkf_unwrap_type(ps[k].ann), "bool")) ||
+                (ts_node_is_null(ps[k].ann) &&
+                 (cs.pattern == PKI_PATTERN_SCAN || final_name(c, ps[k].name))))) {
+    f->final = head_var(c, &ps[k], PKI_VAR_FINAL, pki_bool_type);
+    f->pattern = PKI_PATTERN_SCAN;
+    k++;
   }
   return k;
 }

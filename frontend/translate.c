@@ -72,7 +72,8 @@ pki_module *pkf_lower_with(const char *path, const char *source, size_t len,
     pki_diags_init(d, m->arena, m->path, m->source, len);
   else if (!d->source)
     d->source = m->source, d->source_len = len;
-  pkf_ctx c = {.m = m, .d = d, .src = m->source, .real = o ? o->real : PKI_VOID};
+  pkf_ctx c = {.m = m, .d = d, .src = m->source, .real = o ? o->real : PKI_VOID,
+               .strict_types = o && o->strict_types, .spec = o ? o->spec : NULL};
   if (len > UINT32_MAX / 2) {
     pki_error(d, (pki_span){1, 1, 1, 1, 0, 0}, "too-large", "file is too large");
     return m;
@@ -88,6 +89,34 @@ pki_module *pkf_lower_with(const char *path, const char *source, size_t len,
   ts_tree_delete(tree);
   ts_parser_delete(p);
   return m;
+}
+
+/* --specialize: keeps the workunit and what it uses; diagnostics of the rest
+ * of the file are dropped (they do not concern this build). */
+static void specialization(pki_module *m, const pkf_spec *spec, pki_diags *d) {
+  if (!pki_keep_only(m, spec->kernel)) {
+    d->n = d->errors = 0;
+    pki_error(d, (pki_span){1, 1, 1, 1, 0, 0}, "bad-specialization",
+              "'%s' is not a @pk.workunit function of this file", spec->kernel);
+    return;
+  }
+  int k = 0, errors = 0;
+  for (int i = 0; i < d->n; i++) {
+    bool mine = false;
+    for (int j = 0; j < m->nentities && !mine; j++) {
+      pki_span x = m->entities[j]->extent;
+      mine = d->items[i].span.start_byte >= x.start_byte &&
+             d->items[i].span.start_byte < x.end_byte;
+    }
+    if (mine) {
+      errors += d->items[i].severity == PKI_SEV_ERROR;
+      d->items[k++] = d->items[i];
+    }
+  }
+  d->n = k;
+  d->errors = errors;
+  if (!errors)
+    pki_check(m, d);
 }
 
 int pkf_translate(const char *path, pki_module **out_module, pki_diags *d, FILE *err) {
@@ -112,8 +141,18 @@ int pkf_translate_with(const char *path, const pkf_options *o, pki_module **out_
     m->abspath = pki_strdup(m->arena, abs);
     free(abs);
   }
-  if (d->errors == 0)
+  if (o && o->spec) {
+    specialization(m, o->spec, d);
+  } else if (o && o->keep_going) {
+    /* partial build: entities with errors (and runtime-typed workunits) are
+     * left out, the rest is checked, and entities with check errors go too */
+    if (!pki_select(m, d))
+      m->nentities = 0; /* an error outside every entity: nothing is built */
+    else if (m->nentities && pki_check(m, d) > 0 && !pki_select(m, d))
+      m->nentities = 0;
+  } else if (d->errors == 0) {
     pki_check(m, d);
+  }
   *out_module = m;
   return d->errors;
 }

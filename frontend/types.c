@@ -13,7 +13,7 @@ static const named_kind pk_scalars[] = {
     {"int64", PKI_I64},   {"uint8", PKI_U8},    {"uint16", PKI_U16},
     {"uint32", PKI_U32},  {"uint64", PKI_U64},  {"float32", PKI_F32},
     {"float", PKI_F32},   {"float64", PKI_F64}, {"double", PKI_F64},
-    {"bool", PKI_BOOL},   {NULL, PKI_VOID}};
+    {"bool", PKI_BOOL},   {"int", PKI_I32} /* PyKokkos' pk.int */, {NULL, PKI_VOID}};
 
 static const named_kind np_scalars[] = {
     {"int8", PKI_I8},       {"int16", PKI_I16},   {"int32", PKI_I32},

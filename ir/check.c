@@ -226,8 +226,8 @@ int pki_check(pki_module *m, pki_diags *d) {
   for (int i = 0; i < m->nentities; i++) {
     pki_entity *e = m->entities[i];
     for (int j = 0; e && j < e->nfuncs; j++)
-      if (e->funcs[j] && !e->funcs[j]->is_closure)
-        ck_func(&c, e->funcs[j]);
+      if (e->funcs[j] && !e->funcs[j]->is_closure && !e->funcs[j]->runtime_typed)
+        ck_func(&c, e->funcs[j]); /* runtime-typed: checked per specialization */
   }
   check_recursion(&c);
   propagate_access(&c);

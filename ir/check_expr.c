@@ -59,9 +59,12 @@ pki_expr *pki_ck_store(pki_ck *c, pki_expr *e, pki_type to, pki_span at,
   case PKI_CK_SKIP:
     return e;
   case PKI_CK_FLOAT_TO_INT:
-    pki_error(c->d, at, "type-mismatch", "cannot %s %s %s; use int(...)", verb,
-              tstr(c, e->type), place);
-    return e;
+    /* C++ (and so PyKokkos) converts implicitly, truncating toward zero */
+    pki_warning(c->d, at, "implicit-conversion",
+                "implicit conversion: %s %s %s truncates toward zero as in C++ "
+                "(PyKokkos semantics); write int(...) to make it explicit", verb,
+                tstr(c, e->type), place);
+    return pki_ck_conv(c, e, to);
   case PKI_CK_MISMATCH:
     pki_error(c->d, at, "type-mismatch", "cannot %s %s %s", verb, tstr(c, e->type), place);
     return e;

@@ -33,9 +33,13 @@ static pki_expr *ck_int(pki_ck *c, pki_expr *e, const char *what) {
   e = pki_ck_expr(c, e);
   if (!e || e->type.kind == PKI_VOID)
     return e;
-  if (e->type.kind != PKI_BOOL && !pki_is_int(e->type.kind)) {
-    pki_error(c->d, e->span, "type-mismatch", "%s must be an integer, got %s%s", what,
-              tstr(c, e->type), pki_is_float(e->type.kind) ? "; use int(...)" : "");
+  if (pki_is_float(e->type.kind)) {
+    pki_warning(c->d, e->span, "implicit-conversion",
+                "implicit conversion: %s is %s, truncated toward zero as in C++; write "
+                "int(...) to make it explicit", what, tstr(c, e->type));
+  } else if (e->type.kind != PKI_BOOL && !pki_is_int(e->type.kind)) {
+    pki_error(c->d, e->span, "type-mismatch", "%s must be an integer, got %s", what,
+              tstr(c, e->type));
     return e;
   }
   return pki_ck_conv(c, e, pki_int_type);
@@ -103,10 +107,14 @@ static void ck_target(pki_ck *c, pki_stmt *s, pki_type acc) {
   if (!pki_ck_target(c, t, PKI_ACCESS_WRITE))
     return;
   pki_ck_fit fit = pki_ck_fits(acc, t->type);
-  if (fit == PKI_CK_FLOAT_TO_INT || fit == PKI_CK_MISMATCH)
-    pki_error(c->d, t->span, "type-mismatch", "cannot assign the %s result of %s %s%s",
-              tstr(c, acc), pattern_fn(s->pattern), pki_ck_place(c, t),
-              fit == PKI_CK_FLOAT_TO_INT ? "; declare it as a float" : "");
+  if (fit == PKI_CK_FLOAT_TO_INT)
+    pki_warning(c->d, t->span, "implicit-conversion",
+                "implicit conversion: the %s result of %s is stored %s, truncated toward "
+                "zero as in C++; declare it as a float or write int(...)",
+                tstr(c, acc), pattern_fn(s->pattern), pki_ck_place(c, t));
+  else if (fit == PKI_CK_MISMATCH)
+    pki_error(c->d, t->span, "type-mismatch", "cannot assign the %s result of %s %s",
+              tstr(c, acc), pattern_fn(s->pattern), pki_ck_place(c, t));
 }
 
 /* --------------------------------------------------------------- nested */

@@ -129,12 +129,12 @@ static bool acc_op_ok(pki_ck *c, pki_stmt *s, const pki_var *acc) {
               pki_ck_op_sym(s->op));
     return false;
   }
-  if (s->op == want)
+  if (s->op == want || (want == PKI_OP_ADD && s->op == PKI_OP_SUB)) /* sums join with + */
     return true;
   pki_error(c->d, s->span, "acc-rule",
             "the accumulator '%s' of a %s%s only supports %s (got %s=)", acc->name,
             reducer_name(o), o->pattern == PKI_PATTERN_SCAN ? "" : " reduction",
-            want == PKI_OP_MUL ? "*=" : "+=", pki_ck_op_sym(s->op));
+            want == PKI_OP_MUL ? "*=" : "+= and -=", pki_ck_op_sym(s->op));
   return false;
 }
 
@@ -152,11 +152,12 @@ static void ck_augassign(pki_ck *c, pki_stmt *s) {
     return;
   pki_ck_fit fit = pki_ck_fits(r, t->type);
   if (fit == PKI_CK_FLOAT_TO_INT) {
-    pki_error(c->d, s->span, "type-mismatch",
-              "cannot use %s= here: the result is %s, which cannot be stored %s; %s",
-              pki_ck_op_sym(s->op), tstr(c, r), pki_ck_place(c, t),
-              s->op == PKI_OP_DIV ? "use //= for integer division" : "use int(...)");
-    return;
+    /* C++'s `x op= v` converts the result back implicitly (PyKokkos semantics) */
+    pki_warning(c->d, s->span, "implicit-conversion",
+                "implicit conversion: the result of %s= is %s, stored %s, which truncates "
+                "toward zero as in C++; %s", pki_ck_op_sym(s->op), tstr(c, r),
+                pki_ck_place(c, t),
+                s->op == PKI_OP_DIV ? "use //= for integer division" : "write int(...) to make it explicit");
   }
   s->value = pki_ck_conv(c, s->value, operand);
 }

@@ -416,6 +416,12 @@ typedef struct pki_func {
   int nlocals, capl;
   struct pki_func **closures; /* nested defs/lambdas lowered inside this body */
   int nclosures, capc;
+  /* FunctionSty workunits: some parameter type came from call-site inference
+   * (not an annotation), so a call with other argument types is specialized
+   * at run time; runtime_typed: some parameter could not be typed before the
+   * call at all (the body is not lowered; the module omits the workunit). */
+  bool inferred;
+  bool runtime_typed;
 } pki_func;
 
 typedef enum pki_entity_kind {
@@ -430,11 +436,25 @@ typedef struct pki_entity {
   pki_entity_kind kind;
   const char *name;
   pki_span span;
+  pki_span extent;   /* the whole definition, decorators included (pki_select) */
   pki_var **members; /* PKI_ENT_FUNCTOR: data members typed in __init__ */
   int nmembers, capm;
   pki_func **funcs;  /* workunits and device functions, in source order */
   int nfuncs, capf;
 } pki_entity;
+
+/* An entity a partial build leaves out of the module (pki_select), and why:
+ * calling one of its kernels raises message (located at `at`). */
+typedef enum pki_omit_kind {
+  PKI_OMIT_REJECTED,    /* it (or an entity it uses) has errors */
+  PKI_OMIT_RUNTIME_TYPED /* parameters typed at the call: built as a specialization */
+} pki_omit_kind;
+typedef struct pki_omitted {
+  const char *entity;
+  pki_omit_kind kind;
+  pki_span at;
+  const char *message;
+} pki_omitted;
 
 typedef struct pki_module {
   pki_arena *arena;
@@ -446,6 +466,8 @@ typedef struct pki_module {
   pki_entity **entities;
   int nentities, cape;
   int next_var_id;
+  pki_omitted *omitted; /* entities left out by pki_select, in source order */
+  int nomitted;
 } pki_module;
 
 pki_module *pki_module_new(const char *path, const char *abspath,
@@ -484,6 +506,29 @@ int pki_check(pki_module *m, pki_diags *d);
  * m.team_scratch (thread false) or m.thread_scratch (thread true); a level that
  * is not a literal counts as every level. */
 bool pki_uses_scratch(const pki_block *b, int level, bool thread);
+
+/* Walks every function of an entity (params, locals, statements, expressions,
+ * closures) and calls the visitor's hooks; any hook may be NULL. */
+typedef struct pki_visitor {
+  void (*expr)(struct pki_visitor *v, const pki_expr *e);
+  void (*stmt)(struct pki_visitor *v, const pki_stmt *s);
+  void (*var)(struct pki_visitor *v, const pki_var *var); /* declarations only */
+  void *data;
+} pki_visitor;
+void pki_visit_func(pki_visitor *v, const pki_func *f);
+void pki_visit_entity(pki_visitor *v, const pki_entity *e);
+
+/* Partial builds (PyKokkos compiles per workunit): drops from m every entity
+ * with an error diagnostic in its extent, every runtime-typed workunit, and
+ * (transitively) every entity that uses a dropped one, recording each in
+ * m->omitted. Returns false if some error lies outside every entity (the
+ * file as a whole is rejected). Diagnostics are not changed. */
+bool pki_select(pki_module *m, const pki_diags *d);
+/* Keeps only the entity named root and the entities it uses (specialization
+ * builds); false if root is not a FunctionSty workunit of m. */
+bool pki_keep_only(pki_module *m, const char *root);
+/* True if an error diagnostic lies in e's extent. */
+bool pki_entity_has_errors(const pki_module *m, const pki_entity *e, const pki_diags *d);
 
 /* Prints the module in pkc's stable text form (`pkc ir`). */
 void pki_print(const pki_module *m, FILE *out);

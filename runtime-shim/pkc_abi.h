@@ -24,8 +24,8 @@ extern "C" {
 #endif
 
 /* Bumped whenever any struct below changes layout or meaning. */
-#define PKC_ABI_VERSION 1
-#define PKC_MODULE_SYMBOL "pkc_module_v1"
+#define PKC_ABI_VERSION 2
+#define PKC_MODULE_SYMBOL "pkc_module_v2"
 
 /* Parallel pattern of a kernel (Kokkos::parallel_for / _reduce / _scan). */
 typedef enum pkc_pattern {
@@ -121,6 +121,11 @@ typedef struct pkc_policy {
 typedef int (*pkc_kernel_fn)(void *const *args, const pkc_policy *policy,
                              pkc_value *result, char *err, size_t errlen);
 
+/* Kernel flags. INFERRED: some parameter type was inferred from the file's
+ * call sites, not annotated (PyKokkos types such parameters per call): a host
+ * calling it with other argument types builds a run-time specialization. */
+enum { PKC_KERNEL_INFERRED = 1 };
+
 typedef struct pkc_kernel_desc {
   const char *name;   /* workunit name */
   const char *entity; /* enclosing functor class, or the function's name */
@@ -133,6 +138,7 @@ typedef struct pkc_kernel_desc {
   uint8_t result_bits;
   int32_t line;        /* line of the workunit in the Python source */
   pkc_kernel_fn fn;
+  int32_t flags;       /* PKC_KERNEL_* bits */
 } pkc_kernel_desc;
 
 typedef struct pkc_module_desc {
@@ -165,6 +171,12 @@ typedef struct pkc_module_desc {
    * Kokkos is finalized; pool_destroy after finalize does nothing. */
   void *(*pool_create)(int32_t bits, uint64_t seed, char *err, size_t errlen);
   void (*pool_destroy)(int32_t bits, void *pool);
+  /* Entities of the source left out of this module, one per line,
+   * "<entity>\t<why>\t<file>:<line>:<col>: <message>\n"; why is "rejected"
+   * (it has errors: calling it must raise the message) or "runtime-typed"
+   * (its parameter types come from a call's arguments: the host builds a
+   * specialization, `pkc build --specialize`). Empty string if none. */
+  const char *omitted;
 } pkc_module_desc;
 
 typedef const pkc_module_desc *(*pkc_module_fn)(void);

@@ -9,6 +9,7 @@ Groups (run in this order; `--only a,b` selects some):
                no-op rebuild, and warning-free generated C++
   c_host       build/tests/c_host calls nstream through libpkcrt from plain C
   shim         the Python shim's unittest tests in tests/shim/
+  api          the PyKokkos host API tests in tests/api/ (unittest, as shim)
   gpu-compile  `pkc build` (compile + link only) of every examples/*.py for
                cuda (.deps/kokkos-cuda, sm_90) and hip (.deps/kokkos-hip,
                gfx908) into build/gpu-compile/, two at a time, warning-free
@@ -33,7 +34,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PKC = os.path.join(ROOT, "build", "bin", "pkc")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
-GROUPS = ["unit", "diagnostics", "examples", "features", "c_host", "shim", "gpu-compile"]
+GROUPS = ["unit", "diagnostics", "examples", "features", "compat", "c_host", "shim", "api", "gpu-compile"]
 BACKENDS = ["openmp", "serial"]
 # Small problem sizes for each example (argv after the script name).
 EXAMPLE_ARGS = {
@@ -43,7 +44,8 @@ EXAMPLE_ARGS = {
     "functor_axpby": ["50000"],
     "trivial": ["1000", "200", "2"],
 }
-EXPECT_RE = re.compile(r"^#\s*expect:\s*(\d+):(\d+):\s*(.*?)\s*$")
+EXPECT_RE = re.compile(r"^#\s*expect(?:-(error|warning|note))?:\s*(\d+):(\d+):\s*(.*)$")
+FLAGS_RE = re.compile(r"^#\s*flags:(.*)$")
 
 
 class Results:
@@ -175,35 +177,43 @@ def group_unit(res):
 # --- b. diagnostics and CLI -------------------------------------------------
 
 def expectations(path):
-    """Leading `# expect: LINE:COL: SUBSTRING` comment lines of a file."""
-    exps = []
+    """Leading header comment lines of a file: `# expect[-error|-warning|-note]:
+    LINE:COL: SUBSTRING` (severity, line, col, text) and `# flags: ...` (extra
+    `pkc check` options, e.g. --strict-types or --werror)."""
+    exps, flags = [], []
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             m = EXPECT_RE.match(line)
+            fm = FLAGS_RE.match(line)
+            if fm:
+                flags += fm.group(1).split()
+                continue
             if not m:
                 break
-            exps.append((int(m.group(1)), int(m.group(2)), m.group(3)))
-    return exps
+            exps.append((m.group(1) or "error", int(m.group(2)), int(m.group(3)), m.group(4)))
+    return exps, flags
 
 
-def find_diag(out, path, line, col, text):
-    """True if out has `...path:LINE:COL: error: ...text...`."""
+def find_diag(out, path, line, col, text, severity="error"):
+    """True if out has `...path:LINE:COL: <severity>: ...text...`."""
     pat = re.compile(r"^(?:.*/)?" + re.escape(os.path.basename(path)) +
-                     rf":{line}:{col}: error: (.*)$")
+                     rf":{line}:{col}: {severity}: (.*)$")
     return any((m := pat.match(l)) and text in m.group(1) for l in out.splitlines())
 
 
 def check_diag_file(res, path):
     name = "diag/" + os.path.basename(path)
-    exps = expectations(path)
+    exps, flags = expectations(path)
     if not exps:
         res.fail(name, "no `# expect: LINE:COL: TEXT` header line")
         return
-    rc, out, _ = run([PKC, "check", rel(path)], timeout=20)
-    if rc != 1:
-        res.fail(name, f"pkc check: {status_text(rc)}, expected exit 1", out)
+    rc, out, _ = run([PKC, "check"] + flags + [rel(path)], timeout=20)
+    want = 1 if any(sev == "error" for sev, _, _, _ in exps) else 0
+    if rc != want:
+        res.fail(name, f"pkc check: {status_text(rc)}, expected exit {want}", out)
         return
-    missing = [f"{l}:{c}: {t}" for l, c, t in exps if not find_diag(out, path, l, c, t)]
+    missing = [f"{l}:{c}: {sev}: {t}" for sev, l, c, t in exps
+               if not find_diag(out, path, l, c, t, sev)]
     res.check(name, not missing, "missing diagnostic " + "; ".join(missing), out)
 
 
@@ -293,7 +303,8 @@ def group_diagnostics(res):
         check_clean(res, "diag/ok/" + os.path.basename(f), f)
     for f in example_files():
         check_clean(res, "check/examples/" + os.path.basename(f), f)
-    bad = next(((f, e[0]) for f in files for e in [expectations(f)] if e), None)
+    bad = next(((f, e[0][0][1:]) for f in files for e in [expectations(f)]
+                if e[0] and not e[1] and e[0][0][0] == "error"), None)
     group_cli(res, bad)
 
 
@@ -423,6 +434,32 @@ def group_features(res, backends):
                       f"{status_text(rc)}; last line {last!r}, expected 'OK'", out)
 
 
+# --- compat: PyKokkos programs as PyKokkos users write them (issue 7) ---------
+
+def group_compat(res, backends):
+    """Each tests/compat/*.py (see tests/compat/README.md) prints OK (or BAD +
+    what it saw) as its last line and exits 0; the shim builds its module on
+    first use. A leading `# env: NAME=VALUE` line sets an environment variable."""
+    files = sorted(glob.glob(os.path.join(ROOT, "tests", "compat", "*.py")))
+    if not files:
+        res.fail("compat", "no tests/compat/*.py")
+        return
+    for backend in backends:
+        for f in files:
+            env = run_env(backend)
+            with open(f, encoding="utf-8") as fh:
+                for _, line in zip(range(5), fh):
+                    m = ENV_RE.match(line.strip())
+                    if m:
+                        env[m.group(1)] = m.group(2)
+            rc, out, _ = run([PYTHON, rel(f)], env=env, timeout=300)
+            lines = [l for l in out.splitlines() if l.strip()]
+            last = lines[-1].strip() if lines else ""
+            name = f"compat/{backend}/{os.path.splitext(os.path.basename(f))[0]}"
+            res.check(name, rc == 0 and last == "OK",
+                      f"{status_text(rc)}; last line {last!r}, expected 'OK'", out)
+
+
 # --- d. C host ----------------------------------------------------------------
 
 def group_c_host(res):
@@ -470,10 +507,11 @@ print('@@DONE', flush=True)
 """
 
 
-def group_shim(res):
-    tdir = os.path.join(ROOT, "tests", "shim")
+def group_shim(res, group="shim"):
+    """unittest modules tests/<group>/test_*.py (group: shim or api)."""
+    tdir = os.path.join(ROOT, "tests", group)
     if not glob.glob(os.path.join(tdir, "test_*.py")):
-        res.fail("shim", "no tests/shim/test_*.py")
+        res.fail(group, f"no tests/{group}/test_*.py")
         return
     rc, out, _ = run([PYTHON, "-c", SHIM_DRIVER, tdir], env=run_env("openmp"), timeout=900)
     current, seen, detail = None, 0, []
@@ -482,24 +520,24 @@ def group_shim(res):
             current, detail = line.split()[1], []
         elif line.startswith("@@PASS "):
             seen += 1
-            res.ok("shim/" + line.split()[1])
+            res.ok(f"{group}/" + line.split()[1])
             current = None
         elif line.startswith("@@FAIL "):
             seen += 1
             tid, _, why = line[7:].partition("\x1f")
-            res.fail("shim/" + tid.strip(), why.strip() or "failed")
+            res.fail(f"{group}/" + tid.strip(), why.strip() or "failed")
             current = None
         elif line.startswith("@@SKIP "):
-            print(f"SKIP shim/{line.split()[1]}", flush=True)
+            print(f"SKIP {group}/{line.split()[1]}", flush=True)
             current = None
         elif not line.startswith("@@"):
             detail.append(line)
     if current:
-        res.fail("shim/" + current, f"{status_text(rc)} during this test", "\n".join(detail))
+        res.fail(f"{group}/" + current, f"{status_text(rc)} during this test", "\n".join(detail))
     elif "@@DONE" not in out:
-        res.fail("shim", f"{status_text(rc)} before the tests finished", out)
+        res.fail(group, f"{status_text(rc)} before the tests finished", out)
     elif seen == 0:
-        res.fail("shim", "no tests found in tests/shim", out)
+        res.fail(group, f"no tests found in tests/{group}", out)
 
 
 # --- f. GPU backends: compile + link only ------------------------------------
@@ -608,10 +646,14 @@ def main():
             group_examples(res, backends, args.clean)
         elif g == "features":
             group_features(res, backends)
+        elif g == "compat":
+            group_compat(res, backends)
         elif g == "c_host":
             group_c_host(res)
         elif g == "shim":
             group_shim(res)
+        elif g == "api":
+            group_shim(res, "api")
         elif g == "gpu-compile":
             group_gpu_compile(res)
     print(f"{res.passed} passed, {res.failed} failed", flush=True)

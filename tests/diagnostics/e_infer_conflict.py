@@ -1,4 +1,5 @@
-# expect: 5:40: cannot infer the type of parameter 's' of 'k' from its call sites; annotate it (s: pk.View1D[pk.double])
+# flags: --strict-types
+# expect: 6:40: cannot infer the type of parameter 's' of 'k' from its call sites; annotate it (s: float)
 import pykokkos as pk
 
 @pk.workunit

@@ -1,4 +1,5 @@
-# expect: 6:36: cannot infer the type of parameter 'scale' of 'k' from its call sites; annotate it (scale: pk.View1D[pk.double])
+# flags: --strict-types
+# expect: 7:36: cannot infer the type of parameter 'scale' of 'k' from its call sites; annotate it (scale: float)
 import pykokkos as pk
 import math
 

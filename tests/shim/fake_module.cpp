@@ -403,11 +403,11 @@ const pkc_module_desc g_module = {
     "fakekey", "openmp", "3.4.1", kDLCPU,
     (int32_t)(sizeof g_kernels / sizeof g_kernels[0]), g_kernels,
     fake_initialize, fake_finalize, fake_fence, nullptr, nullptr, nullptr,
-    fake_pool_create, fake_pool_destroy};
+    fake_pool_create, fake_pool_destroy, ""};
 
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) const pkc_module_desc *
-pkc_module_v1(void) {
+pkc_module_v2(void) {
   return &g_module;
 }

@@ -99,7 +99,7 @@ class TestCHost(Base):
         r = subprocess.run([C_HOST, BAD_SO], capture_output=True, text=True)
         self.assertEqual(r.returncode, 1)
         self.assertIn("ABI version 999", r.stderr)
-        self.assertIn("ABI version 1", r.stderr)
+        self.assertIn("ABI version 2", r.stderr)
 
     def test_abi_struct_layout_matches_ctypes(self):
         from pykokkos import _abi
@@ -352,7 +352,7 @@ class TestModuleLoading(unittest.TestCase):
         layout(self.tmp, so=BAD_SO)
         r = self._call_nstream()
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn("ABI version 999 but this runtime implements ABI version 1", r.stderr)
+        self.assertIn("ABI version 999 but this runtime implements ABI version 2", r.stderr)
 
     def test_view_alive_at_exit_exits_cleanly(self):
         layout(self.tmp)

@@ -54,6 +54,20 @@ static inline void expect_diag(const pki_diags *d, pki_severity sev, int line, i
   fail();
 }
 
+/* An implicit-conversion warning at line:col whose message contains needle
+ * (C++ conversions PyKokkos code relies on are accepted with a warning). */
+static inline void expect_conv(const pki_diags *d, int line, int col, const char *needle) {
+  for (int i = 0; i < d->n; i++)
+    if (d->items[i].severity == PKI_SEV_WARNING && d->items[i].span.line == (uint32_t)line &&
+        d->items[i].span.col == (uint32_t)col &&
+        strcmp(d->items[i].code, "implicit-conversion") == 0 &&
+        strstr(d->items[i].message, needle))
+      return;
+  fprintf(stderr, "missing implicit-conversion warning %d:%d %s\n", line, col, needle);
+  dump_diags(d);
+  fail();
+}
+
 /* expect_diag for an error. */
 static inline void expect_err(const pki_diags *d, int line, int col, const char *msg) {
   expect_diag(d, PKI_SEV_ERROR, line, col, msg);

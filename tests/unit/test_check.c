@@ -177,16 +177,10 @@ static void test_assignment_conflicts(void **state) {
   pki_expr *av = e_var(m, A);
   av->span = sp(11, 10);
   s_decl(m, f, vw, av, sp(11, 5));
-  assert_int_equal(pki_check(m, &x->d), 5);
-  expect_diag(&x->d, PKI_SEV_ERROR, 4, 5,
-              "cannot assign float64 to int64 local 'x' (a local keeps one type for its "
-              "whole life); use int(...)");
-  expect_diag(&x->d, PKI_SEV_ERROR, 5, 5,
-              "cannot assign float64 to int32 element of View1D 'A'; use int(...)");
-  expect_diag(&x->d, PKI_SEV_ERROR, 9, 5,
-              "cannot use /= here: the result is float64, which cannot be stored to int64 "
-              "local 'x' (a local keeps one type for its whole life); use //= for integer "
-              "division");
+  assert_int_equal(pki_check(m, &x->d), 2);
+  expect_conv(&x->d, 4, 5, "assign float64 to int64 local 'x' (a local keeps one type");
+  expect_conv(&x->d, 5, 5, "assign float64 to int32 element of View1D 'A' truncates");
+  expect_conv(&x->d, 9, 5, "the result of /= is float64, stored to int64 local 'x'");
   expect_diag(&x->d, PKI_SEV_ERROR, 10, 5,
               "the work index is read-only; copy it into a local to change it");
   expect_diag(&x->d, PKI_SEV_ERROR, 11, 10,
@@ -203,12 +197,15 @@ static void test_acc_rules(void **state) {
   pki_stmt *ok = s_assign(m, &f->body, PKI_S_AUGASSIGN, PKI_OP_ADD, e_var(m, f->acc),
                           e_var(m, f->index[0]), sp(3, 5));
   s_assign(m, &f->body, PKI_S_AUGASSIGN, PKI_OP_SUB, e_var(m, f->acc), e_int(m, 1), sp(4, 5));
+  s_assign(m, &f->body, PKI_S_AUGASSIGN, PKI_OP_MUL, e_var(m, f->acc), e_int(m, 2), sp(6, 5));
   pki_expr *t = e_var(m, f->acc);
   t->span = sp(5, 5);
   s_assign(m, &f->body, PKI_S_ASSIGN, 0, t, e_int(m, 0), sp(5, 5));
   assert_int_equal(pki_check(m, &x->d), 2);
   assert_cast_of(ok->value, PKI_F64, PKI_E_VAR);
-  expect_diag(&x->d, PKI_SEV_ERROR, 4, 5, "the accumulator 'acc' of a sum reduction only supports += (got -=)");
+  /* acc -= x is accepted (a sum joins with +, as PyKokkos code uses it) */
+  expect_diag(&x->d, PKI_SEV_ERROR, 6, 5,
+              "the accumulator 'acc' of a sum reduction only supports += and -= (got *=)");
   expect_diag(&x->d, PKI_SEV_ERROR, 5, 5,
               "cannot assign to the accumulator 'acc' of a sum reduction; use acc += value");
   assert_int_equal(f->acc->access, PKI_ACCESS_READ | PKI_ACCESS_WRITE);
@@ -221,10 +218,8 @@ static void test_int_acc_rejects_float(void **state) {
   f->acc = pki_new_var(m, "acc", PKI_VAR_ACC, I64, sp(2, 17));
   s_assign(m, &f->body, PKI_S_AUGASSIGN, PKI_OP_ADD, e_var(m, f->acc), e_float(m, 0.5),
            sp(3, 5));
-  assert_int_equal(pki_check(m, &x->d), 1);
-  expect_diag(&x->d, PKI_SEV_ERROR, 3, 5,
-              "cannot use += here: the result is float64, which cannot be stored to int64 "
-              "accumulator 'acc'; use int(...)");
+  assert_int_equal(pki_check(m, &x->d), 0); /* C++ converts: a warning */
+  expect_conv(&x->d, 3, 5, "the result of += is float64, stored to int64 accumulator 'acc'");
 }
 
 static void test_view_index_errors(void **state) {
@@ -345,7 +340,7 @@ static void test_recursion(void **state) {
   pki_expr *ka[1] = {e_float(m, 1.0)};
   ka[0]->span = sp(20, 14);
   s_decl(m, k, local(m, "v", pki_void_type), e_call(m, f, 1, ka, sp(20, 12)), sp(20, 5));
-  assert_int_equal(pki_check(m, &x->d), 4);
+  assert_int_equal(pki_check(m, &x->d), 3);
   expect_diag(&x->d, PKI_SEV_ERROR, 11, 12,
               "recursion is not allowed in kernels: 'f' calls itself; rewrite it as a loop");
   expect_diag(&x->d, PKI_SEV_ERROR, 13, 12,
@@ -354,8 +349,7 @@ static void test_recursion(void **state) {
   expect_diag(&x->d, PKI_SEV_ERROR, 15, 12,
               "recursion is not allowed in kernels: 'h' calls 'g', which calls 'h' again; "
               "rewrite it as a loop");
-  expect_diag(&x->d, PKI_SEV_ERROR, 20, 14,
-              "cannot pass float64 to int64 parameter 'n' of 'f'; use int(...)");
+  expect_conv(&x->d, 20, 14, "pass float64 to int64 parameter 'n' of 'f'");
 }
 
 static void test_returns(void **state) {
@@ -384,12 +378,11 @@ static void test_returns(void **state) {
   r->value = e_int(m, 1);
   r->value->span = sp(20, 12);
   s_push(m, &k->body, r);
-  assert_int_equal(pki_check(m, &x->d), 3);
+  assert_int_equal(pki_check(m, &x->d), 2);
   expect_diag(&x->d, PKI_SEV_ERROR, 11, 12,
               "device function 'f' returns a value but has no return type; annotate it: "
               "def f(...) -> float:");
-  expect_diag(&x->d, PKI_SEV_ERROR, 13, 12,
-              "cannot return float64 from 'g' (declared -> int64); use int(...)");
+  expect_conv(&x->d, 13, 12, "return float64 from 'g' (declared -> int64)");
   expect_diag(&x->d, PKI_SEV_WARNING, 10, 5,
               "device function 'h' is declared -> float64 but never returns a value; it "
               "returns 0");

@@ -438,7 +438,7 @@ static void test_emit_text(void **state) {
   HAS(cpp, "{\"A\", PKC_PARAM_VIEW, kDLFloat, 64, 1, PKC_LAYOUT_RIGHT, PKC_ACCESS_READ | PKC_ACCESS_WRITE},");
   HAS(cpp, "{\"scalar\", PKC_PARAM_SCALAR, kDLFloat, 64, 0, PKC_LAYOUT_DEFAULT, PKC_ACCESS_READ},");
   HAS(cpp, "{\"nstream\", \"nstream\", PKC_PATTERN_FOR, PKC_POLICY_RANGE, PKC_REDUCER_SUM, 4, "
-           "params_0, 0, 0, 4, pkc_kern__nstream},");
+           "params_0, 0, 0, 4, pkc_kern__nstream, 0},");
   HAS(cpp, "void operator()(const fill2d_tag &, const int64_t i, const int64_t j) const {");
   HAS(cpp, "M(i, j) = static_cast<double>(i * 10 + j);");
   HAS(cpp, "pkc::MDRangePolicy<2, pkc_kern::fill2d::fill2d_tag>({policy->begin[0], policy->begin[1]}, "
@@ -455,14 +455,14 @@ static void test_emit_text(void **state) {
            "static_cast<int>(y), x);");
   HAS(cpp, "out(i) = x + static_cast<double>(y) + pkc::abs(-2.5) + pkc::min(1.0, pkc::min(2.0, x)) + "
            "static_cast<double>(static_cast<int64_t>(out.extent(0)));");
-  HAS(cpp, "extern \"C\" PKC_EXPORT const pkc_module_desc *pkc_module_v1(void) {");
+  HAS(cpp, "extern \"C\" PKC_EXPORT const pkc_module_desc *pkc_module_v2(void) {");
   free(cpp);
   snprintf(path, sizeof path, "%s/kern.h", out);
   char *h = slurp(path);
   assert_non_null(h);
   HAS(h, "int pkc_kern__dot(void *const *args, const pkc_policy *policy, pkc_value *result,");
   HAS(h, " *   args[0] A: View1D[float64, LayoutRight], read-write");
-  HAS(h, "const pkc_module_desc *pkc_module_v1(void);");
+  HAS(h, "const pkc_module_desc *pkc_module_v2(void);");
   free(h);
   snprintf(path, sizeof path, "%s/CMakeLists.txt", out);
   char *cm = slurp(path);

@@ -176,9 +176,21 @@ static void test_inference_conflict(void **state) {
                     "    pass\n"
                     "pk.parallel_for(3, k, s=1)\n"
                     "pk.parallel_for(3, k, s=1.5)\n";
+  /* two call sites disagree: typed at run time (a note), built per signature */
   pki_module *m = pkf_lower("t.py", src, strlen(src), &d);
-  assert_int_equal(d.errors, 1);
+  assert_int_equal(d.errors, 0);
+  assert_int_equal(d.n, 1);
+  assert_int_equal(d.items[0].severity, PKI_SEV_NOTE);
   assert_int_equal(d.items[0].span.line, 3);
+  assert_int_equal(d.items[0].span.col, 15);
+  assert_non_null(strstr(d.items[0].message, "parameter 's' of 'k' is taken from the arguments"));
+  assert_true(m->entities[0]->funcs[0]->runtime_typed);
+  pki_module_free(m);
+  /* --strict-types: the same is an error */
+  memset(&d, 0, sizeof d);
+  pkf_options o = {.strict_types = true};
+  m = pkf_lower_with("t.py", src, strlen(src), &o, &d);
+  assert_int_equal(d.errors, 1);
   assert_int_equal(d.items[0].span.col, 15);
   assert_non_null(strstr(d.items[0].message, "cannot infer the type of parameter 's' of 'k'"));
   pki_module_free(m);

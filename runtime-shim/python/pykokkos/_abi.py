@@ -1,4 +1,4 @@
-"""ctypes mirrors of runtime-shim/pkc_abi.h and <dlpack/dlpack.h> (ABI 1).
+"""ctypes mirrors of runtime-shim/pkc_abi.h and <dlpack/dlpack.h> (ABI 2).
 
 Imported lazily (on the first View handed to a kernel or the first module
 load) because ctypes costs a few milliseconds to import.
@@ -7,7 +7,8 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_int,
                     c_int16, c_int32, c_int64, c_size_t, c_uint8, c_uint16,
                     c_uint32, c_uint64, c_void_p, c_double)
 
-PKC_ABI_VERSION = 1
+PKC_ABI_VERSION = 2
+KERNEL_INFERRED = 1
 PATTERN_FOR, PATTERN_REDUCE, PATTERN_SCAN, PATTERN_MAIN = 0, 1, 2, 3
 POLICY_RANGE, POLICY_MDRANGE, POLICY_TEAM = 0, 1, 2
 PARAM_SCALAR, PARAM_VIEW, PARAM_POOL = 0, 1, 2
@@ -60,7 +61,8 @@ class pkc_kernel_desc(Structure):
     _fields_ = [("name", c_char_p), ("entity", c_char_p), ("pattern", c_int32),
                 ("policy", c_int32), ("reducer", c_int32), ("nparams", c_int32),
                 ("params", POINTER(pkc_param_desc)), ("result_code", c_uint8),
-                ("result_bits", c_uint8), ("line", c_int32), ("fn", c_void_p)]
+                ("result_bits", c_uint8), ("line", c_int32), ("fn", c_void_p),
+                ("flags", c_int32)]
 
 
 class pkc_module_desc(Structure):
@@ -72,7 +74,8 @@ class pkc_module_desc(Structure):
                 ("initialize", c_void_p), ("finalize", c_void_p),
                 ("fence", c_void_p), ("allocate", c_void_p),
                 ("deallocate", c_void_p), ("copy", c_void_p),
-                ("pool_create", c_void_p), ("pool_destroy", c_void_p)]
+                ("pool_create", c_void_p), ("pool_destroy", c_void_p),
+                ("omitted", c_char_p)]
 
 
 # pool_create(bits, seed, err, errlen) -> handle; pool_destroy(bits, handle)

@@ -35,10 +35,11 @@ def forget(obj):
     argument cache, so the next call binds it afresh."""
     for d in _plans:
         for run in d.values():
-            last = run.plan.last
-            for i, o in enumerate(last):
-                if o is obj:
-                    last[i] = None
+            for r in (run.all_runs() if hasattr(run, "all_runs") else (run,)):
+                last = r.plan.last
+                for i, o in enumerate(last):
+                    if o is obj:
+                        last[i] = None
 
 
 # ---- policies (see _policies) ---------------------------------------------
@@ -446,8 +447,23 @@ def _gen_run(plan, class_sty):
     return run
 
 
+def _kernel_run(mod, entity, name, kname, pattern, class_sty):
+    """The run function of kernel (entity, name) of mod; None if mod lacks it."""
+    k = mod.kernel(entity, name)
+    if k is None:
+        return None
+    if k.pattern != pattern:
+        raise TypeError(f"{kname}: a {_PATTERN_WORD[k.pattern]} kernel cannot be "
+                        f"run with {_PATTERN_WORD[pattern]}")
+    if not 0 <= k.policy <= 2:
+        raise RuntimeError(f"{kname}: unknown policy kind {k.policy} in {mod.so}")
+    return _gen_run(Plan(kname, k, mod), class_sty)
+
+
 def _make_plan(func, pattern, class_sty):
-    """Finds func's kernel in the module built for its file; builds its plan."""
+    """Finds func's kernel in the module built for its file; builds its plan.
+    A FunctionSty workunit typed per call (omitted as runtime-typed, or with
+    inferred parameter types) runs through a Specializer."""
     code = getattr(func, "__code__", None)
     if code is None:
         raise TypeError(f"pykokkos: {_PATTERN_WORD[pattern]}: the kernel must be a "
@@ -458,16 +474,27 @@ def _make_plan(func, pattern, class_sty):
     kname = f"{entity}.{name}" if class_sty else name
     import os
     mod = RUNTIME.module_for(os.path.abspath(code.co_filename))
-    k = mod.kernel(entity, name)
-    if k is None:
-        raise RuntimeError(f"pykokkos: {mod.so} has no kernel '{kname}' "
-                           f"(is it decorated with @pk.workunit?)")
-    if k.pattern != pattern:
-        raise TypeError(f"{kname}: a {_PATTERN_WORD[k.pattern]} kernel cannot be "
-                        f"run with {_PATTERN_WORD[pattern]}")
-    if not 0 <= k.policy <= 2:
-        raise RuntimeError(f"{kname}: unknown policy kind {k.policy} in {mod.so}")
-    run = _gen_run(Plan(kname, k, mod), class_sty)
+    run = _kernel_run(mod, entity, name, kname, pattern, class_sty)
+    if run is None:
+        why, diag = mod.omitted.get(entity, (None, None))
+        if why == "rejected":
+            raise RuntimeError(f"pykokkos: kernel '{kname}' was not built because pkc "
+                               f"rejected it: {diag}")
+        if why != "runtime-typed" or class_sty:
+            raise RuntimeError(f"pykokkos: {mod.so} has no kernel '{kname}' "
+                               f"(is it decorated with @pk.workunit?)")
+    elif class_sty or not run.plan.kdesc.flags & 1:   # PKC_KERNEL_INFERRED
+        _plans[pattern][func] = run
+        return run
+    from ._specialize import Specializer
+
+    def make_run(smod, sig):
+        r = _kernel_run(smod, entity, name, kname, pattern, class_sty)
+        if r is None:
+            raise RuntimeError(f"pykokkos: {smod.so} (specialization {sig}) has no "
+                               f"kernel '{kname}'")
+        return r
+    run = Specializer(func, pattern, make_run, fallback=run)
     _plans[pattern][func] = run
     return run
 

@@ -13,6 +13,7 @@ class Runtime:
         self.default_backend = None   # set by pk.set_default_space
         self.lib = None               # ctypes.CDLL of libpkcrt
         self.modules = {}             # (abs source path, backend) -> Module
+        self.spec_modules = {}        # (source, backend, signature) -> Module
 
     def backend(self):
         b = os.environ.get("PKC_BACKEND") or self.default_backend or "openmp"
@@ -73,12 +74,27 @@ def find_runtime_lib():
                        "`make build/lib/libpkcrt.so` or set PKC_RUNTIME_LIB")
 
 
+def module_name(source):
+    """The module name pkc gives a source file (ir.c, pki_module_new): the
+    file name up to its first '.', other characters than [A-Za-z0-9_] made
+    '_', and 'm_' in front of a leading digit ('01.py' -> 'm_01',
+    'my-app.py' -> 'my_app')."""
+    base = os.path.basename(source)
+    stem = base.split(".", 1)[0] or base
+    name = "".join(ch if ch.isascii() and (ch.isalnum() or ch == "_") else "_"
+                   for ch in stem)
+    return "m_" + name if name[:1].isdigit() else name
+
+
 def module_paths(source, backend):
+    """(module .so, .key) of source: <dir>/<file minus .py>.pk/<module_name>.<backend>.so,
+    where `pkc build source` writes them."""
     d, base = os.path.split(source)
     stem = base[:-3] if base.endswith(".py") else base
     out = os.path.join(d, stem + ".pk")
-    return (os.path.join(out, f"{stem}.{backend}.so"),
-            os.path.join(out, f"{stem}.{backend}.key"))
+    name = module_name(source)
+    return (os.path.join(out, f"{name}.{backend}.so"),
+            os.path.join(out, f"{name}.{backend}.key"))
 
 
 def source_sha256(source):
@@ -127,6 +143,8 @@ def jit_build(source, backend):
                              stdout=sys.stderr.fileno())
     except OSError as e:
         raise RuntimeError(f"pykokkos: cannot run pkc ({exe}): {e}") from None
+    if rc == 1:
+        return   # some entities were rejected: the module holds the others
     if rc != 0:
         raise RuntimeError(f"pykokkos: `pkc build {source} --backend {backend}` "
                            f"failed (exit {rc}); see the messages above")
@@ -138,6 +156,11 @@ class Module:
     def __init__(self, rt, handle, desc, so):
         self.rt, self.handle, self.desc, self.so = rt, handle, desc, so
         self.source = None
+        self.omitted = {}   # entity -> (why, "file:line:col: message")
+        for line in (desc.omitted or b"").decode(errors="replace").splitlines():
+            parts = line.split("\t", 2)
+            if len(parts) == 3:
+                self.omitted[parts[0]] = (parts[1], parts[2])
 
     def kernel(self, entity, name):
         k = self.rt.lib.pkr_find_kernel(self.handle, entity.encode(), name.encode())
@@ -168,12 +191,14 @@ def _preload_libstdcxx():
         pass
 
 
-def load_module(rt, source, backend):
+def load_module(rt, source, backend, paths=None, build=None):
+    """Opens the module built for source (paths: its (.so, .key), default the
+    file's module; build: how to rebuild it when missing or stale)."""
     sha = source_sha256(source)
-    so, keyf = module_paths(source, backend)
+    so, keyf = paths or module_paths(source, backend)
     state = freshness(so, keyf, sha)
     if state == "stale":
-        jit_build(source, backend)
+        (build or (lambda: jit_build(source, backend)))()
         state = freshness(so, keyf, sha)
         if state == "stale":
             raise RuntimeError(f"pykokkos: pkc did not produce a fresh {so} "

@@ -5,14 +5,15 @@ plus a device copy with validity flags. See View's docstring."""
 from . import _types as T
 
 _np = None
+_ndarray = None   # numpy.ndarray once numpy is imported (View.__getitem__)
 
 
 def numpy():
     """The numpy module, imported on first use (keeps `import pykokkos` fast)."""
-    global _np
+    global _np, _ndarray
     if _np is None:
         import numpy as np
-        _np = np
+        _np, _ndarray = np, np.ndarray
     return _np
 
 
@@ -66,10 +67,31 @@ class DLHolder:
         self.addr = addressof(t)
 
 
-def _shape_tuple(shape):
-    if isinstance(shape, int) or hasattr(shape, "__index__"):
-        return (int(shape),)
-    return tuple(int(s) for s in shape)
+def _shape_tuple(shape, what="pk.View"):
+    """shape (an int, or a list/tuple of ints) as a tuple of ints >= 0;
+    TypeError/ValueError naming `what` otherwise."""
+    if hasattr(shape, "__index__") and not isinstance(shape, bool):
+        shape = (shape,)
+    try:
+        shp = tuple(shape)
+    except TypeError:
+        raise TypeError(f"{what}: shape must be an int or a list/tuple of ints, "
+                        f"got {type(shape).__name__}") from None
+    out = []
+    for e in shp:
+        if isinstance(e, bool) or not hasattr(e, "__index__"):
+            raise TypeError(f"{what}: extents must be ints, got {e!r} in {list(shp)}")
+        e = e.__index__()
+        if e < 0:
+            raise ValueError(f"{what}: negative extent {e} in shape {list(shp)}")
+        out.append(e)
+    if len(out) > 8:
+        raise ValueError(f"{what}: rank must be 0..8, got shape {out}")
+    return tuple(out)
+
+
+# Classes of index keys that slice (a numpy view of the same or higher rank).
+_SLICING = (slice, type(Ellipsis), type(None))
 
 
 _LIVE = None          # weakref.WeakSet of live DeviceMem (set on first use)
@@ -198,8 +220,6 @@ class View:
         order = "F" if layout is T.Layout.LayoutLeft else "C"
         if array is None:
             shp = _shape_tuple(shape)
-            if not 1 <= len(shp) <= 8:
-                raise ValueError(f"pk.View: rank must be 1..8, got shape {shp}")
             array = np.zeros(shp, dtype=self._dt.np_dtype, order=order)
         self._a = array
         self._dl = None
@@ -264,30 +284,75 @@ class View:
     # -- shape --
     @property
     def shape(self):
+        """The extents, a tuple (as numpy)."""
         return self._a.shape
 
     @property
     def dtype(self):
+        """The element type: a pk dtype (pk.int32, ...; == its numpy dtype)."""
         return self._dt
 
     @property
-    def rank(self):
+    def ndim(self):
+        """The rank (number of dimensions), as numpy's ndim."""
         return self._a.ndim
+
+    @property
+    def size(self):
+        """The number of elements (product of the extents)."""
+        return self._a.size
+
+    @property
+    def nbytes(self):
+        return self._a.nbytes
 
     def extent(self, k):
         return self._a.shape[k]
 
     def __len__(self):
-        return self._a.shape[0]
+        s = self._a.shape
+        if not s:
+            raise TypeError("len() of a rank-0 View")
+        return s[0]
 
-    # -- element access --
+    # -- element access (host) --
     def __getitem__(self, idx):
-        if self._dev is None or self._hv:
-            return self._a[idx]
-        return self._host(False)[idx]
+        """v[i, j] / v[i][j]: an element (numpy scalar); v[i] of a View of
+        rank >= 2 is a numpy array sharing v's memory (as PyKokkos' View,
+        fast chained indexing); slices give a View sharing v's memory.
+        Advanced (array) indexing gives a numpy copy. GPU-resident Views read
+        (and for partial indexes, mark host-modified) the host mirror."""
+        if self._dev is None:
+            r = self._a[idx]
+        else:
+            r = self._host(False)[idx]
+        if r.__class__ is not _ndarray:
+            return r
+        c = idx.__class__
+        if c is tuple:
+            part = True          # only integers: a numpy sub-array
+            for k in idx:
+                kc = k.__class__
+                if kc is not int:
+                    if kc in _SLICING:
+                        part = False
+                    elif not hasattr(k, "__index__"):
+                        return r          # advanced indexing: a copy
+        elif c is int or (c not in _SLICING and hasattr(idx, "__index__")):
+            part = True
+        elif c in _SLICING:
+            part = False
+        else:
+            return r                      # advanced indexing: a copy
+        if self._dev is not None:         # the caller may write into it
+            return self._host(True)[idx]
+        return r if part else _sub(self, r)
 
     def __setitem__(self, idx, value):
-        self._host(True)[idx] = value
+        if self._dev is None:
+            self._a[idx] = value
+        else:
+            self._host(True)[idx] = value
 
     def __iter__(self):
         return iter(self._host(False))
@@ -333,10 +398,55 @@ class View:
             return self._a.__dlpack_device__()
         return (self._dev.desc.device_type, 0)
 
+    def astype(self, dtype):
+        """A new View (a copy) of this View's values converted to dtype (any
+        dtype pk.View accepts), with numpy's casting (float->int truncates)."""
+        dt = T.as_dtype(dtype)
+        a = self._host(False)
+        order = "F" if self.layout is T.Layout.LayoutLeft else "C"
+        return View(a.shape, dt, space=self.space, layout=self.layout
+                    if self.layout is not T.Layout.LayoutStride else T.Layout.LayoutRight,
+                    trait=self.trait, array=a.astype(dt.np_dtype, order=order))
+
+    def set_precision(self, dtype):
+        """PyKokkos' View.set_precision: converts the View in place to dtype."""
+        new = self.astype(dtype)
+        self._a, self._dt, self._dl = new._a, new._dt, None
+        if self._dev is not None:
+            self._dev, self._hv, self._dv = None, True, False
+        _unbind(self)
+
+    def __str__(self):
+        return str(self._host(False))
+
     def __repr__(self):
+        a = self._host(False)
+        body = numpy().array2string(a, separator=", ", prefix="View(")
+        lay = ", layout=LayoutLeft" if self.layout is T.Layout.LayoutLeft else ""
         where = "" if self._dev is None else ", device"
-        return (f"pk.View(shape={list(self._a.shape)}, dtype={self._dt!r}, "
-                f"layout={self.layout!r}{where})")
+        return f"View({body}, dtype={self._dt!r}, shape={a.shape}{lay}{where})"
+
+    def __format__(self, spec):
+        return format(str(self), spec)
+
+
+_new = object.__new__
+
+
+def _sub(parent, arr):
+    """A View over arr, a numpy view into parent's host memory (slicing)."""
+    v = _new(View)
+    v._a, v._dt, v._dl, v.space, v.trait = arr, parent._dt, None, parent.space, parent.trait
+    v._dev, v._hv, v._dv, v._deflt = None, True, False, False
+    f = arr.flags
+    if not (f.c_contiguous or f.f_contiguous):
+        v.layout = T.Layout.LayoutStride
+    elif arr.ndim > 1:
+        v.layout = T.Layout.LayoutRight if f.c_contiguous else T.Layout.LayoutLeft
+    else:
+        lay = parent.layout
+        v.layout = T.Layout.LayoutRight if lay is T.Layout.LayoutStride else lay
+    return v
 
 
 def from_numpy(array, layout=None):

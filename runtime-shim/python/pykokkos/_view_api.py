@@ -1,5 +1,5 @@
 """Host View API of the dialect (item 6) added onto pk.View by install(View),
-which _view.py calls once: slicing -> a View sharing memory, rank() (also
+which _view.py calls once: rank() (also
 usable as the `rank` attribute), copy(), resize(dim, n); plus the functions
 pk.subview, pk.deep_copy, pk.resize. Subviews are host views (numpy); on GPU
 backends slicing a device-resident View returns the host mirror's slice."""
@@ -25,21 +25,6 @@ def _np():
 def _host(v, write):
     h = getattr(v, "_host", None)
     return h(write) if h is not None else v._a
-
-
-def _wrap(view_cls, parent, arr):
-    """A View over arr (a numpy view into parent's memory)."""
-    lay = parent.layout
-    if arr.ndim > 1 and arr.flags.c_contiguous:
-        lay = T.Layout.LayoutRight
-    elif arr.ndim > 1 and arr.flags.f_contiguous:
-        lay = T.Layout.LayoutLeft
-    v = view_cls(arr.shape, parent._dt, space=parent.space,
-                 layout=lay if lay is not T.Layout.LayoutStride else T.Layout.LayoutRight,
-                 trait=parent.trait, array=arr)
-    if not (arr.flags.c_contiguous or arr.flags.f_contiguous):
-        v.layout = T.Layout.LayoutStride
-    return v
 
 
 def _unbind(v):
@@ -99,24 +84,17 @@ def subview(v, *idx):
     half-open ranges as in Kokkos::pair)."""
     key = tuple(slice(i[0], i[1]) if isinstance(i, tuple) else i for i in idx)
     r = v[key]
+    np = _np()
+    if r.__class__ is np.ndarray and getattr(v, "_dev", None) is None \
+            and np.may_share_memory(r, v._a):
+        from ._view import _sub
+        return _sub(v, r)
     return r
 
 
 def install(View):
     """Adds the host View API onto View (methods View itself lacks are added;
-    __getitem__ is wrapped so that slices return Views sharing memory)."""
-    get = View.__getitem__
-
-    def __getitem__(self, idx):
-        r = get(self, idx)
-        np = _np()
-        if (r.__class__ is np.ndarray and r.ndim > 0 and getattr(self, "_dev", None) is None
-                and np.may_share_memory(r, self._a)):
-            return _wrap(View, self, r)
-        return r
-
-    __getitem__.__doc__ = get.__doc__
-    View.__getitem__ = __getitem__
+    View.__getitem__ itself returns Views sharing memory for slices)."""
     View.rank = property(lambda self: _Rank(self._a.ndim),
                          doc="rank (also callable: v.rank())")
 

@@ -1,7 +1,8 @@
 """Workloads: pk.execute(space, instance) runs a @pk.workload's @pk.main
 through the module's PKC_PATTERN_MAIN kernel (entity = the class name),
 passing every member the descriptor lists (Views, scalars, pools) by name
-from the instance, then copies scalar members main wrote back onto it."""
+from the instance, copies scalar members main wrote back onto it, then calls
+its @pk.callback methods in definition order (as PyKokkos' run_workload)."""
 import os
 import sys
 
@@ -57,10 +58,38 @@ def _make_main_plan(cls):
     return run
 
 
-def execute(space, instance):
-    """Runs instance's @pk.main (compiled to host C++) and copies the scalar
-    members it wrote back onto instance. space: kept for PyKokkos code (the
-    backend is PKC_BACKEND / pk.set_default_space)."""
+def _callbacks(cls):
+    """Names of cls's @pk.callback methods, base classes first, each in
+    definition order (cached on the class)."""
+    got = cls.__dict__.get("_pk_callback_names")
+    if got is not None:
+        return got
+    names = []
+    for c in reversed(cls.__mro__):
+        for n, v in vars(c).items():
+            if getattr(v, "_pk_callback", None) and n not in names:
+                names.append(n)
+    try:
+        setattr(cls, "_pk_callback_names", tuple(names))
+    except (AttributeError, TypeError):
+        pass
+    return tuple(names)
+
+
+def execute(space, instance, callbacks=True):
+    """Runs instance's @pk.main (compiled to host C++), copies the scalar
+    members it wrote back onto instance, then (callbacks=True, PyKokkos'
+    pk.execute) calls each @pk.callback method with no arguments, in
+    definition order. space (an execution space or instance): kept for
+    PyKokkos code (the backend is PKC_BACKEND / pk.set_default_space)."""
+    _run_main(instance)
+    if callbacks:
+        for n in _callbacks(type(instance)):
+            getattr(instance, n)()
+    return None
+
+
+def _run_main(instance):
     cls = type(instance)
     run = D._plans[D.MAIN].get(cls) or _make_main_plan(cls)
     kw = getattr(instance, "__dict__", None)

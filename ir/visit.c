@@ -1,0 +1,64 @@
+/*
+ * visit.c - the one walk over a function's IR (pki_visitor): declarations,
+ * statements, expressions and nested closures, in source order. Passes that
+ * only need to look at nodes (pki_select's entity uses, ...) hook into it
+ * instead of writing a walker of their own.
+ */
+#include "ir.h"
+
+static void visit_expr(pki_visitor *v, const pki_expr *e) {
+  if (!e)
+    return;
+  if (v->expr)
+    v->expr(v, e);
+  for (int i = 0; i < e->nargs; i++)
+    visit_expr(v, e->args[i]);
+}
+
+static void visit_block(pki_visitor *v, const pki_block *b);
+
+static void visit_stmt(pki_visitor *v, const pki_stmt *s) {
+  if (v->stmt)
+    v->stmt(v, s);
+  if (s->var && s->kind == PKI_S_DECL && v->var)
+    v->var(v, s->var);
+  const pki_expr *es[] = {s->target, s->value, s->cond, s->begin, s->end, s->step};
+  for (size_t k = 0; k < sizeof es / sizeof es[0]; k++)
+    visit_expr(v, es[k]);
+  for (int k = 0; k < s->nargs; k++)
+    visit_expr(v, s->args[k]);
+  visit_block(v, &s->body);
+  visit_block(v, &s->orelse);
+}
+
+static void visit_block(pki_visitor *v, const pki_block *b) {
+  for (int i = 0; i < b->n; i++)
+    visit_stmt(v, b->stmts[i]);
+}
+
+void pki_visit_func(pki_visitor *v, const pki_func *f) {
+  if (v->var) {
+    for (int i = 0; i < f->nindex; i++)
+      v->var(v, f->index[i]);
+    if (f->acc)
+      v->var(v, f->acc);
+    if (f->final)
+      v->var(v, f->final);
+    for (int i = 0; i < f->nparams; i++)
+      v->var(v, f->params[i]);
+    for (int i = 0; i < f->nlocals; i++)
+      v->var(v, f->locals[i]);
+  }
+  visit_block(v, &f->body);
+  for (int i = 0; i < f->nclosures; i++)
+    pki_visit_func(v, f->closures[i]);
+}
+
+void pki_visit_entity(pki_visitor *v, const pki_entity *e) {
+  if (v->var)
+    for (int i = 0; i < e->nmembers; i++)
+      v->var(v, e->members[i]);
+  for (int i = 0; i < e->nfuncs; i++)
+    if (e->funcs[i])
+      pki_visit_func(v, e->funcs[i]);
+}

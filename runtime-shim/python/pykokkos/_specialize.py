@@ -1,0 +1,192 @@
+"""Run-time specialization of workunits typed by their arguments (PyKokkos
+types unannotated workunit parameters from the actual arguments of a call).
+
+A FunctionSty workunit whose parameter types pkc could not infer ahead of time
+is omitted from its file's module ("runtime-typed"); one whose types pkc
+inferred from the file's call sites carries PKC_KERNEL_INFERRED. For such a
+kernel the shim derives a *signature* from each call's keyword arguments:
+
+    kernel(n: int, x: pk.View1D[pk.float32], A: pk.View2D[pk.float64, pk.LayoutLeft])
+
+(parameters sorted by name; a View gives dtype, rank and an explicit layout;
+Python int/float/bool give int/float/bool, i.e. int64/float64/bool; numpy
+scalars their dtype), and runs the module `pkc build FILE --specialize SIG`
+builds for it into FILE.pk/spec/<kernel>-<first 16 hex of sha256(SIG)>/
+(built on first use, printing one line; reused by later runs without pkc;
+several signatures of one workunit coexist). With PKC_RECORD_SIGNATURES=1 the
+signatures a run uses are appended to <stem>.pkc-signatures beside the file;
+`pkc build FILE` builds every recorded signature ahead of time.
+"""
+import hashlib
+import os
+import sys
+
+from . import _types as T
+from ._loader import RUNTIME, module_paths, module_name
+from ._view import View, numpy
+
+
+def _dtype_name(npdt):
+    dt = T.dtype_of_numpy(npdt)
+    if dt is None:
+        return None
+    return getattr(dt, "np_name", None) or dt.name
+
+
+def type_of(kname, pname, v):
+    """The signature type of argument v (e.g. 'pk.View1D[pk.float64]');
+    raises TypeError naming kernel and argument if v cannot be typed."""
+    if v.__class__ is bool:
+        return "bool"
+    if v.__class__ is int:
+        return "int"
+    if v.__class__ is float:
+        return "float"
+    if isinstance(v, View):
+        dt, nd = v._dt, v._a.ndim
+        name = getattr(dt, "np_name", None) or dt.name
+        lay = "" if getattr(v, "_deflt", False) else (
+            ", pk.LayoutLeft" if v.layout is T.Layout.LayoutLeft else ", pk.LayoutRight")
+        if nd == 1:
+            lay = ""
+        return f"pk.View{nd}D[pk.{name}{lay}]"
+    np = numpy()
+    if isinstance(v, np.generic):
+        name = _dtype_name(v.dtype)
+        if name:
+            return f"pk.{name}"
+    cai = getattr(v, "__cuda_array_interface__", None) if not isinstance(v, np.ndarray) else None
+    if cai is not None:
+        name, nd = _dtype_name(np.dtype(cai["typestr"])), len(cai["shape"])
+        st = cai.get("strides")
+        left = st is not None and nd > 1 and st[0] < st[-1]
+        if name and 1 <= nd <= 8:
+            return f"pk.View{nd}D[pk.{name}{', pk.LayoutLeft' if left else ''}]"
+    a = v if isinstance(v, np.ndarray) else None
+    if a is None and (hasattr(v, "__array_interface__") or hasattr(v, "__dlpack__")):
+        try:
+            a = np.asarray(v) if hasattr(v, "__array_interface__") else np.from_dlpack(v)
+        except Exception:
+            a = None
+    if a is not None and 1 <= a.ndim <= 8:
+        name = _dtype_name(a.dtype)
+        if name:
+            left = a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous
+            return f"pk.View{a.ndim}D[pk.{name}{', pk.LayoutLeft' if left else ''}]"
+    if isinstance(v, (int, float)):   # int/float subclasses (e.g. numpy.float64 is one)
+        return "float" if isinstance(v, float) else "int"
+    raise TypeError(f"{kname}: argument '{pname}': cannot derive a kernel type from a "
+                    f"{type(v).__name__} (pass a pk.View, a numpy array or a Python "
+                    "int/float/bool, or annotate the parameter)")
+
+
+def signature(kname, kw):
+    """The signature text for a call of FunctionSty workunit kname with kwargs kw."""
+    parts = [f"{n}: {type_of(kname, n, kw[n])}" for n in sorted(kw)]
+    return f"{kname}({', '.join(parts)})"
+
+
+def spec_paths(source, backend, kernel, sig):
+    """(module .so, .key) of a specialization: FILE.pk/spec/<kernel>-<h16>/ (the
+    directory naming of pkc's pkb_spec_outdir)."""
+    so, _ = module_paths(source, backend)
+    h = hashlib.sha256(sig.encode()).hexdigest()[:16]
+    d = os.path.join(os.path.dirname(so), "spec", f"{kernel}-{h}")
+    name = module_name(source)
+    return (os.path.join(d, f"{name}.{backend}.so"), os.path.join(d, f"{name}.{backend}.key"))
+
+
+def sidecar(source):
+    """The recorded-signatures file beside source: <stem>.pkc-signatures."""
+    stem = source[:-3] if source.endswith(".py") else source
+    return stem + ".pkc-signatures"
+
+
+def record(source, sig):
+    """Appends sig to source's sidecar (PKC_RECORD_SIGNATURES=1), once."""
+    path = sidecar(source)
+    try:
+        with open(path, encoding="utf-8") as f:
+            if sig in (line.rstrip("\n") for line in f):
+                return
+    except OSError:
+        pass
+    try:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(sig + "\n")
+    except OSError as e:
+        print(f"pykokkos: cannot record the signature in {path}: {e}", file=sys.stderr)
+
+
+def _build(source, backend, sig):
+    from ._loader import pkc_executable
+    exe = pkc_executable()
+    if not exe:
+        raise RuntimeError(
+            f"pykokkos: {sig} of {source} ({backend}) needs a run-time specialization "
+            f"that is not built, and pkc is not on PATH; run `pkc build {source} "
+            f"--backend {backend} --specialize '{sig}'` (or record the signatures with "
+            "PKC_RECORD_SIGNATURES=1 and run `pkc build` on the file)")
+    import subprocess
+    print(f"pykokkos: building {sig} from {os.path.basename(source)} for {backend} with pkc",
+          file=sys.stderr, flush=True)
+    try:
+        rc = subprocess.call([exe, "build", source, "--backend", backend, "-q",
+                              "--specialize", sig] + T.pkc_build_args(),
+                             stdout=sys.stderr.fileno())
+    except OSError as e:
+        raise RuntimeError(f"pykokkos: cannot run pkc ({exe}): {e}") from None
+    if rc != 0:
+        raise RuntimeError(f"pykokkos: building the specialization {sig} of {source} "
+                           f"failed (pkc exit {rc}); see the messages above")
+
+
+def module_for(source, kernel, sig):
+    """The loaded module of one specialization (built first if missing or stale)."""
+    from ._loader import load_module
+    backend = RUNTIME.backend()
+    key = (source, backend, sig)
+    m = RUNTIME.spec_modules.get(key)
+    if m is None:
+        so, keyf = spec_paths(source, backend, kernel, sig)
+        m = load_module(RUNTIME, source, backend, paths=(so, keyf),
+                        build=lambda: _build(source, backend, sig))
+        RUNTIME.spec_modules[key] = m
+    if os.environ.get("PKC_RECORD_SIGNATURES", "") not in ("", "0"):
+        record(source, sig)
+    return m
+
+
+class Specializer:
+    """run(policy, kw) of a workunit typed per call: picks (building on first
+    use) the specialization for the call's signature and runs its plan."""
+
+    def __init__(self, func, pattern, make_run, fallback=None):
+        self.func, self.pattern, self.make_run = func, pattern, make_run
+        self.fallback = fallback       # statically inferred plan, tried first
+        self.runs = {}                 # signature -> run
+        self.name = func.__name__
+        self.source = os.path.abspath(func.__code__.co_filename)
+        self.plan = _NoPlan()
+
+    def __call__(self, policy, kw):
+        fb = self.fallback
+        if fb is not None:
+            try:
+                return fb(policy, kw)
+            except TypeError:   # other argument types than inferred: specialize
+                if sorted(kw) != sorted(fb.plan.names):
+                    raise
+        sig = signature(self.name, kw)
+        run = self.runs.get(sig)
+        if run is None:
+            mod = module_for(self.source, self.name, sig)
+            run = self.runs[sig] = self.make_run(mod, sig)
+        return run(policy, kw)
+
+    def all_runs(self):
+        return ([self.fallback] if self.fallback else []) + list(self.runs.values())
+
+
+class _NoPlan:
+    last = ()
