@@ -46,7 +46,7 @@ static void put_index_param(pkb_buf *b, const pki_var *v) {
   if (v->type.kind == PKI_TEAM_MEMBER)
     pkb_put(b, "const pkc::TeamMember &");
   else
-    pkb_put(b, "const int64_t ");
+    pkb_put(b, v->access & PKI_ACCESS_WRITE ? "int64_t " : "const int64_t ");
   pkb_put_ident(b, v->name);
 }
 

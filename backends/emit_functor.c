@@ -71,6 +71,14 @@ static void put_param(pkb_buf *b, const pki_var *v) {
   pkb_put_ident(b, v->name);
 }
 
+/* A device-function parameter: classtype values the function changes are
+ * passed by reference (Python passes objects by reference), others by value. */
+static void put_fparam(pkb_buf *b, const pki_func *f, const pki_var *v) {
+  pkb_put_type(b, v->type);
+  pkb_put(b, v->type.kind == PKI_CLASS && pki_param_written(f, v) ? " &" : " ");
+  pkb_put_ident(b, v->name);
+}
+
 static void void_unread(pkb_ctx *c, const pki_func *f, const pki_var *v) {
   pkb_void_unread(c, f, v);
 }
@@ -85,7 +93,7 @@ static void device_signature(pkb_ctx *c, const pki_func *f, bool member) {
   for (int i = 0; i < f->nparams; i++) {
     if (i)
       pkb_put(c->b, ", ");
-    put_param(c->b, f->params[i]);
+    put_fparam(c->b, f, f->params[i]);
   }
   pkb_put(c->b, member ? ") const" : ")");
 }
@@ -117,7 +125,8 @@ static void device_function(pkb_ctx *c, const pki_func *f, bool member) {
 static void put_index_params(pkb_ctx *c, const pki_func *f) {
   for (int i = 0; i < f->nindex; i++) {
     bool team = f->index[i]->type.kind == PKI_TEAM_MEMBER || f->policy == PKI_POLICY_TEAM;
-    pkb_put(c->b, team ? ", const pkc::TeamMember &" : ", const int64_t ");
+    bool written = f->index[i]->access & PKI_ACCESS_WRITE; /* `i = ...` in the body */
+    pkb_put(c->b, team ? ", const pkc::TeamMember &" : written ? ", int64_t " : ", const int64_t ");
     pkb_put_ident(c->b, f->index[i]->name);
   }
 }
@@ -220,7 +229,7 @@ static void class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, met
   for (int i = 0; i < f->nparams; i++) {
     if (i)
       pkb_put(b, ", ");
-    put_param(b, f->params[i]);
+    put_fparam(b, f, f->params[i]);
   }
   bool cnst = !f->is_ctor && !writes_member(&f->body);
   if (mode == DECL_ONLY) {
@@ -255,7 +264,11 @@ static void classtype(pkb_ctx *c, const pki_entity *e, bool deferred) {
     pkb_put(b, ";\n");
   }
   pkb_nl(b);
-  pkb_line(b, "KOKKOS_DEFAULTED_FUNCTION %s() = default;", pkb_ident(c->m->arena, e->name));
+  bool noarg_ctor = false; /* `def __init__(self)` is the default constructor itself */
+  for (int i = 0; i < e->nfuncs; i++)
+    noarg_ctor |= e->funcs[i]->is_ctor && e->funcs[i]->nparams == 0;
+  if (!noarg_ctor)
+    pkb_line(b, "KOKKOS_DEFAULTED_FUNCTION %s() = default;", pkb_ident(c->m->arena, e->name));
   for (int i = 0; i < e->nfuncs; i++)
     class_method(c, e, e->funcs[i], deferred ? DECL_ONLY : IN_CLASS);
   b->indent--;

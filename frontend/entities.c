@@ -55,7 +55,8 @@ static void import_stmt(pkf_ctx *c, TSNode st) {
 
 static void import_from(pkf_ctx *c, TSNode st) {
   TSNode mod = pkf_field(st, "module_name");
-  if (!pkf_is(c, mod, "math"))
+  bool pk = pkf_is(c, mod, "pykokkos");
+  if (!pkf_is(c, mod, "math") && !pk)
     return;
   pkf_nodes ns = pkf_children(c, st);
   for (uint32_t i = 0; i < ns.n; i++) {
@@ -69,7 +70,7 @@ static void import_from(pkf_ctx *c, TSNode st) {
     if (!pkf_type_is(name, "dotted_name"))
       continue;
     add_alias(c, pkf_text(c, ts_node_is_null(alias) ? name : alias), pkf_text(c, name),
-              PKF_AL_MATHNAME);
+              pk ? PKF_AL_PKNAME : PKF_AL_MATHNAME);
   }
 }
 
@@ -490,14 +491,18 @@ static void functor_members(pkf_ctx *c, pki_entity *e, TSNode init) {
       continue;
     TSNode name = pkf_field(left, "attribute");
     const char *nm = pkf_text(c, name);
-    if (pki_entity_member(e, nm)) {
-      pki_error(c->d, pkf_span(left), "redeclaration",
-                "data member 'self.%s' is declared twice; annotate it once", nm);
-      continue;
-    }
     pki_type t;
     if (!pkf_type(c, ann, false, &t))
       continue;
+    pki_var *prev = pki_entity_member(e, nm);
+    if (prev && pki_type_eq(prev->type, t))
+      continue; /* annotated again with the same type (PyKokkos accepts it) */
+    if (prev) {
+      pki_error(c->d, pkf_span(left), "redeclaration",
+                "data member 'self.%s' is declared as %s and again as %s; give it one type",
+                nm, pki_type_str(c->m->arena, prev->type), pki_type_str(c->m->arena, t));
+      continue;
+    }
     pki_var *v = pki_new_var(c->m, nm, PKI_VAR_MEMBER, t, pkf_span(name));
     v->annotated = true;
     pki_entity_add_member(c->m, e, v);
@@ -582,9 +587,7 @@ static void functor(pkf_ctx *c, TSNode cls, TSNode dec, bool workload, pendings 
       main = m;
   }
   if (workload && !main)
-    pki_error(c->d, e->span, "bad-entity",
-              "workload '%s' has no @pk.main method; add one (it runs with pk.execute) or "
-              "use @pk.functor", e->name);
+    e->kind = PKI_ENT_FUNCTOR; /* no @pk.main: it behaves as a functor (PyKokkos) */
 }
 
 /* Pass 1 for classtypes: the entity, so that annotations anywhere can name it. */
@@ -612,6 +615,15 @@ static void classtype(pkf_ctx *c, TSNode cls, pendings *todo) {
     add_pending(c, todo, e, f, pkf_field(init, "body"));
   }
   for (uint32_t i = 0; i < body.n; i++) {
+    if (pkf_type_is(body.v[i], "function_definition") && !ts_node_eq(body.v[i], init)) {
+      /* every method of a classtype is a device function (PyKokkos) */
+      pki_func *f = new_func(c, body.v[i]);
+      f->is_method = true;
+      function_sig(c, f, body.v[i], true);
+      pki_entity_add_func(c->m, e, f);
+      add_pending(c, todo, e, f, pkf_field(body.v[i], "body"));
+      continue;
+    }
     if (!pkf_type_is(body.v[i], "decorated_definition"))
       continue;
     TSNode dec, def = pkf_field(body.v[i], "definition");

@@ -16,12 +16,13 @@
 
 const TSLanguage *tree_sitter_python(void);
 
-typedef enum { PKF_AL_PK, PKF_AL_MATH, PKF_AL_NP, PKF_AL_MATHNAME } pkf_alias_kind;
+/* PKF_AL_PKNAME: a name imported from pykokkos (`from pykokkos import printf`). */
+typedef enum { PKF_AL_PK, PKF_AL_MATH, PKF_AL_NP, PKF_AL_MATHNAME, PKF_AL_PKNAME } pkf_alias_kind;
 
 /* A name bound at module level by an import. */
 typedef struct pkf_alias {
   const char *local;  /* the name used in the file */
-  const char *orig;   /* PKF_AL_MATHNAME: the math name it stands for */
+  const char *orig;   /* PKF_AL_MATHNAME / PKF_AL_PKNAME: the name it stands for */
   pkf_alias_kind kind;
 } pkf_alias;
 

@@ -41,8 +41,8 @@ static void member_write(pkf_ctx *c, TSNode n) {
 /* Reports writes to read-only variables; returns true if v may be written. */
 static bool writable(pkf_ctx *c, TSNode at, pki_var *v) {
   const char *why = NULL;
-  if (v->kind == PKI_VAR_INDEX)
-    why = "the work index is read-only";
+  if (v->kind == PKI_VAR_INDEX && v->type.kind == PKI_TEAM_MEMBER)
+    why = "the team member is read-only";
   else if (v->kind == PKI_VAR_FINAL)
     why = "the scan's final flag is read-only";
   else if (v->kind == PKI_VAR_PARAM && pkf_root_func(c->fn)->is_workunit)
@@ -194,9 +194,16 @@ static void annotated_decl(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode
 static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
   TSNode left = pkf_field(n, "left"), right = pkf_field(n, "right"), ann = pkf_field(n, "type");
   if (pkf_type_is(right, "assignment")) {
-    stmt_error(c, n, "chained assignment 'a = b = value' is not supported in kernels; "
-                     "assign one target per statement");
-    return;
+    /* a = b = v: b = v first, then a = b (v evaluated once) */
+    if (!ts_node_is_null(ann) || !ts_node_is_null(pkf_field(right, "type"))) {
+      stmt_error(c, n, "annotations are not allowed in a chained assignment; annotate "
+                       "each name in a statement of its own");
+      return;
+    }
+    assignment(c, right, out);
+    right = pkf_field(right, "left");
+    if (pkf_type_is(right, "pattern_list") || pkf_type_is(right, "tuple_pattern"))
+      return; /* reported by the inner assignment */
   }
   if (!ts_node_is_null(ann) && !ts_node_is_null(right) &&
       pkf_nested_assign(c, n, left, ann, right, out))
@@ -374,6 +381,9 @@ static void printf_stmt(pkf_ctx *c, TSNode call, pki_block *out) {
 
 static bool is_pk_printf(pkf_ctx *c, TSNode call) {
   TSNode fn = pkf_field(call, "function");
+  const pkf_alias *a = pkf_alias_find(c, fn); /* from pykokkos import printf */
+  if (a && a->kind == PKF_AL_PKNAME && !strcmp(a->orig, "printf"))
+    return true;
   return pkf_type_is(fn, "attribute") && pkf_alias_is(c, pkf_field(fn, "object"), PKF_AL_PK) &&
          pkf_is(c, pkf_field(fn, "attribute"), "printf");
 }
@@ -583,6 +593,30 @@ static void assert_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
     push(c, out, s);
 }
 
+/* `type[i, ...] = v` where `type` names a View: tree-sitter reads a soft
+ * keyword there as a PEP 695 alias (left: [i, ...], right: v). */
+static bool soft_type_assign(pkf_ctx *c, TSNode n, pki_block *out) {
+  pki_var *v = pkf_lookup(c, "type", 4);
+  TSNode l = pkf_unwrap_type(pkf_field(n, "left")), r = pkf_unwrap_type(pkf_field(n, "right"));
+  if (!v || !pkf_type_is(l, "list") || ts_node_is_null(r))
+    return false;
+  pkf_nodes ix = pkf_children(c, l);
+  if (ix.n < 1 || (v->type.kind == PKI_VIEW && (int)ix.n != v->type.rank))
+    return false;
+  pki_expr *e = pki_new_expr_n(c->m, PKI_E_INDEX, pkf_span(l), (int)ix.n + 1);
+  e->args[0] = pki_new_expr(c->m, PKI_E_VAR, pkf_span(l));
+  e->args[0]->var = v;
+  bool ok = true;
+  for (uint32_t i = 0; i < ix.n; i++)
+    ok &= (e->args[i + 1] = pkf_expr(c, ix.v[i])) != NULL;
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_ASSIGN, pkf_span(n));
+  s->target = e;
+  s->value = pkf_expr(c, r);
+  if (ok && s->value)
+    push(c, out, s);
+  return true;
+}
+
 static void lower_stmt(pkf_ctx *c, TSNode n, pki_block *out, bool first) {
   const char *t = ts_node_type(n);
   if (pkf_ent_stmt(c, n, out)) /* entities helper: @pk.main dispatches, typed decls */
@@ -591,6 +625,8 @@ static void lower_stmt(pkf_ctx *c, TSNode n, pki_block *out, bool first) {
     return;
   if (!strcmp(t, "assert_statement"))
     assert_stmt(c, n, out);
+  else if (!strcmp(t, "type_alias_statement") && soft_type_assign(c, n, out))
+    return;
   else if (!strcmp(t, "expression_statement"))
     expr_stmt(c, n, out, first);
   else if (!strcmp(t, "if_statement"))

@@ -26,6 +26,7 @@ const char *pki_ck_op_sym(pki_op op) {
 
 void pki_ck_mark(pki_var *v, unsigned access) {
   if (v && (v->kind == PKI_VAR_PARAM || v->kind == PKI_VAR_MEMBER || v->kind == PKI_VAR_ACC ||
+            (v->kind == PKI_VAR_INDEX && (access & PKI_ACCESS_WRITE)) ||
             (v->kind == PKI_VAR_LOCAL && v->type.kind == PKI_VIEW)))
     v->access |= access; /* View locals (subviews) pass theirs to the base View */
 }
@@ -288,11 +289,10 @@ bool pki_ck_target(pki_ck *c, pki_expr *t, unsigned access) {
   pki_var *v = t->var;
   if (!v)
     return false;
-  if (v->kind == PKI_VAR_INDEX) {
-    pki_error(c->d, t->span, "read-only",
-              "the work index is read-only; copy it into a local to change it");
+  if (v->kind == PKI_VAR_INDEX && v->type.kind == PKI_TEAM_MEMBER) {
+    pki_error(c->d, t->span, "read-only", "the team member '%s' is read-only", v->name);
     return false;
-  }
+  } /* an integer work index may be assigned: it is the operator's own copy */
   if (v->kind == PKI_VAR_FINAL) {
     pki_error(c->d, t->span, "read-only", "the scan's final flag '%s' is read-only", v->name);
     return false;
@@ -416,6 +416,21 @@ static pki_expr *ck_arg(pki_ck *c, pki_expr *a, pki_var *p, pki_func *g) {
     return a;
   const char *place = pki_sprintf(c->m->arena, "to %s parameter '%s' of '%s'",
                                   tstr(c, p->type), p->name, g->name);
+  if (p->type.kind == PKI_CLASS && a->kind != PKI_E_VAR && pki_param_written(g, p)) {
+    pki_error(c->d, a->span, "classtype-by-reference",
+              "'%s' changes its parameter '%s', which is passed by reference as Python "
+              "passes objects; pass a variable (store this value in a local first)",
+              g->name, p->name);
+    return a;
+  }
+  if (p->type.kind == PKI_CLASS && a->kind == PKI_E_VAR && a->var &&
+      a->var->kind == PKI_VAR_MEMBER && pki_param_written(g, p)) {
+    pki_error(c->d, a->span, "classtype-by-reference",
+              "'%s' changes its parameter '%s' (passed by reference), but '%s' is a "
+              "read-only data member in a kernel; copy it into a local first",
+              g->name, p->name, a->var->name);
+    return a;
+  }
   return pki_ck_store(c, a, p->type, a->span, "pass", place);
 }
 

@@ -530,6 +530,13 @@ bool pki_keep_only(pki_module *m, const char *root);
 /* True if an error diagnostic lies in e's extent. */
 bool pki_entity_has_errors(const pki_module *m, const pki_entity *e, const pki_diags *d);
 
+/* Whether function f changes its classtype parameter p (assigns a field of it,
+ * calls a method that assigns fields, or passes it on to a function that
+ * does): such parameters are passed by reference, as Python passes objects. */
+bool pki_param_written(const pki_func *f, const pki_var *p);
+/* Whether method f assigns a field of its receiver (self.x = ...). */
+bool pki_func_writes_self(const pki_func *f);
+
 /* Prints the module in pkc's stable text form (`pkc ir`). */
 void pki_print(const pki_module *m, FILE *out);
 

@@ -38,3 +38,67 @@ bool pki_uses_scratch(const pki_block *b, int level, bool thread) {
   }
   return false;
 }
+
+typedef struct written_q {
+  const pki_var *p;
+  int depth; /* calls followed so far (recursion is rejected by pki_check) */
+  bool hit;
+} written_q;
+
+static bool param_written(const pki_func *f, const pki_var *p, int depth);
+
+static void written_stmt(pki_visitor *v, const pki_stmt *s) {
+  written_q *q = v->data;
+  const pki_expr *t = s->target;
+  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && t) {
+    while (t && (t->kind == PKI_E_FIELD || t->kind == PKI_E_INDEX) && t->nargs > 0)
+      t = t->args[0];
+    if (t && t->kind == PKI_E_VAR && t->var == q->p)
+      q->hit = true;
+  }
+}
+
+static void written_expr(pki_visitor *v, const pki_expr *e) {
+  written_q *q = v->data;
+  /* p.method(...) of a method that assigns fields, or p passed on to a
+   * function that changes its parameter */
+  if (e->kind != PKI_E_CALL || !e->func)
+    return;
+  for (int i = 0; i < e->nargs; i++) {
+    const pki_expr *a = e->args[i];
+    if (!a || a->kind != PKI_E_VAR || a->var != q->p)
+      continue;
+    const pki_func *g = e->func;
+    bool receiver = g->is_method && i == 0;
+    int k = receiver ? -1 : i - (g->is_method ? 1 : 0);
+    if (receiver ? pki_func_writes_self(g) : (k >= 0 && k < g->nparams &&
+                                              param_written(g, g->params[k], q->depth + 1)))
+      q->hit = true;
+  }
+}
+
+static bool param_written(const pki_func *f, const pki_var *p, int depth) {
+  written_q q = {p, depth, false};
+  pki_visitor v = {.stmt = written_stmt, .expr = written_expr, .data = &q};
+  if (depth > 32)
+    return false;
+  pki_visit_func(&v, f);
+  return q.hit;
+}
+
+bool pki_param_written(const pki_func *f, const pki_var *p) { return param_written(f, p, 0); }
+
+static void self_stmt(pki_visitor *v, const pki_stmt *s) {
+  bool *hit = v->data;
+  const pki_expr *t = s->target;
+  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && t && t->kind == PKI_E_FIELD &&
+      (t->nargs == 0 || !t->args[0]))
+    *hit = true;
+}
+
+bool pki_func_writes_self(const pki_func *f) {
+  bool hit = false;
+  pki_visitor v = {.stmt = self_stmt, .data = &hit};
+  pki_visit_func(&v, f);
+  return hit;
+}

@@ -1,4 +1,3 @@
-# expect: 6:7: workload 'W' has no @pk.main method; add one (it runs with pk.execute) or use @pk.functor
 import pykokkos as pk
 import math
 

@@ -1,4 +1,3 @@
-# expect: 7:5: chained assignment 'a = b = value' is not supported in
 import pykokkos as pk
 import math
 
