@@ -242,6 +242,64 @@ def import_time(runs=10):
     return statistics.median(inproc) * 1e3, (statistics.median(whole) - base) * 1e3
 
 
+HOST_INDEX_CODE = r"""
+import statistics, sys, time
+import numpy as np
+import pykokkos as pk
+E, J, I = 8, 16, 16
+def chained_write(A):
+    for e in range(E):
+        for j in range(J):
+            for i in range(I):
+                A[e][j][i] = 1.5
+def chained_read(A):
+    s = 0.0
+    for e in range(E):
+        for j in range(J):
+            for i in range(I):
+                s += A[e][j][i]
+    return s
+def tuple_read(A):
+    s = 0.0
+    for e in range(E):
+        for j in range(J):
+            for i in range(I):
+                s += A[e, j, i]
+    return s
+def timed(f, A):
+    t = time.perf_counter(); f(A); return (time.perf_counter() - t) / (E * J * I) * 1e9
+reps = int(sys.argv[1])
+V, N = pk.View([E, J, I], pk.double), np.zeros((E, J, I))
+# (name, pk.View side, numpy side: chained indexing)
+for name, fv, fn in (("chained_write", chained_write, chained_write),
+                     ("chained_read", chained_read, chained_read),
+                     ("tuple_read", tuple_read, chained_read)):
+    fv(V); fn(N)                        # warm-up
+    pv, pn = [], []
+    for _ in range(reps):              # the two sides interleaved
+        pv.append(timed(fv, V)); pn.append(timed(fn, N))
+    print(name, statistics.median(pv), statistics.median(pn))
+"""
+
+NAMES_HOST_INDEX = {"chained_write": "`A[e][j][i] = v`", "chained_read": "`A[e][j][i]` read",
+                    "tuple_read": "`A[e, j, i]` read"}
+
+
+def host_indexing(repeats):
+    """Per-access ns of `A[e][j][i] = v`, `A[e][j][i]` and `A[e, j, i]` on a
+    host pk.View against numpy's chained `a[e][j][i]` (same loops, same
+    process, interleaved)."""
+    _, out = run([PYTHON, "-c", HOST_INDEX_CODE, str(repeats)])
+    got = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] in NAMES_HOST_INDEX:
+            got[parts[0]] = (float(parts[1]), float(parts[2]))
+    if len(got) != len(NAMES_HOST_INDEX):
+        raise RuntimeError("unexpected host indexing output:\n" + out)
+    return got
+
+
 # --- e. kernel time vs hand-written Kokkos -------------------------------------
 
 KERNEL_RE = re.compile(r"(?:median kernel|kernel median) ([\d.]+) ms")
@@ -363,6 +421,14 @@ def main():
     inproc, whole = import_time()
     rows.append(("`import pykokkos` (median of 10)", f"{inproc:.1f} ms", "<= 50 ms"))
     rows.append(("`import pykokkos`, whole process minus bare interpreter", f"{whole:.1f} ms", ""))
+
+    log("d2. host element access")
+    hi = host_indexing(repeats)
+    for key, what in NAMES_HOST_INDEX.items():
+        pv, pn = hi[key]
+        rows.append((f"host element access {what}, pk.View vs numpy `a[e][j][i]` "
+                     f"(8x16x16 loops included, median of {repeats})",
+                     f"{pv:.0f} ns vs {pn:.0f} ns ({pv / pn:.2f}x)", "<= 2x"))
 
     log("e. kernel time vs hand-written Kokkos")
     configure_hand()

@@ -1,15 +1,19 @@
 """pykokkos: the pkc runtime shim (pure Python over libpkcrt via ctypes).
 
-Implements the host side of the PyKokkos dialect: Views, dtypes, spaces,
-layouts, policies and parallel_for/_reduce/_scan, which run kernels that
-`pkc build app.py` compiled into app.pk/app.<backend>.so (built on first use
-if missing or stale and pkc is on PATH). numpy and ctypes are imported
-lazily so that `import pykokkos` stays fast.
+Implements the host side of the PyKokkos dialect and PyKokkos' host API:
+Views, dtypes, spaces, layouts, policies and parallel_for/_reduce/_scan,
+which run kernels that `pkc build app.py` compiled into app.pk/app.<backend>.so
+(built on first use if missing or stale and pkc is on PATH); array creation
+and interop (pk.array, pk.zeros, ...); pk.execute with callbacks; devices
+and execution space instances. The module layout follows PyKokkos
+(`pykokkos.interface`, `pykokkos.interface.data_types`). numpy and ctypes
+are imported lazily so that `import pykokkos` stays fast.
 """
+import builtins as _builtins
 import os as _os
 import time as _time
 
-from ._types import (DataType as _DataTypeCls, _DataTypeNamespace as DataType,
+from ._types import (_DataTypeNamespace as DataType, DataTypeClass,
                      int8, int16, int32, int64, uint8, uint16, uint32, uint64,
                      float32, float64, double, real, bool_,
                      ExecutionSpace, MemorySpace, Layout, Trait, ViewTypeInfo,
@@ -18,16 +22,17 @@ from ._types import (DataType as _DataTypeCls, _DataTypeNamespace as DataType,
                      View5D, View6D, View7D, View8D, ScratchView1D,
                      ScratchView2D, ScratchView3D, Sum, Prod, Max, Min, MaxLoc,
                      MinLoc)
-from ._types import float  # noqa: A004  (pk.float is float32, as in PyKokkos)
 from ._view import View, from_numpy
 from ._view_api import ALL, subview, deep_copy, resize_view as resize
 from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO, Iterate,
                         PerTeam, PerThread)
 from ._random import Random_XorShift64_Pool, Random_XorShift1024_Pool
-from ._dispatch import parallel_for, parallel_reduce, parallel_scan, fence
+from ._dispatch import parallel_for, parallel_reduce, parallel_scan
+from ._spaces import (ExecutionSpaceInstance, set_device_id, get_device_id,
+                      fence, is_host_execution_space)
+from math import e, pi, inf, nan
 from . import _types, _loader, _dispatch
 
-bool = bool_  # noqa: A001  (pk.bool as a View dtype)
 for _n in _types.KERNEL_ONLY:
     globals()[_n] = _types.kernel_only(_n)
 del _n
@@ -51,6 +56,7 @@ def set_default_space(space):
     """Chooses the backend whose modules kernels run from (env PKC_BACKEND
     still wins). Changing it drops cached call plans."""
     global _default_space
+    space = getattr(space, "space", space)   # an ExecutionSpaceInstance
     name = getattr(space, "name", space)
     backend = _types.BACKEND_OF_SPACE.get(name)
     if backend is None:
@@ -66,6 +72,11 @@ def get_default_space():
     return _default_space
 
 
+def get_default_precision():
+    """pk.real: the floating-point dtype kernels were built with (PKC_REAL)."""
+    return real
+
+
 def initialize(*args, **kwargs):
     """Kokkos is initialized when the first module loads; kept for PyKokkos code."""
 
@@ -74,12 +85,13 @@ def finalize(*args, **kwargs):
     """Kokkos is finalized at process exit; kept for PyKokkos code."""
 
 
-def execute(space, instance):
-    """Runs a @pk.workload instance's @pk.main (compiled to host C++ in the
-    module built for its file), passing all its members; scalar members that
-    main wrote are copied back onto the instance."""
+def execute(space, workload):
+    """pk.execute(space, workload): runs a @pk.workload instance's @pk.main
+    (compiled to host C++ in the module built for its file), passing all its
+    members; copies the scalar members main wrote back onto the instance,
+    then calls its @pk.callback methods (definition order), as PyKokkos."""
     from ._workload import execute as _execute
-    return _execute(space, instance)
+    return _execute(space, workload)
 
 
 def printf(fmt, *args):
@@ -104,4 +116,69 @@ class Timer:
 
 def num_threads():
     """Threads requested for Kokkos through env PKC_NUM_THREADS (0: default)."""
-    return int(_os.environ.get("PKC_NUM_THREADS", "0") or 0)
+    return _builtins.int(_os.environ.get("PKC_NUM_THREADS", "0") or 0)
+
+
+# Names whose modules load on first use (keeps `import pykokkos` fast).
+_LAZY = dict.fromkeys(("array", "asarray", "from_cupy", "zeros", "ones", "full",
+                       "empty", "zeros_like", "ones_like", "full_like", "empty_like",
+                       "arange", "linspace", "logspace", "reshape", "ravel",
+                       "expand_dims", "astype", "result_type", "iinfo", "finfo"),
+                      "._array")
+
+
+def __getattr__(name):
+    """Loads lazily: the array functions (pykokkos._array) and the
+    `pykokkos.interface` subpackage."""
+    mod = _LAZY.get(name)
+    if mod is not None:
+        import importlib
+        v = globals()[name] = getattr(importlib.import_module(mod, __name__), name)
+        return v
+    if name == "interface":
+        import importlib
+        return importlib.import_module(".interface", __name__)
+    raise AttributeError(f"module 'pykokkos' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY) | {"interface"})
+
+
+# Element types named like Python's builtins (PyKokkos: pk.int is int32,
+# pk.float is float32, pk.bool is bool); bound last so that the code above
+# keeps the builtins, and left out of __all__ so that `from pykokkos import *`
+# does not shadow Python's int, float and bool.
+int = int32  # noqa: A001
+float = float32  # noqa: A001
+bool = bool_  # noqa: A001
+
+__all__ = [
+    # element types
+    "DataType", "DataTypeClass", "int8", "int16", "int32", "int64", "uint8",
+    "uint16", "uint32", "uint64", "float32", "float64", "double", "real",
+    "result_type", "iinfo", "finfo",
+    # spaces, layouts, traits, devices
+    "ExecutionSpace", "ExecutionSpaceInstance", "MemorySpace", "Layout", "Trait",
+    "Serial", "OpenMP", "Cuda", "HIP", "Default", "HostSpace", "CudaSpace",
+    "CudaUVMSpace", "HIPSpace", "LayoutRight", "LayoutLeft", "LayoutDefault",
+    "Atomic", "RandomAccess", "Restrict", "Unmanaged", "ViewTypeInfo",
+    "set_default_space", "get_default_space", "get_default_precision",
+    "set_device_id", "get_device_id", "is_host_execution_space",
+    "initialize", "finalize",
+    # decorators and annotations
+    "workunit", "functor", "function", "workload", "main", "callback", "classtype",
+    "Acc", "TeamMember", "View1D", "View2D", "View3D", "View4D", "View5D", "View6D",
+    "View7D", "View8D", "ScratchView1D", "ScratchView2D", "ScratchView3D",
+    "Sum", "Prod", "Max", "Min", "MaxLoc", "MinLoc",
+    # Views and arrays
+    "View", "from_numpy", "from_cupy", "array", "asarray", "zeros", "ones", "full",
+    "empty", "zeros_like", "ones_like", "full_like", "empty_like", "arange",
+    "linspace", "logspace", "reshape", "ravel", "expand_dims", "astype",
+    "ALL", "subview", "deep_copy", "resize", "e", "pi", "inf", "nan",
+    # policies and dispatch
+    "RangePolicy", "MDRangePolicy", "TeamPolicy", "AUTO", "Iterate", "PerTeam",
+    "PerThread", "parallel_for", "parallel_reduce", "parallel_scan", "fence",
+    "execute", "printf", "Timer", "num_threads",
+    "Random_XorShift64_Pool", "Random_XorShift1024_Pool",
+] + list(_types.KERNEL_ONLY)

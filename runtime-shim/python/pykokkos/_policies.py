@@ -43,8 +43,13 @@ class PerThread(_Per):
     __slots__ = ()
 
 
+def _is_space(x):
+    """An execution space (pk.OpenMP, ...) or a pk.ExecutionSpaceInstance."""
+    return x.__class__ is T._Named or type(x).__name__ == "ExecutionSpaceInstance"
+
+
 def _split_space(args, what):
-    if args and isinstance(args[0], T._Named):
+    if args and _is_space(args[0]):
         return args[0], args[1:]
     return None, args
 
@@ -56,7 +61,8 @@ def _int(x, what):
 
 
 class RangePolicy:
-    """RangePolicy([space,] begin, end) (or RangePolicy(end))."""
+    """RangePolicy([space | instance,] begin, end) (or RangePolicy(end));
+    a pk.ExecutionSpaceInstance is accepted and serialized (see pk.fence)."""
 
     __slots__ = ("space", "begin", "end")
 
@@ -135,7 +141,7 @@ class TeamPolicy:
 
     def __init__(self, *args):
         space = None
-        if args and args[0].__class__ is T._Named:
+        if args and _is_space(args[0]):
             space, args = args[0], args[1:]
         n = len(args)
         if n != 2 and n != 3:

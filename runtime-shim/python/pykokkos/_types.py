@@ -8,34 +8,101 @@ Pure Python with no imports beyond the interpreter's core, so that
 DL_INT, DL_UINT, DL_FLOAT, DL_BOOL = 0, 1, 2, 6
 
 
-class DataType:
-    """A View/scalar element type: numpy name plus DLPack (code, bits)."""
+class _DTypeMeta(type):
+    """Metaclass of pk.DataTypeClass and of every dtype (pk.int32, ...).
 
-    __slots__ = ("name", "np_name", "code", "bits")
+    As in PyKokkos the dtypes are classes (subclasses of DataTypeClass), and
+    they are also usable as values: `isinstance(pk.int32, pk.DataTypeClass)`
+    is True, `np.dtype(pk.int32)` is int32 (through `.dtype`), and a dtype
+    compares equal to itself, its numpy type/dtype and its numpy name."""
 
-    def __init__(self, name, np_name, code, bits):
-        self.name, self.np_name, self.code, self.bits = name, np_name, code, bits
+    def __instancecheck__(cls, obj):
+        if cls is DataTypeClass and obj.__class__ is _DTypeMeta:
+            return obj is not DataTypeClass
+        return type.__instancecheck__(cls, obj)
+
+    def __repr__(cls):
+        if cls.__dict__.get("np_name") is None:
+            return f"<class 'pykokkos.{cls.__name__}'>"
+        return "pk." + cls.name
+
+    def __eq__(cls, other):
+        if other is cls:
+            return True
+        if other.__class__ is _DTypeMeta or cls.__dict__.get("np_name") is None:
+            return False
+        if isinstance(other, str):
+            return other == cls.np_name
+        mod = getattr(other.__class__, "__module__", "") or ""
+        if mod == "numpy" or getattr(other, "__module__", None) == "numpy":
+            try:
+                import numpy
+                return numpy.dtype(other).name == cls.np_name
+            except TypeError:
+                return False
+        return False
+
+    def __ne__(cls, other):
+        return not _DTypeMeta.__eq__(cls, other)
+
+    __hash__ = type.__hash__
 
     @property
-    def np_dtype(self):
+    def np_dtype(cls):
+        """The numpy dtype (numpy imported on first use)."""
         import numpy
-        return numpy.dtype(self.np_name)
+        return numpy.dtype(cls.np_name)
 
-    def __repr__(self):
-        return "pk." + self.name
+    dtype = np_dtype   # numpy reads `.dtype`: np.dtype(pk.int32) == int32
+
+    @property
+    def np_equiv(cls):
+        """The numpy scalar type (np.int32, ...), as PyKokkos' np_equiv."""
+        import numpy
+        return numpy.dtype(cls.np_name).type
+
+    @property
+    def itemsize(cls):
+        return cls.bits // 8
+
+    def __call__(cls, *args):
+        """pk.int32(x): x converted to that type, as a numpy scalar."""
+        if cls.__dict__.get("np_name") is None:
+            return type.__call__(cls, *args)
+        return cls.np_equiv(*args)
 
 
-int8 = DataType("int8", "int8", DL_INT, 8)
-int16 = DataType("int16", "int16", DL_INT, 16)
-int32 = DataType("int32", "int32", DL_INT, 32)
-int64 = DataType("int64", "int64", DL_INT, 64)
-uint8 = DataType("uint8", "uint8", DL_UINT, 8)
-uint16 = DataType("uint16", "uint16", DL_UINT, 16)
-uint32 = DataType("uint32", "uint32", DL_UINT, 32)
-uint64 = DataType("uint64", "uint64", DL_UINT, 64)
-float32 = DataType("float32", "float32", DL_FLOAT, 32)
-float64 = DataType("float64", "float64", DL_FLOAT, 64)
-bool_ = DataType("bool", "bool", DL_BOOL, 8)
+class DataTypeClass(metaclass=_DTypeMeta):
+    """Base of the element types (PyKokkos' DataTypeClass): pk.int8 ..
+    pk.uint64, pk.float32/pk.float (float32), pk.float64/pk.double, pk.bool.
+    Attributes: name / np_name (numpy name), code, bits (DLPack), value,
+    np_equiv (numpy type), np_dtype."""
+
+    name = np_name = value = None
+    code = bits = 0
+
+
+def _dtype(name, code, bits):
+    return _DTypeMeta(name, (DataTypeClass,), {
+        "name": name, "np_name": name, "value": name, "code": code, "bits": bits,
+        "__doc__": f"pk.{name}: View/scalar element type (numpy {name})",
+        "__module__": "pykokkos"})
+
+
+# Kept for code that says `_types.DataType`: the class of every dtype object.
+DataType = _DTypeMeta
+
+int8 = _dtype("int8", DL_INT, 8)
+int16 = _dtype("int16", DL_INT, 16)
+int32 = _dtype("int32", DL_INT, 32)
+int64 = _dtype("int64", DL_INT, 64)
+uint8 = _dtype("uint8", DL_UINT, 8)
+uint16 = _dtype("uint16", DL_UINT, 16)
+uint32 = _dtype("uint32", DL_UINT, 32)
+uint64 = _dtype("uint64", DL_UINT, 64)
+float32 = _dtype("float32", DL_FLOAT, 32)
+float64 = _dtype("float64", DL_FLOAT, 64)
+bool_ = _dtype("bool", DL_BOOL, 8)
 float = float32  # noqa: A001  (PyKokkos: pk.float is float32)
 double = float64
 
@@ -64,12 +131,36 @@ ALL_DTYPES = (int8, int16, int32, int64, uint8, uint16, uint32, uint64,
 _BY_NAME = {d.np_name: d for d in ALL_DTYPES}
 
 
-class _DataTypeNamespace:
-    """`pk.DataType.double` style access, as in PyKokkos."""
+class _DataTypeEnum(type):
+    """Metaclass of pk.DataType: `pk.DataType.double`, `pk.DataType["int32"]`,
+    `for t in pk.DataType`, `pk.int32 in pk.DataType` as with PyKokkos' enum."""
+
+    def __iter__(cls):
+        return iter(ALL_DTYPES)
+
+    def __getitem__(cls, name):
+        try:
+            return getattr(cls, name)
+        except AttributeError:
+            raise KeyError(name) from None
+
+    def __contains__(cls, t):
+        return t in ALL_DTYPES
+
+    def __len__(cls):
+        return len(ALL_DTYPES)
+
+    def __repr__(cls):
+        return "<enum 'DataType'>"
+
+
+class _DataTypeNamespace(metaclass=_DataTypeEnum):
+    """pk.DataType: the dtypes by name (`pk.DataType.double` is pk.float64)."""
 
 
 for _d in ALL_DTYPES:
     setattr(_DataTypeNamespace, _d.name, _d)
+_DataTypeNamespace.int = int32
 _DataTypeNamespace.float = float32
 _DataTypeNamespace.double = float64
 _DataTypeNamespace.real = real
@@ -79,7 +170,7 @@ def as_dtype(t):
     """Maps pk dtypes, Python int/float/bool, numpy types/dtypes and names to
     a DataType (Python int means int32 as a View element type). Raises
     TypeError for anything else."""
-    if t.__class__ is DataType:
+    if t.__class__ is _DTypeMeta and t is not DataTypeClass:
         return t
     import builtins
     if t is builtins.int:
@@ -89,6 +180,8 @@ def as_dtype(t):
     if t is builtins.bool:
         return bool_
     name = t if isinstance(t, str) else getattr(t, "__name__", None)
+    if name == "double":
+        return float64
     if name not in _BY_NAME:
         try:
             import numpy
@@ -97,7 +190,8 @@ def as_dtype(t):
             name = None
     if name in _BY_NAME:
         return _BY_NAME[name]
-    raise TypeError(f"pykokkos: unsupported dtype {t!r}")
+    raise TypeError(f"pykokkos: unsupported dtype {t!r} (use one of "
+                    "pk.int8..pk.uint64, pk.float32, pk.float64, pk.bool)")
 
 
 def dtype_of_numpy(npdt):
@@ -176,13 +270,13 @@ callback = _marker("_pk_callback")
 
 def main(fn=None, **kwargs):
     """@pk.main: marks a workload's main; calling it (`w.run()`) runs the
-    compiled main exactly as pk.execute(pk.Default, w) does."""
+    compiled main as pk.execute(pk.Default, w) does, without the callbacks."""
     def mark(f):
         def run_main(self, *args, **kw):
             if args or kw:
                 raise TypeError(f"{f.__name__}: a @pk.main method takes no arguments")
             from ._workload import execute
-            return execute(None, self)
+            return execute(None, self, callbacks=False)
         for a in ("__name__", "__qualname__", "__doc__", "__module__"):
             setattr(run_main, a, getattr(f, a, None))
         run_main.__wrapped__ = f

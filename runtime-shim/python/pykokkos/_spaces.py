@@ -1,0 +1,116 @@
+"""Devices and execution space instances: pk.set_device_id / get_device_id,
+pk.ExecutionSpaceInstance, pk.fence(space_or_instance).
+
+Device selection: Kokkos 3.4 is initialized once per process, when the first
+module pkc built is loaded, on the device env KOKKOS_DEVICE_ID names (read
+by Kokkos::initialize). pk.set_device_id(k) sets it before that; once
+Kokkos runs, the device cannot change: asking for another one raises
+RuntimeError (use one process per device, e.g. one MPI rank per GPU).
+
+Instances and streams: pkc runs every dispatch on the default instance of
+the backend's execution space, in program order. pk.ExecutionSpaceInstance
+objects (with or without a stream) are accepted wherever PyKokkos takes them
+(policies' first argument, pk.fence, pk.execute) and work is serialized on
+that one instance: results are the same as with separate streams, without
+overlap between them.
+"""
+import os
+
+from . import _types as T
+
+_requested = [None]   # device id set by set_device_id (None: Kokkos' default)
+
+
+def _kokkos_started():
+    from ._loader import RUNTIME
+    return bool(RUNTIME.modules)
+
+
+def get_device_id():
+    """The GPU device id Kokkos uses (or will use) in this process: the one
+    set by pk.set_device_id, else env KOKKOS_DEVICE_ID, else 0."""
+    if _requested[0] is not None:
+        return _requested[0]
+    try:
+        return int(os.environ.get("KOKKOS_DEVICE_ID", "0") or 0)
+    except ValueError:
+        return 0
+
+
+def set_device_id(device_id):
+    """pk.set_device_id(k): run kernels on GPU k (k >= 0; sets env
+    KOKKOS_DEVICE_ID, and selects CuPy's device k if CuPy is imported).
+    Must come before the first kernel call: Kokkos 3.4 runs on one device per
+    process, so once it is initialized a different k raises RuntimeError
+    (the same k is accepted). Host backends ignore the device id."""
+    if isinstance(device_id, bool) or not hasattr(device_id, "__index__"):
+        raise TypeError(f"pk.set_device_id: the device id must be an int, got "
+                        f"{type(device_id).__name__}")
+    k = device_id.__index__()
+    if k < 0:
+        raise ValueError(f"pk.set_device_id: the device id must be >= 0, got {k}")
+    if _kokkos_started():
+        cur = get_device_id()
+        if k != cur:
+            raise RuntimeError(
+                f"pk.set_device_id({k}): Kokkos is already running on device {cur} "
+                "in this process, and Kokkos 3.4 cannot switch devices once "
+                "initialized; call pk.set_device_id before the first kernel, and "
+                "use one process per device (e.g. one MPI rank per GPU)")
+        return
+    _requested[0] = k
+    os.environ["KOKKOS_DEVICE_ID"] = str(k)
+    import sys
+    cp = sys.modules.get("cupy")
+    if cp is not None:
+        try:
+            cp.cuda.Device(k).use()
+        except Exception:
+            pass
+
+
+def _fence_all():
+    from ._dispatch import fence
+    fence()
+
+
+class ExecutionSpaceInstance:
+    """pk.ExecutionSpaceInstance(space=pk.ExecutionSpace.Default[, stream]):
+    an execution space instance as PyKokkos passes to policies
+    (`pk.RangePolicy(inst, 0, n)`), pk.fence and pk.execute. pkc serializes
+    all instances onto the backend's default instance (see the module
+    docstring): `stream` (e.g. a CuPy or torch stream) is kept but not used."""
+
+    __slots__ = ("space", "stream")
+
+    def __init__(self, space=T.ExecutionSpace.Default, stream=None):
+        if isinstance(space, ExecutionSpaceInstance):
+            space = space.space
+        if not isinstance(space, T._Named) or space.kind != "ExecutionSpace":
+            raise TypeError(f"pk.ExecutionSpaceInstance: expected a pk.ExecutionSpace, "
+                            f"got {space!r}")
+        self.space, self.stream = space, stream
+
+    def fence(self):
+        """Waits for all work (every instance is the default one here)."""
+        _fence_all()
+
+    @property
+    def name(self):
+        return self.space.name
+
+    def __repr__(self):
+        s = "" if self.stream is None else f", stream={self.stream!r}"
+        return f"pk.ExecutionSpaceInstance({self.space!r}{s})"
+
+
+def fence(space=None):
+    """pk.fence([space or instance]): waits for all outstanding work of every
+    loaded module (instances are serialized, so any fence is a full one)."""
+    _fence_all()
+
+
+def is_host_execution_space(space):
+    """True for Serial, OpenMP, Threads (and their instances)."""
+    space = getattr(space, "space", space)
+    return getattr(space, "name", space) in ("Serial", "OpenMP", "Threads")

@@ -1,0 +1,64 @@
+"""Issue 7 s5: one kernel pkc cannot translate (a dict inside the body) does
+not sink the file: the other kernels build and run; calling the bad one raises
+RuntimeError carrying its diagnostic (file:line:col of the dict)."""
+import os
+import sys
+
+import numpy as np
+import pykokkos as pk
+
+
+@pk.workunit
+def fill(i: int, x: pk.View1D[pk.double]):
+    x[i] = 2.0 * i
+
+
+@pk.workunit
+def lookup(i: int, x: pk.View1D[pk.double]):
+    table = {"a": 1.0, "b": 2.0}
+    x[i] = table["a"]
+
+
+@pk.workunit
+def total(i: int, acc: pk.Acc[pk.double], x: pk.View1D[pk.double]):
+    acc += x[i]
+
+
+def where(marker):
+    """'file.py:LINE:COL' of the first occurrence of marker in this file."""
+    with open(__file__, encoding="utf-8") as f:
+        for ln, line in enumerate(f, 1):
+            col = line.find(marker)
+            if col >= 0 and not line.lstrip().startswith(("#", '"')):
+                return f"{os.path.basename(__file__)}:{ln}:{col + 1}"
+    raise AssertionError(marker)
+
+
+def main():
+    n = 10
+    x = pk.View([n], pk.double)
+    pk.parallel_for(n, fill, x=x)
+    t = pk.parallel_reduce(n, total, x=x)
+    if not np.array_equal(np.asarray(x), 2.0 * np.arange(n)) or t != 90.0:
+        print(f"BAD good kernels: x={np.asarray(x).tolist()} total={t!r}")
+        sys.exit(1)
+    loc = where('{"a": 1.0')
+    try:
+        pk.parallel_for(n, lookup, x=x)
+    except RuntimeError as e:
+        if loc not in str(e):
+            print(f"BAD the error does not name {loc}: {str(e)[:300]!r}")
+            sys.exit(1)
+    else:
+        print("BAD calling the rejected kernel raised nothing")
+        sys.exit(1)
+    # the good kernels still work after the failed call
+    pk.parallel_for(n, fill, x=x)
+    if pk.parallel_reduce(n, total, x=x) != 90.0:
+        print("BAD good kernels after the failed call")
+        sys.exit(1)
+    print("OK")
+
+
+if __name__ == "__main__":
+    main()
