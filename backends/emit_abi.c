@@ -262,11 +262,12 @@ static void param_table(pkb_ctx *c, const pki_func *f, int k) {
       dtype_of(view ? v->type.elem : v->type.kind, &code, &bits);
     pkb_begin(b, "    {");
     pkb_put_cstr(b, v->name);
-    pkb_putf(b, ", %s, %s, %d, %d, %s, %s},\n",
+    pkb_putf(b, ", %s, %s, %d, %d, %s, %s%s},\n",
              view ? "PKC_PARAM_VIEW" : pool ? "PKC_PARAM_POOL" : "PKC_PARAM_SCALAR", code, bits,
              view ? v->type.rank : pool ? (v->type.rank == 1024 ? 1024 : 64) : 0,
              view ? layout_code(v->type.layout) : "PKC_LAYOUT_DEFAULT",
-             access_code(v->access ? v->access : PKI_ACCESS_READ));
+             access_code(v->access ? v->access : PKI_ACCESS_READ),
+             v->from_global ? ", PKC_PARAM_FROM_GLOBAL" : ", 0");
   }
   pkb_line(b, "};");
 }

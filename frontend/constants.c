@@ -183,6 +183,53 @@ pki_expr *pkf_constant_lookup(pkf_ctx *c, TSNode name) {
   return e;
 }
 
+pki_expr *pkf_global_capture(pkf_ctx *c, TSNode name, bool *handled) {
+  *handled = false;
+  if (!c->ents || !pkf_type_is(name, "identifier") || !c->fn || !c->ent)
+    return NULL;
+  const char *t = pkf_text(c, name);
+  bool global = false;
+  for (int i = 0; i < c->ents->nglob && !global; i++)
+    global = !strcmp(c->ents->globals[i], t);
+  if (!global)
+    return NULL;
+  *handled = true;
+  pki_func *root = pkf_root_func(c->fn);
+  pki_entity *e = c->ent;
+  bool members = e->kind == PKI_ENT_FUNCTOR || e->kind == PKI_ENT_WORKLOAD;
+  if (!members && !(e->kind == PKI_ENT_WORKUNIT && root && root->is_workunit)) {
+    pki_error(c->d, pkf_span(name), "non-constant-global",
+              "global '%s' is not a compile-time constant; a @pk.function cannot read it "
+              "at run time: pass it as an argument", t);
+    return NULL;
+  }
+  pki_var **vs = members ? e->members : root->params;
+  int n = members ? e->nmembers : root->nparams;
+  pki_var *v = NULL;
+  for (int i = 0; i < n && !v; i++)
+    if (vs[i]->from_global && !strcmp(vs[i]->name, t))
+      v = vs[i];
+  if (!v) {
+    pki_type ty;
+    if (!pkf_infer_global(c, t, &ty)) {
+      pki_error(c->d, pkf_span(name), "non-constant-global",
+                "global '%s' is not a compile-time constant and its assignments do not "
+                "give it one type; pass it as a kernel argument", t);
+      return NULL;
+    }
+    v = pki_new_var(c->m, t, members ? PKI_VAR_MEMBER : PKI_VAR_PARAM, ty, pkf_span(name));
+    v->annotated = true;
+    v->from_global = true;
+    if (members)
+      pki_entity_add_member(c->m, e, v);
+    else
+      pki_func_add_param(c->m, root, v);
+  }
+  pki_expr *x = pki_new_expr(c->m, PKI_E_VAR, pkf_span(name));
+  x->var = v;
+  return x;
+}
+
 bool pkf_global_error(pkf_ctx *c, TSNode name) {
   if (!c->ents || !pkf_type_is(name, "identifier"))
     return false;

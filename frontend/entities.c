@@ -720,4 +720,5 @@ void pkf_collect(pkf_ctx *c, TSNode root) {
       top_def(c, top.v[i], &todo);
   for (int i = 0; i < todo.n; i++)
     lower_func(c, &todo.v[i]);
+  pkf_host_lambdas(c, root);
 }

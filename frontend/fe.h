@@ -122,6 +122,9 @@ const pkf_dead *pkf_lookup_dead(pkf_ctx *c, const char *name, size_t len);
 /* lower_stmt.c / lower_expr.c */
 void pkf_lower_body(pkf_ctx *c, TSNode block, pki_block *out);
 pki_expr *pkf_expr(pkf_ctx *c, TSNode n);
+/* A call used as a statement (a lambda's body): pk.printf(...) becomes a
+ * PKI_S_PRINTF, other calls a PKI_S_EXPR, appended to out. */
+void pkf_lower_call_stmt(pkf_ctx *c, TSNode call, pki_block *out);
 /* Target of an assignment: a View element (flattened indices). NULL on error. */
 pki_expr *pkf_subscript(pkf_ctx *c, TSNode n);
 pki_var *pkf_member(pkf_ctx *c, TSNode attr); /* self.x; reports if unknown */
@@ -158,6 +161,19 @@ bool pkf_ent_stmt(pkf_ctx *c, TSNode n, pki_block *out);
 /* infer.c: type of unannotated FunctionSty kernel argument pname of kernel from
  * the pk.parallel_* calls in the file; false (nothing reported) if it cannot. */
 bool pkf_infer_param(pkf_ctx *c, const char *kernel, const char *pname, pki_type *out);
+
+/* infer.c: the type of module global name from all its assignments (module
+ * level, and in defs that declare it `global`); false if they disagree or one
+ * cannot be typed. constants.c: a use of such a global in a kernel or
+ * @pk.main as an implicit argument (pki_var.from_global); NULL if name is not
+ * a non-constant global (after reporting if it cannot be captured). */
+bool pkf_infer_global(pkf_ctx *c, const char *name, pki_type *out);
+/* infer.c: the type of host variable name as bound in def scope (or at module
+ * level): annotation, parameter annotation or single binding; false if unknown. */
+bool pkf_infer_name(pkf_ctx *c, TSNode scope, const char *name, pki_type *out);
+/* host_lambda.c: lambdas given to pk.parallel_* in host code, as workunits. */
+void pkf_host_lambdas(pkf_ctx *c, TSNode root);
+pki_expr *pkf_global_capture(pkf_ctx *c, TSNode name, bool *handled);
 
 /* ---- kernels helper (types.c, lower_team.c, lower_kexpr.c). */
 /* types.c: the accumulator annotations pk.Acc/Max/Min/Prod[T]; *r = its reducer. */

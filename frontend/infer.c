@@ -1,9 +1,14 @@
 /*
  * infer.c - call-site inference of unannotated FunctionSty kernel arguments
  * (dialect item 10): every pk.parallel_for/reduce/scan(..., kernel, name=EXPR)
- * in the file gives name a type; EXPR is a literal, pk.View([...], dtype) or a
- * name bound once (in the enclosing function, else at module level) to one of
- * those or to int(...)/float(...)/len(...). All calls must agree.
+ * in the file gives name a type; EXPR is a literal, a View constructor
+ * (pk.View([...], dtype), pk.zeros/ones/full/empty/array(..., dtype=...),
+ * numpy's zeros/ones/empty/full/arange/random.rand), self.x (its assignment
+ * in the enclosing class), or a name bound once (in the enclosing function,
+ * else at module level; tuple unpacking included) to one of those or to
+ * int(...)/float(...)/len(...). An annotation wins wherever it is: on the
+ * binding (`M: int = values[1]`) or on a parameter of the enclosing def.
+ * All calls must agree; otherwise the parameter is typed at run time.
  */
 #include "ents.h"
 
@@ -21,8 +26,35 @@ static bool pk_attr_is(pkf_ctx *c, TSNode fn, const char *name) {
          pkf_is(c, pkf_field(fn, "attribute"), name);
 }
 
-/* The single `name = value` in block (not looking into nested defs/classes). */
-static void bindings(pkf_ctx *c, TSNode n, const char *name, TSNode *val, int *count) {
+/* A binding found by bindings(): the value (or the element of a tuple value
+ * an unpacking gives the name) and the annotation, if any. */
+typedef struct binding {
+  TSNode val, ann;
+  int count;
+} binding;
+
+static bool same_name(pkf_ctx *c, TSNode n, const char *name) {
+  return pkf_type_is(n, "identifier") && pkf_is(c, n, name);
+}
+
+/* `a, b = x, y`: the element of right matching name in left (null if none). */
+static TSNode unpacked(pkf_ctx *c, TSNode left, TSNode right, const char *name, bool *hit) {
+  pkf_nodes l = pkf_children(c, left);
+  for (uint32_t i = 0; i < l.n; i++)
+    if (same_name(c, l.v[i], name)) {
+      *hit = true;
+      if (pkf_type_is(right, "expression_list") || pkf_type_is(right, "tuple")) {
+        pkf_nodes r = pkf_children(c, right);
+        if (r.n == l.n)
+          return r.v[i];
+      }
+      return (TSNode){0};
+    }
+  return (TSNode){0};
+}
+
+/* The `name = value` bindings in n (not looking into nested defs/classes). */
+static void bindings(pkf_ctx *c, TSNode n, const char *name, binding *b) {
   uint32_t k = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < k; i++) {
     TSNode ch = ts_node_named_child(n, i);
@@ -31,29 +63,175 @@ static void bindings(pkf_ctx *c, TSNode n, const char *name, TSNode *val, int *c
         !strcmp(t, "decorated_definition"))
       continue;
     if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment")) {
-      TSNode l = pkf_field(ch, "left");
-      if (pkf_type_is(l, "identifier") && pkf_is(c, l, name)) {
-        (*count)++;
-        *val = pkf_field(ch, "right");
+      TSNode l = pkf_field(ch, "left"), r = pkf_field(ch, "right");
+      bool hit = false;
+      if (same_name(c, l, name)) {
+        b->count++;
+        b->val = r;
+        if (!ts_node_is_null(pkf_field(ch, "type")))
+          b->ann = pkf_field(ch, "type");
+      } else if (pkf_type_is(l, "pattern_list") || pkf_type_is(l, "tuple_pattern")) {
+        TSNode v = unpacked(c, l, r, name, &hit);
+        if (hit) {
+          b->count++;
+          b->val = v;
+        }
       }
     }
     if (!strcmp(t, "for_statement") && pkf_is(c, pkf_field(ch, "left"), name))
-      (*count) += 2;
-    bindings(c, ch, name, val, count);
+      b->count += 2;
+    bindings(c, ch, name, b);
   }
+}
+
+/* The annotation of parameter name of def scope, or null. */
+static TSNode param_annotation(pkf_ctx *c, TSNode scope, const char *name) {
+  if (ts_node_is_null(scope))
+    return (TSNode){0};
+  pkf_nodes ps = pkf_children(c, pkf_field(scope, "parameters"));
+  for (uint32_t i = 0; i < ps.n; i++)
+    if ((pkf_type_is(ps.v[i], "typed_parameter") || pkf_type_is(ps.v[i], "typed_default_parameter")) &&
+        same_name(c, ts_node_named_child(ps.v[i], 0), name))
+      return pkf_field(ps.v[i], "type");
+  return (TSNode){0};
+}
+
+/* An annotation as a type, without reporting anything. */
+static bool quiet_type(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
+  int n = c->d->n, errs = c->d->errors;
+  pki_type t = pki_void_type;
+  bool ok = pkf_type(c, ann, as_elem, &t);
+  c->d->n = n;
+  c->d->errors = errs;
+  if (!ok || t.kind == PKI_VOID || t.kind == PKI_STR)
+    return false;
+  *out = t;
+  return true;
 }
 
 static bool name_type(pkf_ctx *c, TSNode scope, TSNode id, pki_type *out, int depth) {
   const char *nm = pkf_text(c, id);
-  TSNode val = {0};
-  int count = 0;
+  binding b = {0};
+  TSNode pann = param_annotation(c, scope, nm);
+  if (!ts_node_is_null(pann))
+    return quiet_type(c, pann, false, out);
   if (!ts_node_is_null(scope))
-    bindings(c, pkf_field(scope, "body"), nm, &val, &count);
-  if (count == 0) {
-    bindings(c, c->root, nm, &val, &count);
+    bindings(c, pkf_field(scope, "body"), nm, &b);
+  if (b.count == 0) {
+    bindings(c, c->root, nm, &b);
     scope = (TSNode){0};
   }
-  return count == 1 && !ts_node_is_null(val) && expr_type(c, scope, val, out, depth + 1);
+  if (!ts_node_is_null(b.ann) && quiet_type(c, b.ann, false, out))
+    return true; /* an annotation wins (M: int = values[1]) */
+  return b.count == 1 && !ts_node_is_null(b.val) && expr_type(c, scope, b.val, out, depth + 1);
+}
+
+/* self.x: its (single) assignment in the methods of the enclosing class. */
+static bool self_attr_type(pkf_ctx *c, TSNode attr, pki_type *out, int depth) {
+  TSNode cls = attr;
+  while (!ts_node_is_null(cls) && !pkf_type_is(cls, "class_definition"))
+    cls = ts_node_parent(cls);
+  if (ts_node_is_null(cls))
+    return false;
+  const char *nm = pkf_text(c, pkf_field(attr, "attribute"));
+  pkf_nodes body = pkf_children(c, pkf_field(cls, "body"));
+  TSNode val = {0}, ann = {0}, where = {0};
+  int count = 0;
+  for (uint32_t i = 0; i < body.n; i++) {
+    TSNode def = body.v[i];
+    if (pkf_type_is(def, "decorated_definition"))
+      def = pkf_field(def, "definition");
+    if (!pkf_type_is(def, "function_definition"))
+      continue;
+    TSNode stack[256];
+    int sp = 0;
+    stack[sp++] = pkf_field(def, "body");
+    while (sp) {
+      TSNode n = stack[--sp];
+      if (pkf_type_is(n, "assignment")) {
+        TSNode l = pkf_field(n, "left");
+        if (pkf_type_is(l, "attribute") && pkf_is(c, pkf_field(l, "object"), "self") &&
+            pkf_is(c, pkf_field(l, "attribute"), nm)) {
+          count++;
+          val = pkf_field(n, "right");
+          where = def;
+          if (!ts_node_is_null(pkf_field(n, "type")))
+            ann = pkf_field(n, "type");
+        }
+      }
+      uint32_t k = ts_node_named_child_count(n);
+      for (uint32_t j = 0; j < k && sp < 256; j++) {
+        TSNode ch = ts_node_named_child(n, j);
+        if (!pkf_type_is(ch, "function_definition") && !pkf_type_is(ch, "class_definition"))
+          stack[sp++] = ch;
+      }
+    }
+  }
+  if (!ts_node_is_null(ann) && quiet_type(c, ann, false, out))
+    return true;
+  return count == 1 && !ts_node_is_null(val) && expr_type(c, where, val, out, depth + 1);
+}
+
+/* Rank of a shape argument: an int, a name, or a list/tuple of them. */
+static int shape_rank(pkf_ctx *c, TSNode sh) {
+  if (pkf_type_is(sh, "list") || pkf_type_is(sh, "tuple"))
+    return (int)ts_node_named_child_count(sh);
+  if (pkf_type_is(sh, "parenthesized_expression"))
+    return 1;
+  return 1;
+}
+
+/* pk.zeros/ones/empty/full(shape, ..., dtype=...), numpy's zeros/ones/empty/
+ * full(shape, dtype=...), arange(n) (int64), random.rand(d0, ...) (float64). */
+static bool array_ctor_type(pkf_ctx *c, TSNode call, pki_type *out) {
+  TSNode fn = pkf_field(call, "function");
+  if (!pkf_type_is(fn, "attribute"))
+    return false;
+  TSNode obj = pkf_field(fn, "object");
+  bool pk = pkf_alias_is(c, obj, PKF_AL_PK), np = pkf_alias_is(c, obj, PKF_AL_NP);
+  bool np_random = pkf_type_is(obj, "attribute") && pkf_alias_is(c, pkf_field(obj, "object"), PKF_AL_NP) &&
+                   pkf_is(c, pkf_field(obj, "attribute"), "random");
+  TSNode a = pkf_field(fn, "attribute");
+  pkf_nodes args = pkf_children(c, pkf_field(call, "arguments"));
+  if (np_random && (pkf_is(c, a, "rand") || pkf_is(c, a, "randn") || pkf_is(c, a, "random"))) {
+    int r = pkf_is(c, a, "random") ? (args.n ? shape_rank(c, args.v[0]) : 0) : (int)args.n;
+    if (r < 1 || r > 8)
+      return false;
+    *out = pki_view(PKI_F64, r, PKI_LAYOUT_DEFAULT);
+    return true;
+  }
+  if (!pk && !np)
+    return false;
+  bool arange = np && pkf_is(c, a, "arange");
+  if (!arange && !pkf_is(c, a, "zeros") && !pkf_is(c, a, "ones") && !pkf_is(c, a, "empty") &&
+      !pkf_is(c, a, "full"))
+    return false;
+  if (args.n < 1 || pkf_type_is(args.v[0], "keyword_argument"))
+    return false;
+  pki_kind elem = arange ? PKI_I64 : PKI_F64;
+  TSNode dt = {0};
+  for (uint32_t i = 1; i < args.n; i++)
+    if (pkf_type_is(args.v[i], "keyword_argument") && pkf_is(c, pkf_field(args.v[i], "name"), "dtype"))
+      dt = pkf_field(args.v[i], "value");
+  if (arange) {
+    for (uint32_t i = 0; i < args.n; i++)
+      if (pkf_type_is(args.v[i], "float"))
+        elem = PKI_F64;
+  } else if (ts_node_is_null(dt) && args.n >= 2 && !pkf_type_is(args.v[1], "keyword_argument") &&
+             !pkf_is(c, a, "full")) {
+    dt = args.v[1];
+  }
+  if (!ts_node_is_null(dt)) {
+    pki_type e;
+    if (!quiet_type(c, dt, true, &e) || !pki_is_numeric(e.kind))
+      return false;
+    elem = e.kind;
+  }
+  int rank = arange ? 1 : shape_rank(c, args.v[0]);
+  if (rank < 1 || rank > 8)
+    return false;
+  *out = pki_view(elem, rank, PKI_LAYOUT_DEFAULT);
+  return true;
 }
 
 /* pk.View([d0, ...], dtype) / pk.View([n], dtype=int) */
@@ -65,10 +243,17 @@ static bool view_type(pkf_ctx *c, TSNode call, pki_type *out) {
   if (rank < 1 || rank > 8)
     return false;
   TSNode dt = {0};
+  pki_layout lay = PKI_LAYOUT_DEFAULT;
   for (uint32_t i = 1; i < a.n; i++) {
     if (pkf_type_is(a.v[i], "keyword_argument")) {
-      if (pkf_is(c, pkf_field(a.v[i], "name"), "dtype"))
-        dt = pkf_field(a.v[i], "value");
+      TSNode k = pkf_field(a.v[i], "name"), v = pkf_field(a.v[i], "value");
+      if (pkf_is(c, k, "dtype"))
+        dt = v;
+      if (pkf_is(c, k, "layout") && pkf_type_is(v, "attribute")) {
+        TSNode leaf = pkf_field(v, "attribute");
+        lay = pkf_is(c, leaf, "LayoutLeft") ? PKI_LAYOUT_LEFT
+              : pkf_is(c, leaf, "LayoutRight") ? PKI_LAYOUT_RIGHT : lay;
+      }
     } else if (i == 1) {
       dt = a.v[i];
     }
@@ -82,14 +267,39 @@ static bool view_type(pkf_ctx *c, TSNode call, pki_type *out) {
     if (!ok || !pki_is_numeric(e.kind))
       return false;
   }
-  *out = pki_view(e.kind, rank, PKI_LAYOUT_DEFAULT);
+  *out = pki_view(e.kind, rank, rank > 1 ? lay : PKI_LAYOUT_DEFAULT);
   return true;
+}
+
+/* Joins two inferred types of one name: equal, or int/float mixed (float). */
+static bool join_types(pki_type *acc, pki_type t, bool first) {
+  if (first || pki_type_eq(*acc, t)) {
+    *acc = t;
+    return true;
+  }
+  if (pki_is_numeric(acc->kind) && pki_is_numeric(t.kind) && acc->kind != PKI_BOOL &&
+      t.kind != PKI_BOOL && (pki_is_float(acc->kind) || pki_is_float(t.kind))) {
+    *acc = pki_float_type;
+    return true;
+  }
+  return false;
 }
 
 static bool expr_type(pkf_ctx *c, TSNode scope, TSNode e, pki_type *out, int depth) {
   if (depth > 8)
     return false;
   const char *t = ts_node_type(e);
+  if (!strcmp(t, "binary_operator")) {
+    pki_type a, b;
+    if (!expr_type(c, scope, pkf_field(e, "left"), &a, depth + 1) ||
+        !expr_type(c, scope, pkf_field(e, "right"), &b, depth + 1) ||
+        !pki_is_numeric(a.kind) || !pki_is_numeric(b.kind))
+      return false;
+    bool fl = pki_is_float(a.kind) || pki_is_float(b.kind) ||
+              pkf_is(c, pkf_field(e, "operator"), "/");
+    *out = fl ? pki_float_type : pki_int_type;
+    return true;
+  }
   if (!strcmp(t, "integer")) *out = pki_int_type;
   else if (!strcmp(t, "float")) *out = pki_float_type;
   else if (!strcmp(t, "true") || !strcmp(t, "false")) *out = pki_bool_type;
@@ -99,12 +309,14 @@ static bool expr_type(pkf_ctx *c, TSNode scope, TSNode e, pki_type *out, int dep
     return expr_type(c, scope, ts_node_named_child(e, 0), out, depth);
   else if (!strcmp(t, "identifier"))
     return name_type(c, scope, e, out, depth);
+  else if (!strcmp(t, "attribute") && pkf_is(c, pkf_field(e, "object"), "self"))
+    return self_attr_type(c, e, out, depth);
   else if (!strcmp(t, "call")) {
     TSNode fn = pkf_field(e, "function");
     if (pkf_is(c, fn, "int") || pkf_is(c, fn, "len")) *out = pki_int_type;
     else if (pkf_is(c, fn, "float")) *out = pki_float_type;
     else if (pk_attr_is(c, fn, "View")) return view_type(c, e, out);
-    else return false;
+    else return array_ctor_type(c, e, out);
   } else
     return false;
   return true;
@@ -160,4 +372,89 @@ bool pkf_infer_param(pkf_ctx *c, const char *kernel, const char *pname, pki_type
     return false;
   *out = in.t;
   return true;
+}
+
+/* Assignments to name in the defs that declare it `global` (the module body
+ * itself is walked by the caller). */
+static bool global_writes(pkf_ctx *c, TSNode n, const char *name, pki_type *t, bool *first,
+                          int depth) {
+  if (depth > 64)
+    return true;
+  uint32_t k = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < k; i++) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (!pkf_type_is(ch, "function_definition")) {
+      if (!global_writes(c, ch, name, t, first, depth + 1))
+        return false;
+      continue;
+    }
+    bool declares = false;
+    TSNode body = pkf_field(ch, "body");
+    pkf_nodes st = pkf_children(c, body);
+    for (uint32_t j = 0; j < st.n; j++)
+      if (pkf_type_is(st.v[j], "global_statement")) {
+        pkf_nodes names = pkf_children(c, st.v[j]);
+        for (uint32_t q = 0; q < names.n; q++)
+          declares |= same_name(c, names.v[q], name);
+      }
+    if (declares) {
+      binding b = {0};
+      bindings(c, body, name, &b);
+      pki_type x;
+      if (b.count > 1 || (b.count == 1 && (ts_node_is_null(b.val) ||
+                                           !expr_type(c, ch, b.val, &x, 0) ||
+                                           !join_types(t, x, *first))))
+        return false;
+      *first = *first && b.count == 0;
+    }
+    if (!global_writes(c, body, name, t, first, depth + 1))
+      return false;
+  }
+  return true;
+}
+
+bool pkf_infer_global(pkf_ctx *c, const char *name, pki_type *out) {
+  if (ts_node_is_null(c->root))
+    return false;
+  pki_type t = pki_void_type;
+  bool first = true;
+  pkf_nodes top = pkf_children(c, c->root);
+  for (uint32_t i = 0; i < top.n; i++) {
+    TSNode st = top.v[i];
+    if (!pkf_type_is(st, "expression_statement"))
+      continue;
+    TSNode a = ts_node_named_child(st, 0);
+    if (!pkf_type_is(a, "assignment") || !same_name(c, pkf_field(a, "left"), name))
+      continue;
+    pki_type x;
+    TSNode ann = pkf_field(a, "type");
+    bool ok = !ts_node_is_null(ann) ? quiet_type(c, ann, false, &x)
+              : expr_type(c, (TSNode){0}, pkf_field(a, "right"), &x, 0);
+    if (!ok || !join_types(&t, x, first))
+      return false;
+    first = false;
+  }
+  if (first || !global_writes(c, c->root, name, &t, &first, 0))
+    return false;
+  if (t.kind != PKI_VIEW && !pki_is_numeric(t.kind))
+    return false;
+  *out = t;
+  return true;
+}
+
+bool pkf_infer_name(pkf_ctx *c, TSNode scope, const char *name, pki_type *out) {
+  binding b = {0};
+  TSNode pann = param_annotation(c, scope, name);
+  if (!ts_node_is_null(pann))
+    return quiet_type(c, pann, false, out);
+  if (!ts_node_is_null(scope))
+    bindings(c, pkf_field(scope, "body"), name, &b);
+  if (b.count == 0) {
+    bindings(c, c->root, name, &b);
+    scope = (TSNode){0};
+  }
+  if (!ts_node_is_null(b.ann) && quiet_type(c, b.ann, false, out))
+    return true;
+  return b.count == 1 && !ts_node_is_null(b.val) && expr_type(c, scope, b.val, out, 1) &&
+         (out->kind == PKI_VIEW || pki_is_numeric(out->kind));
 }

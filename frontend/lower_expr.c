@@ -151,7 +151,11 @@ static pki_expr *name_expr(pkf_ctx *c, TSNode n) {
     return NULL;
   }
   pki_expr *k = pkf_constant_lookup(c, n); /* entities helper: module constants */
-  if (k || pkf_global_error(c, n))
+  if (k)
+    return k;
+  bool handled;
+  k = pkf_global_capture(c, n, &handled); /* module globals: implicit arguments */
+  if (handled || pkf_global_error(c, n))
     return k;
   pkf_unknown_name(c, n);
   return NULL;

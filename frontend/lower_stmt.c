@@ -223,12 +223,8 @@ static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
       if (!value)
         return;
       bool typed = value->kind == PKI_E_INTRINSIC && value->type.kind != PKI_VOID;
-      if (typed && value->intrinsic == PKI_INTRINSIC_SCRATCH_VIEW) {
-        pki_error(c->d, pkf_span(left), "missing-annotation",
-                  "annotate the scratch view, e.g. '%s: pk.ScratchView%dD[pk.double] = ...'",
-                  pkf_text(c, left), value->type.rank);
-        return;
-      }
+      if (typed && value->intrinsic == PKI_INTRINSIC_SCRATCH_VIEW && value->type.elem == PKI_VOID)
+        value->type.elem = PKI_F64; /* unannotated: PyKokkos' default element type, double */
       pki_stmt *s = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(n));
       s->var = new_local(c, left, typed ? value->type : pki_void_type, false);
       s->value = value;
@@ -386,6 +382,19 @@ static bool is_pk_printf(pkf_ctx *c, TSNode call) {
     return true;
   return pkf_type_is(fn, "attribute") && pkf_alias_is(c, pkf_field(fn, "object"), PKF_AL_PK) &&
          pkf_is(c, pkf_field(fn, "attribute"), "printf");
+}
+
+void pkf_lower_call_stmt(pkf_ctx *c, TSNode call, pki_block *out) {
+  if (pkf_type_is(call, "call") && is_pk_printf(c, call)) {
+    printf_stmt(c, call, out);
+    return;
+  }
+  pki_expr *e = pkf_expr(c, call);
+  if (e) {
+    pki_stmt *s = pki_new_stmt(c->m, PKI_S_EXPR, pkf_span(call));
+    s->value = e;
+    push(c, out, s);
+  }
 }
 
 static void expr_stmt(pkf_ctx *c, TSNode n, pki_block *out, bool first) {

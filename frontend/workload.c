@@ -190,15 +190,17 @@ static pki_func *lambda(pkf_ctx *c, TSNode lam, int pattern, pki_type acct) {
       s->value = pkf_expr(c, pkf_field(body, "right"));
     }
   } else {
-    s = pki_new_stmt(c->m, PKI_S_EXPR, pkf_span(body));
-    s->value = pkf_expr(c, body);
+    pkf_lower_call_stmt(c, body, &f->body); /* pk.printf(...) or another call */
   }
   c->fn = outer;
   c->host = host;
   pkf_scope_pop(c);
-  if (!s || !s->value)
+  if (want == 2 && (!s || !s->value))
     return NULL;
-  pki_block_push(c->m->arena, &f->body, s);
+  if (want == 1 && f->body.n == 0)
+    return NULL;
+  if (s)
+    pki_block_push(c->m->arena, &f->body, s);
   pki_func_add_closure(c->m, outer, f);
   return f;
 }

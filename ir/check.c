@@ -66,8 +66,13 @@ bool pki_ck_in_team(const pki_ck *c) {
 }
 
 bool pki_ck_in_main(const pki_ck *c) {
-  pki_func *r = pki_ck_root(c->f);
-  return r && r->is_main;
+  for (pki_func *g = c->f; g; g = g->is_closure ? g->parent : NULL) {
+    if (g->is_main)
+      return true;
+    if (g->is_closure && g->is_workunit)
+      return false; /* a lambda kernel dispatched by @pk.main runs on the device */
+  }
+  return false;
 }
 
 pki_func *pki_ck_acc_owner(pki_ck *c, const pki_var *acc) {

@@ -162,6 +162,8 @@ typedef struct pki_var {
   pki_var_kind kind;
   pki_type type;    /* PKI_VOID until known (inferred locals) */
   bool annotated;   /* type came from an annotation */
+  bool from_global; /* a module global a kernel or @pk.main reads: an implicit
+                       argument the host reads from the module at each call */
   pki_span span;    /* where it was declared */
   unsigned access;  /* PKI_ACCESS_* bits, computed by pki_check */
   int id;           /* unique within the module */

@@ -91,7 +91,12 @@ typedef struct pkc_param_desc {
   int16_t rank;
   int32_t layout;     /* pkc_layout (Views only) */
   int32_t access;     /* PKC_ACCESS_* bits */
+  int32_t flags;      /* PKC_PARAM_FROM_GLOBAL: not a kernel argument of the Python
+                         call but the module global of this name, which the host
+                         reads at each call (PyKokkos captures globals the same way) */
 } pkc_param_desc;
+
+enum { PKC_PARAM_FROM_GLOBAL = 1 };
 
 /* The launch shape. For RANGE: begin[0], end[0]. For MDRANGE: rank, begin,
  * end and tile (tile 0 = let Kokkos choose). For TEAM: league_size,

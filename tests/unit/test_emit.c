@@ -435,8 +435,8 @@ static void test_emit_text(void **state) {
   HAS(cpp, "Kokkos::parallel_scan(kernel, ");
   HAS(cpp, "pkc_kern__Scale__scale(");
   HAS(cpp, "static const char kernel[] = \"Scale.scale\";");
-  HAS(cpp, "{\"A\", PKC_PARAM_VIEW, kDLFloat, 64, 1, PKC_LAYOUT_RIGHT, PKC_ACCESS_READ | PKC_ACCESS_WRITE},");
-  HAS(cpp, "{\"scalar\", PKC_PARAM_SCALAR, kDLFloat, 64, 0, PKC_LAYOUT_DEFAULT, PKC_ACCESS_READ},");
+  HAS(cpp, "{\"A\", PKC_PARAM_VIEW, kDLFloat, 64, 1, PKC_LAYOUT_RIGHT, PKC_ACCESS_READ | PKC_ACCESS_WRITE, 0},");
+  HAS(cpp, "{\"scalar\", PKC_PARAM_SCALAR, kDLFloat, 64, 0, PKC_LAYOUT_DEFAULT, PKC_ACCESS_READ, 0},");
   HAS(cpp, "{\"nstream\", \"nstream\", PKC_PATTERN_FOR, PKC_POLICY_RANGE, PKC_REDUCER_SUM, 4, "
            "params_0, 0, 0, 4, pkc_kern__nstream, 0},");
   HAS(cpp, "void operator()(const fill2d_tag &, const int64_t i, const int64_t j) const {");

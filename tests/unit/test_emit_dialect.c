@@ -402,7 +402,7 @@ static void test_dialect_text(void **state) {
   HAS(cpp, "pool.free_state(state);");
   HAS(cpp, "pkc::Pool64 pool;");
   HAS(cpp, "if (!pkc::bind_pool(f.pool, args[0], kernel, \"pool\", err, errlen)) return 1;");
-  HAS(cpp, "{\"pool\", PKC_PARAM_POOL, 0, 0, 64, PKC_LAYOUT_DEFAULT, PKC_ACCESS_READ},");
+  HAS(cpp, "{\"pool\", PKC_PARAM_POOL, 0, 0, 64, PKC_LAYOUT_DEFAULT, PKC_ACCESS_READ, 0},");
   HAS(cpp, "struct Vec3 {\n  double x;\n  double y;\n  double z;\n\n  KOKKOS_DEFAULTED_FUNCTION Vec3() = default;");
   HAS(cpp, "KOKKOS_INLINE_FUNCTION Vec3(double x, double y, double z) {\n    this->x = x;");
   HAS(cpp, "KOKKOS_INLINE_FUNCTION double dot(Vec3 o) const {\n    return this->x * o.x + this->y * o.y + this->z * o.z;");

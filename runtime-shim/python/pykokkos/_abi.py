@@ -15,6 +15,7 @@ PARAM_SCALAR, PARAM_VIEW, PARAM_POOL = 0, 1, 2
 REDUCER_SUM, REDUCER_PROD, REDUCER_MIN, REDUCER_MAX = 0, 1, 2, 3
 ITERATE_DEFAULT, ITERATE_RIGHT, ITERATE_LEFT = 0, 1, 2
 ACCESS_READ, ACCESS_WRITE = 1, 2
+PARAM_FROM_GLOBAL = 1
 LAYOUT_DEFAULT, LAYOUT_RIGHT, LAYOUT_LEFT = 0, 1, 2
 kDLCPU, kDLCUDA, kDLROCM = 1, 2, 10
 
@@ -40,7 +41,7 @@ class pkc_value(Union):
 class pkc_param_desc(Structure):
     _fields_ = [("name", c_char_p), ("kind", c_int32), ("dtype_code", c_uint8),
                 ("dtype_bits", c_uint8), ("rank", c_int16), ("layout", c_int32),
-                ("access", c_int32)]
+                ("access", c_int32), ("flags", c_int32)]
 
 
 class pkc_policy(Structure):

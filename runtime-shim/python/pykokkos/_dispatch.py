@@ -77,6 +77,7 @@ class Plan:
         import ctypes
         from . import _abi
         self.kname, self.kdesc, self.module = kname, kdesc, module
+        self.glob = {}     # the kernel's module globals (PKC_PARAM_FROM_GLOBAL params)
         n = kdesc.nparams
         self.params = [kdesc.params[i] for i in range(n)]
         self.names = [p.name.decode() for p in self.params]
@@ -125,6 +126,12 @@ class Plan:
             dt = v._dt
             if not _dtype_ok(p, dt.code, dt.bits) or v._a.ndim != p.rank:
                 self._bad_view(i, f"{dt.name} View{v._a.ndim}D")
+            if p.rank > 1 and not (self.dev and v._deflt) and _other_order(
+                    v._a, p.layout == 2 or (self.dev and p.layout == 0)):
+                # TypeError: a kernel typed per call builds a specialization for it
+                raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected a "
+                                + ("LayoutLeft" if p.layout == 2 else "LayoutRight")
+                                + " View, got the other layout")
             self.args[i] = v._dlpack_addr(self.dev and _want_left(p, True))
             self.last[i] = v
             return
@@ -141,6 +148,11 @@ class Plan:
         dt = T.dtype_of_numpy(a.dtype)
         if dt is None or not _dtype_ok(p, dt.code, dt.bits) or a.ndim != p.rank:
             self._bad_view(i, f"{a.dtype} array of rank {a.ndim}")
+        if a.ndim > 1 and a.size > 1 and _other_order(a, p.layout == 2):
+            # TypeError: a kernel typed per call builds a specialization for it
+            raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected a "
+                            + ("Fortran-ordered (LayoutLeft)" if p.layout == 2 else
+                               "C-ordered (LayoutRight)") + " array")
         if a.itemsize and any(s % a.itemsize for s in a.strides):
             raise ValueError(f"{self.kname}: argument '{self.names[i]}': strides "
                              "are not a multiple of the element size")
@@ -285,9 +297,20 @@ class Plan:
                     f"{type(vals[i]).__name__}") from None
         raise TypeError(f"{self.kname}: bad scalar argument")
 
+    def _global_names(self):
+        return [n for n, p in zip(self.names, self.params) if p.flags & 1]
+
+    def _missing_global(self):
+        for n in self._global_names():
+            if n not in self.glob:
+                raise NameError(f"{self.kname}: the module global '{n}' the kernel reads "
+                                "is not defined")
+
     def bad_kwargs(self, kw):
-        missing = [n for n in self.names if n not in kw]
-        extra = [n for n in kw if n not in self.names]
+        self._missing_global()
+        gl = self._global_names()
+        missing = [n for n in self.names if n not in kw and n not in gl]
+        extra = [n for n in kw if n not in self.names or n in gl]
         if missing:
             raise TypeError(f"{self.kname}: missing keyword argument '{missing[0]}'"
                             f" (the kernel takes {', '.join(self.names) or 'none'})")
@@ -295,7 +318,9 @@ class Plan:
                         f" (the kernel takes {', '.join(self.names) or 'none'})")
 
     def missing_attr(self, obj):
-        for n in self.names:
+        self._missing_global()
+        gl = self._global_names()
+        for n in (n for n in self.names if n not in gl):
             if n not in obj if isinstance(obj, dict) else not hasattr(obj, n):
                 what = "workload" if self.kdesc.pattern == 3 else "functor"
                 raise TypeError(f"{self.kname}: {what} has no member '{n}'")
@@ -303,6 +328,16 @@ class Plan:
 
     def failed(self):
         raise RuntimeError(self.err.value.decode(errors="replace"))
+
+
+def _other_order(a, left):
+    """True if array a is contiguous in the order opposite to the one wanted
+    (left: Fortran order, else C order): a layout mismatch, not just strides."""
+    if a.ndim < 2 or a.size < 2:
+        return False
+    f = a.flags
+    return (f.c_contiguous and not f.f_contiguous) if left else (
+        f.f_contiguous and not f.c_contiguous)
 
 
 def _want_left(p, dev):
@@ -403,10 +438,12 @@ def _gen_run(plan, class_sty):
               "    pa = policy._a",
               "    if pa is None: pa = policy.c_addr()"]
         call = "fn(fixed[0], pa, fixed[2], fixed[3], fixed[4])"
+    glob = [bool(p.flags & _abi.PARAM_FROM_GLOBAL) for p in plan.params]
     if not class_sty:
-        L.append(f"    if len(kw) != {n}: bad_kwargs(kw)")
-    if n:
-        names = ", ".join(f"kw[{nm!r}]" for nm in plan.names)
+        L.append(f"    if len(kw) != {n - sum(glob)}: bad_kwargs(kw)")
+    if n:   # module globals (PKC_PARAM_FROM_GLOBAL) are read at each call
+        names = ", ".join(f"glob[{nm!r}]" if g else f"kw[{nm!r}]"
+                          for nm, g in zip(plan.names, glob))
         L += ["    try:", f"        {', '.join(f'v{i}' for i in range(n))}, = ({names},)",
               "    except KeyError:",
               "        " + ("missing_attr(kw)" if class_sty else "bad_kwargs(kw)")]
@@ -426,7 +463,7 @@ def _gen_run(plan, class_sty):
         L.append(f"    if {call}: failed()")
     if plan.kdesc.pattern == _abi.PATTERN_MAIN:
         for i in scal:
-            if plan.params[i].access & _abi.ACCESS_WRITE:
+            if plan.params[i].access & _abi.ACCESS_WRITE and not glob[i]:
                 conv = "bool" if plan.params[i].dtype_code == T.DL_BOOL else ""
                 L.append(f"    kw[{plan.names[i]!r}] = {conv}(s{i}.value)")
     elif plan.kdesc.pattern != _abi.PATTERN_FOR:
@@ -438,7 +475,8 @@ def _gen_run(plan, class_sty):
            "bind_pool": plan.bind_pool, "bad_policy": plan.bad_policy,
            "polcls": _POLICY_CLS[pk] if 0 <= pk < 3 else None,
            "fn": plan.fn, "fixed": plan.fixed, "failed": plan.failed,
-           "rslot": plan.rslot, "post": plan.post, "copy_back": plan.copy_back}
+           "rslot": plan.rslot, "post": plan.post, "copy_back": plan.copy_back,
+           "glob": plan.glob}
     for i in scal:
         env[f"s{i}"] = plan.slots[i]
     exec(compile("\n".join(L), f"<pykokkos plan {plan.kname}>", "exec"), env)
@@ -447,7 +485,7 @@ def _gen_run(plan, class_sty):
     return run
 
 
-def _kernel_run(mod, entity, name, kname, pattern, class_sty):
+def _kernel_run(mod, entity, name, kname, pattern, class_sty, glob=None):
     """The run function of kernel (entity, name) of mod; None if mod lacks it."""
     k = mod.kernel(entity, name)
     if k is None:
@@ -457,7 +495,9 @@ def _kernel_run(mod, entity, name, kname, pattern, class_sty):
                         f"run with {_PATTERN_WORD[pattern]}")
     if not 0 <= k.policy <= 2:
         raise RuntimeError(f"{kname}: unknown policy kind {k.policy} in {mod.so}")
-    return _gen_run(Plan(kname, k, mod), class_sty)
+    plan = Plan(kname, k, mod)
+    plan.glob = glob if glob is not None else {}
+    return _gen_run(plan, class_sty)
 
 
 def _make_plan(func, pattern, class_sty):
@@ -474,7 +514,7 @@ def _make_plan(func, pattern, class_sty):
     kname = f"{entity}.{name}" if class_sty else name
     import os
     mod = RUNTIME.module_for(os.path.abspath(code.co_filename))
-    run = _kernel_run(mod, entity, name, kname, pattern, class_sty)
+    run = _kernel_run(mod, entity, name, kname, pattern, class_sty, func.__globals__)
     if run is None:
         why, diag = mod.omitted.get(entity, (None, None))
         if why == "rejected":
@@ -489,7 +529,7 @@ def _make_plan(func, pattern, class_sty):
     from ._specialize import Specializer
 
     def make_run(smod, sig):
-        r = _kernel_run(smod, entity, name, kname, pattern, class_sty)
+        r = _kernel_run(smod, entity, name, kname, pattern, class_sty, func.__globals__)
         if r is None:
             raise RuntimeError(f"pykokkos: {smod.so} (specialization {sig}) has no "
                                f"kernel '{kname}'")
@@ -499,12 +539,96 @@ def _make_plan(func, pattern, class_sty):
     return run
 
 
+def lambda_name(func):
+    """The workunit pkc makes of a host-code lambda: pkc_lambda_L<line>_C<col>,
+    line of the lambda and byte column of its body (the leftmost instruction
+    position on that line; frontend/host_lambda.c names it the same way)."""
+    code = func.__code__
+    line = code.co_firstlineno
+    cols = [c0 for (l0, _, c0, _) in code.co_positions()
+            if l0 == line and c0 is not None and c0 > 0]
+    return f"pkc_lambda_L{line}_C{min(cols) if cols else 0}"
+
+
+def lambda_captures(func):
+    """The host values a lambda reads: its closure cells and the globals its
+    code names (modules, classes and functions left out), by name."""
+    code, kw = func.__code__, {}
+    if func.__closure__:
+        for name, cell in zip(code.co_freevars, func.__closure__):
+            try:
+                kw[name] = cell.cell_contents
+            except ValueError:
+                pass
+    import types
+    skip = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)
+    g = func.__globals__
+    for name in code.co_names:
+        if name in g and name not in kw and not isinstance(g[name], skip):
+            kw[name] = g[name]
+    return kw
+
+
+class _LambdaRun:
+    """run(policy, kw) of a host-code lambda: the captured values are passed by
+    name (only those the kernel declares)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.plan = getattr(inner, "plan", None)
+
+    def all_runs(self):
+        return self.inner.all_runs() if hasattr(self.inner, "all_runs") else [self.inner]
+
+    def __call__(self, policy, kw):
+        r = self.inner
+        if hasattr(r, "all_runs"):    # Specializer: it picks and filters
+            return r(policy, kw)
+        names = r.plan.names
+        return r(policy, {n: kw[n] for n in names if n in kw})
+
+
+def _lambda_dispatch(pattern, policy, func, kw):
+    code = func.__code__
+    run = _plans[pattern].get(code)
+    if run is None:
+        import os
+        from ._specialize import Specializer
+        name = lambda_name(func)
+        mod = RUNTIME.module_for(os.path.abspath(code.co_filename))
+        inner = _kernel_run(mod, name, name, name, pattern, False, func.__globals__)
+        why, diag = mod.omitted.get(name, (None, None))
+        if inner is None and why == "rejected":
+            raise RuntimeError(f"pykokkos: the lambda at {code.co_filename}:"
+                               f"{code.co_firstlineno} was not built because pkc rejected "
+                               f"it: {diag}")
+        if inner is None and why != "runtime-typed":
+            raise RuntimeError(f"pykokkos: {mod.so} has no kernel for the lambda at line "
+                               f"{code.co_firstlineno} ({name}); is it passed directly to "
+                               f"pk.{_PATTERN_WORD[pattern]}?")
+        if inner is None or inner.plan.kdesc.flags & 1:
+            def make_run(smod, sig):
+                r = _kernel_run(smod, name, name, name, pattern, False, func.__globals__)
+                if r is None:
+                    raise RuntimeError(f"pykokkos: {smod.so} (specialization {sig}) has "
+                                       f"no kernel '{name}'")
+                return r
+            inner = Specializer(func, pattern, make_run, fallback=inner, name=name,
+                                filter_kw=True)
+        run = _plans[pattern][code] = _LambdaRun(inner)
+    cap = lambda_captures(func)
+    cap.update(kw)
+    return run(policy, cap)
+
+
 def _dispatch(pattern, args, kw):
     if len(args) == 3:
         args = args[1:]
     elif len(args) != 2:
         raise TypeError(f"{_PATTERN_WORD[pattern]}([name,] policy, kernel, **args)")
     policy, kernel = args
+    if kernel.__class__ is _Function and kernel.__name__ == "<lambda>":
+        return _lambda_dispatch(pattern, policy, kernel, kw)
     if kernel.__class__ is _Method:
         if kw:
             raise TypeError(f"{_PATTERN_WORD[pattern]}: a functor's kernel takes no "

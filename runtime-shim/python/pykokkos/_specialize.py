@@ -80,6 +80,14 @@ def type_of(kname, pname, v):
                     "int/float/bool, or annotate the parameter)")
 
 
+def _typeable(v):
+    try:
+        type_of("", "", v)
+        return True
+    except TypeError:
+        return False
+
+
 def signature(kname, kw):
     """The signature text for a call of FunctionSty workunit kname with kwargs kw."""
     parts = [f"{n}: {type_of(kname, n, kw[n])}" for n in sorted(kw)]
@@ -161,11 +169,12 @@ class Specializer:
     """run(policy, kw) of a workunit typed per call: picks (building on first
     use) the specialization for the call's signature and runs its plan."""
 
-    def __init__(self, func, pattern, make_run, fallback=None):
+    def __init__(self, func, pattern, make_run, fallback=None, name=None, filter_kw=False):
         self.func, self.pattern, self.make_run = func, pattern, make_run
         self.fallback = fallback       # statically inferred plan, tried first
         self.runs = {}                 # signature -> run
-        self.name = func.__name__
+        self.name = name or func.__name__
+        self.filter_kw = filter_kw     # host lambdas: kw holds every captured value
         self.source = os.path.abspath(func.__code__.co_filename)
         self.plan = _NoPlan()
 
@@ -173,15 +182,23 @@ class Specializer:
         fb = self.fallback
         if fb is not None:
             try:
+                if self.filter_kw:
+                    return fb(policy, {n: kw[n] for n in fb.plan.names if n in kw})
                 return fb(policy, kw)
             except TypeError:   # other argument types than inferred: specialize
-                if sorted(kw) != sorted(fb.plan.names):
+                explicit = [nm for nm, p in zip(fb.plan.names, fb.plan.params)
+                            if not p.flags & 1]   # PKC_PARAM_FROM_GLOBAL
+                if not self.filter_kw and sorted(kw) != sorted(explicit):
                     raise
+        if self.filter_kw:   # only values a kernel parameter can take
+            kw = {n: v for n, v in kw.items() if _typeable(v)}
         sig = signature(self.name, kw)
         run = self.runs.get(sig)
         if run is None:
             mod = module_for(self.source, self.name, sig)
             run = self.runs[sig] = self.make_run(mod, sig)
+        if self.filter_kw:
+            kw = {n: kw[n] for n in run.plan.names if n in kw}
         return run(policy, kw)
 
     def all_runs(self):

@@ -331,7 +331,20 @@ MaxLoc = _Unsupported("MaxLoc", (), {})
 MinLoc = _Unsupported("MinLoc", (), {})
 
 
+class _ScratchAnnot(_Annot):
+    """pk.ScratchView1D[pk.double]: an annotation that also answers shmem_size."""
+    __slots__ = ("view",)
+
+    def shmem_size(self, *extents):
+        return self.view.shmem_size(*extents, dtype=self.args[0])
+
+
 class _ScratchView(_Subscriptable):
+    def __getitem__(cls, item):
+        a = _ScratchAnnot(cls.__name__, item if isinstance(item, tuple) else (item,))
+        a.view = cls
+        return a
+
     def shmem_size(cls, *extents, dtype=None):
         """Bytes of team scratch a ScratchView of these extents needs, as
         Kokkos::View::shmem_size: product * sizeof(T) + sizeof(T) (alignment slack)."""

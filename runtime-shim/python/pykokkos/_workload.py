@@ -48,12 +48,19 @@ def _make_main_plan(cls):
             if kd.pattern == _abi.PATTERN_MAIN and (kd.entity or b"").decode() == entity:
                 k = kd
                 break
+    why, diag = mod.omitted.get(entity, (None, None))
+    if k is None and why == "rejected":
+        raise RuntimeError(f"pk.execute: workload '{entity}' was not built because pkc "
+                           f"rejected it: {diag}")
     if k is None or k.pattern != _abi.PATTERN_MAIN:
         raise RuntimeError(f"pk.execute: {mod.so} has no @pk.main for workload "
                            f"'{entity}' (decorate the class with @pk.workload and "
                            f"exactly one method with @pk.main)")
     kname = f"{entity}.{k.name.decode()}"
-    run = D._gen_run(D.Plan(kname, k, mod), True)
+    plan = D.Plan(kname, k, mod)
+    import sys
+    plan.glob = getattr(sys.modules.get(cls.__module__), "__dict__", {})  # globals main reads
+    run = D._gen_run(plan, True)
     D._plans[D.MAIN][cls] = run
     return run
 

@@ -1,0 +1,213 @@
+/*
+ * host_lambda.c - lambdas passed to pk.parallel_for/reduce in host code
+ * (outside @pk entities), e.g. `pk.parallel_reduce(n, lambda i, acc: acc + w * x[i])`.
+ *
+ * Each becomes a FunctionSty workunit named pkc_lambda_L<line>_C<col>
+ * (line of the lambda, byte column of its body: the shim finds the same
+ * name from the lambda's code object). The host variables its body reads
+ * (closure cells and globals) become its parameters: typed from their
+ * bindings in the enclosing function where inference can (pkc build),
+ * otherwise from their values at the call (run-time specialization). The
+ * shim passes them by name at each call.
+ */
+#include "ents.h"
+
+#include <stdio.h>
+
+static bool pk_decorated(pkf_ctx *c, TSNode dd) {
+  pkf_nodes ns = pkf_children(c, dd);
+  for (uint32_t i = 0; i < ns.n; i++) {
+    if (!pkf_type_is(ns.v[i], "decorator"))
+      continue;
+    TSNode e = ts_node_named_child(ns.v[i], 0);
+    if (pkf_type_is(e, "call"))
+      e = pkf_field(e, "function");
+    if (pkf_type_is(e, "attribute") && pkf_alias_is(c, pkf_field(e, "object"), PKF_AL_PK))
+      return true;
+  }
+  return false;
+}
+
+/* The pk.parallel_* pattern of call (its function is pk.parallel_for/...), or -1. */
+static int call_pattern(pkf_ctx *c, TSNode call) {
+  TSNode fn = pkf_field(call, "function");
+  if (!pkf_type_is(fn, "attribute") || !pkf_alias_is(c, pkf_field(fn, "object"), PKF_AL_PK))
+    return -1;
+  TSNode a = pkf_field(fn, "attribute");
+  return pkf_is(c, a, "parallel_for") ? PKI_PATTERN_FOR
+         : pkf_is(c, a, "parallel_reduce") ? PKI_PATTERN_REDUCE
+         : pkf_is(c, a, "parallel_scan") ? PKI_PATTERN_SCAN : -1;
+}
+
+static bool builtin_name(pkf_ctx *c, TSNode id) {
+  static const char *const names[] = {"int", "float", "bool", "len", "range", "abs", "min",
+                                      "max", "print", "self"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (pkf_is(c, id, names[i]))
+      return true;
+  return pki_builtin_lookup(pkf_text(c, id)) >= 0;
+}
+
+/* Adds to out the names the lambda body reads from the host (identifiers
+ * that are not its parameters, attributes, keywords, aliases, constants,
+ * functions, classtypes or builtins), once each, in order of appearance. */
+static void free_names(pkf_ctx *c, TSNode n, TSNode params, const char **out, int *nout,
+                       int cap, int depth) {
+  if (depth > 100 || *nout >= cap)
+    return;
+  if (pkf_type_is(n, "identifier")) {
+    TSNode p = ts_node_parent(n);
+    if (pkf_type_is(p, "attribute") && ts_node_eq(pkf_field(p, "attribute"), n))
+      return;
+    if (pkf_type_is(p, "keyword_argument") && ts_node_eq(pkf_field(p, "name"), n))
+      return;
+    pkf_nodes ps = pkf_children(c, params);
+    for (uint32_t i = 0; i < ps.n; i++)
+      if (pkf_is(c, n, pkf_text(c, ps.v[i])))
+        return;
+    if (pkf_alias_find(c, n) || builtin_name(c, n) || pkf_classtype_find(c, n))
+      return;
+    for (int i = 0; i < c->ndf; i++)
+      if (pkf_is(c, n, c->dfuncs[i]->name))
+        return;
+    int nd = c->d->n, ne = c->d->errors;
+    pki_expr *k = pkf_constant_lookup(c, n);
+    c->d->n = nd, c->d->errors = ne;
+    if (k)
+      return;
+    const char *t = pkf_text(c, n);
+    for (int i = 0; i < *nout; i++)
+      if (!strcmp(out[i], t))
+        return;
+    out[(*nout)++] = t;
+    return;
+  }
+  uint32_t k = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < k; i++)
+    free_names(c, ts_node_named_child(n, i), params, out, nout, cap, depth + 1);
+}
+
+static TSNode enclosing_def(TSNode n) {
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+    if (pkf_type_is(p, "function_definition"))
+      return p;
+  return (TSNode){0};
+}
+
+static void host_lambda(pkf_ctx *c, TSNode lam, int pattern) {
+  pkf_nodes ps = pkf_children(c, pkf_field(lam, "parameters"));
+  TSNode body = pkf_field(lam, "body");
+  uint32_t want = pattern == PKI_PATTERN_REDUCE ? 2 : 1;
+  if (pattern == PKI_PATTERN_SCAN || ps.n != want || ts_node_is_null(body)) {
+    pki_error(c->d, pkf_span(lam), "bad-lambda",
+              pattern == PKI_PATTERN_SCAN ? "a parallel_scan needs a @pk.workunit, not a lambda"
+              : pattern == PKI_PATTERN_REDUCE
+                  ? "a parallel_reduce lambda takes (i, acc), e.g. lambda i, acc: acc + x[i]"
+                  : "a parallel_for lambda takes one parameter, the index");
+    return;
+  }
+  for (uint32_t i = 0; i < ps.n; i++)
+    if (!pkf_type_is(ps.v[i], "identifier")) {
+      pki_error(c->d, pkf_span(ps.v[i]), "bad-lambda", "lambda parameters must be plain names");
+      return;
+    }
+  TSPoint lp = ts_node_start_point(lam), bp = ts_node_start_point(body);
+  const char *name = pki_sprintf(c->m->arena, "pkc_lambda_L%u_C%u", lp.row + 1, bp.column);
+  pki_func *f = pki_new_func(c->m, name, pkf_span(lam));
+  pki_entity *e = pki_new_entity(c->m, PKI_ENT_WORKUNIT, name, pkf_span(lam));
+  e->extent = pkf_span(lam);
+  f->is_workunit = true;
+  f->policy = PKI_POLICY_RANGE;
+  f->pattern = pattern;
+  pki_var *iv = pki_new_var(c->m, pkf_text(c, ps.v[0]), PKI_VAR_INDEX, pki_int_type,
+                            pkf_span(ps.v[0]));
+  iv->annotated = true;
+  pki_func_add_index(c->m, f, iv);
+  if (want == 2) {
+    f->acc = pki_new_var(c->m, pkf_text(c, ps.v[1]), PKI_VAR_ACC, pki_float_type,
+                         pkf_span(ps.v[1]));
+    f->acc->annotated = true;
+  }
+  enum { MAX_CAPTURES = 64 };
+  const char *caps[MAX_CAPTURES];
+  int ncap = 0;
+  free_names(c, body, pkf_field(lam, "parameters"), caps, &ncap, MAX_CAPTURES, 0);
+  TSNode scope = enclosing_def(lam);
+  for (int i = 0; i < ncap; i++) {
+    pki_type t = pki_void_type;
+    if (pkf_infer_name(c, scope, caps[i], &t))
+      f->inferred = true;
+    else
+      f->runtime_typed = true;
+    if (c->spec && !strcmp(c->spec->kernel, name) && pkf_spec_type(c->spec, caps[i], &t))
+      f->runtime_typed = false;
+    pki_var *v = pki_new_var(c->m, caps[i], PKI_VAR_PARAM, t, pkf_span(lam));
+    pki_func_add_param(c->m, f, v);
+  }
+  if (c->spec && !strcmp(c->spec->kernel, name)) {
+    for (int i = 0; i < f->nparams; i++)
+      if (f->params[i]->type.kind == PKI_VOID)
+        pki_error(c->d, pkf_span(lam), "bad-specialization",
+                  "the specialization of '%s' gives no type for '%s'", name, f->params[i]->name);
+    f->runtime_typed = false;
+  }
+  pki_entity_add_func(c->m, e, f);
+  pki_module_add_entity(c->m, e);
+  /* lower the body, as entities.c's lower_func does */
+  c->ent = e;
+  c->fn = f;
+  c->loops = 0;
+  c->host = false;
+  pkf_scope root;
+  c->scope = NULL;
+  pkf_scope_push(c, &root, "lambda", pkf_span(lam));
+  pkf_scope_bind(c, iv);
+  if (f->acc)
+    pkf_scope_bind(c, f->acc);
+  for (int i = 0; i < f->nparams; i++)
+    pkf_scope_bind(c, f->params[i]);
+  if (want == 2) {
+    TSNode l = pkf_field(body, "left");
+    if (!pkf_type_is(body, "binary_operator") || !pkf_is(c, pkf_field(body, "operator"), "+") ||
+        !pkf_is(c, l, f->acc->name)) {
+      pki_error(c->d, pkf_span(body), "bad-lambda",
+                "a parallel_reduce lambda's body must be '%s + expression'", f->acc->name);
+    } else {
+      pki_stmt *s = pki_new_stmt(c->m, PKI_S_AUGASSIGN, pkf_span(body));
+      s->op = PKI_OP_ADD;
+      s->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(l));
+      s->target->var = f->acc;
+      s->value = pkf_expr(c, pkf_field(body, "right"));
+      if (s->value)
+        pki_block_push(c->m->arena, &f->body, s);
+    }
+  } else {
+    pkf_lower_call_stmt(c, body, &f->body);
+  }
+  pkf_scope_pop(c);
+  c->fn = NULL;
+  c->ent = NULL;
+}
+
+void pkf_host_lambdas(pkf_ctx *c, TSNode root) {
+  TSNode stack[512];
+  int sp = 0;
+  stack[sp++] = root;
+  while (sp) {
+    TSNode n = stack[--sp];
+    if (pkf_type_is(n, "decorated_definition") && pk_decorated(c, n))
+      continue; /* lambdas in @pk.main are the workload's */
+    if (pkf_type_is(n, "call")) {
+      int pat = call_pattern(c, n);
+      if (pat >= 0) {
+        pkf_nodes a = pkf_children(c, pkf_field(n, "arguments"));
+        uint32_t k = a.n && pkf_type_is(a.v[0], "string") ? 1 : 0;
+        if (k + 1 < a.n && pkf_type_is(a.v[k + 1], "lambda"))
+          host_lambda(c, a.v[k + 1], pat);
+      }
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = k; i-- > 0 && sp < 512;)
+      stack[sp++] = ts_node_named_child(n, i);
+  }
+}
