@@ -413,28 +413,48 @@ static bool global_writes(pkf_ctx *c, TSNode n, const char *name, pki_type *t, b
   return true;
 }
 
+/* Assignments to name at module level (blocks included, defs and classes
+ * not), joined into *t; false if one cannot be typed or they disagree. */
+static bool module_writes(pkf_ctx *c, TSNode n, const char *name, pki_type *t, bool *first,
+                          int depth) {
+  if (depth > 64)
+    return false;
+  uint32_t k = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < k; i++) {
+    TSNode ch = ts_node_named_child(n, i);
+    if (pkf_type_is(ch, "function_definition") || pkf_type_is(ch, "class_definition") ||
+        pkf_type_is(ch, "decorated_definition"))
+      continue;
+    if (pkf_type_is(ch, "assignment") || pkf_type_is(ch, "augmented_assignment")) {
+      TSNode l = pkf_field(ch, "left");
+      bool hit = same_name(c, l, name);
+      TSNode val = pkf_field(ch, "right"), ann = pkf_field(ch, "type");
+      if (!hit && (pkf_type_is(l, "pattern_list") || pkf_type_is(l, "tuple_pattern")))
+        val = unpacked(c, l, val, name, &hit);
+      if (hit) {
+        pki_type x;
+        bool ok = !ts_node_is_null(ann) ? quiet_type(c, ann, false, &x)
+                  : !ts_node_is_null(val) && expr_type(c, (TSNode){0}, val, &x, 0);
+        if (!ok || !join_types(t, x, *first))
+          return false;
+        *first = false;
+      }
+    }
+    if (pkf_type_is(ch, "for_statement") && same_name(c, pkf_field(ch, "left"), name))
+      return false;
+    if (!module_writes(c, ch, name, t, first, depth + 1))
+      return false;
+  }
+  return true;
+}
+
 bool pkf_infer_global(pkf_ctx *c, const char *name, pki_type *out) {
   if (ts_node_is_null(c->root))
     return false;
   pki_type t = pki_void_type;
   bool first = true;
-  pkf_nodes top = pkf_children(c, c->root);
-  for (uint32_t i = 0; i < top.n; i++) {
-    TSNode st = top.v[i];
-    if (!pkf_type_is(st, "expression_statement"))
-      continue;
-    TSNode a = ts_node_named_child(st, 0);
-    if (!pkf_type_is(a, "assignment") || !same_name(c, pkf_field(a, "left"), name))
-      continue;
-    pki_type x;
-    TSNode ann = pkf_field(a, "type");
-    bool ok = !ts_node_is_null(ann) ? quiet_type(c, ann, false, &x)
-              : expr_type(c, (TSNode){0}, pkf_field(a, "right"), &x, 0);
-    if (!ok || !join_types(&t, x, first))
-      return false;
-    first = false;
-  }
-  if (first || !global_writes(c, c->root, name, &t, &first, 0))
+  if (!module_writes(c, c->root, name, &t, &first, 0) || first ||
+      !global_writes(c, c->root, name, &t, &first, 0))
     return false;
   if (t.kind != PKI_VIEW && !pki_is_numeric(t.kind))
     return false;
