@@ -458,6 +458,46 @@ def group_compat(res, backends):
             name = f"compat/{backend}/{os.path.splitext(os.path.basename(f))[0]}"
             res.check(name, rc == 0 and last == "OK",
                       f"{status_text(rc)}; last line {last!r}, expected 'OK'", out)
+        check_recorded_aot(res, backend)
+
+
+def check_recorded_aot(res, backend):
+    """tests/compat/aot/recorded_app.py, in a scratch copy: a run that records
+    its signatures (PKC_RECORD_SIGNATURES=1), `pkc build` (every recorded
+    signature built ahead of time), then a run with no pkc on PATH that must
+    build nothing and still verify."""
+    import shutil
+    import tempfile
+    src = os.path.join(ROOT, "tests", "compat", "aot", "recorded_app.py")
+    name = f"compat/{backend}/aot_recorded"
+    with tempfile.TemporaryDirectory(prefix="pkc-aot-") as d:
+        app = os.path.join(d, "recorded_app.py")
+        shutil.copy(src, app)
+        env = run_env(backend)
+        env["PKC_RECORD_SIGNATURES"] = "1"
+        rc, out, _ = run([PYTHON, app], env=env, timeout=300, cwd=d)
+        side = os.path.join(d, "recorded_app.pkc-signatures")
+        sigs = open(side).read().split("\n") if os.path.isfile(side) else []
+        sigs = [x for x in sigs if x]
+        if rc != 0 or len(sigs) != 4:
+            res.fail(name, f"recording run: {status_text(rc)}, {len(sigs)} signatures "
+                           "recorded (expected 4)", out)
+            return
+        shutil.rmtree(os.path.join(d, "recorded_app.pk"))
+        rc, out, _ = run([PKC, "build", app, "--backend", backend], env=run_env(backend),
+                         timeout=600, cwd=d)
+        if rc != 0:
+            res.fail(name, f"pkc build: {status_text(rc)}", out)
+            return
+        env = run_env(backend)
+        env["PATH"] = "/usr/bin:/bin"   # no pkc: the run must not build anything
+        env["PKC_RUNTIME_LIB"] = os.path.join(ROOT, "build", "lib", "libpkcrt.so")
+        env.pop("PKC", None)
+        rc, out, _ = run([PYTHON, app], env=env, timeout=300, cwd=d)
+        last = [l for l in out.splitlines() if l.strip()][-1:] or [""]
+        res.check(name, rc == 0 and last[0] == "OK" and "building" not in out,
+                  f"deployed run: {status_text(rc)}, last line {last[0]!r}"
+                  + ("; it built something" if "building" in out else ""), out)
 
 
 # --- d. C host ----------------------------------------------------------------

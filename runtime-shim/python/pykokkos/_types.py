@@ -317,18 +317,19 @@ View5D, View6D, View7D, View8D = (_placeholder(f"View{i}D") for i in range(5, 9)
 Sum, Prod, Max, Min = (_placeholder(n) for n in ("Sum", "Prod", "Max", "Min"))
 
 
-class _Unsupported(type):
-    def _fail(cls, *a, **k):
+class _Unsupported(_Subscriptable):
+    """pk.MaxLoc / pk.MinLoc: usable as annotations (so that a file using them
+    imports and its other kernels run: pkc rejects only that workunit, and
+    calling it raises pkc's diagnostic); constructing one raises."""
+
+    def __call__(cls, *a, **k):
         raise NotImplementedError(
             f"pk.{cls.__name__} is not supported by pkc; use pk.Max/pk.Min with a "
             "separate reduction for the location")
 
-    __getitem__ = _fail
-    __call__ = _fail
 
-
-MaxLoc = _Unsupported("MaxLoc", (), {})
-MinLoc = _Unsupported("MinLoc", (), {})
+MaxLoc = _Unsupported("MaxLoc", (), {"__slots__": ()})
+MinLoc = _Unsupported("MinLoc", (), {"__slots__": ()})
 
 
 class _ScratchAnnot(_Annot):
