@@ -307,6 +307,19 @@ static void put_dispatch_policy(pkb_ctx *c, const pki_stmt *s, const char *tag) 
       pkb_emit_expr(c, s->args[2]);
     }
     pkb_put(b, ")");
+    for (int level = 0; level < 2; level++) { /* .set_scratch_size(level, PerTeam, PerThread) */
+      if (!s->scratch[level][0] && !s->scratch[level][1])
+        continue;
+      pkb_putf(b, ".set_scratch_size(%d", level);
+      for (int th = 0; th < 2; th++) {
+        if (!s->scratch[level][th])
+          continue;
+        pkb_putf(b, ", Kokkos::%s(static_cast<size_t>(", th ? "PerThread" : "PerTeam");
+        pkb_emit_expr(c, s->scratch[level][th]);
+        pkb_put(b, "))");
+      }
+      pkb_put(b, ")");
+    }
     return;
   }
   if (tag)
@@ -534,6 +547,17 @@ void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e) {
   case PKI_INTRINSIC_TIMER_SECONDS: method(c, e, "seconds"); return;
   case PKI_INTRINSIC_TIMER_RESET: method(c, e, "reset"); return;
   case PKI_INTRINSIC_FENCE: pkb_put(b, "Kokkos::fence()"); return;
+  case PKI_INTRINSIC_SCRATCH_SHMEM: {
+    static const char *const stars[] = {"*", "**", "***"};
+    pkb_putf(b, "static_cast<int64_t>(pkc::ScratchView<%s%s>::shmem_size(",
+             pkb_scalar_ctype(e->type.elem), stars[(e->ival - 1) % 3]);
+    for (int i = 0; i < e->nargs; i++) {
+      pkb_put(b, i ? ", " : "");
+      pkb_emit_expr(c, e->args[i]);
+    }
+    pkb_put(b, "))");
+    return;
+  }
   default: pkb_putf(b, "/* unsupported intrinsic %s */ 0", pki_intrinsics[id].py_name);
   }
 }

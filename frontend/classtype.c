@@ -313,9 +313,47 @@ static bool class_method(pkf_ctx *c, TSNode call, TSNode obj, pki_entity *cls, c
   return true;
 }
 
+/* pk.ScratchView1D..3D[T].shmem_size(n0, ...) (T: double if not given), in
+ * @pk.main: the bytes of team scratch such a View needs (Kokkos' shmem_size). */
+static bool scratch_shmem(pkf_ctx *c, TSNode call, TSNode obj, const char *an,
+                          pki_expr **out) {
+  TSNode base = obj, elem = {0};
+  if (pkf_type_is(obj, "subscript")) {
+    base = pkf_field(obj, "value");
+    elem = pkf_field(obj, "subscript");
+  }
+  if (strcmp(an, "shmem_size") || !pkf_type_is(base, "attribute") ||
+      !pkf_alias_is(c, pkf_field(base, "object"), PKF_AL_PK))
+    return false;
+  const char *v = pkf_text(c, pkf_field(base, "attribute"));
+  if (strncmp(v, "ScratchView", 11) || v[11] < '1' || v[11] > '3' || strcmp(v + 12, "D"))
+    return false;
+  *out = NULL;
+  int rank = v[11] - '0';
+  pkf_nodes a = pkf_children(c, pkf_field(call, "arguments"));
+  if (!host_only(c, call, "ScratchView.shmem_size(...)") ||
+      !arity(c, call, "shmem_size", rank, (int)a.n))
+    return true;
+  pki_type t = pki_float_type;
+  if (!ts_node_is_null(elem) && !pkf_type(c, elem, true, &t))
+    return true;
+  pki_expr *x = pki_new_expr_n(c->m, PKI_E_INTRINSIC, pkf_span(call), (int)a.n);
+  x->intrinsic = PKI_INTRINSIC_SCRATCH_SHMEM;
+  x->ival = rank;
+  x->type = pki_int_type;
+  x->type.elem = t.kind;
+  for (uint32_t i = 0; i < a.n; i++)
+    if (!(x->args[i] = pkf_expr(c, a.v[i])))
+      return true;
+  *out = x;
+  return true;
+}
+
 bool pkf_ent_method_call(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out) {
   TSNode obj = pkf_field(fn, "object");
   const char *an = pkf_text(c, pkf_field(fn, "attribute"));
+  if (scratch_shmem(c, call, obj, an, out))
+    return true;
   if (pkf_alias_is(c, obj, PKF_AL_PK))
     return pk_method(c, call, an, out);
   if (callback_call(c, call, obj, an)) {

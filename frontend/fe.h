@@ -211,5 +211,8 @@ void pkf_ndefs_pop(pkf_ctx *c, pkf_scope *s);
 pki_expr *pkf_intrinsic(pkf_ctx *c, pki_intrinsic id, pki_span sp, pki_expr **args, int n);
 /* A `[a, b]` list literal of a typing.List local; NULL after an error. */
 pki_expr *pkf_list_literal(pkf_ctx *c, TSNode list, pki_kind elem);
+/* A `[[a, b], [c, d]]` literal of a List[List[T]] local (flat; type rank =
+ * columns); NULL after an error. */
+pki_expr *pkf_matrix_literal(pkf_ctx *c, TSNode list, pki_kind elem);
 
 #endif /* PKC_FE_H */

@@ -247,6 +247,27 @@ pki_expr *pkf_subscript(pkf_ctx *c, TSNode n) {
   if (sliced) /* kernels helper: A[i, :], A[a:b] */
     return pkf_subview(c, n, b, ix, nix);
   pki_type t = b->kind == PKI_E_VAR ? b->var->type : pki_void_type;
+  if (t.kind == PKI_ARRAY && t.rank > 0 && nix == 2) {
+    /* List[List[T]] m[r][k]: the flat element r * columns + k */
+    pki_expr *r = pkf_expr(c, ix[0]), *k = pkf_expr(c, ix[1]);
+    if (!r || !k)
+      return NULL;
+    pki_expr *cols = pki_new_expr(c->m, PKI_E_INT, pkf_span(ix[0]));
+    cols->ival = t.rank;
+    pki_expr *mul = pki_new_expr_n(c->m, PKI_E_BINARY, pkf_span(ix[0]), 2);
+    mul->op = PKI_OP_MUL, mul->args[0] = r, mul->args[1] = cols;
+    pki_expr *add = pki_new_expr_n(c->m, PKI_E_BINARY, pkf_span(n), 2);
+    add->op = PKI_OP_ADD, add->args[0] = mul, add->args[1] = k;
+    pki_expr *e = pki_new_expr_n(c->m, PKI_E_INDEX, pkf_span(n), 2);
+    e->args[0] = b;
+    e->args[1] = add;
+    return e;
+  }
+  if (t.kind == PKI_ARRAY && t.rank > 0) {
+    pki_error(c->d, pkf_span(n), "rank-mismatch",
+              "List[List] '%s' takes two indices, m[row][column]", pkf_text(c, base));
+    return NULL;
+  }
   if (t.kind == PKI_ARRAY && nix != 1) {
     pki_error(c->d, pkf_span(n), "rank-mismatch",
               "typing.List '%s' takes one index", pkf_text(c, base));

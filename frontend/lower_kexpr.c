@@ -350,6 +350,31 @@ bool pkf_kernel_method(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out) {
 
 /* ------------------------------------------------------------ list literals */
 
+/* [[a, b], [c, d]]: a List[List[T]] literal, flattened row by row; the
+ * type's rank is the number of columns. NULL after an error. */
+pki_expr *pkf_matrix_literal(pkf_ctx *c, TSNode list, pki_kind elem) {
+  pkf_nodes rows = pkf_type_is(list, "list") ? pkf_children(c, list) : (pkf_nodes){0};
+  uint32_t cols = rows.n ? ts_node_named_child_count(rows.v[0]) : 0;
+  bool ok = rows.n > 0 && cols > 0 && rows.n * cols <= 4096;
+  for (uint32_t r = 0; ok && r < rows.n; r++)
+    ok = pkf_type_is(rows.v[r], "list") && ts_node_named_child_count(rows.v[r]) == cols;
+  if (!ok) {
+    pki_error(c->d, pkf_span(list), "bad-list",
+              "a List[List[T]] local needs a literal of equal-length rows, e.g. "
+              "[[1.0, 0.0], [0.0, 1.0]]");
+    return NULL;
+  }
+  pki_expr *e = pki_new_expr_n(c->m, PKI_E_LIST, pkf_span(list), (int)(rows.n * cols));
+  for (uint32_t r = 0; r < rows.n; r++) {
+    pkf_nodes el = pkf_children(c, rows.v[r]);
+    for (uint32_t k = 0; k < cols; k++)
+      ok &= (e->args[r * cols + k] = pkf_expr(c, el.v[k])) != NULL;
+  }
+  e->type = pki_array_type(elem, (int)(rows.n * cols));
+  e->type.rank = (int)cols;
+  return ok ? e : NULL;
+}
+
 pki_expr *pkf_list_literal(pkf_ctx *c, TSNode list, pki_kind elem) {
   TSNode lit = list;
   int64_t times = 1;

@@ -159,7 +159,9 @@ static void annotated_decl(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode
   pki_type t;
   bool ok = pkf_type(c, ann, false, &t);
   if (ok && t.kind == PKI_ARRAY) {
-    pki_expr *lst = ts_node_is_null(right) ? NULL : pkf_list_literal(c, right, t.elem);
+    pki_expr *lst = ts_node_is_null(right) ? NULL
+                    : t.rank < 0 ? pkf_matrix_literal(c, right, t.elem)
+                                 : pkf_list_literal(c, right, t.elem);
     if (ts_node_is_null(right))
       pki_error(c->d, pkf_span(n), "bad-list",
                 "a typing.List local needs a list literal initializer, e.g. [0.0, 0.0]");

@@ -181,12 +181,27 @@ static bool list_type(pkf_ctx *c, TSNode n, pki_type *out, bool *is_list) {
   pkf_nodes args = pkf_children(c, generic ? ts_node_named_child(n, 1) : n);
   uint32_t first = generic ? 0 : 1; /* subscript: args.v[0] is the value */
   pki_type elem;
-  if (args.n != first + 1 || !scalar_type(c, pkf_unwrap_type(args.v[first]), false, &elem)) {
+  TSNode inner = args.n == first + 1 ? pkf_unwrap_type(args.v[first]) : (TSNode){0};
+  bool nested = false;
+  if (!ts_node_is_null(inner) && (pkf_type_is(inner, "subscript") ||
+                                  pkf_type_is(inner, "generic_type"))) {
+    bool inner_list = false;
+    int nd = c->d->n, ne = c->d->errors;
+    if (list_type(c, inner, &elem, &inner_list) && elem.rank == 0) {
+      nested = true; /* List[List[T]]: a fixed-size matrix, rows x columns */
+      elem = pki_scalar(elem.elem);
+    } else {
+      c->d->n = nd, c->d->errors = ne;
+    }
+  }
+  if (!nested && (args.n != first + 1 || !scalar_type(c, inner, false, &elem))) {
     pki_error(c->d, pkf_span(n), "unknown-type",
-              "typing.List needs one scalar element type, e.g. List[float]");
+              "typing.List needs a scalar element type (or a List of them), e.g. "
+              "List[float] or List[List[float]]");
     return false;
   }
   *out = pki_array_type(elem.kind, 0);
+  out->rank = nested ? -1 : 0; /* -1: two-dimensional, columns from the initializer */
   return true;
 }
 

@@ -6,6 +6,8 @@
  */
 #include "ents.h"
 
+#include <stdlib.h>
+
 bool pkf_is_callback(pkf_ctx *c, pki_entity *e, const char *name) {
   if (!c->ents)
     return false;
@@ -86,12 +88,50 @@ static bool policy_alias(pkf_ctx *c, TSNode a) {
   return true;
 }
 
+/* POLICY.set_scratch_size(level, pk.PerTeam(x)[, pk.PerThread(y)]) (chains
+ * too): fills s->scratch and returns POLICY; p itself if it is not one. */
+static TSNode scratch_sizes(pkf_ctx *c, TSNode p, pki_stmt *s, bool *ok) {
+  while (pkf_type_is(p, "call")) {
+    TSNode fn = pkf_field(p, "function");
+    if (!pkf_type_is(fn, "attribute") || !pkf_is(c, pkf_field(fn, "attribute"), "set_scratch_size"))
+      break;
+    pkf_nodes a = pkf_children(c, pkf_field(p, "arguments"));
+    int level = a.n ? (int)strtol(pkf_text(c, a.v[0]), NULL, 10) : -1;
+    if (a.n < 2 || a.n > 3 || !pkf_type_is(a.v[0], "integer") || level < 0 || level > 1) {
+      pki_error(c->d, pkf_span(p), "bad-policy",
+                "set_scratch_size takes (level 0 or 1, pk.PerTeam(bytes)[, pk.PerThread(bytes)])");
+      *ok = false;
+      return p;
+    }
+    for (uint32_t i = 1; i < a.n; i++) {
+      bool team = pk_call_named(c, a.v[i], "PerTeam"), thread = pk_call_named(c, a.v[i], "PerThread");
+      pkf_nodes b = pkf_children(c, pkf_field(a.v[i], "arguments"));
+      if ((!team && !thread) || b.n != 1) {
+        pki_error(c->d, pkf_span(a.v[i]), "bad-policy",
+                  "scratch sizes are given as pk.PerTeam(bytes) or pk.PerThread(bytes)");
+        *ok = false;
+        return p;
+      }
+      if (!(s->scratch[level][thread ? 1 : 0] = pkf_expr(c, b.v[0])))
+        *ok = false;
+    }
+    p = pkf_field(fn, "object");
+  }
+  return p;
+}
+
 /* Fills s->range / args from the policy node; false after an error. */
 static bool policy(pkf_ctx *c, TSNode p, pki_stmt *s) {
+  bool sizes_ok = true;
+  p = scratch_sizes(c, p, s, &sizes_ok);
+  if (!sizes_ok)
+    return false;
   if (pkf_type_is(p, "identifier") && c->ents)
     for (int i = 0; i < c->ents->npol; i++)
       if (c->ents->pols[i].fn == c->fn && pkf_is(c, p, c->ents->pols[i].name))
-        p = c->ents->pols[i].node;
+        p = scratch_sizes(c, c->ents->pols[i].node, s, &sizes_ok);
+  if (!sizes_ok)
+    return false;
   int kind = pk_call_named(c, p, "RangePolicy") ? PKI_POLICY_RANGE
              : pk_call_named(c, p, "MDRangePolicy") ? PKI_POLICY_MDRANGE
              : pk_call_named(c, p, "TeamPolicy") ? PKI_POLICY_TEAM : -1;

@@ -58,6 +58,23 @@ static bool ck_operand(pki_ck *c, pki_expr *e, pki_kind k, unsigned access, cons
   return true;
 }
 
+/* An extent of shmem_size: an integer (a float converts, with a warning). */
+static pki_expr *ck_extent(pki_ck *c, pki_expr *e) {
+  e = pki_ck_expr(c, e);
+  if (!e || e->type.kind == PKI_VOID)
+    return e;
+  if (pki_is_float(e->type.kind))
+    pki_warning(c->d, e->span, "implicit-conversion",
+                "implicit conversion: a scratch extent is %s, truncated toward zero as in "
+                "C++; write int(...) to make it explicit", pki_type_str(c->m->arena, e->type));
+  else if (!pki_is_int(e->type.kind) && e->type.kind != PKI_BOOL) {
+    pki_error(c->d, e->span, "type-mismatch", "a scratch extent must be an integer, got %s",
+              pki_type_str(c->m->arena, e->type));
+    return e;
+  }
+  return pki_ck_conv(c, e, pki_int_type);
+}
+
 /* ------------------------------------------------------------ contexts */
 
 static bool kernel_only(pki_intrinsic k) {
@@ -354,6 +371,10 @@ void pki_ck_intrinsic(pki_ck *c, pki_expr *e, bool as_stmt) {
     ck_subview(c, e);
   } else if (k == PKI_INTRINSIC_FENCE) {
     e->type = pki_void_type;
+  } else if (k == PKI_INTRINSIC_SCRATCH_SHMEM) {
+    e->type = preset; /* int64, elem = the scratch View's element kind */
+    for (int i = 0; i < e->nargs; i++)
+      e->args[i] = ck_extent(c, e->args[i]);
   } else {
     ck_timer(c, e);
   }

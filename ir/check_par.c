@@ -284,14 +284,18 @@ void pki_ck_dispatch(pki_ck *c, pki_stmt *s) {
   }
   if (!ck_dispatched(c, s, g))
     return;
+  for (int level = 0; level < 2; level++)
+    for (int th = 0; th < 2; th++)
+      if (s->scratch[level][th])
+        s->scratch[level][th] = ck_int(c, s->scratch[level][th], "a scratch size");
   if (g->policy == PKI_POLICY_TEAM)
     for (int level = 0; level < 2; level++)
       for (int th = 0; th < 2; th++)
-        if (pki_uses_scratch(&g->body, level, th)) {
-          pki_error(c->d, s->span, "unsupported-expression",
-                    "'%s' uses %s scratch level %d, and scratch sizes cannot be set in "
-                    "@pk.main yet; launch it from Python with pk.parallel_for("
-                    "pk.TeamPolicy(...).set_scratch_size(%d, ...), ...)",
+        if (pki_uses_scratch(&g->body, level, th) && !s->scratch[level][0] &&
+            !s->scratch[level][1]) {
+          pki_error(c->d, s->span, "missing-scratch-size",
+                    "'%s' uses %s scratch level %d, but this dispatch sets no scratch size; "
+                    "use pk.TeamPolicy(...).set_scratch_size(%d, pk.PerTeam(bytes))",
                     g->name, th ? "thread" : "team", level, level);
           return;
         }

@@ -127,6 +127,8 @@ typedef struct pki_type {
   unsigned traits;
   pki_space space;          /* PKI_VIEW */
   int length;               /* PKI_ARRAY: number of elements */
+  /* PKI_ARRAY uses rank too: 0 for a List[T]; for a List[List[T]] the number
+   * of columns (stored flat, row by row: m[r][k] is element r * rank + k) */
   struct pki_entity *cls;   /* PKI_CLASS: the @pk.classtype entity */
 } pki_type;
 
@@ -275,7 +277,10 @@ typedef enum pki_builtin {
   X(SUBVIEW, "pk.subview", 2, 9)                                                  \
   /* host code of @pk.main */                                                     \
   X(TIMER_NEW, "pk.Timer", 0, 0) X(TIMER_SECONDS, "t.seconds", 1, 1)              \
-  X(TIMER_RESET, "t.reset", 1, 1) X(FENCE, "pk.fence", 0, 0)
+  X(TIMER_RESET, "t.reset", 1, 1) X(FENCE, "pk.fence", 0, 0)                     \
+  /* pk.ScratchView1D..3D[T].shmem_size(n0[, n1, n2]) in @pk.main: bytes (int64);  \
+     type.elem = T (double if not given), ival = rank */                          \
+  X(SCRATCH_SHMEM, "pk.ScratchView.shmem_size", 1, 3)
 
 typedef enum pki_intrinsic {
 #define PKI_X(id, py, lo, hi) PKI_INTRINSIC_##id,
@@ -374,6 +379,9 @@ typedef struct pki_stmt {
   int range;           /* pki_range (NESTED, SINGLE) / pki_policy (DISPATCH) */
   struct pki_func *closure;
   const char *str;     /* DISPATCH label */
+  /* DISPATCH with a TeamPolicy(...).set_scratch_size(level, pk.PerTeam(x)[,
+   * pk.PerThread(y)]): bytes per [level][0 team, 1 thread]; NULL = not set */
+  pki_expr *scratch[2][2];
 } pki_stmt;
 
 void pki_block_push(pki_arena *a, pki_block *b, pki_stmt *s);

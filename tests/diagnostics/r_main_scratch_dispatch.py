@@ -1,4 +1,4 @@
-# expect: 12:9: uses team scratch level 0, and scratch sizes cannot be set in @pk.main yet
+# expect: 12:9: uses team scratch level 0, but this dispatch sets no scratch size; use pk.TeamPolicy(...).set_scratch_size(0, pk.PerTeam(bytes))
 import pykokkos as pk
 
 @pk.workload
