@@ -225,9 +225,34 @@ static bool assigned_team(pkf_ctx *c, TSNode t, TSNode name, int depth) {
 }
 
 static bool is_team_policy(pkf_ctx *c, TSNode n, int depth) {
+  while (pkf_type_is(n, "call") && pkf_type_is(pkf_field(n, "function"), "attribute") &&
+         !is_pk_call(c, n, NULL)) /* pk.TeamPolicy(...).set_scratch_size(...) */
+    n = pkf_field(pkf_field(n, "function"), "object");
   if (pkf_type_is(n, "identifier"))
     return depth < 2 && assigned_team(c, c->root, n, depth + 1);
   return is_pk_call(c, n, "TeamPolicy");
+}
+
+/* Does the body call a TeamMember method on name (name.league_rank(), ...)? */
+static bool used_as_member(pkf_ctx *c, TSNode n, TSNode name, int depth) {
+  if (depth > 200)
+    return false;
+  if (pkf_type_is(n, "call")) {
+    TSNode fn = pkf_field(n, "function");
+    if (pkf_type_is(fn, "attribute") && pkf_type_is(pkf_field(fn, "object"), "identifier") &&
+        !strcmp(pkf_text(c, pkf_field(fn, "object")), pkf_text(c, name))) {
+      static const char *const ms[] = {"league_rank", "team_rank", "league_size", "team_size",
+                                       "team_barrier", "team_scratch", "thread_scratch"};
+      for (size_t i = 0; i < sizeof ms / sizeof *ms; i++)
+        if (pkf_is(c, pkf_field(fn, "attribute"), ms[i]))
+          return true;
+    }
+  }
+  uint32_t k = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < k; i++)
+    if (used_as_member(c, ts_node_named_child(n, i), name, depth + 1))
+      return true;
+  return false;
 }
 
 static call_sites call_site_info(pkf_ctx *c, const char *kernel) {
@@ -309,7 +334,8 @@ int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, int k) {
     return k;
   call_sites cs = call_site_info(c, f->name);
   kparam *ix = &ps[k];
-  bool unannotated_team = ts_node_is_null(ix->ann) && cs.team;
+  bool unannotated_team = ts_node_is_null(ix->ann) &&
+                          (cs.team || used_as_member(c, pkf_field(def, "body"), ix->name, 0));
   if (unannotated_team || (!ts_node_is_null(ix->ann) && pkf_is_team_member(c, ix->ann))) {
     pki_type t = pki_void_type;
     t.kind = PKI_TEAM_MEMBER;
