@@ -697,6 +697,45 @@ static bool is_classtype_def(pkf_ctx *c, TSNode dd) {
          pkf_type_is(pkf_field(dd, "definition"), "class_definition");
 }
 
+/* The @pk-decorated definitions of the file, in source order: at module level
+ * and nested in host functions or blocks (PyKokkos reads a workunit's source
+ * wherever it is defined), but not inside another pk entity. */
+static pkf_nodes pk_definitions(pkf_ctx *c, TSNode root) {
+  pkf_nodes out = {0};
+  uint32_t cap = 0;
+  TSNode stack[256];
+  int sp = 0;
+  pkf_nodes top = pkf_children(c, root);
+  for (uint32_t i = top.n; i-- > 0 && sp < 256;)
+    stack[sp++] = top.v[i];
+  while (sp) {
+    TSNode n = stack[--sp];
+    TSNode dec;
+    if (pkf_type_is(n, "decorated_definition") && decorators(c, n, &dec) != DEC_NONE) {
+      if (out.n == cap) {
+        cap = cap ? cap * 2 : 16;
+        TSNode *v = pki_alloc(c->m->arena, sizeof *v * cap);
+        if (out.n)
+          memcpy(v, out.v, sizeof *v * out.n);
+        out.v = v;
+      }
+      out.v[out.n++] = n;
+      continue;
+    }
+    if (pkf_type_is(n, "class_definition") || pkf_type_is(n, "lambda"))
+      continue;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = k; i-- > 0 && sp < 256;) {
+      TSNode ch = ts_node_named_child(n, i);
+      const char *t = ts_node_type(ch);
+      if (!strcmp(t, "block") || !strcmp(t, "function_definition") ||
+          !strcmp(t, "decorated_definition") || strstr(t, "statement") || strstr(t, "clause"))
+        stack[sp++] = ch;
+    }
+  }
+  return out;
+}
+
 void pkf_collect(pkf_ctx *c, TSNode root) {
   pkf_nodes top = pkf_children(c, root);
   c->root = root;
@@ -707,17 +746,18 @@ void pkf_collect(pkf_ctx *c, TSNode root) {
       import_from(c, top.v[i]);
   }
   pkf_constants_collect(c, root);
-  for (uint32_t i = 0; i < top.n; i++)
-    if (is_classtype_def(c, top.v[i]))
-      classtype_declare(c, pkf_field(top.v[i], "definition"));
+  pkf_nodes defs = pk_definitions(c, root);
+  for (uint32_t i = 0; i < defs.n; i++)
+    if (is_classtype_def(c, defs.v[i]))
+      classtype_declare(c, pkf_field(defs.v[i], "definition"));
   pendings todo = {0};
-  for (uint32_t i = 0; i < top.n; i++)
-    if (is_classtype_def(c, top.v[i]))
-      top_def(c, top.v[i], &todo);
+  for (uint32_t i = 0; i < defs.n; i++)
+    if (is_classtype_def(c, defs.v[i]))
+      top_def(c, defs.v[i], &todo);
   pkf_classtype_cycles(c);
-  for (uint32_t i = 0; i < top.n; i++)
-    if (pkf_type_is(top.v[i], "decorated_definition") && !is_classtype_def(c, top.v[i]))
-      top_def(c, top.v[i], &todo);
+  for (uint32_t i = 0; i < defs.n; i++)
+    if (!is_classtype_def(c, defs.v[i]))
+      top_def(c, defs.v[i], &todo);
   for (int i = 0; i < todo.n; i++)
     lower_func(c, &todo.v[i]);
   pkf_host_lambdas(c, root);
