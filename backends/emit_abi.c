@@ -101,8 +101,11 @@ static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const cha
   bool scan = f->pattern == PKI_PATTERN_SCAN;
   pkb_begin(b, "Kokkos::%s(kernel, ", scan ? "parallel_scan" : "parallel_reduce");
   put_policy(c, f, fty, iter);
-  static const char *const red[] = {NULL, "Kokkos::Prod", "Kokkos::Min", "Kokkos::Max"};
-  if (!scan && f->reducer != PKI_REDUCER_SUM)
+  static const char *const red[] = {NULL, "Kokkos::Prod", "Kokkos::Min", "Kokkos::Max",
+                                    "Kokkos::MaxLoc", "Kokkos::MinLoc"};
+  if (!scan && pkb_valloc(f))
+    pkb_putf(b, ", f, %s<%s, int64_t>(value));\n", red[f->reducer], acc);
+  else if (!scan && f->reducer != PKI_REDUCER_SUM)
     pkb_putf(b, ", f, %s<%s>(value));\n", red[f->reducer], acc);
   else
     pkb_putf(b, ", f, %s);\n", scan ? "total" : "value");
@@ -115,7 +118,9 @@ static void launch(pkb_ctx *c, const pki_func *f, const char *fty) {
     pkb_line(b, "if (!pkc::team_fits<%s::%s>(*policy, f, Kokkos::%s(), kernel, err, errlen)) return 1;",
              fty, pkb_tag_name(c->m->arena, f),
              f->pattern == PKI_PATTERN_FOR ? "ParallelForTag" : "ParallelReduceTag");
-  if (f->pattern != PKI_PATTERN_FOR)
+  if (pkb_valloc(f))
+    pkb_line(b, "Kokkos::ValLocScalar<%s, int64_t> value;", pkb_scalar_ctype(f->acc->type.kind));
+  else if (f->pattern != PKI_PATTERN_FOR)
     pkb_line(b, "%s %s = 0;", pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64),
              scan ? "total" : "value");
   if (f->policy == PKI_POLICY_MDRANGE) { /* iteration order chosen at run time */
@@ -138,7 +143,10 @@ static void launch(pkb_ctx *c, const pki_func *f, const char *fty) {
     pkb_line(b, "}");
   } else
     launch_one(c, f, fty, NULL);
-  if (f->pattern != PKI_PATTERN_FOR)
+  if (pkb_valloc(f)) { /* two result slots: the extremum and its location */
+    pkb_line(b, "pkc::store_result(result, value.val);");
+    pkb_line(b, "result[1].i = value.loc;");
+  } else if (f->pattern != PKI_PATTERN_FOR)
     pkb_line(b, "pkc::store_result(result, %s);", scan ? "total" : "value");
 }
 
@@ -281,7 +289,8 @@ static void kernel_entry(pkb_ctx *c, const pki_func *f, int k) {
   static const char *const pol[] = {"PKC_POLICY_RANGE", "PKC_POLICY_MDRANGE",
                                     "PKC_POLICY_TEAM"};
   static const char *const red[] = {"PKC_REDUCER_SUM", "PKC_REDUCER_PROD",
-                                    "PKC_REDUCER_MIN", "PKC_REDUCER_MAX"};
+                                    "PKC_REDUCER_MIN", "PKC_REDUCER_MAX",
+                                    "PKC_REDUCER_MAXLOC", "PKC_REDUCER_MINLOC"};
   const char *code = "0";
   int bits = 0;
   if (f->acc)

@@ -51,6 +51,11 @@ int pkb_kernel_args(const pki_func *f, pki_var *const **out) {
   return f->nparams;
 }
 
+bool pkb_valloc(const pki_func *f) {
+  return f->pattern == PKI_PATTERN_REDUCE && f->acc &&
+         (f->reducer == PKI_REDUCER_MAXLOC || f->reducer == PKI_REDUCER_MINLOC);
+}
+
 bool pkb_is_kernel(const pki_func *f) { return f->is_workunit || f->is_main; }
 
 /* Restores the compiler's idea of the current line after Python-mapped code. */
@@ -140,7 +145,10 @@ static void workunit(pkb_ctx *c, const pki_func *f) {
            pat[f->pattern]);
   pkb_begin(b, "KOKKOS_INLINE_FUNCTION void operator()(const %s &", tag);
   put_index_params(c, f);
-  if (f->acc) {
+  if (f->acc && pkb_valloc(f)) {
+    pkb_putf(b, ", Kokkos::ValLocScalar<%s, int64_t> &", pkb_scalar_ctype(f->acc->type.kind));
+    pkb_put_ident(b, f->acc->name);
+  } else if (f->acc) {
     pkb_put(b, ", ");
     pkb_put_type(b, f->acc->type);
     pkb_put(b, " &");

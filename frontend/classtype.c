@@ -393,6 +393,23 @@ bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
                 "annotation, e.g. 'self.%s: float = ...'", c->ent->name, an, an);
     return true;
   }
+  if (pkf_type_is(obj, "identifier") && (!strcmp(an, "val") || !strcmp(an, "loc"))) {
+    /* acc.val / acc.loc of a pk.MaxLoc/MinLoc accumulator */
+    uint32_t s0 = ts_node_start_byte(obj);
+    pki_var *acc = pkf_lookup(c, c->src + s0, ts_node_end_byte(obj) - s0);
+    pki_func *o = acc && acc->kind == PKI_VAR_ACC ? c->fn : NULL;
+    while (o && o->acc != acc && o->is_closure)
+      o = o->parent;
+    if (o && o->acc == acc &&
+        (o->reducer == PKI_REDUCER_MAXLOC || o->reducer == PKI_REDUCER_MINLOC)) {
+      pki_expr *e = pki_new_expr_n(c->m, PKI_E_FIELD, pkf_span(attr), 1);
+      e->args[0] = var_expr(c, obj, acc);
+      e->str = an[0] == 'v' ? "val" : "loc";
+      e->type = an[0] == 'v' ? acc->type : pki_int_type;
+      *out = e;
+      return true;
+    }
+  }
   pki_type t = peek_type(c, obj);
   if (t.kind != PKI_CLASS)
     return false;

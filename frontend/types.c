@@ -48,7 +48,7 @@ static TSNode pk_attr(pkf_ctx *c, TSNode n) {
 
 static const struct { const char *name; pki_reducer r; } reducers[] = {
     {"Acc", PKI_REDUCER_SUM}, {"Prod", PKI_REDUCER_PROD}, {"Min", PKI_REDUCER_MIN},
-    {"Max", PKI_REDUCER_MAX}, {"MaxLoc", PKI_REDUCER_MAX}, {"MinLoc", PKI_REDUCER_MIN}};
+    {"Max", PKI_REDUCER_MAX}, {"MaxLoc", PKI_REDUCER_MAXLOC}, {"MinLoc", PKI_REDUCER_MINLOC}};
 
 bool pkf_acc_reducer(pkf_ctx *c, TSNode ann, pki_reducer *r) {
   ann = pkf_unwrap_type(ann);
@@ -112,12 +112,7 @@ static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   if (args.n < 2)
     return bad_type(c, n, "unknown");
   TSNode arg = args.v[1];
-  if (pkf_is(c, name, "MaxLoc") || pkf_is(c, name, "MinLoc")) {
-    pki_error(c->d, pkf_span(n), "unsupported-reducer",
-              "pk.%s reducers are not supported; use pk.Max[T]/pk.Min[T] and find the "
-              "location in a second kernel", pkf_text(c, name));
-    return false;
-  }
+
   if (pkf_acc_reducer(c, n, NULL)) {
     if (args.n != 2 || !scalar_type(c, pkf_unwrap_type(arg), false, out))
       return bad_type(c, n, "unsupported accumulator");

@@ -396,6 +396,14 @@ void pki_ck_field(pki_ck *c, pki_expr *e, unsigned access) {
   e->type = pki_void_type;
   pki_expr *r = e->nargs > 0 ? e->args[0] : NULL;
   pki_entity *cls = NULL;
+  if (r && r->kind == PKI_E_VAR && r->var && r->var->kind == PKI_VAR_ACC && !e->var) {
+    /* acc.val / acc.loc of a MaxLoc/MinLoc accumulator (set by the frontend) */
+    pki_expr *rr = pki_ck_expr(c, r);
+    e->args[0] = rr;
+    e->type = !strcmp(e->str, "loc") ? pki_int_type : rr->type;
+    pki_ck_mark(rr->var, access | PKI_ACCESS_READ);
+    return;
+  }
   if (r) {
     e->args[0] = r = pki_ck_expr(c, r);
     if (r->type.kind == PKI_VOID)

@@ -87,10 +87,16 @@ static void ck_decl(pki_ck *c, pki_stmt *s) {
 }
 
 static const char *reducer_name(const pki_func *f) {
-  static const char *const n[] = {"sum", "prod", "min", "max"};
+  static const char *const n[] = {"sum", "prod", "min", "max", "maxloc", "minloc"};
   if (f->pattern == PKI_PATTERN_SCAN)
     return "scan";
-  return f->pattern == PKI_PATTERN_REDUCE ? n[f->reducer & 3] : "sum";
+  return f->pattern == PKI_PATTERN_REDUCE && f->reducer <= PKI_REDUCER_MINLOC ? n[f->reducer]
+                                                                             : "sum";
+}
+
+static bool valloc(const pki_func *f) {
+  return f->pattern == PKI_PATTERN_REDUCE &&
+         (f->reducer == PKI_REDUCER_MAXLOC || f->reducer == PKI_REDUCER_MINLOC);
 }
 
 static bool minmax(const pki_func *f) {
@@ -121,6 +127,13 @@ static bool acc_op_ok(pki_ck *c, pki_stmt *s, const pki_var *acc) {
   pki_func *o = pki_ck_acc_owner(c, acc);
   pki_op want = o->pattern == PKI_PATTERN_REDUCE && o->reducer == PKI_REDUCER_PROD
                     ? PKI_OP_MUL : PKI_OP_ADD;
+  if (valloc(o)) {
+    pki_error(c->d, s->span, "acc-rule",
+              "the accumulator '%s' of a %s reduction is updated through its fields: "
+              "if x > %s.val: %s.val = x; %s.loc = i", acc->name, reducer_name(o),
+              acc->name, acc->name, acc->name);
+    return false;
+  }
   if (minmax(o)) {
     pki_error(c->d, s->span, "acc-rule",
               "the accumulator '%s' of a %s reduction is updated by assignment, e.g. "

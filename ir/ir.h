@@ -390,7 +390,12 @@ void pki_block_push(pki_arena *a, pki_block *b, pki_stmt *s);
 
 typedef enum pki_pattern { PKI_PATTERN_FOR, PKI_PATTERN_REDUCE, PKI_PATTERN_SCAN } pki_pattern;
 typedef enum pki_policy { PKI_POLICY_RANGE, PKI_POLICY_MDRANGE, PKI_POLICY_TEAM } pki_policy;
-typedef enum pki_reducer { PKI_REDUCER_SUM, PKI_REDUCER_PROD, PKI_REDUCER_MIN, PKI_REDUCER_MAX } pki_reducer;
+/* MAXLOC/MINLOC (pk.MaxLoc[T]/pk.MinLoc[T]): the accumulator is a value and
+ * location pair, acc.val (T) and acc.loc (int64), as Kokkos' ValLocScalar. */
+typedef enum pki_reducer {
+  PKI_REDUCER_SUM, PKI_REDUCER_PROD, PKI_REDUCER_MIN, PKI_REDUCER_MAX,
+  PKI_REDUCER_MAXLOC, PKI_REDUCER_MINLOC
+} pki_reducer;
 
 struct pki_entity;
 

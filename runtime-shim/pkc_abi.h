@@ -51,7 +51,11 @@ typedef enum pkc_reducer {
   PKC_REDUCER_SUM = 0,
   PKC_REDUCER_PROD = 1,
   PKC_REDUCER_MIN = 2,
-  PKC_REDUCER_MAX = 3
+  PKC_REDUCER_MAX = 3,
+  /* pk.MaxLoc / pk.MinLoc (Kokkos::MaxLoc/MinLoc<T, int64_t>): the kernel's
+   * `result` points at two pkc_values, the extremum and its location (.i) */
+  PKC_REDUCER_MAXLOC = 4,
+  PKC_REDUCER_MINLOC = 5
 } pkc_reducer;
 
 /* Kind of a kernel parameter. */

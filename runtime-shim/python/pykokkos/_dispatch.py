@@ -25,6 +25,21 @@ _PATTERN_WORD = ("parallel_for", "parallel_reduce", "parallel_scan", "pk.execute
 _plans = ({}, {}, {}, {})   # per pattern: python function (class) -> run(policy, kw)
 
 
+class ValLoc(tuple):
+    """The result of a pk.MaxLoc/pk.MinLoc reduction (Kokkos::ValLocScalar):
+    .val the extremum, .loc its index; also unpacks as (val, loc)."""
+    __slots__ = ()
+
+    def __new__(cls, val, loc):
+        return tuple.__new__(cls, (val, loc))
+
+    val = property(lambda self: self[0])
+    loc = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"ValLoc(val={self[0]!r}, loc={self[1]!r})"
+
+
 def reset_plans():
     for d in _plans:
         d.clear()
@@ -101,7 +116,8 @@ class Plan:
         off_e = _abi.pkc_policy.end.offset
         self.pbegin = ctypes.c_int64.from_buffer(self.policy, off_b)
         self.pend = ctypes.c_int64.from_buffer(self.policy, off_e)
-        self.result = _abi.pkc_value()
+        self.result = (_abi.pkc_value * 2)()   # MaxLoc/MinLoc: value, location
+        self.rloc = ctypes.c_int64.from_buffer(self.result, ctypes.sizeof(_abi.pkc_value))
         rc = kdesc.result_code
         rtyp = (ctypes.c_double if rc == T.DL_FLOAT else
                 ctypes.c_uint64 if rc == T.DL_UINT else ctypes.c_int64)
@@ -466,6 +482,9 @@ def _gen_run(plan, class_sty):
             if plan.params[i].access & _abi.ACCESS_WRITE and not glob[i]:
                 conv = "bool" if plan.params[i].dtype_code == T.DL_BOOL else ""
                 L.append(f"    kw[{plan.names[i]!r}] = {conv}(s{i}.value)")
+    elif plan.kdesc.reducer in (_abi.REDUCER_MAXLOC, _abi.REDUCER_MINLOC) and \
+            plan.kdesc.pattern == _abi.PATTERN_REDUCE:
+        L.append("    return ValLoc(rslot.value, rloc.value)")
     elif plan.kdesc.pattern != _abi.PATTERN_FOR:
         L.append("    return bool(rslot.value)" if plan.rbool else "    return rslot.value")
     env = {"pend": plan.pend, "pbegin": plan.pbegin, "range_of": plan.range_of,
@@ -476,7 +495,7 @@ def _gen_run(plan, class_sty):
            "polcls": _POLICY_CLS[pk] if 0 <= pk < 3 else None,
            "fn": plan.fn, "fixed": plan.fixed, "failed": plan.failed,
            "rslot": plan.rslot, "post": plan.post, "copy_back": plan.copy_back,
-           "glob": plan.glob}
+           "glob": plan.glob, "rloc": plan.rloc, "ValLoc": ValLoc}
     for i in scal:
         env[f"s{i}"] = plan.slots[i]
     exec(compile("\n".join(L), f"<pykokkos plan {plan.kname}>", "exec"), env)
