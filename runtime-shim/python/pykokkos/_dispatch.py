@@ -51,7 +51,7 @@ def forget(obj):
     for d in _plans:
         for run in d.values():
             for r in (run.all_runs() if hasattr(run, "all_runs") else (run,)):
-                last = r.plan.last
+                last = getattr(getattr(r, "plan", None), "last", None) or ()
                 for i, o in enumerate(last):
                     if o is obj:
                         last[i] = None

@@ -169,16 +169,11 @@ def _device_module():
 
 
 def _unbind(view):
-    """Drops cached bindings of view in every call plan, so that the next
-    kernel call rebinds it (and so pushes host writes to the device)."""
+    """Drops cached bindings of view in every call plan (specializations and
+    lambda plans included), so that the next kernel call rebinds it (and so
+    pushes host writes to the device)."""
     from . import _dispatch
-    for plans in _dispatch._plans:
-        for run in plans.values():
-            last = getattr(getattr(run, "plan", None), "last", None)
-            if last:
-                for i, v in enumerate(last):
-                    if v is view:
-                        last[i] = None
+    _dispatch.forget(view)
 
 
 class View:

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Drop-in checks on an NVIDIA GPU (issue 7): Kokkos 3.4 with CUDA from the
+# carried Debian source (as run_all.sh builds it), then every example built
+# in parallel and run with PKC_BACKEND=cuda, then a subset of tests/compat
+# (run-time specialization, lambdas, globals, MaxLoc, scratch, partial builds)
+# on CUDA. Usage: scripts/gpu/compat_cuda.sh [LOGDIR]   (carry .deps/kokkos-src
+# build/bin build/lib; about 6 minutes on an H100).
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+ROOT=$PWD
+LOG=${1:-$ROOT/build/gpu-logs}
+WORK=${WORK:-/tmp/pkc-gpu}
+mkdir -p "$LOG" "$WORK"
+export PATH=/usr/local/cuda/bin:$ROOT/build/bin:$PATH
+J=$(nproc)
+PY=${PYTHON:-/opt/torch/.venv/bin/python3}
+[[ -x $PY ]] || PY=python3
+KC=${KC:-$WORK/kokkos-cuda}
+export PYTHONPATH=$ROOT/runtime-shim/python PKC_BACKEND=cuda Kokkos_ROOT=$KC
+export PKC_RUNTIME_LIB=$ROOT/build/lib/libpkcrt.so PYTHONUNBUFFERED=1
+t0=$SECONDS
+say() { echo "[$((SECONDS - t0))s] $*"; }
+nvidia-smi --query-gpu=name --format=csv,noheader
+if [[ ! -f $KC/lib/cmake/Kokkos/KokkosConfig.cmake && ! -f $KC/lib64/cmake/Kokkos/KokkosConfig.cmake ]]; then
+  say "building Kokkos (CUDA)"
+  bash scripts/kokkos-from-debian.sh build .deps/kokkos-src "$KC" cuda "$J" >"$LOG/kokkos-cuda.log" 2>&1 ||
+    { tail -30 "$LOG/kokkos-cuda.log"; exit 1; }
+fi
+bash scripts/kokkos-from-debian.sh fixconfig "$KC" >/dev/null 2>&1
+say "building every example for CUDA"
+ls examples/*.py | xargs -P "$J" -I{} sh -c 'pkc build -q --backend cuda {} >/dev/null 2>&1 || echo "BUILD FAILED {}"'
+pass=0 fail=0
+for ex in examples/*.py; do
+  args=$(sed -n 's/^# *test-args:\(.*\)$/\1/p' "$ex" | head -1)
+  if out=$(timeout 120 "$PY" "$ex" $args 2>&1) && grep -q "PASSED\|OK" <<<"$out"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); echo "FAIL example $ex: $(tail -2 <<<"$out" | tr '\n' ' ' | cut -c1-300)"
+  fi
+done
+say "examples on CUDA: $pass passed, $fail failed"
+cpass=0 cfail=0
+for t in s1_unannotated_params s1_two_dtypes s1_runtime_specialization s1_numpy_dtype \
+         s1_two_layouts s1_team_scratch_unannotated s2_float_into_int s3_lambda_reduce \
+         s3_lambda_for s3_module_globals s3_maxloc_minloc s3_scratch_in_main s3_nested_list \
+         s5_bad_kernel_isolated s4_classtype_by_reference; do
+  if out=$(timeout 200 "$PY" "tests/compat/$t.py" 2>&1) && [[ $(tail -1 <<<"$out") == OK ]]; then
+    cpass=$((cpass + 1))
+  else
+    cfail=$((cfail + 1)); echo "FAIL compat $t: $(tail -3 <<<"$out" | tr '\n' ' ' | cut -c1-400)"
+  fi
+done
+say "compat on CUDA: $cpass passed, $cfail failed"
