@@ -171,6 +171,10 @@ bool pkf_infer_global(pkf_ctx *c, const char *name, pki_type *out);
 /* infer.c: the type of host variable name as bound in def scope (or at module
  * level): annotation, parameter annotation or single binding; false if unknown. */
 bool pkf_infer_name(pkf_ctx *c, TSNode scope, const char *name, pki_type *out);
+/* workload.c: checks a lambda's parameters for the pattern (reports; false if
+ * wrong); lowers its body into f (a call, or `acc + expr` when f has an acc). */
+bool pkf_lambda_params_ok(pkf_ctx *c, TSNode lam, int pattern);
+bool pkf_lambda_body(pkf_ctx *c, pki_func *f, TSNode body);
 /* host_lambda.c: lambdas given to pk.parallel_* in host code, as workunits. */
 void pkf_host_lambdas(pkf_ctx *c, TSNode root);
 pki_expr *pkf_global_capture(pkf_ctx *c, TSNode name, bool *handled);

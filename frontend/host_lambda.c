@@ -95,22 +95,11 @@ static TSNode enclosing_def(TSNode n) {
 }
 
 static void host_lambda(pkf_ctx *c, TSNode lam, int pattern) {
+  if (!pkf_lambda_params_ok(c, lam, pattern))
+    return;
   pkf_nodes ps = pkf_children(c, pkf_field(lam, "parameters"));
   TSNode body = pkf_field(lam, "body");
   uint32_t want = pattern == PKI_PATTERN_REDUCE ? 2 : 1;
-  if (pattern == PKI_PATTERN_SCAN || ps.n != want || ts_node_is_null(body)) {
-    pki_error(c->d, pkf_span(lam), "bad-lambda",
-              pattern == PKI_PATTERN_SCAN ? "a parallel_scan needs a @pk.workunit, not a lambda"
-              : pattern == PKI_PATTERN_REDUCE
-                  ? "a parallel_reduce lambda takes (i, acc), e.g. lambda i, acc: acc + x[i]"
-                  : "a parallel_for lambda takes one parameter, the index");
-    return;
-  }
-  for (uint32_t i = 0; i < ps.n; i++)
-    if (!pkf_type_is(ps.v[i], "identifier")) {
-      pki_error(c->d, pkf_span(ps.v[i]), "bad-lambda", "lambda parameters must be plain names");
-      return;
-    }
   TSPoint lp = ts_node_start_point(lam), bp = ts_node_start_point(body);
   const char *name = pki_sprintf(c->m->arena, "pkc_lambda_L%u_C%u", lp.row + 1, bp.column);
   pki_func *f = pki_new_func(c->m, name, pkf_span(lam));
@@ -166,24 +155,7 @@ static void host_lambda(pkf_ctx *c, TSNode lam, int pattern) {
     pkf_scope_bind(c, f->acc);
   for (int i = 0; i < f->nparams; i++)
     pkf_scope_bind(c, f->params[i]);
-  if (want == 2) {
-    TSNode l = pkf_field(body, "left");
-    if (!pkf_type_is(body, "binary_operator") || !pkf_is(c, pkf_field(body, "operator"), "+") ||
-        !pkf_is(c, l, f->acc->name)) {
-      pki_error(c->d, pkf_span(body), "bad-lambda",
-                "a parallel_reduce lambda's body must be '%s + expression'", f->acc->name);
-    } else {
-      pki_stmt *s = pki_new_stmt(c->m, PKI_S_AUGASSIGN, pkf_span(body));
-      s->op = PKI_OP_ADD;
-      s->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(l));
-      s->target->var = f->acc;
-      s->value = pkf_expr(c, pkf_field(body, "right"));
-      if (s->value)
-        pki_block_push(c->m->arena, &f->body, s);
-    }
-  } else {
-    pkf_lower_call_stmt(c, body, &f->body);
-  }
+  pkf_lambda_body(c, f, body);
   pkf_scope_pop(c);
   c->fn = NULL;
   c->ent = NULL;

@@ -109,8 +109,9 @@ static bool quiet_type(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
   return true;
 }
 
-static bool name_type(pkf_ctx *c, TSNode scope, TSNode id, pki_type *out, int depth) {
-  const char *nm = pkf_text(c, id);
+/* The type of name as bound in def scope (or at module level): a parameter
+ * annotation, the binding's annotation, else its single value. */
+static bool binding_type(pkf_ctx *c, TSNode scope, const char *nm, pki_type *out, int depth) {
   binding b = {0};
   TSNode pann = param_annotation(c, scope, nm);
   if (!ts_node_is_null(pann))
@@ -124,6 +125,10 @@ static bool name_type(pkf_ctx *c, TSNode scope, TSNode id, pki_type *out, int de
   if (!ts_node_is_null(b.ann) && quiet_type(c, b.ann, false, out))
     return true; /* an annotation wins (M: int = values[1]) */
   return b.count == 1 && !ts_node_is_null(b.val) && expr_type(c, scope, b.val, out, depth + 1);
+}
+
+static bool name_type(pkf_ctx *c, TSNode scope, TSNode id, pki_type *out, int depth) {
+  return binding_type(c, scope, pkf_text(c, id), out, depth);
 }
 
 /* self.x: its (single) assignment in the methods of the enclosing class. */
@@ -463,18 +468,6 @@ bool pkf_infer_global(pkf_ctx *c, const char *name, pki_type *out) {
 }
 
 bool pkf_infer_name(pkf_ctx *c, TSNode scope, const char *name, pki_type *out) {
-  binding b = {0};
-  TSNode pann = param_annotation(c, scope, name);
-  if (!ts_node_is_null(pann))
-    return quiet_type(c, pann, false, out);
-  if (!ts_node_is_null(scope))
-    bindings(c, pkf_field(scope, "body"), name, &b);
-  if (b.count == 0) {
-    bindings(c, c->root, name, &b);
-    scope = (TSNode){0};
-  }
-  if (!ts_node_is_null(b.ann) && quiet_type(c, b.ann, false, out))
-    return true;
-  return b.count == 1 && !ts_node_is_null(b.val) && expr_type(c, scope, b.val, out, 1) &&
+  return binding_type(c, scope, name, out, 0) &&
          (out->kind == PKI_VIEW || pki_is_numeric(out->kind));
 }

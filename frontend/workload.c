@@ -177,23 +177,54 @@ static bool policy(pkf_ctx *c, TSNode p, pki_stmt *s) {
 
 /* ------------------------------------------------------------------ kernel */
 
-static pki_func *lambda(pkf_ctx *c, TSNode lam, int pattern, pki_type acct) {
+bool pkf_lambda_params_ok(pkf_ctx *c, TSNode lam, int pattern) {
   pkf_nodes ps = pkf_children(c, pkf_field(lam, "parameters"));
   uint32_t want = pattern == PKI_PATTERN_REDUCE ? 2 : 1;
-  if (pattern == PKI_PATTERN_SCAN || ps.n != want) {
+  if (pattern == PKI_PATTERN_SCAN || ps.n != want || ts_node_is_null(pkf_field(lam, "body"))) {
     pki_error(c->d, pkf_span(lam), "bad-lambda",
               pattern == PKI_PATTERN_SCAN
                   ? "a parallel_scan needs a @pk.workunit, not a lambda"
                   : pattern == PKI_PATTERN_REDUCE
                         ? "a parallel_reduce lambda takes (i, acc), e.g. lambda i, acc: acc + x[i]"
                         : "a parallel_for lambda takes one parameter, the index");
-    return NULL;
+    return false;
   }
   for (uint32_t i = 0; i < ps.n; i++)
     if (!pkf_type_is(ps.v[i], "identifier")) {
       pki_error(c->d, pkf_span(ps.v[i]), "bad-lambda", "lambda parameters must be plain names");
-      return NULL;
+      return false;
     }
+  return true;
+}
+
+bool pkf_lambda_body(pkf_ctx *c, pki_func *f, TSNode body) {
+  int n0 = f->body.n;
+  if (!f->acc) {
+    pkf_lower_call_stmt(c, body, &f->body); /* pk.printf(...) or another call */
+    return f->body.n > n0;
+  }
+  TSNode l = pkf_field(body, "left");
+  if (!pkf_type_is(body, "binary_operator") || !pkf_is(c, pkf_field(body, "operator"), "+") ||
+      !pkf_is(c, l, f->acc->name)) {
+    pki_error(c->d, pkf_span(body), "bad-lambda",
+              "a parallel_reduce lambda's body must be '%s + expression'", f->acc->name);
+    return false;
+  }
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_AUGASSIGN, pkf_span(body));
+  s->op = PKI_OP_ADD;
+  s->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(l));
+  s->target->var = f->acc;
+  s->value = pkf_expr(c, pkf_field(body, "right"));
+  if (!s->value)
+    return false;
+  pki_block_push(c->m->arena, &f->body, s);
+  return true;
+}
+
+static pki_func *lambda(pkf_ctx *c, TSNode lam, int pattern, pki_type acct) {
+  if (!pkf_lambda_params_ok(c, lam, pattern))
+    return NULL;
+  pkf_nodes ps = pkf_children(c, pkf_field(lam, "parameters"));
   struct pkf_ents *st = pkf_ents_get(c);
   pki_func *f = pki_new_func(c->m, pki_sprintf(c->m->arena, "%s_lambda%d", c->fn->name,
                                                 st->nlambda++), pkf_span(lam));
@@ -206,7 +237,7 @@ static pki_func *lambda(pkf_ctx *c, TSNode lam, int pattern, pki_type acct) {
   pkf_scope sc;
   pkf_scope_push(c, &sc, "lambda", pkf_span(lam));
   pkf_scope_bind(c, iv);
-  if (want == 2) {
+  if (ps.n == 2) {
     f->acc = pki_new_var(c->m, pkf_text(c, ps.v[1]), PKI_VAR_ACC, acct, pkf_span(ps.v[1]));
     pkf_scope_bind(c, f->acc);
   }
@@ -214,33 +245,12 @@ static pki_func *lambda(pkf_ctx *c, TSNode lam, int pattern, pki_type acct) {
   bool host = c->host;
   c->fn = f;
   c->host = false;
-  TSNode body = pkf_field(lam, "body");
-  pki_stmt *s = NULL;
-  if (want == 2) {
-    TSNode l = pkf_field(body, "left");
-    if (!pkf_type_is(body, "binary_operator") || !pkf_is(c, pkf_field(body, "operator"), "+") ||
-        !pkf_is(c, l, f->acc->name)) {
-      pki_error(c->d, pkf_span(body), "bad-lambda",
-                "a parallel_reduce lambda's body must be '%s + expression'", f->acc->name);
-    } else {
-      s = pki_new_stmt(c->m, PKI_S_AUGASSIGN, pkf_span(body));
-      s->op = PKI_OP_ADD;
-      s->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(l));
-      s->target->var = f->acc;
-      s->value = pkf_expr(c, pkf_field(body, "right"));
-    }
-  } else {
-    pkf_lower_call_stmt(c, body, &f->body); /* pk.printf(...) or another call */
-  }
+  bool ok = pkf_lambda_body(c, f, pkf_field(lam, "body"));
   c->fn = outer;
   c->host = host;
   pkf_scope_pop(c);
-  if (want == 2 && (!s || !s->value))
+  if (!ok)
     return NULL;
-  if (want == 1 && f->body.n == 0)
-    return NULL;
-  if (s)
-    pki_block_push(c->m->arena, &f->body, s);
   pki_func_add_closure(c->m, outer, f);
   return f;
 }

@@ -410,13 +410,13 @@ def group_examples(res, backends, clean):
 ENV_RE = re.compile(r"^#\s*env:\s*(\w+)=(\S*)\s*$")
 
 
-def group_features(res, backends):
-    """Each tests/features/*.py prints OK (or BAD + what it saw) as its last
-    line; the shim builds its module on first use (JIT fallback). A leading
-    `# env: NAME=VALUE` line sets an environment variable (e.g. PKC_REAL)."""
-    files = sorted(glob.glob(os.path.join(ROOT, "tests", "features", "*.py")))
+def run_ok_programs(res, group, backends):
+    """Each tests/<group>/*.py prints OK (or BAD + what it saw) as its last line
+    and exits 0; the shim builds its module on first use (JIT fallback). A
+    leading `# env: NAME=VALUE` line sets an environment variable (e.g. PKC_REAL)."""
+    files = sorted(glob.glob(os.path.join(ROOT, "tests", group, "*.py")))
     if not files:
-        res.fail("features", "no tests/features/*.py")
+        res.fail(group, f"no tests/{group}/*.py")
         return
     for backend in backends:
         for f in files:
@@ -429,36 +429,26 @@ def group_features(res, backends):
             rc, out, _ = run([PYTHON, rel(f)], env=env, timeout=300)
             lines = [l for l in out.splitlines() if l.strip()]
             last = lines[-1].strip() if lines else ""
-            name = f"feature/{backend}/{os.path.splitext(os.path.basename(f))[0]}"
+            name = f"{'feature' if group == 'features' else group}/{backend}/" \
+                   f"{os.path.splitext(os.path.basename(f))[0]}"
             res.check(name, rc == 0 and last == "OK",
                       f"{status_text(rc)}; last line {last!r}, expected 'OK'", out)
+        if group == "compat":
+            check_recorded_aot(res, backend)
+
+
+def group_features(res, backends):
+    """tests/features/: one small self-checking program per dialect feature."""
+    run_ok_programs(res, "features", backends)
 
 
 # --- compat: PyKokkos programs as PyKokkos users write them (issue 7) ---------
 
 def group_compat(res, backends):
-    """Each tests/compat/*.py (see tests/compat/README.md) prints OK (or BAD +
-    what it saw) as its last line and exits 0; the shim builds its module on
-    first use. A leading `# env: NAME=VALUE` line sets an environment variable."""
-    files = sorted(glob.glob(os.path.join(ROOT, "tests", "compat", "*.py")))
-    if not files:
-        res.fail("compat", "no tests/compat/*.py")
-        return
-    for backend in backends:
-        for f in files:
-            env = run_env(backend)
-            with open(f, encoding="utf-8") as fh:
-                for _, line in zip(range(5), fh):
-                    m = ENV_RE.match(line.strip())
-                    if m:
-                        env[m.group(1)] = m.group(2)
-            rc, out, _ = run([PYTHON, rel(f)], env=env, timeout=300)
-            lines = [l for l in out.splitlines() if l.strip()]
-            last = lines[-1].strip() if lines else ""
-            name = f"compat/{backend}/{os.path.splitext(os.path.basename(f))[0]}"
-            res.check(name, rc == 0 and last == "OK",
-                      f"{status_text(rc)}; last line {last!r}, expected 'OK'", out)
-        check_recorded_aot(res, backend)
+    """tests/compat/ (see its README.md): programs written the way PyKokkos
+    users write them, each checked against numpy or a closed form; then, per
+    backend, the recorded-signature ahead-of-time check."""
+    run_ok_programs(res, "compat", backends)
 
 
 def check_recorded_aot(res, backend):

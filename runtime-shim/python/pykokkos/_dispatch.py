@@ -519,6 +519,18 @@ def _kernel_run(mod, entity, name, kname, pattern, class_sty, glob=None):
     return _gen_run(plan, class_sty)
 
 
+def _spec_runner(entity, name, kname, pattern, func):
+    """make_run(module, signature) for a Specializer: the run of the kernel in
+    the specialization's module."""
+    def make_run(smod, sig):
+        r = _kernel_run(smod, entity, name, kname, pattern, False, func.__globals__)
+        if r is None:
+            raise RuntimeError(f"pykokkos: {smod.so} (specialization {sig}) has no "
+                               f"kernel '{kname}'")
+        return r
+    return make_run
+
+
 def _make_plan(func, pattern, class_sty):
     """Finds func's kernel in the module built for its file; builds its plan.
     A FunctionSty workunit typed per call (omitted as runtime-typed, or with
@@ -546,14 +558,8 @@ def _make_plan(func, pattern, class_sty):
         _plans[pattern][func] = run
         return run
     from ._specialize import Specializer
-
-    def make_run(smod, sig):
-        r = _kernel_run(smod, entity, name, kname, pattern, class_sty, func.__globals__)
-        if r is None:
-            raise RuntimeError(f"pykokkos: {smod.so} (specialization {sig}) has no "
-                               f"kernel '{kname}'")
-        return r
-    run = Specializer(func, pattern, make_run, fallback=run)
+    run = Specializer(func, pattern, _spec_runner(entity, name, kname, pattern, func),
+                      fallback=run)
     _plans[pattern][func] = run
     return run
 
@@ -626,14 +632,8 @@ def _lambda_dispatch(pattern, policy, func, kw):
                                f"{code.co_firstlineno} ({name}); is it passed directly to "
                                f"pk.{_PATTERN_WORD[pattern]}?")
         if inner is None or inner.plan.kdesc.flags & 1:
-            def make_run(smod, sig):
-                r = _kernel_run(smod, name, name, name, pattern, False, func.__globals__)
-                if r is None:
-                    raise RuntimeError(f"pykokkos: {smod.so} (specialization {sig}) has "
-                                       f"no kernel '{name}'")
-                return r
-            inner = Specializer(func, pattern, make_run, fallback=inner, name=name,
-                                filter_kw=True)
+            inner = Specializer(func, pattern, _spec_runner(name, name, name, pattern, func),
+                                fallback=inner, name=name, filter_kw=True)
         run = _plans[pattern][code] = _LambdaRun(inner)
     cap = lambda_captures(func)
     cap.update(kw)
