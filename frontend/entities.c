@@ -169,10 +169,15 @@ static int get_params(pkf_ctx *c, TSNode def, param **out) {
 
 
 /* Rank of the first `name[...]` in n (chained subscripts and tuple indices
- * count), 0 if name is never subscripted; *ranged: `range(name)` seen. */
-static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, int depth) {
+ * count), 0 if name is never subscripted; *ranged: `range(name)` seen;
+ * *updated: `name += ...` (only an accumulator is updated in a kernel). */
+static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, bool *updated,
+                          int depth) {
   if (depth > 200)
     return 0;
+  if (pkf_type_is(n, "augmented_assignment") && pkf_type_is(pkf_field(n, "left"), "identifier") &&
+      pkf_is(c, pkf_field(n, "left"), name))
+    *updated = true;
   if (pkf_type_is(n, "subscript")) {
     int r = 0;
     TSNode v = n;
@@ -194,7 +199,7 @@ static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, 
   }
   uint32_t k = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < k; i++) {
-    int r = subscript_rank(c, ts_node_named_child(n, i), name, ranged, depth + 1);
+    int r = subscript_rank(c, ts_node_named_child(n, i), name, ranged, updated, depth + 1);
     if (r)
       return r;
   }
@@ -202,14 +207,14 @@ static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, 
 }
 
 /* The annotation to suggest for unannotated kernel parameter pn, from how
- * the body uses it: a View of the rank it is indexed with, an int loop bound,
- * else a float. */
+ * the body uses it: a View of the rank it is indexed with, an accumulator if
+ * it is updated (`pn += x`), an int loop bound, else a float. */
 static const char *suggest_annotation(pkf_ctx *c, TSNode def, const char *pn) {
-  bool ranged = false;
-  int r = subscript_rank(c, pkf_field(def, "body"), pn, &ranged, 0);
+  bool ranged = false, updated = false;
+  int r = subscript_rank(c, pkf_field(def, "body"), pn, &ranged, &updated, 0);
   if (r >= 1 && r <= 8)
     return pki_sprintf(c->m->arena, "pk.View%dD[pk.double]", r);
-  return ranged ? "int" : "float";
+  return updated ? "pk.Acc[pk.double]" : ranged ? "int" : "float";
 }
 
 /* Type of unannotated parameter pn of FunctionSty workunit f: the run-time
