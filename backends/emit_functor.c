@@ -141,8 +141,12 @@ static void workunit(pkb_ctx *c, const pki_func *f) {
   c->fn = f;
   const char *tag = pkb_tag_name(c->m->arena, f);
   static const char *const pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
-  pkb_line(b, "// @pk.workunit %s (line %u): %s", f->name, (unsigned)f->span.line,
-           pat[f->pattern]);
+  if (!strncmp(f->name, "pkc_lambda_", 11)) /* frontend/host_lambda.c */
+    pkb_line(b, "// the lambda of line %u (host code): %s", (unsigned)f->span.line,
+             pat[f->pattern]);
+  else
+    pkb_line(b, "// @pk.workunit %s (line %u): %s", f->name, (unsigned)f->span.line,
+             pat[f->pattern]);
   pkb_begin(b, "KOKKOS_INLINE_FUNCTION void operator()(const %s &", tag);
   put_index_params(c, f);
   if (f->acc && pkb_valloc(f)) {
