@@ -258,9 +258,12 @@ class TestKernels(Base):
         with self.assertRaisesRegex(TypeError, "nstream: a parallel_for kernel cannot be "
                                                "run with parallel_reduce"):
             pk.parallel_reduce(4, f.nstream, A=A, B=B, C=C, scalar=1.0)
+        # a layout mismatch is a TypeError (a kernel typed per call specializes on it)
+        with self.assertRaisesRegex(TypeError, "fill2d: argument 'M': expected a LayoutRight"):
+            pk.parallel_for(3, f.fill2d, M=pk.View([3, 4], layout=pk.LayoutLeft), k=1)
         # the wrapper's own checks come back as exceptions naming the argument
         with self.assertRaisesRegex(RuntimeError, "fill2d: argument 'M'"):
-            pk.parallel_for(3, f.fill2d, M=pk.View([3, 4], layout=pk.LayoutLeft), k=1)
+            pk.parallel_for(3, f.fill2d, M=np.zeros((3, 8))[:, ::2], k=1)
         with self.assertRaisesRegex(TypeError, "range kernel 'noop' needs an int or a "
                                                "pk.RangePolicy, got MDRangePolicy"):
             pk.parallel_for(pk.MDRangePolicy([0, 0], [2, 2]), f.noop)
