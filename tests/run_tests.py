@@ -418,23 +418,31 @@ def run_ok_programs(res, group, backends):
     if not files:
         res.fail(group, f"no tests/{group}/*.py")
         return
-    for backend in backends:
-        for f in files:
-            env = run_env(backend)
-            with open(f, encoding="utf-8") as fh:
-                for _, line in zip(range(5), fh):
-                    m = ENV_RE.match(line.strip())
-                    if m:
-                        env[m.group(1)] = m.group(2)
-            rc, out, _ = run([PYTHON, rel(f)], env=env, timeout=300)
-            lines = [l for l in out.splitlines() if l.strip()]
-            last = lines[-1].strip() if lines else ""
-            name = f"{'feature' if group == 'features' else group}/{backend}/" \
-                   f"{os.path.splitext(os.path.basename(f))[0]}"
-            res.check(name, rc == 0 and last == "OK",
-                      f"{status_text(rc)}; last line {last!r}, expected 'OK'", out)
-        if group == "compat":
-            check_recorded_aot(res, backend)
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(f, backend):
+        env = run_env(backend)
+        with open(f, encoding="utf-8") as fh:
+            for _, line in zip(range(5), fh):
+                m = ENV_RE.match(line.strip())
+                if m:
+                    env[m.group(1)] = m.group(2)
+        return run([PYTHON, rel(f)], env=env, timeout=300)
+
+    # programs build their modules on first use (mostly one compiler process
+    # each): run as many at once as there are cores, one backend at a time
+    # (the two backends of one file share its generated sources)
+    with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+        for backend in backends:
+            for f, (rc, out, _) in zip(files, pool.map(lambda f: one(f, backend), files)):
+                lines = [l for l in out.splitlines() if l.strip()]
+                last = lines[-1].strip() if lines else ""
+                name = f"{'feature' if group == 'features' else group}/{backend}/" \
+                       f"{os.path.splitext(os.path.basename(f))[0]}"
+                res.check(name, rc == 0 and last == "OK",
+                          f"{status_text(rc)}; last line {last!r}, expected 'OK'", out)
+            if group == "compat":
+                check_recorded_aot(res, backend)
 
 
 def group_features(res, backends):
