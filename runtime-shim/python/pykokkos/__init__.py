@@ -125,6 +125,7 @@ _LAZY = dict.fromkeys(("array", "asarray", "from_cupy", "zeros", "ones", "full",
                        "arange", "linspace", "logspace", "reshape", "ravel",
                        "expand_dims", "astype", "result_type", "iinfo", "finfo"),
                       "._array")
+_LAZY.update(dict.fromkeys(("BinSort", "BinOp1D", "BinOp3D"), "._binsort"))
 
 
 def __getattr__(name):
@@ -181,4 +182,5 @@ __all__ = [
     "PerThread", "parallel_for", "parallel_reduce", "parallel_scan", "fence",
     "execute", "printf", "Timer", "num_threads",
     "Random_XorShift64_Pool", "Random_XorShift1024_Pool",
+    "BinSort", "BinOp1D", "BinOp3D",
 ] + list(_types.KERNEL_ONLY)
