@@ -178,3 +178,18 @@ class DTypes(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class EnumNames(unittest.TestCase):
+    """pk.ExecutionSpace / Layout / MemorySpace / Trait behave as PyKokkos'
+    Enums: construction from the value (the name), lookup, iteration."""
+
+    def test_from_value_lookup_iteration(self):
+        import pykokkos as pk
+        self.assertIs(pk.ExecutionSpace("OpenMP"), pk.ExecutionSpace.OpenMP)
+        self.assertIs(pk.ExecutionSpace["Cuda"], pk.ExecutionSpace.Cuda)
+        self.assertIs(pk.Layout(pk.Layout.LayoutLeft), pk.Layout.LayoutLeft)
+        self.assertEqual(pk.ExecutionSpace.Serial.value, "Serial")
+        self.assertIn(pk.MemorySpace.HostSpace, list(pk.MemorySpace))
+        with self.assertRaisesRegex(ValueError, "not a valid pk.ExecutionSpace"):
+            pk.ExecutionSpace("Vulkan")

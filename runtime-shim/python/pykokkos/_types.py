@@ -213,10 +213,36 @@ class _Named:
         return f"pk.{self.kind}.{self.name}"
 
 
+class _EnumMeta(type):
+    """PyKokkos' spaces, layouts and traits are Python Enums whose values are
+    their names: pk.ExecutionSpace("OpenMP") is pk.ExecutionSpace.OpenMP,
+    iteration lists the members, pk.ExecutionSpace["Cuda"] looks one up."""
+
+    def __call__(cls, value):
+        if isinstance(value, _Named) and value.kind == cls.__name__:
+            return value
+        m = cls._members.get(str(value)) or cls._members.get(str(value).lower())
+        if m is None:
+            raise ValueError(f"{value!r} is not a valid pk.{cls.__name__} "
+                             f"(one of {', '.join(cls._order)})")
+        return m
+
+    def __getitem__(cls, name):
+        return cls._members[name]
+
+    def __iter__(cls):
+        return iter(cls._members[n] for n in cls._order)
+
+    def __len__(cls):
+        return len(cls._order)
+
+
 def _enum(kind, names):
-    ns = type(kind, (), {"__slots__": ()})
-    for n in names:
-        setattr(ns, n, _Named(kind, n))
+    members = {n: _Named(kind, n) for n in names}
+    ns = _EnumMeta(kind, (), {"__slots__": (), "_order": tuple(names),
+                             "_members": {**members, **{n.lower(): m for n, m in members.items()}}})
+    for n, m in members.items():
+        setattr(ns, n, m)
     return ns
 
 
