@@ -106,6 +106,8 @@ const pkf_alias *pkf_alias_find(pkf_ctx *c, TSNode n);
 /* types.c: annotation (a `type` node or an expression) to a type. as_elem:
  * the View element context (int is int32). Reports and returns false on error. */
 bool pkf_type(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out);
+/* pkf_type for a guess (inference): reports nothing; false also for None and str. */
+bool pkf_type_quiet(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out);
 /* True if ann spells pk.Acc[...] / pk.TeamMember. */
 bool pkf_is_acc(pkf_ctx *c, TSNode ann);
 bool pkf_is_team_member(pkf_ctx *c, TSNode ann);

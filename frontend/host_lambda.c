@@ -70,10 +70,7 @@ static void free_names(pkf_ctx *c, TSNode n, TSNode params, const char **out, in
     for (int i = 0; i < c->ndf; i++)
       if (pkf_is(c, n, c->dfuncs[i]->name))
         return;
-    int nd = c->d->n, ne = c->d->errors;
-    pki_expr *k = pkf_constant_lookup(c, n);
-    c->d->n = nd, c->d->errors = ne;
-    if (k)
+    if (pkf_constant_lookup(c, n))
       return;
     const char *t = pkf_text(c, n);
     for (int i = 0; i < *nout; i++)

@@ -96,18 +96,6 @@ static TSNode param_annotation(pkf_ctx *c, TSNode scope, const char *name) {
   return (TSNode){0};
 }
 
-/* An annotation as a type, without reporting anything. */
-static bool quiet_type(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
-  int n = c->d->n, errs = c->d->errors;
-  pki_type t = pki_void_type;
-  bool ok = pkf_type(c, ann, as_elem, &t);
-  c->d->n = n;
-  c->d->errors = errs;
-  if (!ok || t.kind == PKI_VOID || t.kind == PKI_STR)
-    return false;
-  *out = t;
-  return true;
-}
 
 /* The type of name as bound in def scope (or at module level): a parameter
  * annotation, the binding's annotation, else its single value. */
@@ -115,14 +103,14 @@ static bool binding_type(pkf_ctx *c, TSNode scope, const char *nm, pki_type *out
   binding b = {0};
   TSNode pann = param_annotation(c, scope, nm);
   if (!ts_node_is_null(pann))
-    return quiet_type(c, pann, false, out);
+    return pkf_type_quiet(c, pann, false, out);
   if (!ts_node_is_null(scope))
     bindings(c, pkf_field(scope, "body"), nm, &b);
   if (b.count == 0) {
     bindings(c, c->root, nm, &b);
     scope = (TSNode){0};
   }
-  if (!ts_node_is_null(b.ann) && quiet_type(c, b.ann, false, out))
+  if (!ts_node_is_null(b.ann) && pkf_type_quiet(c, b.ann, false, out))
     return true; /* an annotation wins (M: int = values[1]) */
   return b.count == 1 && !ts_node_is_null(b.val) && expr_type(c, scope, b.val, out, depth + 1);
 }
@@ -172,7 +160,7 @@ static bool self_attr_type(pkf_ctx *c, TSNode attr, pki_type *out, int depth) {
       }
     }
   }
-  if (!ts_node_is_null(ann) && quiet_type(c, ann, false, out))
+  if (!ts_node_is_null(ann) && pkf_type_quiet(c, ann, false, out))
     return true;
   return count == 1 && !ts_node_is_null(val) && expr_type(c, where, val, out, depth + 1);
 }
@@ -228,7 +216,7 @@ static bool array_ctor_type(pkf_ctx *c, TSNode call, pki_type *out) {
   }
   if (!ts_node_is_null(dt)) {
     pki_type e;
-    if (!quiet_type(c, dt, true, &e) || !pki_is_numeric(e.kind))
+    if (!pkf_type_quiet(c, dt, true, &e) || !pki_is_numeric(e.kind))
       return false;
     elem = e.kind;
   }
@@ -264,14 +252,8 @@ static bool view_type(pkf_ctx *c, TSNode call, pki_type *out) {
     }
   }
   pki_type e = pki_float_type;
-  if (!ts_node_is_null(dt)) {
-    int n = c->d->n, errs = c->d->errors; /* quiet: a failed guess is no error */
-    bool ok = pkf_type(c, dt, true, &e);
-    c->d->n = n;
-    c->d->errors = errs;
-    if (!ok || !pki_is_numeric(e.kind))
-      return false;
-  }
+  if (!ts_node_is_null(dt) && (!pkf_type_quiet(c, dt, true, &e) || !pki_is_numeric(e.kind)))
+    return false; /* a failed guess is no error */
   *out = pki_view(e.kind, rank, rank > 1 ? lay : PKI_LAYOUT_DEFAULT);
   return true;
 }
@@ -438,7 +420,7 @@ static bool module_writes(pkf_ctx *c, TSNode n, const char *name, pki_type *t, b
         val = unpacked(c, l, val, name, &hit);
       if (hit) {
         pki_type x;
-        bool ok = !ts_node_is_null(ann) ? quiet_type(c, ann, false, &x)
+        bool ok = !ts_node_is_null(ann) ? pkf_type_quiet(c, ann, false, &x)
                   : !ts_node_is_null(val) && expr_type(c, (TSNode){0}, val, &x, 0);
         if (!ok || !join_types(t, x, *first))
           return false;

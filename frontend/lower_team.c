@@ -69,12 +69,8 @@ static bool is_int_ann(pkf_ctx *c, TSNode ann) {
   TSNode e = pkf_unwrap_type(ann);
   if (pkf_is(c, e, "int") || pkf_is(c, e, "float"))
     return true;
-  int n = c->d->n, errs = c->d->errors;
-  pki_type t = pki_void_type;
-  bool ok = pkf_type(c, ann, false, &t);
-  c->d->n = n;
-  c->d->errors = errs;
-  return ok && pki_is_int(t.kind);
+  pki_type t;
+  return pkf_type_quiet(c, ann, false, &t) && pki_is_int(t.kind);
 }
 
 static bool is_pk_call(pkf_ctx *c, TSNode n, const char *name) {
@@ -96,24 +92,31 @@ static const char *pk_call_name(pkf_ctx *c, TSNode n) {
  * assigned one somewhere in the file; 0 if n is not one. */
 static int mdrange_rank(pkf_ctx *c, TSNode n, TSNode scope_root, int depth);
 
-static int assigned_rank(pkf_ctx *c, TSNode t, TSNode name, int depth) {
+/* The first `name = pk.<policy>(...)` under t: its assignment node (the
+ * scope for looking further), or null. */
+static TSNode assigned_policy(pkf_ctx *c, TSNode t, TSNode name, const char *policy, int depth) {
   if (ts_node_is_null(t) || depth > 200)
-    return 0;
+    return (TSNode){0};
   if (pkf_type_is(t, "assignment") && pkf_type_is(pkf_field(t, "left"), "identifier")) {
     TSNode l = pkf_field(t, "left");
     uint32_t a = ts_node_end_byte(l) - ts_node_start_byte(l);
     uint32_t b = ts_node_end_byte(name) - ts_node_start_byte(name);
     if (a == b && !memcmp(c->src + ts_node_start_byte(l), c->src + ts_node_start_byte(name), a) &&
-        is_pk_call(c, pkf_field(t, "right"), "MDRangePolicy"))
-      return mdrange_rank(c, pkf_field(t, "right"), t, depth + 1);
+        is_pk_call(c, pkf_field(t, "right"), policy))
+      return t;
   }
   pkf_nodes ch = pkf_children(c, t);
   for (uint32_t i = 0; i < ch.n; i++) {
-    int r = assigned_rank(c, ch.v[i], name, depth + 1);
-    if (r)
+    TSNode r = assigned_policy(c, ch.v[i], name, policy, depth + 1);
+    if (!ts_node_is_null(r))
       return r;
   }
-  return 0;
+  return (TSNode){0};
+}
+
+static int assigned_rank(pkf_ctx *c, TSNode t, TSNode name, int depth) {
+  TSNode a = assigned_policy(c, t, name, "MDRangePolicy", 0);
+  return ts_node_is_null(a) ? 0 : mdrange_rank(c, pkf_field(a, "right"), a, depth + 1);
 }
 
 static int mdrange_rank(pkf_ctx *c, TSNode n, TSNode root, int depth) {
@@ -204,32 +207,12 @@ typedef struct call_sites {
   bool team;
 } call_sites;
 
-static bool is_team_policy(pkf_ctx *c, TSNode n, int depth);
-
-static bool assigned_team(pkf_ctx *c, TSNode t, TSNode name, int depth) {
-  if (ts_node_is_null(t) || depth > 200)
-    return false;
-  if (pkf_type_is(t, "assignment") && pkf_type_is(pkf_field(t, "left"), "identifier")) {
-    TSNode l = pkf_field(t, "left");
-    uint32_t a = ts_node_end_byte(l) - ts_node_start_byte(l);
-    uint32_t b = ts_node_end_byte(name) - ts_node_start_byte(name);
-    if (a == b && !memcmp(c->src + ts_node_start_byte(l), c->src + ts_node_start_byte(name), a) &&
-        is_pk_call(c, pkf_field(t, "right"), "TeamPolicy"))
-      return true;
-  }
-  pkf_nodes ch = pkf_children(c, t);
-  for (uint32_t i = 0; i < ch.n; i++)
-    if (assigned_team(c, ch.v[i], name, depth + 1))
-      return true;
-  return false;
-}
-
 static bool is_team_policy(pkf_ctx *c, TSNode n, int depth) {
   while (pkf_type_is(n, "call") && pkf_type_is(pkf_field(n, "function"), "attribute") &&
          !is_pk_call(c, n, NULL)) /* pk.TeamPolicy(...).set_scratch_size(...) */
     n = pkf_field(pkf_field(n, "function"), "object");
   if (pkf_type_is(n, "identifier"))
-    return depth < 2 && assigned_team(c, c->root, n, depth + 1);
+    return depth < 2 && !ts_node_is_null(assigned_policy(c, c->root, n, "TeamPolicy", 0));
   return is_pk_call(c, n, "TeamPolicy");
 }
 
@@ -358,32 +341,24 @@ int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, int k) {
     k += nidx;
   }
   pki_reducer r = PKI_REDUCER_SUM;
-  if (k < n && !ts_node_is_null(ps[k].ann) && pkf_acc_reducer(c, ps[k].ann, &r)) {
-    pki_type t = pki_void_type;
+  bool annotated = k < n && !ts_node_is_null(ps[k].ann) && pkf_acc_reducer(c, ps[k].ann, &r);
+  bool implied = k < n && ts_node_is_null(ps[k].ann) &&
+                 (cs.pattern == PKI_PATTERN_REDUCE || cs.pattern == PKI_PATTERN_SCAN ||
+                  (cs.pattern < 0 && acc_name(c, ps[k].name)));
+  if (!annotated && !implied)
+    return k;
+  pki_type t = annotated ? pki_void_type : pki_float_type; /* PyKokkos' default: double */
+  if (annotated)
     pkf_type(c, ps[k].ann, false, &t);
-    f->acc = head_var(c, &ps[k], PKI_VAR_ACC, t);
-    f->reducer = r;
-    f->pattern = PKI_PATTERN_REDUCE;
-    k++;
-  } else if (k < n && ts_node_is_null(ps[k].ann) &&
-             (cs.pattern == PKI_PATTERN_REDUCE || cs.pattern == PKI_PATTERN_SCAN ||
-              (cs.pattern < 0 && acc_name(c, ps[k].name)))) {
-    f->acc = head_var(c, &ps[k], PKI_VAR_ACC, pki_float_type); /* PyKokkos' default */
-    f->pattern = PKI_PATTERN_REDUCE;
-    k++;
-    if (k < n && ts_node_is_null(ps[k].ann) &&
-        (cs.pattern == PKI_PATTERN_SCAN || (cs.pattern < 0 && final_name(c, ps[k].name)))) {
-      f->final = head_var(c, &ps[k], PKI_VAR_FINAL, pki_bool_type);
-      f->pattern = PKI_PATTERN_SCAN;
-      k++;
-    }
-    return k;
-  } else {
-    return k;
-  }
-  if (k < n && ((!ts_node_is_null(ps[k].ann) && pkf_is(c, pkf_unwrap_type(ps[k].ann), "bool")) ||
-                (ts_node_is_null(ps[k].ann) &&
-                 (cs.pattern == PKI_PATTERN_SCAN || final_name(c, ps[k].name))))) {
+  f->acc = head_var(c, &ps[k], PKI_VAR_ACC, t);
+  f->reducer = r;
+  f->pattern = PKI_PATTERN_REDUCE;
+  k++;
+  /* a scan's final flag: annotated bool, or unannotated where the call sites
+   * run a scan (or, without call sites, by its name) */
+  if (k < n && (ts_node_is_null(ps[k].ann)
+                    ? cs.pattern == PKI_PATTERN_SCAN || (cs.pattern < 0 && final_name(c, ps[k].name))
+                    : pkf_is(c, pkf_unwrap_type(ps[k].ann), "bool"))) {
     f->final = head_var(c, &ps[k], PKI_VAR_FINAL, pki_bool_type);
     f->pattern = PKI_PATTERN_SCAN;
     k++;

@@ -103,11 +103,8 @@ static void specialization(pki_module *m, const pkf_spec *spec, pki_diags *d) {
   int k = 0, errors = 0;
   for (int i = 0; i < d->n; i++) {
     bool mine = false;
-    for (int j = 0; j < m->nentities && !mine; j++) {
-      pki_span x = m->entities[j]->extent;
-      mine = d->items[i].span.start_byte >= x.start_byte &&
-             d->items[i].span.start_byte < x.end_byte;
-    }
+    for (int j = 0; j < m->nentities && !mine; j++)
+      mine = pki_span_in_entity(m->entities[j], d->items[i].span);
     if (mine) {
       errors += d->items[i].severity == PKI_SEV_ERROR;
       d->items[k++] = d->items[i];

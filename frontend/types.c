@@ -200,6 +200,18 @@ static bool list_type(pkf_ctx *c, TSNode n, pki_type *out, bool *is_list) {
   return true;
 }
 
+bool pkf_type_quiet(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
+  int n = c->d->n, errs = c->d->errors;
+  pki_type t = pki_void_type;
+  bool ok = pkf_type(c, ann, as_elem, &t);
+  c->d->n = n;
+  c->d->errors = errs;
+  if (!ok || t.kind == PKI_VOID || t.kind == PKI_STR)
+    return false;
+  *out = t;
+  return true;
+}
+
 bool pkf_type(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
   TSNode n = pkf_unwrap_type(ann);
   if (scalar_type(c, n, as_elem, out) || pk_object_type(c, n, out))

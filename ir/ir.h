@@ -542,8 +542,8 @@ bool pki_select(pki_module *m, const pki_diags *d);
 /* Keeps only the entity named root and the entities it uses (specialization
  * builds); false if root is not a FunctionSty workunit of m. */
 bool pki_keep_only(pki_module *m, const char *root);
-/* True if an error diagnostic lies in e's extent. */
-bool pki_entity_has_errors(const pki_module *m, const pki_entity *e, const pki_diags *d);
+/* True if a diagnostic at `at` lies in e's extent (its name if no extent). */
+bool pki_span_in_entity(const pki_entity *e, pki_span at);
 
 /* Whether function f changes its classtype parameter p (assigns a field of it,
  * calls a method that assigns fields, or passes it on to a function that

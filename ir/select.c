@@ -60,7 +60,7 @@ static void entity_uses(const pki_module *m, const pki_entity *e, bool *used) {
       use_type(&u, e->funcs[i]->ret);
 }
 
-static bool in_extent(const pki_entity *e, pki_span at) {
+bool pki_span_in_entity(const pki_entity *e, pki_span at) {
   pki_span x = e->extent.end_byte ? e->extent : e->span;
   return at.start_byte >= x.start_byte && at.start_byte < x.end_byte;
 }
@@ -68,7 +68,7 @@ static bool in_extent(const pki_entity *e, pki_span at) {
 /* The first error inside e's extent, or NULL. */
 static const pki_diag *first_error(const pki_entity *e, const pki_diags *d) {
   for (int i = 0; i < d->n; i++)
-    if (d->items[i].severity == PKI_SEV_ERROR && in_extent(e, d->items[i].span))
+    if (d->items[i].severity == PKI_SEV_ERROR && pki_span_in_entity(e, d->items[i].span))
       return &d->items[i];
   return NULL;
 }
@@ -85,7 +85,7 @@ bool pki_select(pki_module *m, const pki_diags *d) {
       continue;
     bool inside = false;
     for (int k = 0; k < n && !inside; k++)
-      inside = in_extent(m->entities[k], d->items[i].span);
+      inside = pki_span_in_entity(m->entities[k], d->items[i].span);
     if (!inside)
       return false;
   }
@@ -162,9 +162,4 @@ bool pki_keep_only(pki_module *m, const char *root) {
       m->entities[kept++] = m->entities[i];
   m->nentities = kept;
   return true;
-}
-
-bool pki_entity_has_errors(const pki_module *m, const pki_entity *e, const pki_diags *d) {
-  (void)m;
-  return first_error(e, d) != NULL;
 }
