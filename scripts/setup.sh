@@ -125,10 +125,28 @@ say "building pkc (make -j$JOBS)"
 make -q all 2>/dev/null || installed+=("pkc (build/bin/pkc)")
 make -j"$JOBS" --no-print-directory
 
+# --- 6. the array library's kernels (pk.add, pk.sum, pk.matmul, ...) --------
+# Built ahead of time for the host backends (openmp, the default, and serial),
+# the modules in parallel; GPU backends build them on first use. pkc skips
+# modules that are fresh.
+say "building the array library's kernels (runtime-shim/python/pykokkos/lib/_kernels_*.py, openmp and serial)"
+t=$SECONDS
+pids=()
+for b in openmp serial; do
+  for f in runtime-shim/python/pykokkos/lib/_kernels_*.py; do
+    build/bin/pkc build "$f" --backend "$b" > /dev/null & pids+=($!)
+  done
+done
+for p in "${pids[@]}"; do
+  wait "$p" || { say "pkc could not build the array library's kernels"; exit 1; }
+done
+say "array library kernels ready ($((SECONDS - t)) s)"
+
 # Under sudo, hand what was built back to the invoking user, so that later
 # `make` / `pkc build` runs as that user can write there.
 if [[ $EUID -eq 0 && -n ${SUDO_UID:-} && ${SUDO_UID} != 0 ]]; then
-  chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" node_modules .deps build 2>/dev/null || true
+  chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" node_modules .deps build \
+    runtime-shim/python/pykokkos/lib 2>/dev/null || true
 fi
 
 new="nothing (all present)"

@@ -126,6 +126,10 @@ _LAZY = dict.fromkeys(("array", "asarray", "from_cupy", "zeros", "ones", "full",
                        "expand_dims", "astype", "result_type", "iinfo", "finfo"),
                       "._array")
 _LAZY.update(dict.fromkeys(("BinSort", "BinOp1D", "BinOp3D"), "._binsort"))
+# The array library (pykokkos.lib, pykokkos.linalg): its names are listed in
+# pykokkos.lib.NAMES (ufuncs, reductions, utilities, matmul).
+from .lib import NAMES as _LIB_NAMES
+_LAZY.update(dict.fromkeys(_LIB_NAMES, ".lib"))
 
 
 def __getattr__(name):
@@ -136,14 +140,14 @@ def __getattr__(name):
         import importlib
         v = globals()[name] = getattr(importlib.import_module(mod, __name__), name)
         return v
-    if name == "interface":
+    if name in ("interface", "lib", "linalg"):
         import importlib
-        return importlib.import_module(".interface", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module 'pykokkos' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY) | {"interface"})
+    return sorted(set(globals()) | set(_LAZY) | {"interface", "lib", "linalg"})
 
 
 # Element types named like Python's builtins (PyKokkos: pk.int is int32,
@@ -183,4 +187,4 @@ __all__ = [
     "execute", "printf", "Timer", "num_threads",
     "Random_XorShift64_Pool", "Random_XorShift1024_Pool",
     "BinSort", "BinOp1D", "BinOp3D",
-] + list(_types.KERNEL_ONLY)
+] + list(_types.KERNEL_ONLY) + list(_LIB_NAMES)

@@ -117,4 +117,45 @@ def install(View):
     for name, fn in (("copy", copy), ("resize", resize)):
         if name not in View.__dict__:
             setattr(View, name, fn)
+    _install_operators(View)
     return View
+
+
+# Arithmetic operators of Views run the array library's ufuncs (numpy
+# broadcasting and result dtypes; a new View). Comparisons stay Python's
+# identity comparisons (Views are dictionary keys in call plans): use
+# pk.equal / pk.less / ... for element-wise comparisons.
+_BINARY_OPERATORS = {"add": "add", "sub": "subtract", "mul": "multiply",
+                     "truediv": "true_divide", "floordiv": "floor_divide",
+                     "mod": "remainder", "pow": "power", "matmul": "matmul",
+                     "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+                     "lshift": "left_shift", "rshift": "right_shift"}
+_UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "absolute",
+                    "invert": "invert"}
+
+
+def _operator(fname, reflected=False, inplace=False):
+    def op(self, other):
+        from . import lib
+        f = getattr(lib, fname)
+        if inplace:
+            return f(self, other, out=self)
+        return f(other, self) if reflected else f(self, other)
+    return op
+
+
+def _unary_operator(fname):
+    def op(self):
+        from . import lib
+        return getattr(lib, fname)(self)
+    return op
+
+
+def _install_operators(View):
+    for dunder, fname in _BINARY_OPERATORS.items():
+        setattr(View, f"__{dunder}__", _operator(fname))
+        setattr(View, f"__r{dunder}__", _operator(fname, reflected=True))
+        if fname != "matmul":
+            setattr(View, f"__i{dunder}__", _operator(fname, inplace=True))
+    for dunder, fname in _UNARY_OPERATORS.items():
+        setattr(View, f"__{dunder}__", _unary_operator(fname))

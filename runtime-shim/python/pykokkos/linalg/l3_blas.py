@@ -1,0 +1,112 @@
+"""BLAS level 3 and matmul over Views (PyKokkos' pykokkos.linalg.l3_blas).
+
+Kernels: gemm_<dtype> of pykokkos/lib/_kernels_reduce.py, one thread per
+result element, built for int32, int64, float32 and float64; other dtypes
+are computed in int64 (integers, bool) and converted to numpy's result
+dtype (integer products wrap as numpy's do)."""
+from .. import _types as T
+from .._view import View, numpy as _numpy
+from ..lib import _launch as L
+from ..lib import _ops as O
+
+
+def _gemm(alpha, a, b, beta, c, name):
+    """c = alpha * a @ b + beta * c for rank-2 operands of c's dtype."""
+    from .._dispatch import parallel_for
+    m, k = a.shape
+    n = b.shape[1]
+    if m * n == 0:
+        return c
+    dt = L.pk_dtype(L.np_dtype(c))
+    if L.on_gpu():
+        L.load("_kernels_reduce")
+        a, b = L.device_operand(a), L.device_operand(b)
+    fa, fb, fc = L.flatten(a), L.flatten(b), L.flatten(c, write=True)
+    if fc is None:
+        raise ValueError(f"pk.{name}: the result View has negative strides")
+    sa = fa.strides if len(fa.strides) == 2 else (0, 0)
+    sb = fb.strides if len(fb.strides) == 2 else (0, 0)
+    scal = float if dt.name.startswith("float") else int
+    parallel_for(m * n, L.kernel("_kernels_reduce", "gemm", dt.name), ncol=n, kdim=k,
+                 alpha=scal(alpha), beta=scal(beta), a=fa.data, a_row=sa[0],
+                 a_col=sa[1], b=fb.data, b_row=sb[0], b_col=sb[1], c=fc.data,
+                 c_row=fc.strides[0], c_col=fc.strides[1])
+    return c
+
+
+def _compute_dtype(rdt):
+    np = _numpy()
+    if rdt.name in O.GEMM:
+        return getattr(T, rdt.name)
+    return T.float64 if rdt.kind == "f" else T.int64
+
+
+def _as_2d(x, row):
+    """Rank-1 x as one row (row=True) or one column: a (1, k) / (k, 1) array."""
+    np = _numpy()
+    if x.ndim == 2:
+        return x
+    h = np.ascontiguousarray(L.host_array(x))
+    return h.reshape((1, -1) if row else (-1, 1))
+
+
+def matmul(x1, x2, /, out=None):
+    """pk.matmul(x1, x2): numpy.matmul for rank-1 and rank-2 operands (1-D
+    @ 1-D is the dot product, a scalar); numpy's result dtype; a new View."""
+    np = _numpy()
+    a, b = L.as_operand(x1), L.as_operand(x2)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("pk.matmul: operands must have rank >= 1 (use pk.multiply "
+                         "for scalars)")
+    if a.ndim > 2 or b.ndim > 2:
+        raise NotImplementedError("pk.matmul: operands of rank 1 or 2")
+    ka = a.shape[-1]
+    kb = b.shape[0]
+    if ka != kb:
+        raise ValueError(f"pk.matmul: inner dimensions differ: {tuple(a.shape)} @ "
+                         f"{tuple(b.shape)} ({ka} != {kb})")
+    rdt = np.result_type(L.np_dtype(a), L.np_dtype(b))
+    cdt = _compute_dtype(rdt)
+    a2, b2 = _as_2d(L.converted(a, cdt), True), _as_2d(L.converted(b, cdt), False)
+    c = L.new_view((a2.shape[0], b2.shape[1]), cdt)
+    _gemm(1, a2, b2, 0, c, "matmul")
+    h = L.host_array(c)
+    shape = tuple(a.shape[:-1]) + tuple(b.shape[1:])
+    h = h.reshape(shape)
+    if h.dtype != rdt:
+        h = (h != 0) if rdt == np.bool_ else h.astype(rdt)
+    if not shape:
+        return h[()]
+    res = View(shape, T.dtype_of_numpy(h.dtype), array=np.ascontiguousarray(h))
+    if out is not None:
+        from ..lib.util import copyto
+        copyto(out, res)
+        return out
+    return res
+
+
+def dgemm(alpha, view_a, view_b, beta=0.0, view_c=None, *args, **kwargs):
+    """pk.linalg.dgemm(alpha, A, B, beta=0.0, C=None): alpha * A @ B + beta * C
+    in float64 (BLAS dgemm); C (m x n, float64) is updated in place and
+    returned; without C a new View is returned. A, B: rank 2, (m x k) and
+    (k x n). Further PyKokkos tuning arguments (league_size, tile_width)
+    are accepted and ignored."""
+    np = _numpy()
+    a, b = L.as_operand(view_a), L.as_operand(view_b)
+    if a.ndim != 2 or b.ndim != 2:
+        raise ValueError(f"pk.linalg.dgemm: A and B must have rank 2, got ranks "
+                         f"{a.ndim} and {b.ndim}")
+    if a.shape[1] != b.shape[0]:
+        raise ValueError(f"pk.linalg.dgemm: inner dimensions differ: {tuple(a.shape)}"
+                         f" @ {tuple(b.shape)}")
+    a, b = L.converted(a, T.float64), L.converted(b, T.float64)
+    shape = (a.shape[0], b.shape[1])
+    if view_c is None:
+        c = L.new_view(shape, T.float64)
+        beta = 0.0
+    else:
+        c = view_c
+        if tuple(c.shape) != shape or L.np_dtype(c) != np.float64:
+            raise ValueError(f"pk.linalg.dgemm: C must be a float64 View of shape "
+                             f"{shape}, got {L.np_dtype(c)} {tuple(c.shape)}")
+    return _gemm(alpha, a, b, beta, c, "linalg.dgemm")
