@@ -140,8 +140,9 @@ def binary_cases(kind, dt):
     if kind in "su":
         bits = BITS[dt]
         neg = ["elif x < 0:", "    z = -1"] if kind == "s" else []
-        add("left_shift", ["if y >= 0 and y < %d:" % bits, "    z = x << y"])
-        add("right_shift", ["if y >= 0 and y < %d:" % bits, "    z = x >> y"] + neg)
+        ok = ("y >= 0 and y < %d" if kind == "s" else "y < %d") % bits
+        add("left_shift", [f"if {ok}:", "    z = x << y"])
+        add("right_shift", [f"if {ok}:", "    z = x >> y"] + neg)
     return c
 
 

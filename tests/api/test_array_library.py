@@ -58,8 +58,9 @@ class Compare:
         with np.errstate(all="ignore"):
             try:
                 want = npf(*nargs, **kw)
-            except (TypeError, ValueError) as e:
-                with self.assertRaises(TypeError if isinstance(e, TypeError)
+            except (TypeError, ValueError, OverflowError) as e:
+                with self.assertRaises(TypeError if isinstance(e, TypeError) else
+                                       type(e) if isinstance(e, OverflowError)
                                        else ValueError, msg=what):
                     f(*args, **kw)
                 return

@@ -529,10 +529,10 @@ def binary_u8(i: int, op: int, ncol: int, contig: bool,
     elif op == 19:
         z = x ^ y
     elif op == 20:
-        if y >= 0 and y < 8:
+        if y < 8:
             z = x << y
     elif op == 21:
-        if y >= 0 and y < 8:
+        if y < 8:
             z = x >> y
     out[io] = z
 
@@ -635,10 +635,10 @@ def binary_u16(i: int, op: int, ncol: int, contig: bool,
     elif op == 19:
         z = x ^ y
     elif op == 20:
-        if y >= 0 and y < 16:
+        if y < 16:
             z = x << y
     elif op == 21:
-        if y >= 0 and y < 16:
+        if y < 16:
             z = x >> y
     out[io] = z
 
@@ -741,10 +741,10 @@ def binary_u32(i: int, op: int, ncol: int, contig: bool,
     elif op == 19:
         z = x ^ y
     elif op == 20:
-        if y >= 0 and y < 32:
+        if y < 32:
             z = x << y
     elif op == 21:
-        if y >= 0 and y < 32:
+        if y < 32:
             z = x >> y
     out[io] = z
 
@@ -847,10 +847,10 @@ def binary_u64(i: int, op: int, ncol: int, contig: bool,
     elif op == 19:
         z = x ^ y
     elif op == 20:
-        if y >= 0 and y < 64:
+        if y < 64:
             z = x << y
     elif op == 21:
-        if y >= 0 and y < 64:
+        if y < 64:
             z = x >> y
     out[io] = z
 

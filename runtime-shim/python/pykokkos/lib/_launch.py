@@ -111,6 +111,8 @@ def flatten(x, write=False):
     writes through a temporary)."""
     np = _numpy()
     if isinstance(x, View) and (x._dev is not None or _device_module() is not None):
+        if not _on_device_as_is(x):
+            return None if write else _flatten_device(device_operand(x))
         return _flatten_device(x)
     a = host_array(x, write)
     isz = a.itemsize
@@ -147,13 +149,21 @@ def _flatten_device(v):
 
 
 def device_operand(x):
-    """On GPU backends: a numpy operand as a View (copied to the device at
-    launch); elsewhere x itself."""
-    if on_gpu() and not isinstance(x, View):
-        from .._view import from_numpy
-        np = _numpy()
-        return from_numpy(np.ascontiguousarray(x))
-    return x
+    """On GPU backends: a numpy operand, or a strided host subview, as a
+    contiguous View (copied to the device at launch); elsewhere x itself."""
+    if not on_gpu() or _on_device_as_is(x):
+        return x
+    from .._view import from_numpy
+    return from_numpy(_numpy().ascontiguousarray(host_array(x)))
+
+
+def _on_device_as_is(x):
+    """A View that can live on the device without being copied apart from
+    the View it was sliced from."""
+    if not isinstance(x, View):
+        return False
+    f = x._a.flags
+    return x._dev is not None or f.c_contiguous or f.f_contiguous
 
 
 def broadcast_strides(shape, strides, out_shape):

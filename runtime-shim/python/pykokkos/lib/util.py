@@ -71,7 +71,7 @@ def _reduce_all(op, a, dt):
     if h.flags.c_contiguous or h.flags.f_contiguous:
         flat = L.flatten(a)
         if L.on_gpu():     # interleaved chunks: neighbouring threads, neighbouring elements
-            m = _builtins.min(n, 65536)
+            m = _builtins.min(n, 8192)
             k = -(-n // m)
             return _combine(op, _launch_reduce(op, dt, flat, 1, m, k, n, m))
         k = -(-n // _builtins.min(n, 1024))
@@ -268,8 +268,8 @@ def cumsum(x, axis=None):
     if n == 0:
         return out
     h = L.host_array(a)
-    if not (isinstance(a, View) and h.flags.c_contiguous):
-        a = L.device_operand(np.ascontiguousarray(h).reshape(-1))
+    if not (isinstance(a, View) and a.ndim == 1 and h.flags.c_contiguous):
+        a = L.device_operand(np.ascontiguousarray(h).reshape(-1))   # C order
     if L.on_gpu():
         L.load("_kernels_reduce")
     flat = L.flatten(a)

@@ -11,10 +11,12 @@ from ..lib import _ops as O
 
 
 def _gemm(alpha, a, b, beta, c, name):
-    """c = alpha * a @ b + beta * c for rank-2 operands of c's dtype."""
+    """c = alpha * a @ b + beta * c for operands of c's dtype: a (m x k) or a
+    1-D row of k, b (k x n) or a 1-D column of k, c (m x n), (m,) or (n,)."""
     from .._dispatch import parallel_for
-    m, k = a.shape
-    n = b.shape[1]
+    m = a.shape[0] if a.ndim == 2 else 1
+    k = a.shape[-1]
+    n = b.shape[1] if b.ndim == 2 else 1
     if m * n == 0:
         return c
     dt = L.pk_dtype(L.np_dtype(c))
@@ -24,13 +26,15 @@ def _gemm(alpha, a, b, beta, c, name):
     fa, fb, fc = L.flatten(a), L.flatten(b), L.flatten(c, write=True)
     if fc is None:
         raise ValueError(f"pk.{name}: the result View has negative strides")
-    sa = fa.strides if len(fa.strides) == 2 else (0, 0)
-    sb = fb.strides if len(fb.strides) == 2 else (0, 0)
+    sa = fa.strides if a.ndim == 2 else (0, fa.strides[0])       # one row
+    sb = fb.strides if b.ndim == 2 else (fb.strides[0], 0)       # one column
+    sc = (fc.strides if c.ndim == 2 else (fc.strides[0], 0) if m > 1 else
+          (0, fc.strides[0]) if c.ndim == 1 else (0, 0))
     scal = float if dt.name.startswith("float") else int
     parallel_for(m * n, L.kernel("_kernels_reduce", "gemm", dt.name), ncol=n, kdim=k,
                  alpha=scal(alpha), beta=scal(beta), a=fa.data, a_row=sa[0],
                  a_col=sa[1], b=fb.data, b_row=sb[0], b_col=sb[1], c=fc.data,
-                 c_row=fc.strides[0], c_col=fc.strides[1])
+                 c_row=sc[0], c_col=sc[1])
     return c
 
 
@@ -39,15 +43,6 @@ def _compute_dtype(rdt):
     if rdt.name in O.GEMM:
         return getattr(T, rdt.name)
     return T.float64 if rdt.kind == "f" else T.int64
-
-
-def _as_2d(x, row):
-    """Rank-1 x as one row (row=True) or one column: a (1, k) / (k, 1) array."""
-    np = _numpy()
-    if x.ndim == 2:
-        return x
-    h = np.ascontiguousarray(L.host_array(x))
-    return h.reshape((1, -1) if row else (-1, 1))
 
 
 def matmul(x1, x2, /, out=None):
@@ -67,22 +62,25 @@ def matmul(x1, x2, /, out=None):
                          f"{tuple(b.shape)} ({ka} != {kb})")
     rdt = np.result_type(L.np_dtype(a), L.np_dtype(b))
     cdt = _compute_dtype(rdt)
-    a2, b2 = _as_2d(L.converted(a, cdt), True), _as_2d(L.converted(b, cdt), False)
-    c = L.new_view((a2.shape[0], b2.shape[1]), cdt)
-    _gemm(1, a2, b2, 0, c, "matmul")
-    h = L.host_array(c)
+    a, b = L.converted(a, cdt), L.converted(b, cdt)
     shape = tuple(a.shape[:-1]) + tuple(b.shape[1:])
-    h = h.reshape(shape)
-    if h.dtype != rdt:
-        h = (h != 0) if rdt == np.bool_ else h.astype(rdt)
+    if shape:
+        c = L.new_view(shape, cdt)
+    else:                      # 1-D @ 1-D: the dot product
+        c = View((1,), cdt)
+    _gemm(1, a, b, 0, c, "matmul")
     if not shape:
-        return h[()]
-    res = View(shape, T.dtype_of_numpy(h.dtype), array=np.ascontiguousarray(h))
+        r = L.host_array(c)[0]
+        return (r != 0) if rdt == np.bool_ else r.astype(rdt)[()]
+    if cdt.np_dtype != rdt:
+        h = L.host_array(c)
+        h = (h != 0) if rdt == np.bool_ else h.astype(rdt)
+        c = View(shape, T.dtype_of_numpy(h.dtype), array=np.ascontiguousarray(h))
     if out is not None:
         from ..lib.util import copyto
-        copyto(out, res)
+        copyto(out, c)
         return out
-    return res
+    return c
 
 
 def dgemm(alpha, view_a, view_b, beta=0.0, view_c=None, *args, **kwargs):
