@@ -547,6 +547,21 @@ void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e) {
   case PKI_INTRINSIC_TIMER_SECONDS: method(c, e, "seconds"); return;
   case PKI_INTRINSIC_TIMER_RESET: method(c, e, "reset"); return;
   case PKI_INTRINSIC_FENCE: pkb_put(b, "Kokkos::fence()"); return;
+  case PKI_INTRINSIC_BINOP_NEW: /* pkc::bin_op_3d(keys, nbins x3, min x3, max x3) */
+    pkb_putf(b, "pkc::bin_op_%dd(", e->type.length);
+    args_from(c, e, 0);
+    pkb_put(b, ")");
+    return;
+  case PKI_INTRINSIC_BINSORT_NEW: /* pkc::bin_sort(keys, begin, end, op, within) */
+    pkb_put(b, "pkc::bin_sort(");
+    args_from(c, e, 0);
+    pkb_put(b, ")");
+    return;
+  case PKI_INTRINSIC_BINSORT_CREATE: method(c, e, "create_permute_vector"); return;
+  case PKI_INTRINSIC_BINSORT_SORT: method(c, e, "sort"); return;
+  case PKI_INTRINSIC_BINSORT_COUNT: method(c, e, "get_bin_count"); return;
+  case PKI_INTRINSIC_BINSORT_OFFSETS: method(c, e, "get_bin_offsets"); return;
+  case PKI_INTRINSIC_BINSORT_PERMUTE: method(c, e, "get_permute_vector"); return;
   case PKI_INTRINSIC_SCRATCH_SHMEM: {
     static const char *const stars[] = {"*", "**", "***"};
     pkb_putf(b, "static_cast<int64_t>(pkc::ScratchView<%s%s>::shmem_size(",

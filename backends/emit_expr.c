@@ -47,6 +47,20 @@ static bool put_special_type(pkb_buf *b, pki_type t) {
     pkb_put(b, t.rank == 1024 ? "pkc::Pool1024::generator_type" : "pkc::Pool64::generator_type");
     return true;
   case PKI_TIMER: pkb_put(b, "Kokkos::Timer"); return true;
+  case PKI_BINOP:
+  case PKI_BINSORT: { /* Kokkos::BinOp3D<Key> / pkc::BinSort<Key, Kokkos::BinOp3D<Key>> */
+    pki_type key = pki_view(t.elem, t.rank, t.layout);
+    const char *op = t.length == 3 ? "Kokkos::BinOp3D<" : "Kokkos::BinOp1D<";
+    if (t.kind == PKI_BINSORT) {
+      pkb_put(b, "pkc::BinSort<");
+      pkb_put_type(b, key);
+      pkb_put(b, ", ");
+    }
+    pkb_put(b, op);
+    pkb_put_type(b, key);
+    pkb_put(b, t.kind == PKI_BINSORT ? ">>" : ">");
+    return true;
+  }
   case PKI_ARRAY: pkb_put(b, pkb_scalar_ctype(t.elem)); return true; /* + [n] after the name */
   case PKI_VIEW:
     if (t.space != PKI_SPACE_SCRATCH && t.layout != PKI_LAYOUT_STRIDE)

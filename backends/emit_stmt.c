@@ -130,6 +130,14 @@ static bool emit_special_decl(pkb_ctx *c, const pki_stmt *s) {
     pkb_put(b, ";\n");
     return true;
   }
+  if ((t.kind == PKI_BINOP || t.kind == PKI_BINSORT) && s->value) {
+    pkb_begin(b, "auto "); /* Kokkos::BinOp3D<Key> / pkc::BinSort<Key, Op> */
+    pkb_put_ident(b, v->name);
+    pkb_put(b, " = ");
+    expr(c, s->value);
+    pkb_put(b, ";\n");
+    return true;
+  }
   if (t.kind == PKI_ARRAY) {
     pkb_begin(b, "%s ", pkb_scalar_ctype(t.elem));
     pkb_put_ident(b, v->name);
@@ -486,6 +494,18 @@ void pkb_emit_stmt(pkb_ctx *c, const pki_stmt *s) {
   switch (s->kind) {
   case PKI_S_DECL: emit_decl(c, s); break;
   case PKI_S_ASSIGN:
+    if (s->value && s->value->kind == PKI_E_INTRINSIC && s->value->ival &&
+        s->value->intrinsic >= PKI_INTRINSIC_BINSORT_COUNT &&
+        s->value->intrinsic <= PKI_INTRINSIC_BINSORT_PERMUTE) {
+      /* self.x = sorter.get_bin_count(): a checked copy into the member */
+      pkb_begin(c->b, "pkc::copy_bin_sort_result(");
+      expr(c, s->target);
+      pkb_put(c->b, ", ");
+      expr(c, s->value);
+      pkb_putf(c->b, ", \"%s\", \"%s\");\n", s->target->var->name,
+               pki_intrinsics[s->value->intrinsic].py_name + 2);
+      break;
+    }
     pkb_begin(c->b, "%s", "");
     expr(c, s->target);
     pkb_put(c->b, " = ");

@@ -6,6 +6,8 @@
 #define PKC_DIALECT_HPP
 
 #include <Kokkos_Random.hpp>
+#include <Kokkos_Sort.hpp>
+#include <stdexcept>
 
 namespace pkc {
 
@@ -212,6 +214,69 @@ inline void pool_destroy(int32_t bits, void *pool) {
   if (!pool || !Kokkos::is_initialized()) return;  // after finalize: nothing to free
   if (bits == 64) delete static_cast<Pool64 *>(pool);
   else if (bits == 1024) delete static_cast<Pool1024 *>(pool);
+}
+
+// ------------------------------------------------------------ BinSort
+// pk.BinSort in @pk.main: Kokkos::BinSort with int offsets (PyKokkos'
+// int32 bin counts, offsets and permutation), in the keys' memory space.
+template <class Key, class Op>
+using BinSort = Kokkos::BinSort<Key, Op, typename Key::device_type, int>;
+
+// pk.BinOp1D(keys, nbins, min, max): nbins + 1 bins (Kokkos' definition);
+// keys only give the key View type.
+template <class Key>
+inline Kokkos::BinOp1D<Key> bin_op_1d(const Key &, int64_t nbins,
+                                      typename Key::const_value_type min,
+                                      typename Key::const_value_type max) {
+  return Kokkos::BinOp1D<Key>(static_cast<int>(nbins), min, max);
+}
+
+// pk.BinOp3D(keys, [nx, ny, nz], [x0, y0, z0], [x1, y1, z1]).
+template <class Key>
+inline Kokkos::BinOp3D<Key> bin_op_3d(const Key &, int64_t nx, int64_t ny, int64_t nz,
+                                      typename Key::const_value_type x0,
+                                      typename Key::const_value_type y0,
+                                      typename Key::const_value_type z0,
+                                      typename Key::const_value_type x1,
+                                      typename Key::const_value_type y1,
+                                      typename Key::const_value_type z1) {
+  int nbins[3] = {static_cast<int>(nx), static_cast<int>(ny), static_cast<int>(nz)};
+  typename Key::non_const_value_type lo[3] = {x0, y0, z0}, hi[3] = {x1, y1, z1};
+  return Kokkos::BinOp3D<Key>(nbins, lo, hi);
+}
+
+// pk.BinSort(keys, [begin, end,] bin_op[, sort_within_bins]).
+template <class Key, class Op>
+inline BinSort<Key, Op> bin_sort(const Key &keys, int64_t begin, int64_t end, const Op &op,
+                                 bool sort_within_bins) {
+  return BinSort<Key, Op>(keys, static_cast<int>(begin), static_cast<int>(end), op,
+                          sort_within_bins);
+}
+
+template <class Dst, class Src>
+struct CopyConverted {
+  Dst dst;
+  Src src;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t i) const {
+    dst(i) = static_cast<typename Dst::non_const_value_type>(src(i));
+  }
+};
+
+// self.x = sorter.get_bin_count() (get_bin_offsets, get_permute_vector): the
+// values are copied into the member (memory the Python program owns), whose
+// extent must equal the result's; std::runtime_error naming both otherwise.
+template <class Dst, class Src>
+inline void copy_bin_sort_result(const Dst &dst, const Src &src, const char *member,
+                                 const char *what) {
+  if (dst.extent(0) != src.extent(0))
+    throw std::runtime_error(std::string("self.") + member + " has " +
+                             std::to_string(dst.extent(0)) + " elements but sorter." + what +
+                             "() has " + std::to_string(src.extent(0)) +
+                             "; allocate it with that many elements");
+  Kokkos::parallel_for("pkc::copy_bin_sort_result",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(
+                           0, static_cast<int64_t>(dst.extent(0))),
+                       CopyConverted<Dst, Src>{dst, src});
 }
 
 }  // namespace pkc

@@ -249,6 +249,8 @@ static bool host_only(pkf_ctx *c, TSNode call, const char *what) {
 }
 
 static bool pk_method(pkf_ctx *c, TSNode call, const char *an, pki_expr **out) {
+  if (pkf_binsort_new(c, call, an, out))
+    return true;
   bool timer = !strcmp(an, "Timer"), fence = !strcmp(an, "fence");
   if (!timer && !fence)
     return false;
@@ -363,6 +365,8 @@ bool pkf_ent_method_call(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out) {
   pki_type t = peek_type(c, obj);
   if (t.kind == PKI_TIMER)
     return timer_method(c, call, obj, an, out);
+  if (t.kind == PKI_BINOP || t.kind == PKI_BINSORT)
+    return pkf_binsort_method(c, call, obj, t, an, out);
   if (t.kind == PKI_CLASS)
     return class_method(c, call, obj, t.cls, an, out);
   return false;
@@ -431,6 +435,21 @@ bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
   return true;
 }
 
+/* left is the target of `self.x = sorter.get_bin_count()` (get_bin_offsets,
+ * get_permute_vector): a copy into the member, checked by pki_check. */
+static bool binsort_result(pkf_ctx *c, TSNode left) {
+  TSNode a = ts_node_parent(left);
+  TSNode r = pkf_type_is(a, "assignment") ? pkf_field(a, "right") : (TSNode){0};
+  if (ts_node_is_null(r) || !pkf_type_is(r, "call"))
+    return false;
+  TSNode fn = pkf_field(r, "function");
+  if (!pkf_type_is(fn, "attribute"))
+    return false;
+  TSNode m = pkf_field(fn, "attribute");
+  return pkf_is(c, m, "get_bin_count") || pkf_is(c, m, "get_bin_offsets") ||
+         pkf_is(c, m, "get_permute_vector");
+}
+
 bool pkf_ent_target(pkf_ctx *c, TSNode left, pki_expr **out) {
   if (!pkf_type_is(left, "attribute"))
     return false;
@@ -441,7 +460,7 @@ bool pkf_ent_target(pkf_ctx *c, TSNode left, pki_expr **out) {
       return false; /* workload workunits: read-only members, reported by the caller */
     if (!pkf_ent_attr(c, left, out) || !*out)
       return true;
-    if (c->fn->is_main && (*out)->var->type.kind == PKI_VIEW) {
+    if (c->fn->is_main && (*out)->var->type.kind == PKI_VIEW && !binsort_result(c, left)) {
       pki_error(c->d, pkf_span(left), "member-write",
                 "cannot assign to View member '%s' in @pk.main; write its elements in a "
                 "workunit instead", pkf_text(c, left));

@@ -156,6 +156,11 @@ bool pkf_class_annotation(pkf_ctx *c, TSNode n, pki_type *out);
 bool pkf_ent_name_call(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out);
 bool pkf_ent_method_call(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out);
 bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out);
+/* binsort.c: pk.BinOp1D/BinOp3D/BinSort(...) (name: the attribute after pk.) and
+ * the methods of a pk.BinSort local (t: its type) in @pk.main; same contract. */
+bool pkf_binsort_new(pkf_ctx *c, TSNode call, const char *name, pki_expr **out);
+bool pkf_binsort_method(pkf_ctx *c, TSNode call, TSNode obj, pki_type t, const char *name,
+                        pki_expr **out);
 /* lower_stmt.c hooks: assignment targets self.x (ctor / main) and v.field;
  * statements of @pk.main (dispatches, timers) and `self.x: T = v` in a ctor. */
 bool pkf_ent_target(pkf_ctx *c, TSNode left, pki_expr **out);

@@ -382,10 +382,23 @@ static bool ctor_field_decl(pkf_ctx *c, TSNode a, pki_block *out) {
   return true;
 }
 
-/* `name = Vec3(...)` / `name = pk.Timer()`: a new local of that type. */
+/* An annotation typed_decl accepts: none, or pk.BinOp1D/BinOp3D/BinSort. */
+static bool decl_annotation_ok(pkf_ctx *c, TSNode ann) {
+  if (ts_node_is_null(ann))
+    return true;
+  TSNode t = pkf_unwrap_type(ann);
+  if (!pkf_type_is(t, "attribute") || !pkf_alias_is(c, pkf_field(t, "object"), PKF_AL_PK))
+    return false;
+  TSNode at = pkf_field(t, "attribute");
+  return pkf_is(c, at, "BinOp1D") || pkf_is(c, at, "BinOp3D") || pkf_is(c, at, "BinSort");
+}
+
+/* `name = Vec3(...)` / `name = pk.Timer()` / `binop = pk.BinOp3D(...)` /
+ * `sorter = pk.BinSort(...)`: a new local of that type (a BinOp's or BinSort's
+ * key View type is filled in by pki_check from the constructor). */
 static bool typed_decl(pkf_ctx *c, TSNode a, pki_block *out) {
   TSNode left = pkf_field(a, "left"), right = pkf_field(a, "right");
-  if (!pkf_type_is(left, "identifier") || !ts_node_is_null(pkf_field(a, "type")) ||
+  if (!pkf_type_is(left, "identifier") || !decl_annotation_ok(c, pkf_field(a, "type")) ||
       !pkf_type_is(right, "call"))
     return false;
   const char *nm = pkf_text(c, left);
@@ -397,6 +410,10 @@ static bool typed_decl(pkf_ctx *c, TSNode a, pki_block *out) {
     t = pki_class_type(cls);
   else if (pk_call_named(c, right, "Timer"))
     t.kind = PKI_TIMER;
+  else if (pk_call_named(c, right, "BinOp1D") || pk_call_named(c, right, "BinOp3D"))
+    t.kind = PKI_BINOP, t.length = pk_call_named(c, right, "BinOp3D") ? 3 : 1;
+  else if (pk_call_named(c, right, "BinSort"))
+    t.kind = PKI_BINSORT;
   else
     return false;
   pki_expr *v = pkf_expr(c, right);

@@ -335,6 +335,108 @@ static void ck_timer(pki_ck *c, pki_expr *e) {
   }
 }
 
+/* ------------------------------------------------------------- BinSort */
+
+/* args[i] checked as a number and converted to t ("what" names it). */
+static bool ck_number(pki_ck *c, pki_expr *e, int i, pki_type t, const char *what) {
+  pki_expr *a = e->args[i] = pki_ck_expr(c, e->args[i]);
+  if (!a || a->type.kind == PKI_VOID)
+    return false;
+  if (!pki_is_numeric(a->type.kind)) {
+    pki_error(c->d, a->span, "type-mismatch", "the %s of %s must be a number, got %s", what,
+              iname(e), tstr(c, a->type));
+    return false;
+  }
+  e->args[i] = pki_ck_conv(c, a, t);
+  return true;
+}
+
+/* The key View of a BinOp/BinSort constructor (args[0]): rank 1 for a 1-D
+ * BinOp, rank 2 (n x 3) for a 3-D one. */
+static bool ck_keys(pki_ck *c, pki_expr *e, int rank) {
+  pki_expr *k = e->args[0] = pki_ck_expr(c, e->args[0]);
+  if (!k || k->type.kind == PKI_VOID)
+    return false;
+  if (k->type.kind != PKI_VIEW || (rank && k->type.rank != rank)) {
+    pki_error(c->d, k->span, "bad-binsort", "the keys of %s must be a View%dD, got %s",
+              iname(e), rank ? rank : 1, tstr(c, k->type));
+    return false;
+  }
+  return true;
+}
+
+static void ck_binop_new(pki_ck *c, pki_expr *e) {
+  bool three = e->nargs == 10;
+  if (!ck_keys(c, e, three ? 2 : 1))
+    return;
+  pki_type key = e->args[0]->type;
+  bool ok = true;
+  for (int i = 1; i < e->nargs; i++) {
+    bool nb = three ? i <= 3 : i == 1;
+    ok &= ck_number(c, e, i, nb ? pki_int_type : pki_scalar(key.elem),
+                    nb ? "bin count" : i < (three ? 7 : 3) ? "minimum" : "maximum");
+  }
+  if (ok)
+    e->type = (pki_type){.kind = PKI_BINOP, .elem = key.elem, .rank = key.rank,
+                         .layout = key.layout, .length = three ? 3 : 1};
+}
+
+static void ck_binsort_new(pki_ck *c, pki_expr *e) {
+  if (!ck_keys(c, e, 0))
+    return;
+  pki_type key = e->args[0]->type;
+  bool ok = ck_number(c, e, 1, pki_int_type, "begin") & ck_number(c, e, 2, pki_int_type, "end");
+  pki_expr *op = e->args[3] = pki_ck_expr(c, e->args[3]);
+  if (!op || op->type.kind == PKI_VOID)
+    return;
+  if (op->type.kind != PKI_BINOP) {
+    pki_error(c->d, op->span, "bad-binsort", "the bin operator of pk.BinSort must be a "
+              "pk.BinOp1D or pk.BinOp3D, got %s", tstr(c, op->type));
+    return;
+  }
+  if (op->type.elem != key.elem || op->type.rank != key.rank || op->type.layout != key.layout) {
+    pki_error(c->d, op->span, "bad-binsort", "pk.BinSort's keys (%s) and its bin operator's "
+              "keys (%s) must be the same kind of View", tstr(c, key),
+              tstr(c, pki_view(op->type.elem, op->type.rank, op->type.layout)));
+    return;
+  }
+  ok &= ck_number(c, e, 4, pki_bool_type, "sort_within_bins");
+  if (ok)
+    e->type = (pki_type){.kind = PKI_BINSORT, .elem = key.elem, .rank = key.rank,
+                         .layout = key.layout, .length = op->type.length};
+}
+
+static void ck_binsort(pki_ck *c, pki_expr *e) {
+  pki_intrinsic k = e->intrinsic;
+  if (k == PKI_INTRINSIC_BINOP_NEW) {
+    ck_binop_new(c, e);
+    return;
+  }
+  if (k == PKI_INTRINSIC_BINSORT_NEW) {
+    ck_binsort_new(c, e);
+    return;
+  }
+  if (!ck_operand(c, e, PKI_BINSORT, PKI_ACCESS_READ, "a pk.BinSort"))
+    return;
+  if (k == PKI_INTRINSIC_BINSORT_SORT) {
+    pki_expr *v = e->args[1] = pki_ck_expr(c, e->args[1]);
+    if (v && v->type.kind != PKI_VOID && v->type.kind != PKI_VIEW)
+      pki_error(c->d, v->span, "bad-binsort", "sorter.sort() permutes a View, got %s",
+                tstr(c, v->type));
+    else if (v && v->kind == PKI_E_VAR)
+      pki_ck_mark(v->var, PKI_ACCESS_READ | PKI_ACCESS_WRITE);
+    for (int i = 2; i < e->nargs; i++)
+      ck_number(c, e, i, pki_int_type, i == 2 ? "begin" : "end");
+  } else if (k != PKI_INTRINSIC_BINSORT_CREATE) {
+    /* get_bin_count/offsets/permute_vector: only copied into a View member */
+    if (!e->ival)
+      pki_error(c->d, e->span, "bad-binsort",
+                "the result of sorter.%s() can only be copied into a View data member: "
+                "self.x = sorter.%s()", iname(e) + 2, iname(e) + 2);
+    e->type = pki_view(PKI_I32, 1, PKI_LAYOUT_DEFAULT);
+  }
+}
+
 static bool ck_arity(pki_ck *c, pki_expr *e) {
   if ((unsigned)e->intrinsic >= PKI_INTRINSIC_COUNT) {
     pki_error(c->d, e->span, "bad-intrinsic", "unknown pk operation");
@@ -371,6 +473,8 @@ void pki_ck_intrinsic(pki_ck *c, pki_expr *e, bool as_stmt) {
     ck_subview(c, e);
   } else if (k == PKI_INTRINSIC_FENCE) {
     e->type = pki_void_type;
+  } else if (k >= PKI_INTRINSIC_BINOP_NEW && k <= PKI_INTRINSIC_BINSORT_PERMUTE) {
+    ck_binsort(c, e);
   } else if (k == PKI_INTRINSIC_SCRATCH_SHMEM) {
     e->type = preset; /* int64, elem = the scratch View's element kind */
     for (int i = 0; i < e->nargs; i++)
@@ -380,6 +484,7 @@ void pki_ck_intrinsic(pki_ck *c, pki_expr *e, bool as_stmt) {
   }
   bool void_op = k == PKI_INTRINSIC_TEAM_BARRIER || k == PKI_INTRINSIC_POOL_FREE_STATE ||
                  k == PKI_INTRINSIC_TIMER_RESET || k == PKI_INTRINSIC_FENCE ||
+                 k == PKI_INTRINSIC_BINSORT_CREATE || k == PKI_INTRINSIC_BINSORT_SORT ||
                  atomic_void(k);
   if (!as_stmt && void_op)
     pki_error(c->d, e->span, "bad-call",

@@ -52,6 +52,11 @@ static void ck_decl(pki_ck *c, pki_stmt *s) {
   }
   if (!v)
     return;
+  if ((v->type.kind == PKI_BINOP || v->type.kind == PKI_BINSORT) && s->value) {
+    if (s->value->type.kind == v->type.kind)
+      v->type = s->value->type; /* binop = pk.BinOp3D(self.x, ...): the keys' View type */
+    return;
+  }
   bool view_ok = pki_ck_in_main(c) || pki_ck_view_local_ok(s->value);
   if (v->type.kind == PKI_VOID) {
     if (!s->value) {
@@ -104,6 +109,33 @@ static bool minmax(const pki_func *f) {
          (f->reducer == PKI_REDUCER_MIN || f->reducer == PKI_REDUCER_MAX);
 }
 
+static bool binsort_result(const pki_expr *v) {
+  return v && v->kind == PKI_E_INTRINSIC && (v->intrinsic == PKI_INTRINSIC_BINSORT_COUNT ||
+                                             v->intrinsic == PKI_INTRINSIC_BINSORT_OFFSETS ||
+                                             v->intrinsic == PKI_INTRINSIC_BINSORT_PERMUTE);
+}
+
+/* self.x = sorter.get_bin_count() (offsets, permute vector): copied into the
+ * member, which must be a rank-1 integer View (extents checked at run time). */
+static void ck_binsort_result(pki_ck *c, pki_stmt *s) {
+  pki_expr *t = s->target;
+  s->value->ival = 1; /* the one place these results may go */
+  s->value = pki_ck_expr(c, s->value);
+  if (t->kind == PKI_E_VAR && t->var) { /* the member's elements are written */
+    t->type = t->var->type;
+    pki_ck_mark(t->var, PKI_ACCESS_WRITE);
+  }
+  if (t->kind != PKI_E_VAR || !t->var || t->var->kind != PKI_VAR_MEMBER ||
+      t->type.kind != PKI_VIEW || t->type.rank != 1 || !pki_is_int(t->type.elem)) {
+    pki_error(c->d, t->span, "bad-binsort",
+              "sorter.%s() is copied into a data member (self.x) that is a View1D of "
+              "integers sized like the result; '%s' is %s",
+              pki_intrinsics[s->value->intrinsic].py_name + 2,
+              t->kind == PKI_E_VAR && t->var ? t->var->name : "this target",
+              pki_type_str(c->m->arena, t->type));
+  }
+}
+
 static void ck_assign(pki_ck *c, pki_stmt *s) {
   pki_expr *t = s->target;
   if (t && t->kind == PKI_E_VAR && t->var && t->var->kind == PKI_VAR_ACC &&
@@ -114,6 +146,10 @@ static void ck_assign(pki_ck *c, pki_stmt *s) {
               "cannot assign to the accumulator '%s' of a %s reduction; use %s %s= value",
               t->var->name, reducer_name(o), t->var->name, prod ? "*" : "+");
     s->value = pki_ck_expr(c, s->value);
+    return;
+  }
+  if (binsort_result(s->value)) {
+    ck_binsort_result(c, s);
     return;
   }
   bool ok = pki_ck_target(c, t, PKI_ACCESS_WRITE);

@@ -182,6 +182,8 @@ bool pki_type_eq(pki_type a, pki_type b) {
   case PKI_CLASS: return a.cls == b.cls;
   case PKI_ARRAY: return a.elem == b.elem && a.length == b.length;
   case PKI_POOL: case PKI_RAND_STATE: return a.rank == b.rank;
+  case PKI_BINOP: case PKI_BINSORT:
+    return a.elem == b.elem && a.rank == b.rank && a.layout == b.layout && a.length == b.length;
   default: return true;
   }
 }
@@ -210,7 +212,8 @@ const char *pki_kind_name(pki_kind k) {
       [PKI_U64] = "uint64",  [PKI_F32] = "float32", [PKI_F64] = "float64",
       [PKI_VIEW] = "View",   [PKI_STR] = "str",     [PKI_TEAM_MEMBER] = "TeamMember",
       [PKI_CLASS] = "classtype", [PKI_ARRAY] = "List", [PKI_POOL] = "Random_Pool",
-      [PKI_RAND_STATE] = "RandomState", [PKI_TIMER] = "Timer"};
+      [PKI_RAND_STATE] = "RandomState", [PKI_TIMER] = "Timer",
+      [PKI_BINOP] = "BinOp", [PKI_BINSORT] = "BinSort"};
   return (unsigned)k < PKI_KIND_COUNT ? names[k] : "?";
 }
 
@@ -223,6 +226,9 @@ const char *pki_type_str(pki_arena *a, pki_type t) {
     return pki_sprintf(a, "Random_XorShift%d_Pool", t.rank);
   if (t.kind == PKI_RAND_STATE)
     return pki_sprintf(a, "Random_XorShift%d", t.rank);
+  if (t.kind == PKI_BINOP || t.kind == PKI_BINSORT)
+    return pki_sprintf(a, "%s%s", t.kind == PKI_BINOP ? "BinOp" : "BinSort",
+                       t.length == 3 ? "3D" : "1D");
   if (t.kind != PKI_VIEW)
     return pki_kind_name(t.kind);
   if (t.space == PKI_SPACE_SCRATCH)

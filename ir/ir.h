@@ -95,6 +95,9 @@ typedef enum pki_kind {
   PKI_POOL,        /* pk.Random_XorShift64_Pool (rank 64) / _1024_Pool (rank 1024) */
   PKI_RAND_STATE,  /* a generator state from pool.get_state(); rank as the pool's */
   PKI_TIMER,       /* pk.Timer (host code of @pk.main only) */
+  PKI_BINOP,       /* pk.BinOp1D/3D (host code of @pk.main only): elem, rank, layout
+                      = the key View's; length = 1 or 3 (the BinOp's dimensions) */
+  PKI_BINSORT,     /* pk.BinSort over such a BinOp: fields as PKI_BINOP */
   PKI_KIND_COUNT
 } pki_kind;
 
@@ -278,6 +281,14 @@ typedef enum pki_builtin {
   /* host code of @pk.main */                                                     \
   X(TIMER_NEW, "pk.Timer", 0, 0) X(TIMER_SECONDS, "t.seconds", 1, 1)              \
   X(TIMER_RESET, "t.reset", 1, 1) X(FENCE, "pk.fence", 0, 0)                     \
+  /* Kokkos::BinSort in @pk.main. BINOP_NEW: keys, nbins, min, max (1-D) or     \
+     keys, nbins x3, min x3, max x3 (3-D); BINSORT_NEW: keys, begin, end, binop, \
+     sort_within_bins; then methods on the sorter (args[0]) */                    \
+  X(BINOP_NEW, "pk.BinOp", 4, 10) X(BINSORT_NEW, "pk.BinSort", 5, 5)              \
+  X(BINSORT_CREATE, "s.create_permute_vector", 1, 1)                              \
+  X(BINSORT_SORT, "s.sort", 2, 4) X(BINSORT_COUNT, "s.get_bin_count", 1, 1)       \
+  X(BINSORT_OFFSETS, "s.get_bin_offsets", 1, 1)                                   \
+  X(BINSORT_PERMUTE, "s.get_permute_vector", 1, 1)                                \
   /* pk.ScratchView1D..3D[T].shmem_size(n0[, n1, n2]) in @pk.main: bytes (int64);  \
      type.elem = T (double if not given), ival = rank */                          \
   X(SCRATCH_SHMEM, "pk.ScratchView.shmem_size", 1, 3)

@@ -3,7 +3,7 @@ bin operators, as PyKokkos' mini-apps use them for cell lists), computed on the
 host with numpy: bins, counts, offsets and the permutation follow Kokkos'
 definitions; within a bin the original order is kept (Kokkos leaves it
 unspecified unless sort_within_bins, which sorts by key here too).
-Not yet available inside @pk.main (pkc rejects it there)."""
+Inside @pk.main pkc translates the same calls to Kokkos::BinSort itself."""
 from ._view import View, numpy
 
 
