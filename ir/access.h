@@ -1,0 +1,197 @@
+/*
+ * access.h - access summaries of kernels and the legality of fusing a
+ * sequence of kernels into one (prefix pki_; kernel-fusion item 1).
+ *
+ * access.c summarizes one kernel (a workunit of any entity style, or a lambda
+ * dispatched by @pk.main): every View it touches, how (read, write, atomic
+ * update), and how each index of each access relates to the work index(es);
+ * calls into @pk.function device functions are followed. fusion.c decides,
+ * from the summaries and what the caller knows about the arguments (which
+ * Views are the same memory, launch domains, reduction results), whether a
+ * sequence of kernels may run as one kernel over one launch domain: a
+ * kernel's points may only depend on the same point of the kernels before
+ * it (the fusion constraints of Diffuse, ASPLOS'25). Every refusal names the
+ * rule, the kernels, the View and the source lines.
+ *
+ * Memory: summaries and reason strings live in the module's / caller's arena.
+ * The IR is only read.
+ */
+#ifndef PKC_IR_ACCESS_H
+#define PKC_IR_ACCESS_H
+
+#include "ir.h"
+
+#define PKI_ACCESS_MAX_DIMS 8 /* View ranks and work indices (MDRange <= 6) */
+
+/* How one index of an access relates to the kernel's work indices. */
+typedef enum pki_idx_kind {
+  PKI_IDX_IDENTITY,    /* exactly work index `work` (v[i]) */
+  PKI_IDX_OFFSET,      /* work index `work` + `offset`, a nonzero compile-time integer */
+  PKI_IDX_AFFINE,      /* another affine function of the work indices (2*i, i*n + j) */
+  PKI_IDX_NONAFFINE,   /* depends on the work indices, not affinely (i % 4, i*i) */
+  PKI_IDX_INDIRECT,    /* reads a View (idx[i], or a local computed from one) */
+  PKI_IDX_INDEPENDENT, /* does not depend on the work indices (constant, loop index, scalar) */
+  PKI_IDX_UNKNOWN      /* not analysed (partially indexed subview, accumulator, ...) */
+} pki_idx_kind;
+
+typedef struct pki_idx {
+  pki_idx_kind kind;
+  int work;         /* IDENTITY/OFFSET: which work index (0 = the first, i) */
+  int64_t offset;   /* OFFSET: c in i + c; INDEPENDENT with constant: the value */
+  bool constant;    /* INDEPENDENT: a compile-time integer (offset holds it) */
+  unsigned works;   /* bit k: depends on work index k (all kinds but INDIRECT/UNKNOWN) */
+  const char *text; /* the index's source text, NULL where it is not the kernel's own
+                       (inside a device function or through a subview) */
+} pki_idx;
+
+enum { /* pki_access.mode bits */
+  PKI_MEM_READ = 1,
+  PKI_MEM_WRITE = 2,
+  PKI_MEM_ATOMIC = 4, /* a pk.atomic_* update (always with READ|WRITE) */
+  PKI_MEM_FETCH = 8   /* an atomic whose old value is used (fetch_*, compare_exchange) */
+};
+
+/* Atomic updates of one class commute with each other (Diffuse's reduction
+ * privilege); OTHER (mod, shifts, div, compare_exchange) commutes with nothing. */
+typedef enum pki_atomic_class {
+  PKI_ATOMIC_NONE, PKI_ATOMIC_SUM, PKI_ATOMIC_PROD, PKI_ATOMIC_MAX, PKI_ATOMIC_MIN,
+  PKI_ATOMIC_AND, PKI_ATOMIC_OR, PKI_ATOMIC_XOR, PKI_ATOMIC_OTHER
+} pki_atomic_class;
+
+/* One access (or several identical ones: the first is kept) to a View. */
+typedef struct pki_access {
+  const pki_var *view;     /* a View parameter, data member, or View captured by a lambda */
+  unsigned mode;           /* PKI_MEM_* */
+  pki_atomic_class atomic; /* PKI_ATOMIC_NONE unless PKI_MEM_ATOMIC */
+  int rank;                /* number of indices (the View's rank) */
+  pki_idx idx[PKI_ACCESS_MAX_DIMS];
+  pki_span span;           /* v[...] or the pk.atomic_* call */
+  const char *callee;      /* device function containing it; NULL in the kernel's body */
+  pki_span call;           /* then: the call in the kernel's body that leads there */
+} pki_access;
+
+/* A View and the union of the modes of its accesses. */
+typedef struct pki_view_use {
+  const pki_var *view;
+  unsigned mode;
+} pki_view_use;
+
+/* A scalar parameter / data member the kernel reads (first read). */
+typedef struct pki_scalar_read {
+  const pki_var *var;
+  pki_span span;
+} pki_scalar_read;
+
+typedef struct pki_access_summary {
+  const pki_func *kernel;
+  const char *name;       /* the kernel's Python name */
+  pki_span span;          /* the kernel's def (a lambda: the lambda) */
+  pki_policy policy;
+  int nwork;              /* work indices (TeamPolicy: 1, the member) */
+  const char *work[PKI_ACCESS_MAX_DIMS]; /* their Python names */
+  bool reduction;         /* parallel_reduce kernel: reducer says which */
+  pki_reducer reducer;
+  pki_span acc_span;      /* first update of the accumulator (else the kernel's span) */
+  bool scan, team, scratch, random, calls; /* calls: follows @pk.function calls */
+  /* Some access could not be analysed (recursive or too deep call chain, a
+   * View used whole, an alias assigned twice): then why and where. */
+  bool unknown;
+  const char *unknown_why;
+  pki_span unknown_at;
+  pki_vec accesses;       /* pki_access *, in source order of first occurrence */
+  pki_vec views;          /* pki_view_use *, one per View */
+  pki_vec scalars;        /* pki_scalar_read *, one per scalar */
+} pki_access_summary;
+
+/* Summarizes kernel f (a workunit, or a lambda closure dispatched by @pk.main)
+ * of checked module m; allocated in m's arena. Never fails: what it cannot
+ * follow sets unknown (with a reason). */
+pki_access_summary *pki_access_summarize(pki_module *m, const pki_func *f);
+/* Summaries of every kernel of m (workunits of all entities, then @pk.main
+ * lambdas), in entity order; *n gets the count. Array in m's arena. */
+pki_access_summary **pki_access_summarize_module(pki_module *m, int *n);
+/* The use of View v in s, or NULL if s does not touch it. */
+const pki_view_use *pki_access_view(const pki_access_summary *s, const pki_var *v);
+/* "identity", "offset", ...: the kind's name for printing. */
+const char *pki_idx_kind_name(pki_idx_kind k);
+/* Describes access a's indices as in source: "i + 1", "[j, i]", "idx[i]"
+ * (indices without source text by kind: "<indirect>"). In arena a. */
+const char *pki_access_where(pki_arena *a, const pki_access_summary *s, const pki_access *x);
+
+/* ------------------------------------------------------------- fusion */
+
+/* A kernel's bounds compared with those of the sequence's first kernel. */
+typedef enum pki_bounds { PKI_BOUNDS_SAME, PKI_BOUNDS_DIFFERENT, PKI_BOUNDS_UNKNOWN } pki_bounds;
+
+/* Argument identity: View parameter/member `view` of a kernel is bound to
+ * memory `identity`; equal identities (in any kernels) are the same View.
+ * A View with no entry, or a negative identity, may be any View. */
+typedef struct pki_fuse_view {
+  const pki_var *view;
+  int identity;
+} pki_fuse_view;
+
+/* Scalar parameter/member `var` of a kernel holds the result of the
+ * reduction kernel at index `producer` of the sequence. */
+typedef struct pki_fuse_input {
+  const pki_var *var;
+  int producer;
+} pki_fuse_input;
+
+/* One kernel of a sequence, as the caller dispatches it. */
+typedef struct pki_fuse_kernel {
+  const pki_access_summary *sum;
+  pki_policy policy;
+  int rank;                     /* MDRange rank (ignored otherwise) */
+  pki_bounds bounds;            /* vs kernel 0 (ignored for kernel 0) */
+  const pki_fuse_view *views;
+  int nviews;
+  const pki_fuse_input *inputs;
+  int ninputs;
+} pki_fuse_kernel;
+
+typedef enum pki_fuse_verdict {
+  PKI_FUSE_LEGAL,
+  PKI_FUSE_LEGAL_IF_BOUNDS_EQUAL, /* legal once the run-time bounds are found equal */
+  PKI_FUSE_ILLEGAL
+} pki_fuse_verdict;
+
+typedef enum pki_fuse_rule {
+  PKI_FUSE_OK,       /* nothing against it */
+  PKI_FUSE_SCAN,     /* a parallel_scan: a barrier, never fused */
+  PKI_FUSE_TEAM,     /* a TeamPolicy kernel: not fused */
+  PKI_FUSE_SCRATCH,  /* a kernel using team/thread scratch: not fused */
+  PKI_FUSE_UNKNOWN,  /* a kernel whose accesses are not known (summary->unknown) */
+  PKI_FUSE_POLICY,   /* launch domains of different kinds or ranks */
+  PKI_FUSE_BOUNDS,   /* bounds different (ILLEGAL) or known only at run time */
+  PKI_FUSE_RAW,      /* a write, then a read of the View at another point */
+  PKI_FUSE_WAR,      /* a read, then a write at another point */
+  PKI_FUSE_WAW,      /* two writes at different points */
+  PKI_FUSE_ATOMIC,   /* an atomic update and another (non-commuting) access */
+  PKI_FUSE_RESULT    /* a kernel reads the result of an earlier reduction */
+} pki_fuse_rule;
+
+typedef struct pki_fuse_decision {
+  pki_fuse_verdict verdict;
+  pki_fuse_rule rule;       /* why it is not simply LEGAL */
+  int first, second;        /* the kernels (sequence indices; first < second);
+                               second = -1 for a rule about one kernel */
+  const char *name;         /* the View or scalar involved (Python name), or NULL */
+  const pki_access *a, *b;  /* the conflicting accesses of first and second, or NULL */
+  pki_span at_first, at_second; /* where in first and second (accesses, or the kernels) */
+  int prefix;               /* how many leading kernels can be fused (all when not ILLEGAL) */
+} pki_fuse_decision;
+
+/* Decides whether kernels ks[0..n-1], run in this order, can be fused into
+ * one kernel over the launch domain of ks[0]. The first refusal found (in
+ * order of the later kernel) is returned. n <= 1 is LEGAL. */
+pki_fuse_decision pki_fuse_check(const pki_fuse_kernel *ks, int n);
+/* The decision as one line a user can act on ("not fused: kernel 'stencil'
+ * (line 12) reads 'u' at i + 1, which kernel 'update' (line 20) writes at i
+ * (read after write across points)"); in arena a. */
+const char *pki_fuse_reason(pki_arena *a, const pki_fuse_kernel *ks, int n,
+                            const pki_fuse_decision *d);
+/* "raw", "scan", ...: the rule's stable id. */
+const char *pki_fuse_rule_name(pki_fuse_rule r);
+
+#endif /* PKC_IR_ACCESS_H */
