@@ -370,7 +370,9 @@ static void collect_block(const pki_block *b, const pki_var **out, int *n, int m
   }
 }
 
-void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) {
+void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) { pkb_emit_dispatch_tagged(c, s, NULL); }
+
+void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_tag) {
   pkb_buf *b = c->b;
   const pki_func *f = s->closure;
   if (!f) {
@@ -379,8 +381,8 @@ void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) {
   }
   bool lambda = f->is_closure; /* a lambda in @pk.main, not a workunit of the workload */
   const char *label = s->str ? s->str : f->name;
-  const char *tag = NULL;
-  if (!lambda && f->owner)
+  const char *tag = fused_tag;
+  if (!tag && !lambda && f->owner)
     tag = pki_sprintf(c->m->arena, "%s::%s", pkb_ident(c->m->arena, f->owner->name),
                       pkb_tag_name(c->m->arena, f));
   if (lambda) { /* the lambda copies what it needs: never `self` by reference */
@@ -403,7 +405,10 @@ void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) {
   pkb_begin(b, "Kokkos::%s(", pat[f->pattern]);
   pkb_put_cstr(b, label);
   pkb_put(b, ", ");
-  put_dispatch_policy(c, s, tag);
+  if (c->policy_text)
+    pkb_put(b, c->policy_text);
+  else
+    put_dispatch_policy(c, s, tag);
   pkb_put(b, ", ");
   if (lambda)
     closure(c, f, "KOKKOS_LAMBDA");

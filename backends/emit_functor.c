@@ -366,6 +366,7 @@ static void functor(pkb_ctx *c, const pki_entity *e) {
   for (int i = 0; i < e->nfuncs; i++)
     if (e->funcs[i]->is_workunit)
       pkb_line(b, "struct %s {};", pkb_tag_name(c->m->arena, e->funcs[i]));
+  pkb_fused_tags(c, e);
   pki_var *const *args = NULL;
   int n = cls ? (args = e->members, e->nmembers)
               : (e->nfuncs ? pkb_kernel_args(e->funcs[0], &args) : 0);
@@ -376,6 +377,7 @@ static void functor(pkb_ctx *c, const pki_entity *e) {
     put_param(b, args[i]);
     pkb_put(b, ";\n");
   }
+  pkb_fused_members(c, e);
   for (int i = 0; i < e->nfuncs; i++) {
     if (e->funcs[i]->is_workunit || e->funcs[i]->is_main)
       continue;
@@ -388,6 +390,7 @@ static void functor(pkb_ctx *c, const pki_entity *e) {
     pkb_nl(b);
     workunit(c, e->funcs[i]);
   }
+  pkb_fused_operators(c, e);
   b->indent--;
   pkb_line(b, "};");
   pkb_nl(b);

@@ -490,6 +490,8 @@ static void emit_expr_stmt(pkb_ctx *c, const pki_stmt *s) {
 void pkb_emit_stmt(pkb_ctx *c, const pki_stmt *s) {
   if (s->kind == PKI_S_EXPR && (!s->value || s->value->kind == PKI_E_STR))
     return;
+  if (pkb_emit_fused(c, s))
+    return;
   pkb_line_directive(c, s);
   switch (s->kind) {
   case PKI_S_DECL: emit_decl(c, s); break;

@@ -44,6 +44,8 @@ typedef struct pkb_ctx {
   pkb_buf *b;
   size_t lines_scanned; /* restore_line: bytes of b already counted ... */
   int lines_counted;    /* ... and the newlines among them */
+  bool unfused;         /* emitting the original statements of a fused group */
+  const char *policy_text; /* a fused dispatch's policy, written as is (tiles) */
 } pkb_ctx;
 
 /* C++ spelling of a scalar kind ("int64_t") or a View type. */
@@ -78,6 +80,16 @@ void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_single(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_assert(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s);
+/* s with the policy's tag given (a fused kernel's), instead of its workunit's. */
+void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_tag);
+
+/* emit_fusion.c: the fused kernels of workload e (m->fusion): tags, the trip
+ * count members of repeated chains, operators; in @pk.main, pkb_emit_fused
+ * emits a group at its first statement (true: s was handled). */
+void pkb_fused_tags(pkb_ctx *c, const pki_entity *e);
+void pkb_fused_members(pkb_ctx *c, const pki_entity *e);
+void pkb_fused_operators(pkb_ctx *c, const pki_entity *e);
+bool pkb_emit_fused(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e);
 /* Does any statement in the block (closures included) use scratch level
  * `level` via m.team_scratch (thread=false) or m.thread_scratch (thread=true)? */

@@ -11,6 +11,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -82,6 +83,40 @@ using RangePolicy = Kokkos::RangePolicy<ExecSpace, Tag, Kokkos::IndexType<int64_
 template <int Rank, class Tag>
 using MDRangePolicy =
     Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank>, Tag, Kokkos::IndexType<int64_t>>;
+
+// ------------------------------------------------------------ kernel fusion
+// @pk.main runs a fused kernel only when fusion_enabled() (environment
+// PKC_FUSION is not "0"; read at each choice, so a program may switch), the
+// bounds of the fused dispatches agree and no two Views of the group that
+// one of them writes overlap; otherwise the original dispatches run.
+inline bool fusion_enabled() {
+  const char *v = std::getenv("PKC_FUSION");
+  return !(v && v[0] == '0' && v[1] == '\0');
+}
+
+template <class A, class B>
+inline bool overlap(const A &a, const B &b) {
+  const char *pa = reinterpret_cast<const char *>(a.data());
+  const char *pb = reinterpret_cast<const char *>(b.data());
+  const size_t na = a.span() * sizeof(typename A::value_type);
+  const size_t nb = b.span() * sizeof(typename B::value_type);
+  return na && nb && pa < pb + nb && pb < pa + na;
+}
+
+// Iterations of `for r in range(begin, end)` (a repeated fused chain).
+inline int64_t trip_count(int64_t begin, int64_t end) { return end > begin ? end - begin : 0; }
+
+// A repeated chain over a range runs all its repetitions on one tile of
+// points before the next (the tile stays in cache); on GPUs a tile is one
+// point (a thread keeps it in registers).
+#if defined(PKC_BACKEND_CUDA) || defined(PKC_BACKEND_HIP)
+constexpr int64_t fusion_tile = 1;
+#else
+constexpr int64_t fusion_tile = 2048;
+#endif
+inline int64_t tile_count(int64_t begin, int64_t end) {
+  return end > begin ? (end - begin + fusion_tile - 1) / fusion_tile : 0;
+}
 
 // DLPack has kDLBool = 6 since v0.8.
 constexpr uint8_t dl_bool = 6;

@@ -15,19 +15,23 @@ static const struct {
 } commands[] = {
     {"check", PKC_CMD_CHECK,
      "pkc check [--diagnostics-format=text|json|sarif] [--real=float32|float64]\n"
-     "          [--strict-types] [--werror] FILE...",
+     "          [--strict-types] [--werror] [--fusion-report] FILE...",
      "Parses and type-checks every annotated entity of each FILE and prints\n"
      "diagnostics; builds nothing. Exit 0 clean, 1 input errors, 2 usage errors.\n"
+     "--fusion-report adds a note (code fusion) per candidate chain of kernels\n"
+     "in @pk.main: fused, or the rule, View, kernels and lines that prevent it.\n"
      "Workunit parameters whose types only a call can tell are notes (they are\n"
      "typed at run time); --strict-types makes them errors. --werror makes\n"
      "warnings (e.g. implicit-conversion) errors."},
-    {"emit", PKC_CMD_EMIT, "pkc emit FILE [-o DIR] [--no-line-directives]",
+    {"emit", PKC_CMD_EMIT, "pkc emit FILE [-o DIR] [--no-line-directives] [--no-fusion]",
      "Writes the generated C++ (FILE.pk/<name>.cpp), its C ABI header, the\n"
-     "support headers and CMakeLists.txt without compiling."},
+     "support headers and CMakeLists.txt without compiling. Fused kernels\n"
+     "(chains of dispatches in @pk.main) carry a comment naming their chain;\n"
+     "--no-fusion leaves them out."},
     {"ir", PKC_CMD_IR, "pkc ir FILE", "Prints the typed kernel IR of FILE in pkc's stable text form."},
     {"build", PKC_CMD_BUILD,
      "pkc build FILE [-o DIR] [--backend serial|openmp|cuda|hip] [--kokkos-root DIR] [-j N]\n"
-     "          [--specialize 'kernel(x: pk.View1D[pk.float32], n: int)']",
+     "          [--specialize 'kernel(x: pk.View1D[pk.float32], n: int)'] [--no-fusion]",
      "Emits and builds FILE's module (DIR/<name>.<backend>.so, DIR defaults to\n"
      "FILE.pk beside FILE) with CMake against Kokkos. Does nothing when the\n"
      "cache key (source, pkc, backend, Kokkos, compiler, flags) is unchanged.\n"
@@ -38,7 +42,8 @@ static const struct {
      "Workunits typed at run time are built per signature: each signature\n"
      "recorded in FILE's sidecar (<stem>.pkc-signatures, written by a run with\n"
      "PKC_RECORD_SIGNATURES=1) is built too, into DIR/spec/<kernel>-<hash>/;\n"
-     "--specialize SIG builds only that one signature."},
+     "--specialize SIG builds only that one signature.\n"
+     "--no-fusion builds no fused kernels (PKC_FUSION=0 at run time skips them)."},
     {"help", PKC_CMD_HELP, "pkc help [COMMAND]", "Shows help for pkc or one command."},
 };
 
@@ -166,6 +171,10 @@ int pkc_parse_options(int argc, char **argv, pkc_options *o) {
       o->strict_types = true;
     else if (strcmp(a, "--werror") == 0)
       o->werror = true;
+    else if (strcmp(a, "--no-fusion") == 0)
+      o->no_fusion = true;
+    else if (strcmp(a, "--fusion-report") == 0)
+      o->fusion_report = true;
     else if (strcmp(a, "--no-line-directives") == 0)
       o->line_directives = false;
     else if (strcmp(a, "--line-directives") == 0)

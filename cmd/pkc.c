@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../backends/backends.h"
+#include "../ir/access.h"
 #include "../frontend/frontend.h"
 #include "options.h"
 
@@ -19,6 +20,38 @@ typedef struct pkc_unit {
   pki_diags diags;
   int errors; /* -1: unreadable */
 } pkc_unit;
+
+/* The fusion plan of the module (ir/fuse_plan.c); for `check
+ * --fusion-report` its candidates become notes (code "fusion"). */
+static void plan_fusion(const pkc_options *o, pkc_unit *u) {
+  if (u->errors > 0 && o->command == PKC_CMD_CHECK)
+    return; /* the report needs a checked module */
+  pki_fusion_plan_module(u->module);
+  if (o->command != PKC_CMD_CHECK)
+    return;
+  const pki_fusion_plan *p = u->module->fusion;
+  for (int i = 0; i < p->notes.n; i++) {
+    const pki_fusion_note *n = PKI_AT(p->notes, i, pki_fusion_note);
+    pki_note(&u->diags, n->at, "fusion", "%s", n->text);
+  }
+}
+
+/* `pkc ir`: the fused kernels after the IR, one line each with their chain. */
+static void print_fusion(const pki_module *m, FILE *out) {
+  const pki_fusion_plan *p = m->fusion;
+  for (int i = 0; p && i < p->groups.n; i++) {
+    const pki_fused *g = PKI_AT(p->groups, i, pki_fused);
+    fprintf(out, "fused%d in %s.%s:", g->id, g->main->owner->name, g->main->name);
+    for (int k = 0; k < g->n; k++)
+      fprintf(out, " %s%s@%u", k ? "+ " : "", g->stmts[k]->closure->name,
+              (unsigned)g->stmts[k]->span.line);
+    if (g->loop)
+      fprintf(out, " (repeated by the loop of line %u)", (unsigned)g->loop->span.line);
+    if (g->bounds_at_run_time)
+      fprintf(out, " (when the bounds are equal at run time)");
+    fputc('\n', out);
+  }
+}
 
 /* spec: the run-time specialization to translate (NULL: the whole file).
  * build/emit translate partially (entities with errors are left out). */
@@ -38,6 +71,9 @@ static void translate(const pkc_options *o, const char *path, const pkf_spec *sp
         u->diags.items[k++] = u->diags.items[i];
     u->diags.n = k;
   }
+  if (u->errors >= 0 && u->module && (o->command == PKC_CMD_CHECK ? o->fusion_report
+                                                                  : !o->no_fusion))
+    plan_fusion(o, u);
   if (o->werror && u->errors >= 0) {
     for (int i = 0; i < u->diags.n; i++)
       if (u->diags.items[i].severity == PKI_SEV_WARNING) {
@@ -205,6 +241,7 @@ static int run_files(const pkc_options *o) {
       continue;
     if (o->command == PKC_CMD_IR && status == PKC_EXIT_OK) {
       pki_print(units[i].module, stdout);
+      print_fusion(units[i].module, stdout);
     } else if (partial) {
       /* entities with errors were left out: build the rest (exit 1 still) */
       pki_module *m = units[i].module;

@@ -194,4 +194,53 @@ const char *pki_fuse_reason(pki_arena *a, const pki_fuse_kernel *ks, int n,
 /* "raw", "scan", ...: the rule's stable id. */
 const char *pki_fuse_rule_name(pki_fuse_rule r);
 
+
+/* -------------------------------------------- fusion plan of @pk.main */
+
+/* A group of dispatches of a @pk.main that runs as one kernel (fuse_plan.c):
+ * consecutive workunit dispatches of one block, fused per point; or the
+ * dispatches forming the whole body of a `for` loop, repeated `loop`'s trip
+ * count times per point (PyFuser's repeated chain). The backend emits the
+ * fused kernel (tag fused<id>) and, in @pk.main, a run-time choice between
+ * it and the original dispatches: PKC_FUSION=0, bounds that differ at run
+ * time (bounds_at_run_time) or View members that overlap take the original. */
+typedef struct pki_fused {
+  int id;
+  const pki_func *main;
+  const pki_stmt **stmts;    /* the dispatches, in order */
+  int n;
+  const pki_stmt *loop;      /* repeated chain: the `for` whose body is stmts; else NULL */
+  bool bounds_at_run_time;   /* some bounds are other expressions than stmts[0]'s */
+  const pki_var **views;     /* pairs (views[2k], views[2k+1]) of View members that must
+                                not overlap at run time (one of them is written) */
+  int nviews;
+  const char *why;           /* "fused: ..." */
+} pki_fused;
+
+/* A candidate chain (two or more dispatches, or a loop of dispatches) and
+ * the decision on it, for `pkc check --fusion-report`. */
+typedef struct pki_fusion_note {
+  const pki_func *main;
+  pki_span at;               /* the first dispatch (or the loop) */
+  bool fused;
+  const char *text;          /* "fused: ..." or "not fused: <rule's reason>" */
+  const char *rule;          /* pki_fuse_rule_name, "ok" when fused */
+} pki_fusion_note;
+
+typedef struct pki_fusion_plan {
+  pki_vec groups; /* pki_fused * */
+  pki_vec notes;  /* pki_fusion_note *, in source order */
+} pki_fusion_plan;
+
+/* Structural equality of two expressions of one function (same variables,
+ * literals, operators; calls are never equal): equal values when nothing
+ * runs between their evaluations. */
+bool pki_same_expr(const pki_expr *a, const pki_expr *b);
+/* Plans fusion for every @pk.main of checked module m (m->fusion; an empty
+ * plan when there is nothing to fuse). Only reads the IR. */
+void pki_fusion_plan_module(pki_module *m);
+/* The group whose first dispatch (or loop) is s, or NULL; *inside: s is a
+ * later dispatch of some group (emitted by the group's first). */
+const pki_fused *pki_fused_at(const pki_module *m, const pki_stmt *s, bool *inside);
+
 #endif /* PKC_IR_ACCESS_H */

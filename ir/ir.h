@@ -494,6 +494,7 @@ typedef struct pki_module {
   int next_var_id;
   pki_omitted *omitted; /* entities left out by pki_select, in source order */
   int nomitted;
+  struct pki_fusion_plan *fusion; /* set by pki_fusion_plan_module (ir/access.h); NULL: none */
 } pki_module;
 
 pki_module *pki_module_new(const char *path, const char *abspath,
@@ -542,6 +543,7 @@ typedef struct pki_visitor {
   void *data;
 } pki_visitor;
 void pki_visit_func(pki_visitor *v, const pki_func *f);
+void pki_visit_expr(pki_visitor *v, const pki_expr *e); /* e and its operands */
 void pki_visit_entity(pki_visitor *v, const pki_entity *e);
 
 /* Partial builds (PyKokkos compiles per workunit): drops from m every entity

@@ -36,6 +36,8 @@ static void visit_block(pki_visitor *v, const pki_block *b) {
     visit_stmt(v, b->stmts[i]);
 }
 
+void pki_visit_expr(pki_visitor *v, const pki_expr *e) { visit_expr(v, e); }
+
 void pki_visit_func(pki_visitor *v, const pki_func *f) {
   if (v->var) {
     for (int i = 0; i < f->nindex; i++)

@@ -383,6 +383,14 @@ def run_example(res, ex, backend, name):
         return
     res.check(f"{name}/no-rebuild-at-run", mtime(so) == before,
               "the shim rebuilt the module that pkc build had just built (cache keys disagree)", out)
+    with open(ex, encoding="utf-8") as f:
+        has_main = "@pk.main" in f.read()
+    if has_main:   # fused kernels of @pk.main (issue 9): the original dispatches pass too
+        env = dict(run_env(backend), PKC_FUSION="0")
+        rc, out, _ = run(cmd, env=env, timeout=300)
+        passed = any("verification PASSED" in l for l in out.splitlines())
+        res.check(f"{name}/run-unfused", rc == 0 and passed,
+                  f"PKC_FUSION=0: {status_text(rc)}; " + ("" if passed else "no 'verification PASSED' line"), out)
 
 
 def group_examples(res, backends, clean):

@@ -1,0 +1,360 @@
+/*
+ * fuse_plan.c - which dispatches of each @pk.main run as one kernel
+ * (kernel fusion ahead of time, the static chains of a workload).
+ *
+ * Candidate chains: consecutive dispatches of workunits of the workload in
+ * one block (nothing between them, so their bounds see the same values),
+ * and `for` loops whose body is only such dispatches (the repeated chain).
+ * A chain is cut where pki_fuse_check refuses the next kernel, and a fused
+ * kernel holds at most one reduction (Kokkos 3.4 has no multi-reducer
+ * parallel_reduce). Every candidate gets a note, fused or not, with the rule.
+ */
+#include "access.h"
+
+typedef struct plan_ctx {
+  pki_module *m;
+  const pki_func *main;
+  pki_fusion_plan *plan;
+  pki_vec sums; /* pki_access_summary *, one per workunit seen */
+} plan_ctx;
+
+static const pki_access_summary *summary(plan_ctx *c, const pki_func *f) {
+  for (int i = 0; i < c->sums.n; i++)
+    if (PKI_AT(c->sums, i, pki_access_summary)->kernel == f)
+      return PKI_AT(c->sums, i, pki_access_summary);
+  pki_access_summary *s = pki_access_summarize(c->m, f);
+  pki_vec_push(c->m->arena, &c->sums, s);
+  return s;
+}
+
+/* A dispatch that can take part in a fused kernel: a range or MDRange
+ * parallel_for / parallel_reduce of a workunit of the workload. */
+static bool fusable(const plan_ctx *c, const pki_stmt *s) {
+  const pki_func *f = s->closure;
+  if (s->kind != PKI_S_DISPATCH || !f || !f->is_workunit || f->is_closure ||
+      f->owner != c->main->owner || s->range == PKI_POLICY_TEAM)
+    return false;
+  if (s->pattern == PKI_PATTERN_FOR)
+    return true;
+  return s->pattern == PKI_PATTERN_REDUCE && f->reducer != PKI_REDUCER_MAXLOC &&
+         f->reducer != PKI_REDUCER_MINLOC;
+}
+
+static bool is_reduce(const pki_stmt *s) { return s->pattern == PKI_PATTERN_REDUCE; }
+
+bool pki_same_expr(const pki_expr *a, const pki_expr *b) {
+  if (!a || !b)
+    return a == b;
+  if (a->kind != b->kind || a->nargs != b->nargs || a->kind == PKI_E_CALL ||
+      a->kind == PKI_E_CONSTRUCT)
+    return false;
+  switch (a->kind) {
+  case PKI_E_INT: case PKI_E_BOOL: if (a->ival != b->ival) return false; break;
+  case PKI_E_FLOAT: if (a->fval != b->fval) return false; break;
+  case PKI_E_VAR: if (a->var != b->var) return false; break;
+  case PKI_E_UNARY: case PKI_E_BINARY: case PKI_E_COMPARE: case PKI_E_LOGICAL:
+    if (a->op != b->op) return false;
+    break;
+  case PKI_E_CAST: if (!pki_type_eq(a->type, b->type)) return false; break;
+  case PKI_E_EXTENT: if (a->ival != b->ival) return false; break;
+  case PKI_E_BUILTIN: if (a->builtin != b->builtin) return false; break;
+  case PKI_E_INTRINSIC: if (a->intrinsic != b->intrinsic) return false; break;
+  case PKI_E_FIELD: if (a->var != b->var) return false; break;
+  default: break;
+  }
+  for (int i = 0; i < a->nargs; i++)
+    if (!pki_same_expr(a->args[i], b->args[i]))
+      return false;
+  return true;
+}
+
+static bool same_bounds(const pki_stmt *a, const pki_stmt *b) {
+  if (a->nargs != b->nargs || a->range != b->range)
+    return false;
+  for (int i = 0; i < a->nargs; i++)
+    if (!pki_same_expr(a->args[i], b->args[i]))
+      return false;
+  return true;
+}
+
+static int mdrank(const pki_stmt *s) {
+  return s->range == PKI_POLICY_MDRANGE && s->nargs > 0 && s->args[0] ? s->args[0]->nargs : 1;
+}
+
+/* ---- does an expression read a variable (through the one IR visitor) */
+typedef struct reads_ctx { const pki_var *var; bool hit; } reads_ctx;
+
+static void reads_expr(pki_visitor *v, const pki_expr *e) {
+  reads_ctx *r = v->data;
+  if ((e->kind == PKI_E_VAR || e->kind == PKI_E_FIELD) && e->var == r->var)
+    r->hit = true;
+}
+
+static bool stmt_bounds_read(const pki_stmt *s, const pki_var *var) {
+  reads_ctx r = {var, false};
+  pki_visitor v = {.expr = reads_expr, .data = &r};
+  for (int i = 0; i < s->nargs; i++)
+    pki_visit_expr(&v, s->args[i]);
+  return r.hit;
+}
+
+/* The kernels of stmts[0..n-1] as pki_fuse_check takes them. */
+static pki_fuse_kernel *kernels(plan_ctx *c, const pki_stmt **stmts, int n) {
+  pki_arena *a = c->m->arena;
+  pki_fuse_kernel *ks = pki_alloc(a, sizeof *ks * (size_t)n);
+  for (int k = 0; k < n; k++) {
+    const pki_stmt *s = stmts[k];
+    const pki_access_summary *sum = summary(c, s->closure);
+    pki_fuse_kernel *fk = &ks[k];
+    fk->sum = sum;
+    fk->policy = (pki_policy)s->range;
+    fk->rank = mdrank(s);
+    fk->bounds = k == 0 || same_bounds(s, stmts[0]) ? PKI_BOUNDS_SAME : PKI_BOUNDS_UNKNOWN;
+    pki_fuse_view *vs = pki_alloc(a, sizeof *vs * (size_t)(sum->views.n ? sum->views.n : 1));
+    for (int i = 0; i < sum->views.n; i++) {
+      const pki_view_use *u = PKI_AT(sum->views, i, pki_view_use);
+      vs[i].view = u->view;
+      vs[i].identity = u->view->id; /* members: distinct unless they overlap (run-time check) */
+    }
+    fk->views = vs;
+    fk->nviews = sum->views.n;
+    pki_fuse_input *in = pki_alloc(a, sizeof *in * (size_t)(k ? k : 1));
+    int nin = 0;
+    for (int p = 0; p < k; p++)
+      if (stmts[p]->target && stmts[p]->target->kind == PKI_E_VAR && stmts[p]->target->var)
+        in[nin++] = (pki_fuse_input){stmts[p]->target->var, p};
+    fk->inputs = in;
+    fk->ninputs = nin;
+  }
+  return ks;
+}
+
+static void note(plan_ctx *c, pki_span at, bool fused, const char *text, const char *rule) {
+  pki_fusion_note *n = pki_alloc(c->m->arena, sizeof *n);
+  *n = (pki_fusion_note){c->main, at, fused, text, rule};
+  pki_vec_push(c->m->arena, &c->plan->notes, n);
+}
+
+static const char *kernel_list(plan_ctx *c, const pki_stmt **stmts, int n) {
+  const char *s = "";
+  for (int k = 0; k < n; k++)
+    s = pki_sprintf(c->m->arena, "%s%s'%s'", s, k ? (k == n - 1 ? " and " : ", ") : "",
+                    stmts[k]->closure->name);
+  return s;
+}
+
+/* View members the group touches that might overlap: same element type,
+ * one of the two written. */
+static void alias_pairs(plan_ctx *c, pki_fused *g) {
+  pki_vec uses = {0};
+  for (int k = 0; k < g->n; k++) {
+    const pki_access_summary *s = summary(c, g->stmts[k]->closure);
+    for (int i = 0; i < s->views.n; i++) {
+      const pki_view_use *u = PKI_AT(s->views, i, pki_view_use);
+      bool seen = false;
+      for (int j = 0; j < uses.n && !seen; j++) {
+        pki_view_use *w = PKI_AT(uses, j, pki_view_use);
+        if (w->view == u->view) {
+          w->mode |= u->mode;
+          seen = true;
+        }
+      }
+      if (!seen) {
+        pki_view_use *w = pki_alloc(c->m->arena, sizeof *w);
+        *w = *u;
+        pki_vec_push(c->m->arena, &uses, w);
+      }
+    }
+  }
+  const pki_var **pairs = pki_alloc(c->m->arena, sizeof *pairs * (size_t)(uses.n * uses.n + 1));
+  int n = 0;
+  for (int i = 0; i < uses.n; i++)
+    for (int j = i + 1; j < uses.n; j++) {
+      const pki_view_use *a = PKI_AT(uses, i, pki_view_use), *b = PKI_AT(uses, j, pki_view_use);
+      if (a->view->kind != PKI_VAR_MEMBER || b->view->kind != PKI_VAR_MEMBER ||
+          a->view->type.elem != b->view->type.elem ||
+          !((a->mode | b->mode) & PKI_MEM_WRITE))
+        continue;
+      pairs[n++] = a->view;
+      pairs[n++] = b->view;
+    }
+  g->views = pairs;
+  g->nviews = n;
+}
+
+static pki_fused *new_group(plan_ctx *c, const pki_stmt **stmts, int n, const pki_stmt *loop) {
+  pki_fused *g = pki_alloc(c->m->arena, sizeof *g);
+  g->id = c->plan->groups.n;
+  g->main = c->main;
+  g->stmts = pki_alloc(c->m->arena, sizeof *g->stmts * (size_t)n);
+  for (int k = 0; k < n; k++)
+    g->stmts[k] = stmts[k];
+  g->n = n;
+  g->loop = loop;
+  for (int k = 1; k < n; k++)
+    g->bounds_at_run_time |= !same_bounds(stmts[k], stmts[0]);
+  alias_pairs(c, g);
+  pki_vec_push(c->m->arena, &c->plan->groups, g);
+  return g;
+}
+
+/* Why kernel `next` cannot join group[0..n-1], or NULL if it can. */
+static const char *refusal(plan_ctx *c, const pki_stmt **group, int n, const pki_stmt *next,
+                           const char **rule) {
+  int nred = is_reduce(next);
+  for (int k = 0; k < n; k++)
+    nred += is_reduce(group[k]);
+  if (nred > 1) {
+    *rule = "reductions";
+    return pki_sprintf(c->m->arena, "not fused: %s and '%s' would make two reductions in one "
+                       "kernel (one per fused kernel)", kernel_list(c, group, n),
+                       next->closure->name);
+  }
+  for (int k = 0; k < n; k++)
+    if (group[k]->target && group[k]->target->kind == PKI_E_VAR &&
+        stmt_bounds_read(next, group[k]->target->var)) {
+      *rule = "result";
+      return pki_sprintf(c->m->arena, "not fused: the bounds of '%s' (line %u) read '%s', "
+                         "the result of the reduction '%s'", next->closure->name,
+                         (unsigned)next->span.line, group[k]->target->var->name,
+                         group[k]->closure->name);
+    }
+  const pki_stmt **all = pki_alloc(c->m->arena, sizeof *all * (size_t)(n + 1));
+  for (int k = 0; k < n; k++)
+    all[k] = group[k];
+  all[n] = next;
+  pki_fuse_kernel *ks = kernels(c, all, n + 1);
+  pki_fuse_decision d = pki_fuse_check(ks, n + 1);
+  if (d.verdict != PKI_FUSE_ILLEGAL)
+    return NULL;
+  *rule = pki_fuse_rule_name(d.rule);
+  return pki_fuse_reason(c->m->arena, ks, n + 1, &d);
+}
+
+static void close_group(plan_ctx *c, const pki_stmt **group, int n) {
+  if (n < 2)
+    return;
+  pki_fused *g = new_group(c, group, n, NULL);
+  g->why = pki_sprintf(c->m->arena, "fused: %s (lines %u-%u) run as one kernel%s",
+                       kernel_list(c, group, n), (unsigned)group[0]->span.line,
+                       (unsigned)group[n - 1]->span.line,
+                       g->bounds_at_run_time ? " when their bounds are equal at run time" : "");
+  note(c, group[0]->span, true, g->why, "ok");
+}
+
+/* A run of consecutive fusable dispatches: greedy groups. */
+static void plan_run(plan_ctx *c, const pki_stmt **run, int n) {
+  int start = 0;
+  for (int k = 1; k < n; k++) {
+    const char *rule = NULL;
+    const char *why = refusal(c, run + start, k - start, run[k], &rule);
+    if (!why)
+      continue;
+    note(c, run[k]->span, false, why, rule);
+    close_group(c, run + start, k - start);
+    start = k;
+  }
+  close_group(c, run + start, n - start);
+}
+
+static bool is_one(const pki_expr *e) { return !e || (e->kind == PKI_E_INT && e->ival == 1); }
+
+/* `for r in range(...)` whose body is only fusable dispatches of one group
+ * that may repeat per point: [G, G] legal, no reduction, bounds free of r. */
+static bool plan_repeat(plan_ctx *c, const pki_stmt *loop) {
+  const pki_block *b = &loop->body;
+  if (!b->n || !is_one(loop->step))
+    return false;
+  for (int k = 0; k < b->n; k++)
+    if (!fusable(c, b->stmts[k]) || is_reduce(b->stmts[k]) ||
+        stmt_bounds_read(b->stmts[k], loop->var))
+      return false;
+  const pki_stmt **twice = pki_alloc(c->m->arena, sizeof *twice * (size_t)(2 * b->n));
+  for (int k = 0; k < 2 * b->n; k++)
+    twice[k] = b->stmts[k % b->n];
+  pki_fuse_kernel *ks = kernels(c, twice, 2 * b->n);
+  pki_fuse_decision d = pki_fuse_check(ks, 2 * b->n);
+  if (d.verdict == PKI_FUSE_ILLEGAL) {
+    note(c, loop->span, false, pki_fuse_reason(c->m->arena, ks, 2 * b->n, &d),
+         pki_fuse_rule_name(d.rule));
+    return false;
+  }
+  pki_fused *g = new_group(c, (const pki_stmt **)b->stmts, b->n, loop);
+  g->why = pki_sprintf(c->m->arena, "fused: %s repeated by the loop of line %u run as one "
+                       "kernel with an inner loop%s", kernel_list(c, g->stmts, g->n),
+                       (unsigned)loop->span.line,
+                       g->bounds_at_run_time ? " when their bounds are equal at run time" : "");
+  note(c, loop->span, true, g->why, "ok");
+  return true;
+}
+
+static void plan_block(plan_ctx *c, const pki_block *b) {
+  for (int i = 0; i < b->n;) {
+    const pki_stmt *s = b->stmts[i];
+    if (fusable(c, s)) {
+      int j = i;
+      while (j < b->n && fusable(c, b->stmts[j]))
+        j++;
+      plan_run(c, (const pki_stmt **)b->stmts + i, j - i);
+      i = j;
+      continue;
+    }
+    if (s->kind == PKI_S_FOR && plan_repeat(c, s)) {
+      i++;
+      continue;
+    }
+    if (s->kind == PKI_S_FOR || s->kind == PKI_S_WHILE || s->kind == PKI_S_IF) {
+      plan_block(c, &s->body);
+      plan_block(c, &s->orelse);
+    }
+    i++;
+  }
+}
+
+static bool span_before(pki_span a, pki_span b) {
+  return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+/* Notes in source order (a refusal is found before the group it ends). */
+static void sort_notes(pki_vec *v) {
+  for (int i = 1; i < v->n; i++)
+    for (int k = i; k > 0; k--) {
+      pki_fusion_note *a = v->items[k - 1], *b = v->items[k];
+      if (!span_before(b->at, a->at))
+        break;
+      v->items[k - 1] = b;
+      v->items[k] = a;
+    }
+}
+
+void pki_fusion_plan_module(pki_module *m) {
+  pki_fusion_plan *plan = pki_alloc(m->arena, sizeof *plan);
+  *plan = (pki_fusion_plan){0};
+  m->fusion = plan;
+  for (int e = 0; e < m->nentities; e++) {
+    const pki_entity *ent = m->entities[e];
+    if (ent->kind != PKI_ENT_WORKLOAD)
+      continue;
+    for (int f = 0; f < ent->nfuncs; f++)
+      if (ent->funcs[f] && ent->funcs[f]->is_main) {
+        plan_ctx c = {.m = m, .main = ent->funcs[f], .plan = plan};
+        plan_block(&c, &ent->funcs[f]->body);
+      }
+  }
+  sort_notes(&plan->notes);
+}
+
+const pki_fused *pki_fused_at(const pki_module *m, const pki_stmt *s, bool *inside) {
+  *inside = false;
+  if (!m->fusion)
+    return NULL;
+  for (int i = 0; i < m->fusion->groups.n; i++) {
+    const pki_fused *g = PKI_AT(m->fusion->groups, i, pki_fused);
+    if (g->loop ? g->loop == s : g->stmts[0] == s)
+      return g;
+    for (int k = 1; k < g->n && !g->loop; k++)
+      if (g->stmts[k] == s)
+        *inside = true;
+  }
+  return NULL;
+}
