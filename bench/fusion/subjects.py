@@ -1,0 +1,259 @@
+"""Fusion benchmark subjects (bench/fusion/run.py runs them): our versions of
+the PyFuser dissertation's subjects, as @pk.workload programs whose @pk.main
+holds the kernel chain pkc fuses ahead of time. Each main runs the chain
+once untimed (warm-up) and once timed (self.elapsed, seconds); `check`
+names the View whose values must be bitwise equal fused and unfused."""
+import pykokkos as pk
+
+
+@pk.workload
+class NStream50:
+    """nstream x50: A += B + s*C, fifty launches (PyFuser's NS, 50 kernels)."""
+
+    def __init__(self, n: int):
+        self.n: int = n
+        self.reps: int = 50
+        self.s: float = 3.0
+        self.A: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.B: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.C: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.elapsed: float = 0.0
+
+    @pk.main
+    def run(self):
+        pk.parallel_for(self.n, self.init)
+        for w in range(self.reps):
+            pk.parallel_for(self.n, self.nstream)
+        pk.fence()
+        timer = pk.Timer()
+        for r in range(self.reps):
+            pk.parallel_for(self.n, self.nstream)
+        pk.fence()
+        self.elapsed = timer.seconds()
+
+    @pk.workunit
+    def init(self, i: int):
+        self.A[i] = 0.0
+        self.B[i] = 2.0
+        self.C[i] = 2.0
+
+    @pk.workunit
+    def nstream(self, i: int):
+        self.A[i] += self.B[i] + self.s * self.C[i]
+
+
+@pk.workload
+class Transpose50:
+    """transpose x50: B[i, j] += A[j, i], fifty launches (PyFuser's T)."""
+
+    def __init__(self, n: int):
+        self.n: int = n
+        self.reps: int = 50
+        self.A: pk.View2D[pk.double] = pk.View([n, n], pk.double)
+        self.B: pk.View2D[pk.double] = pk.View([n, n], pk.double)
+        self.elapsed: float = 0.0
+
+    @pk.main
+    def run(self):
+        pk.parallel_for(pk.MDRangePolicy([0, 0], [self.n, self.n]), self.init)
+        for w in range(self.reps):
+            pk.parallel_for(pk.MDRangePolicy([0, 0], [self.n, self.n]), self.transpose)
+        pk.fence()
+        timer = pk.Timer()
+        for r in range(self.reps):
+            pk.parallel_for(pk.MDRangePolicy([0, 0], [self.n, self.n]), self.transpose)
+        pk.fence()
+        self.elapsed = timer.seconds()
+
+    @pk.workunit
+    def init(self, i: int, j: int):
+        self.A[i][j] = 1.0 * (i * self.n + j)
+        self.B[i][j] = 0.0
+
+    @pk.workunit
+    def transpose(self, i: int, j: int):
+        self.B[i][j] += self.A[j][i]
+
+
+@pk.workload
+class BabelStream:
+    """BabelStream's copy, mul, add, triad back to back (PyFuser's BS, 4 kernels)."""
+
+    def __init__(self, n: int):
+        self.n: int = n
+        self.s: float = 0.4
+        self.a: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.b: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.c: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.elapsed: float = 0.0
+
+    @pk.main
+    def run(self):
+        pk.parallel_for(self.n, self.init)
+        pk.parallel_for(self.n, self.copy)
+        pk.parallel_for(self.n, self.mul)
+        pk.parallel_for(self.n, self.add)
+        pk.parallel_for(self.n, self.triad)
+        pk.fence()
+        timer = pk.Timer()
+        pk.parallel_for(self.n, self.copy)
+        pk.parallel_for(self.n, self.mul)
+        pk.parallel_for(self.n, self.add)
+        pk.parallel_for(self.n, self.triad)
+        pk.fence()
+        self.elapsed = timer.seconds()
+
+    @pk.workunit
+    def init(self, i: int):
+        self.a[i] = 0.1
+        self.b[i] = 0.2
+        self.c[i] = 0.0
+
+    @pk.workunit
+    def copy(self, i: int):
+        self.c[i] = self.a[i]
+
+    @pk.workunit
+    def mul(self, i: int):
+        self.b[i] = self.s * self.c[i]
+
+    @pk.workunit
+    def add(self, i: int):
+        self.c[i] = self.a[i] + self.b[i]
+
+    @pk.workunit
+    def triad(self, i: int):
+        self.a[i] = self.b[i] + self.s * self.c[i]
+
+
+@pk.workload
+class GupsAtomic:
+    """Two random-access atomic update kernels on one table (PyFuser's GA)."""
+
+    def __init__(self, n: int):
+        self.n: int = n
+        self.t: int = n // 4
+        self.table: pk.View1D[pk.int64] = pk.View([n // 4], pk.int64)
+        self.idx: pk.View1D[pk.int64] = pk.View([n], pk.int64)
+        self.elapsed: float = 0.0
+
+    @pk.main
+    def run(self):
+        pk.parallel_for(self.n, self.init)
+        pk.parallel_for(self.n, self.update_a)
+        pk.parallel_for(self.n, self.update_b)
+        pk.fence()
+        timer = pk.Timer()
+        pk.parallel_for(self.n, self.update_a)
+        pk.parallel_for(self.n, self.update_b)
+        pk.fence()
+        self.elapsed = timer.seconds()
+
+    @pk.workunit
+    def init(self, i: int):
+        self.idx[i] = (i * 2654435761) % self.t
+
+    @pk.workunit
+    def update_a(self, i: int):
+        pk.atomic_add(self.table, [self.idx[i]], i % 7)
+
+    @pk.workunit
+    def update_b(self, i: int):
+        pk.atomic_add(self.table, [self.idx[i]], 1)
+
+
+@pk.workload
+class Mvt:
+    """NPBench mvt: x1 += A @ y1 and x2 += A.T @ y2, one kernel each (PyFuser's M)."""
+
+    def __init__(self, n: int):
+        self.n: int = n
+        self.A: pk.View2D[pk.double] = pk.View([n, n], pk.double)
+        self.x1: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.x2: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.y1: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.y2: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.elapsed: float = 0.0
+
+    @pk.main
+    def run(self):
+        pk.parallel_for(self.n, self.init)
+        pk.parallel_for(self.n, self.mv1)
+        pk.parallel_for(self.n, self.mv2)
+        pk.fence()
+        timer = pk.Timer()
+        pk.parallel_for(self.n, self.mv1)
+        pk.parallel_for(self.n, self.mv2)
+        pk.fence()
+        self.elapsed = timer.seconds()
+
+    @pk.workunit
+    def init(self, i: int):
+        for j in range(self.n):
+            self.A[i][j] = ((i * j + 1) % self.n) / self.n
+        self.x1[i] = (i % self.n) / self.n
+        self.x2[i] = ((i + 1) % self.n) / self.n
+        self.y1[i] = ((i + 3) % self.n) / self.n
+        self.y2[i] = ((i + 4) % self.n) / self.n
+
+    @pk.workunit
+    def mv1(self, i: int):
+        s: float = 0.0
+        for j in range(self.n):
+            s += self.A[i][j] * self.y1[j]
+        self.x1[i] += s
+
+    @pk.workunit
+    def mv2(self, i: int):
+        s: float = 0.0
+        for j in range(self.n):
+            s += self.A[j][i] * self.y2[j]
+        self.x2[i] += s
+
+
+@pk.workload
+class Jacobi1D:
+    """NPBench jacobi_1d: two 3-point stencils per step (PyFuser's J); they
+    read the neighbours of what the other wrote, so pkc does not fuse them."""
+
+    def __init__(self, n: int):
+        self.n: int = n
+        self.steps: int = 20
+        self.A: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.B: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.elapsed: float = 0.0
+
+    @pk.main
+    def run(self):
+        pk.parallel_for(self.n, self.init)
+        pk.fence()
+        timer = pk.Timer()
+        for t in range(self.steps):
+            pk.parallel_for(pk.RangePolicy(1, self.n - 1), self.step_b)
+            pk.parallel_for(pk.RangePolicy(1, self.n - 1), self.step_a)
+        pk.fence()
+        self.elapsed = timer.seconds()
+
+    @pk.workunit
+    def init(self, i: int):
+        self.A[i] = (i + 2) / self.n
+        self.B[i] = (i + 3) / self.n
+
+    @pk.workunit
+    def step_b(self, i: int):
+        self.B[i] = 0.33333 * (self.A[i - 1] + self.A[i] + self.A[i + 1])
+
+    @pk.workunit
+    def step_a(self, i: int):
+        self.A[i] = 0.33333 * (self.B[i - 1] + self.B[i] + self.B[i + 1])
+
+
+SUBJECTS = {
+    # name: (class, size on CPUs, size on GPUs, View to compare, PyFuser EPYC O, A100 O)
+    "nstream x50": (NStream50, 1 << 22, 1 << 25, "A", 2.28, 25.41),
+    "transpose x50": (Transpose50, 1024, 4096, "B", 3.52, 45.34),
+    "BabelStream (copy, mul, add, triad)": (BabelStream, 1 << 24, 1 << 27, "a", 2.57, 2.25),
+    "GUPS atomic (2 kernels)": (GupsAtomic, 1 << 24, 1 << 27, "table", 1.02, 1.94),
+    "mvt": (Mvt, 2048, 8192, "x2", 3.34, 1.87),
+    "jacobi_1d (not fused: stencils)": (Jacobi1D, 1 << 22, 1 << 25, "A", 1.24, 2.73),
+}
