@@ -198,6 +198,37 @@ static pki_fused *new_group(plan_ctx *c, const pki_stmt **stmts, int n, const pk
   return g;
 }
 
+/* Do accesses x and y touch the same point (every index the same work
+ * index, unshifted)? */
+static bool same_point(const pki_access *x, const pki_access *y) {
+  if (x->rank != y->rank || x->rank == 0)
+    return false;
+  for (int d = 0; d < x->rank; d++)
+    if (x->idx[d].kind != PKI_IDX_IDENTITY || y->idx[d].kind != PKI_IDX_IDENTITY ||
+        x->idx[d].work != y->idx[d].work)
+      return false;
+  return true;
+}
+
+/* Profit: `next` accesses some View at the same point as a kernel of the
+ * group (a value fusion keeps in cache or registers). Kernels that share
+ * nothing gain nothing from fusion and may lose (register pressure, a
+ * worse access order on GPUs: mvt's two products). */
+static bool shares_a_point(plan_ctx *c, const pki_stmt **group, int n, const pki_stmt *next) {
+  const pki_access_summary *sn = summary(c, next->closure);
+  for (int k = 0; k < n; k++) {
+    const pki_access_summary *sg = summary(c, group[k]->closure);
+    for (int i = 0; i < sn->accesses.n; i++)
+      for (int j = 0; j < sg->accesses.n; j++) {
+        const pki_access *x = PKI_AT(sn->accesses, i, pki_access);
+        const pki_access *y = PKI_AT(sg->accesses, j, pki_access);
+        if (x->view == y->view && same_point(x, y))
+          return true;
+      }
+  }
+  return false;
+}
+
 /* Why kernel `next` cannot join group[0..n-1], or NULL if it can. */
 static const char *refusal(plan_ctx *c, const pki_stmt **group, int n, const pki_stmt *next,
                            const char **rule) {
@@ -225,10 +256,18 @@ static const char *refusal(plan_ctx *c, const pki_stmt **group, int n, const pki
   all[n] = next;
   pki_fuse_kernel *ks = kernels(c, all, n + 1);
   pki_fuse_decision d = pki_fuse_check(ks, n + 1);
-  if (d.verdict != PKI_FUSE_ILLEGAL)
-    return NULL;
-  *rule = pki_fuse_rule_name(d.rule);
-  return pki_fuse_reason(c->m->arena, ks, n + 1, &d);
+  if (d.verdict == PKI_FUSE_ILLEGAL) {
+    *rule = pki_fuse_rule_name(d.rule);
+    return pki_fuse_reason(c->m->arena, ks, n + 1, &d);
+  }
+  if (!shares_a_point(c, group, n, next)) {
+    *rule = "profit";
+    return pki_sprintf(c->m->arena, "not fused: kernel '%s' (line %u) accesses no View at "
+                       "the same point as %s, so fusing would save no memory traffic",
+                       next->closure->name, (unsigned)next->closure->span.line,
+                       kernel_list(c, group, n));
+  }
+  return NULL;
 }
 
 static void close_group(plan_ctx *c, const pki_stmt **group, int n) {

@@ -3,7 +3,7 @@
 # expect-note: 28:9: not fused: kernel 'stencil' (line 49) reads 'y' at i + 1, which kernel 'init' (line 40) writes at i (read after write across points)
 # expect-note: 30:9: fused: 'axpy' repeated by the loop of line 30 run as one kernel with an inner loop
 # expect-note: 33:9: not fused: kernel 'gather' (line 57) reads 'x' at self.idx[i], which kernel 'shift' (line 53) writes at i (read after write across points)
-# expect-note: 33:9: fused: 'gather' and 'stencil_sum' (lines 33-34) run as one kernel
+# expect-note: 34:9: not fused: kernel 'stencil_sum' (line 60) accesses no View at the same point as 'gather', so fusing would save no memory traffic
 # expect-note: 35:9: not fused: kernel 'axpy' (line 45) writes 'y' at i, which kernel 'stencil_sum' (line 61) reads at (i + 1) % self.n (write after read across points)
 """pkc check --fusion-report: one note per candidate chain of @pk.main, with
 the rule, the View, the kernels and their lines when it does not fuse."""
