@@ -5,28 +5,9 @@
 # (run-time specialization, lambdas, globals, MaxLoc, scratch, partial builds)
 # on CUDA. Usage: scripts/gpu/compat_cuda.sh [LOGDIR]   (carry .deps/kokkos-src
 # build/bin build/lib; about 6 minutes on an H100).
-set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-ROOT=$PWD
-LOG=${1:-$ROOT/build/gpu-logs}
-WORK=${WORK:-/tmp/pkc-gpu}
-mkdir -p "$LOG" "$WORK"
-export PATH=/usr/local/cuda/bin:$ROOT/build/bin:$PATH
-J=$(nproc)
-PY=${PYTHON:-/opt/torch/.venv/bin/python3}
-[[ -x $PY ]] || PY=python3
-KC=${KC:-$WORK/kokkos-cuda}
-export PYTHONPATH=$ROOT/runtime-shim/python PKC_BACKEND=cuda Kokkos_ROOT=$KC
-export PKC_RUNTIME_LIB=$ROOT/build/lib/libpkcrt.so PYTHONUNBUFFERED=1
-t0=$SECONDS
-say() { echo "[$((SECONDS - t0))s] $*"; }
-nvidia-smi --query-gpu=name --format=csv,noheader
-if [[ ! -f $KC/lib/cmake/Kokkos/KokkosConfig.cmake && ! -f $KC/lib64/cmake/Kokkos/KokkosConfig.cmake ]]; then
-  say "building Kokkos (CUDA)"
-  bash scripts/kokkos-from-debian.sh build .deps/kokkos-src "$KC" cuda "$J" >"$LOG/kokkos-cuda.log" 2>&1 ||
-    { tail -30 "$LOG/kokkos-cuda.log"; exit 1; }
-fi
-bash scripts/kokkos-from-debian.sh fixconfig "$KC" >/dev/null 2>&1
+LOG=${1:-}
+[[ -n $LOG ]] || unset LOG
+source "$(dirname "${BASH_SOURCE[0]}")/cuda_env.sh"
 say "building every example for CUDA"
 ls examples/*.py | xargs -P "$J" -I{} sh -c 'pkc build -q --backend cuda {} >/dev/null 2>&1 || echo "BUILD FAILED {}"'
 pass=0 fail=0
