@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -335,7 +336,7 @@ static int build_texts(const pki_module *m, const pkb_options *o, pkb_texts *t,
   return rc;
 }
 
-int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errlen) {
+static int build_locked(const pki_module *m, const pkb_options *o, char *err, size_t errlen) {
   pkb_texts t;
   char key[65];
   build_paths p;
@@ -390,4 +391,27 @@ int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errle
     fprintf(stderr, "pkc: built %s (%.1f s)\n", so,
             (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
   return 0;
+}
+
+/* Builds of one output directory run one at a time (every MPI rank, or every
+ * process of a job, may start the same program and build the same module):
+ * an exclusive lock on <outdir>/.pkc-lock; the waiting builds then find the
+ * module fresh and do nothing. The lock goes with the process. */
+int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errlen) {
+  if (pkb_mkdirs(o->outdir) != 0) {
+    snprintf(err, errlen, "cannot create %s: %s", o->outdir, strerror(errno));
+    return -1;
+  }
+  char lock[4200];
+  snprintf(lock, sizeof lock, "%s/.pkc-lock", o->outdir);
+  int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+    snprintf(err, errlen, "cannot lock %s: %s", lock, strerror(errno));
+    if (fd >= 0)
+      close(fd);
+    return -1;
+  }
+  int rc = build_locked(m, o, err, errlen);
+  close(fd); /* releases the lock */
+  return rc;
 }

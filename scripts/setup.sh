@@ -25,8 +25,10 @@ installed=()
 say() { echo "setup: $*"; }
 
 # --- 1. Debian packages ------------------------------------------------------
+# openmpi-bin + python3-mpi4py: several ranks (pykokkos.mpi, examples/mpi_*.py)
 PKGS=(build-essential cmake libtree-sitter-dev libcmocka-dev libssl-dev
-      libdlpack-dev python3-numpy git ca-certificates dpkg-dev)
+      libdlpack-dev python3-numpy git ca-certificates dpkg-dev
+      openmpi-bin python3-mpi4py)
 command -v npm >/dev/null 2>&1 || PKGS+=(nodejs npm)
 
 missing=()
@@ -127,15 +129,15 @@ make -j"$JOBS" --no-print-directory
 
 # --- 6. the array library's kernels (pk.add, pk.sum, pk.matmul, ...) --------
 # Built ahead of time for the host backends (openmp, the default, and serial),
-# the modules in parallel; GPU backends build them on first use. pkc skips
-# modules that are fresh.
+# the three modules in parallel (each one's backends in turn: they share its
+# output directory); GPU backends build them on first use. pkc skips modules
+# that are fresh.
 say "building the array library's kernels (runtime-shim/python/pykokkos/lib/_kernels_*.py, openmp and serial)"
 t=$SECONDS
 pids=()
-for b in openmp serial; do
-  for f in runtime-shim/python/pykokkos/lib/_kernels_*.py; do
-    build/bin/pkc build "$f" --backend "$b" > /dev/null & pids+=($!)
-  done
+for f in runtime-shim/python/pykokkos/lib/_kernels_*.py; do
+  { build/bin/pkc build "$f" --backend openmp > /dev/null &&
+    build/bin/pkc build "$f" --backend serial > /dev/null; } & pids+=($!)
 done
 for p in "${pids[@]}"; do
   wait "$p" || { say "pkc could not build the array library's kernels"; exit 1; }

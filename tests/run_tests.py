@@ -384,7 +384,22 @@ def run_example(res, ex, backend, name):
     res.check(f"{name}/no-rebuild-at-run", mtime(so) == before,
               "the shim rebuilt the module that pkc build had just built (cache keys disagree)", out)
     with open(ex, encoding="utf-8") as f:
-        has_main = "@pk.main" in f.read()
+        text = f.read()
+    has_main = "@pk.main" in text
+    ranks = re.search(r"^#\s*mpi-ranks:(.*)$", text, re.M)
+    for k in (int(x) for x in ranks.group(1).split()) if ranks else ():
+        if k < 2:
+            continue   # one rank: the run above
+        mpirun = shutil.which("mpirun")
+        if not mpirun:
+            res.fail(f"{name}/mpi-{k}", "mpirun not found (scripts/setup.sh installs openmpi-bin)")
+            continue
+        env = dict(run_env(backend), OMP_NUM_THREADS="1")
+        rc, out, _ = run([mpirun, "--allow-run-as-root", "--oversubscribe", "-np", str(k)] + cmd,
+                         env=env, timeout=300)
+        passed = "verification PASSED" in out
+        res.check(f"{name}/mpi-{k}", rc == 0 and passed,
+                  f"mpirun -np {k}: {status_text(rc)}; " + ("" if passed else "no 'verification PASSED'"), out)
     if has_main:   # fused kernels of @pk.main (issue 9): the original dispatches pass too
         env = dict(run_env(backend), PKC_FUSION="0")
         rc, out, _ = run(cmd, env=env, timeout=300)

@@ -208,6 +208,9 @@ def load_module(rt, source, backend, paths=None, build=None):
     _preload_libstdcxx()
     err = ctypes.create_string_buffer(1024)
     nthreads = int(os.environ.get("PKC_NUM_THREADS", "0") or 0)
+    if not rt.modules and not rt.spec_modules:   # Kokkos starts with this module
+        from ._spaces import bind_rank
+        nthreads = nthreads or bind_rank(backend in ("cuda", "hip"))
     h = lib.pkr_open(so.encode(), nthreads, err, len(err))
     if not h:
         raise RuntimeError("pykokkos: " + err.value.decode(errors="replace"))

@@ -3,7 +3,9 @@ pk.ExecutionSpaceInstance, pk.fence(space_or_instance).
 
 Device selection: Kokkos 3.4 is initialized once per process, when the first
 module pkc built is loaded, on the device env KOKKOS_DEVICE_ID names (read
-by Kokkos::initialize). pk.set_device_id(k) sets it before that; once
+by Kokkos::initialize). pk.set_device_id(k) sets it before that; under an
+MPI launcher without either, the node-local rank picks the device (and on
+host backends the rank's share of the cores), see bind_rank; once
 Kokkos runs, the device cannot change: asking for another one raises
 RuntimeError (use one process per device, e.g. one MPI rank per GPU).
 
@@ -67,6 +69,65 @@ def set_device_id(device_id):
             cp.cuda.Device(k).use()
         except Exception:
             pass
+
+
+# Node-local rank and rank count as MPI launchers export them (Open MPI,
+# MPICH/Hydra, Slurm), in that order.
+_LOCAL_RANK = ("OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID")
+_LOCAL_SIZE = ("OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE")
+
+
+def _env_int(names):
+    for n in names:
+        v = os.environ.get(n)
+        if v:
+            try:
+                return int(v.split("(")[0])
+            except ValueError:
+                pass
+    return None
+
+
+def _visible_gpus():
+    """GPUs this process may use: CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES /
+    ROCR_VISIBLE_DEVICES when set, else the NVIDIA or AMD devices the kernel
+    driver lists; 0 if none are seen."""
+    for var in ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"):
+        v = os.environ.get(var)
+        if v is not None:
+            return len([x for x in v.split(",") if x.strip()])
+    try:
+        return len(os.listdir("/proc/driver/nvidia/gpus"))
+    except OSError:
+        pass
+    try:
+        return len([d for d in os.listdir("/dev/dri") if d.startswith("renderD")])
+    except OSError:
+        return 0
+
+
+def bind_rank(gpu):
+    """Before Kokkos starts (the first module load): under an MPI launcher,
+    one device per rank and a share of the cores per rank, as Kokkos'
+    map_device_id_by=mpi_rank does. GPU backends: KOKKOS_DEVICE_ID = node-local
+    rank modulo the visible GPUs, unless pk.set_device_id or KOKKOS_DEVICE_ID
+    chose one. Host backends: returns the threads per rank (cores divided by
+    the ranks on the node) when neither OMP_NUM_THREADS nor PKC_NUM_THREADS
+    is set, else 0 (Kokkos' default)."""
+    rank = _env_int(_LOCAL_RANK)
+    if rank is None:
+        return 0
+    if gpu:
+        if _requested[0] is None and not os.environ.get("KOKKOS_DEVICE_ID"):
+            n = _visible_gpus()
+            if n > 0:
+                os.environ["KOKKOS_DEVICE_ID"] = str(rank % n)
+        return 0
+    if os.environ.get("OMP_NUM_THREADS") or os.environ.get("PKC_NUM_THREADS"):
+        return 0
+    size = _env_int(_LOCAL_SIZE) or 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, (cores or 1) // max(size, 1))
 
 
 def _fence_all():

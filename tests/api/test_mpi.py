@@ -1,0 +1,92 @@
+"""Several ranks (issue 10) on the host: pykokkos.mpi.Halo, Views in mpi4py
+calls and allreduce of reductions, run with 1 and 2 ranks through mpirun
+(tests/api/mpi_halo_prog.py); the rank binding the shim derives from the MPI
+launcher's environment (device per rank, threads per rank)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "runtime-shim", "python"))
+from pykokkos import _spaces  # noqa: E402
+
+MPIRUN = shutil.which("mpirun")
+
+
+def env():
+    e = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "runtime-shim", "python"),
+             OMP_NUM_THREADS="1", PKC_BACKEND="openmp")
+    e["PATH"] = os.path.join(ROOT, "build", "bin") + os.pathsep + e.get("PATH", "")
+    return e
+
+
+@unittest.skipIf(MPIRUN is None, "mpirun not installed (scripts/setup.sh installs openmpi-bin)")
+class Ranks(unittest.TestCase):
+    def run_ranks(self, n):
+        prog = os.path.join(HERE, "mpi_halo_prog.py")
+        with tempfile.TemporaryDirectory() as out:
+            cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(n),
+                   sys.executable, prog, out]
+            r = subprocess.run(cmd, capture_output=True, text=True, env=env(), timeout=300)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            got = {}
+            for k in range(n):
+                with open(os.path.join(out, f"rank{k}.txt")) as f:
+                    got[k] = f.read().strip()
+        self.assertEqual(got, {k: "OK" for k in range(n)}, r.stdout + r.stderr)
+
+    def test_one_rank(self):
+        self.run_ranks(1)
+
+    def test_two_ranks(self):
+        self.run_ranks(2)
+
+
+class RankBinding(unittest.TestCase):
+    KEYS = ("OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE", "KOKKOS_DEVICE_ID",
+            "CUDA_VISIBLE_DEVICES", "OMP_NUM_THREADS", "PKC_NUM_THREADS", "SLURM_LOCALID")
+
+    def setUp(self):
+        self.saved = {k: os.environ.get(k) for k in self.KEYS}
+        for k in self.KEYS:
+            os.environ.pop(k, None)
+        self.req = _spaces._requested[0]
+        _spaces._requested[0] = None
+
+    def tearDown(self):
+        for k, v in self.saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        _spaces._requested[0] = self.req
+
+    def test_device_from_local_rank(self):
+        os.environ.update(OMPI_COMM_WORLD_LOCAL_RANK="3", CUDA_VISIBLE_DEVICES="0,1")
+        self.assertEqual(_spaces.bind_rank(True), 0)
+        self.assertEqual(os.environ["KOKKOS_DEVICE_ID"], "1")
+
+    def test_explicit_device_wins(self):
+        os.environ.update(SLURM_LOCALID="1", CUDA_VISIBLE_DEVICES="0,1,2",
+                          KOKKOS_DEVICE_ID="2")
+        _spaces.bind_rank(True)
+        self.assertEqual(os.environ["KOKKOS_DEVICE_ID"], "2")
+
+    def test_threads_per_rank(self):
+        cores = len(os.sched_getaffinity(0))
+        os.environ.update(OMPI_COMM_WORLD_LOCAL_RANK="0", OMPI_COMM_WORLD_LOCAL_SIZE="2")
+        self.assertEqual(_spaces.bind_rank(False), max(1, cores // 2))
+        os.environ["OMP_NUM_THREADS"] = "3"
+        self.assertEqual(_spaces.bind_rank(False), 0)
+
+    def test_no_launcher(self):
+        self.assertEqual(_spaces.bind_rank(False), 0)
+        self.assertNotIn("KOKKOS_DEVICE_ID", os.environ)
+
+
+if __name__ == "__main__":
+    unittest.main()
