@@ -29,6 +29,8 @@ back (host staging through the View's mirror; never raw device pointers
 into MPI, which need not be CUDA-aware). NCCL device-to-device transfers
 are not there yet.
 """
+import time
+
 from ._view import View, numpy as _numpy
 
 __all__ = ["Halo", "local_rank"]
@@ -64,6 +66,7 @@ class Halo:
         self.nbr = [comm.Shift(d, 1) for d in range(nd)]   # (low, high) per dimension
         self.dtype = np.dtype(view.dtype.np_dtype if isinstance(view, View) else view.dtype)
         self._reqs, self._recv = [], []
+        self.seconds = 0.0   # wall time spent in exchange/start/finish (packing, waiting)
 
     # ---- faces ------------------------------------------------------------
     def _slab(self, d, which, full):
@@ -113,10 +116,12 @@ class Halo:
         """Fills every ghost layer (faces, edges, corners) from the neighbours,
         one dimension after the other; returns when done."""
         from mpi4py import MPI
+        t0 = time.perf_counter()
         for d in range(len(self.view.shape)):
             reqs, recv = self._post([d], full=True)
             MPI.Request.Waitall(reqs)
             self._unpack(recv)
+        self.seconds += time.perf_counter() - t0
 
     def start(self):
         """Posts the exchange of all faces (owned cells only, no corners) and
@@ -124,11 +129,15 @@ class Halo:
         if self._reqs:
             raise RuntimeError("pykokkos.mpi.Halo.start: the previous exchange was "
                                "not finished (call finish() first)")
+        t0 = time.perf_counter()
         self._reqs, self._recv = self._post(range(len(self.view.shape)), full=False)
+        self.seconds += time.perf_counter() - t0
 
     def finish(self):
         """Waits for the faces posted by start() and writes them into the ghosts."""
         from mpi4py import MPI
+        t0 = time.perf_counter()
         MPI.Request.Waitall(self._reqs)
         self._unpack(self._recv)
         self._reqs, self._recv = [], []
+        self.seconds += time.perf_counter() - t0
