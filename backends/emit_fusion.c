@@ -10,7 +10,7 @@
 #include "pkb_priv.h"
 
 static const char *fused_tag(pkb_ctx *c, const pki_fused *g) {
-  return pki_sprintf(c->m->arena, "fused%d_tag", g->id);
+  return pki_sprintf(c->m->arena, "pkc_fused%d_tag", g->id);
 }
 
 static bool in_entity(const pki_fused *g, const pki_entity *e) { return g->main->owner == e; }
@@ -45,10 +45,10 @@ void pkb_fused_members(pkb_ctx *c, const pki_entity *e) {
   for (int i = 0; p && i < p->groups.n; i++) {
     const pki_fused *g = PKI_AT(p->groups, i, pki_fused);
     if (in_entity(g, e) && g->loop) {
-      pkb_line(c->b, "int64_t fused%d_reps = 0;  // trip count of the loop of line %u", g->id,
+      pkb_line(c->b, "int64_t pkc_fused%d_reps = 0;  // trip count of the loop of line %u", g->id,
                (unsigned)g->loop->span.line);
       if (tiled(g))
-        pkb_line(c->b, "int64_t fused%d_begin = 0, fused%d_end = 0;  // its range", g->id, g->id);
+        pkb_line(c->b, "int64_t pkc_fused%d_begin = 0, pkc_fused%d_end = 0;  // its range", g->id, g->id);
     }
   }
 }
@@ -70,10 +70,10 @@ static void fused_operator(pkb_ctx *c, const pki_fused *g) {
   pkb_put(b, ") const {\n");
   b->indent++;
   if (tiled(g)) { /* work item i0 is a tile */
-    pkb_line(b, "const int64_t begin = fused%d_begin + i0 * pkc::fusion_tile;", g->id);
-    pkb_line(b, "const int64_t end = begin + pkc::fusion_tile < fused%d_end ? "
-             "begin + pkc::fusion_tile : fused%d_end;", g->id, g->id);
-    pkb_line(b, "for (int64_t rep = 0; rep < fused%d_reps; ++rep) {", g->id);
+    pkb_line(b, "const int64_t begin = pkc_fused%d_begin + i0 * pkc::fusion_tile;", g->id);
+    pkb_line(b, "const int64_t end = begin + pkc::fusion_tile < pkc_fused%d_end ? "
+             "begin + pkc::fusion_tile : pkc_fused%d_end;", g->id, g->id);
+    pkb_line(b, "for (int64_t rep = 0; rep < pkc_fused%d_reps; ++rep) {", g->id);
     b->indent++;
     for (int k = 0; k < g->n; k++) {
       pkb_line(b, "for (int64_t i = begin; i < end; ++i) {");
@@ -87,7 +87,7 @@ static void fused_operator(pkb_ctx *c, const pki_fused *g) {
     return;
   }
   if (g->loop) {
-    pkb_line(b, "for (int64_t rep = 0; rep < fused%d_reps; ++rep) {", g->id);
+    pkb_line(b, "for (int64_t rep = 0; rep < pkc_fused%d_reps; ++rep) {", g->id);
     b->indent++;
   }
   for (int k = 0; k < g->n; k++) {
@@ -116,7 +116,8 @@ void pkb_fused_operators(pkb_ctx *c, const pki_entity *e) {
 
 /* `&& (a == b)` for each bound of s that is another expression than first's. */
 static void bound_checks(pkb_ctx *c, const pki_stmt *s, const pki_stmt *first) {
-  for (int i = 0; i < s->nargs && i < first->nargs; i++) {
+  int nb = s->range == PKI_POLICY_MDRANGE && s->nargs > 2 ? 2 : s->nargs; /* not tiles */
+  for (int i = 0; i < nb && i < first->nargs; i++) {
     const pki_expr *a = s->args[i], *b0 = first->args[i];
     int n = a && a->kind == PKI_E_LIST ? a->nargs : 1;
     for (int k = 0; k < n; k++) {
@@ -162,7 +163,7 @@ bool pkb_emit_fused(pkb_ctx *c, const pki_stmt *s) {
   pkb_put(b, ") {\n");
   b->indent++;
   if (g->loop) {
-    pkb_begin(b, "self.fused%d_reps = pkc::trip_count(", g->id);
+    pkb_begin(b, "self.pkc_fused%d_reps = pkc::trip_count(", g->id);
     if (g->loop->begin)
       pkb_emit_expr(c, g->loop->begin);
     else
@@ -177,21 +178,21 @@ bool pkb_emit_fused(pkb_ctx *c, const pki_stmt *s) {
     const pki_expr *b0 = g->stmts[0]->nargs >= 2 ? g->stmts[0]->args[0] : NULL;
     const pki_expr *e0 = g->stmts[0]->nargs >= 2 ? g->stmts[0]->args[1]
                          : g->stmts[0]->nargs ? g->stmts[0]->args[0] : NULL;
-    pkb_begin(b, "self.fused%d_begin = ", g->id);
+    pkb_begin(b, "self.pkc_fused%d_begin = ", g->id);
     if (b0)
       pkb_emit_expr(c, b0);
     else
       pkb_put(b, "0");
     pkb_put(b, ";\n");
-    pkb_begin(b, "self.fused%d_end = ", g->id);
+    pkb_begin(b, "self.pkc_fused%d_end = ", g->id);
     if (e0)
       pkb_emit_expr(c, e0);
     else
       pkb_put(b, "0");
     pkb_put(b, ";\n");
     c->policy_text = pki_sprintf(
-        c->m->arena, "pkc::RangePolicy<%s::%s>(0, pkc::tile_count(self.fused%d_begin, "
-        "self.fused%d_end))", pkb_ident(c->m->arena, g->main->owner->name), fused_tag(c, g),
+        c->m->arena, "pkc::RangePolicy<%s::%s>(0, pkc::tile_count(self.pkc_fused%d_begin, "
+        "self.pkc_fused%d_end))", pkb_ident(c->m->arena, g->main->owner->name), fused_tag(c, g),
         g->id, g->id);
   }
   d.pattern = red ? PKI_PATTERN_REDUCE : PKI_PATTERN_FOR;

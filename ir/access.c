@@ -277,6 +277,10 @@ static lin eval_local(walk *w, const frame *fr, const pki_var *v, int depth) {
 }
 
 static lin eval_var(walk *w, const frame *fr, const pki_var *v, int depth) {
+  const pki_stmt *one = NULL;
+  /* a work index or parameter the body assigns is not its incoming value */
+  if ((v->kind == PKI_VAR_INDEX || v->kind == PKI_VAR_PARAM) && count_defs(fr, v, &one) > 0)
+    return lin_flag(L_UNK);
   if (!fr->caller)
     for (int k = 0; k < fr->f->nindex && k < PKI_ACCESS_MAX_DIMS; k++)
       if (fr->f->index[k] == v)
@@ -326,7 +330,6 @@ static bool func_touches_views(const pki_func *f, int depth) {
   return q.hit;
 }
 
-static bool is_floating(pki_type t) { return pki_is_float(t.kind); }
 
 static lin eval_arith(walk *w, const frame *fr, const pki_expr *e, int depth) {
   if (e->kind == PKI_E_UNARY) {
@@ -363,10 +366,11 @@ static lin eval(walk *w, const frame *fr, const pki_expr *e, int depth) {
   case PKI_E_UNARY:
   case PKI_E_BINARY:
     return eval_arith(w, fr, e, depth);
-  case PKI_E_CAST: {
+  case PKI_E_CAST: { /* only a conversion to int64 keeps every index value */
     lin a = eval(w, fr, e->args[0], depth + 1);
-    bool fl = is_floating(e->type) || is_floating(e->args[0]->type);
-    return fl ? lin_opaque(a, lin_flag(0)) : a;
+    bool keeps = e->type.kind == PKI_I64 && pki_is_int(e->args[0]->type.kind) &&
+                 e->args[0]->type.kind != PKI_U64;
+    return keeps ? a : lin_opaque(a, lin_flag(0));
   }
   case PKI_E_INDEX: {
     lin r = eval_args(w, fr, e, 1, depth);

@@ -9,6 +9,8 @@
  * kernel holds at most one reduction (Kokkos 3.4 has no multi-reducer
  * parallel_reduce). Every candidate gets a note, fused or not, with the rule.
  */
+#include <string.h>
+
 #include "access.h"
 
 typedef struct plan_ctx {
@@ -46,7 +48,7 @@ bool pki_same_expr(const pki_expr *a, const pki_expr *b) {
   if (!a || !b)
     return a == b;
   if (a->kind != b->kind || a->nargs != b->nargs || a->kind == PKI_E_CALL ||
-      a->kind == PKI_E_CONSTRUCT)
+      a->kind == PKI_E_CONSTRUCT || a->kind == PKI_E_INDEX) /* View elements may change */
     return false;
   switch (a->kind) {
   case PKI_E_INT: case PKI_E_BOOL: if (a->ival != b->ival) return false; break;
@@ -68,13 +70,38 @@ bool pki_same_expr(const pki_expr *a, const pki_expr *b) {
   return true;
 }
 
+/* The bound arguments of a dispatch: RANGE (begin, end) or (end); MDRANGE
+ * begin and end lists (a tile list after them changes no result). */
+static int nbounds(const pki_stmt *s) {
+  return s->range == PKI_POLICY_MDRANGE && s->nargs > 2 ? 2 : s->nargs;
+}
+
 static bool same_bounds(const pki_stmt *a, const pki_stmt *b) {
-  if (a->nargs != b->nargs || a->range != b->range)
+  if (nbounds(a) != nbounds(b) || a->range != b->range)
     return false;
-  for (int i = 0; i < a->nargs; i++)
+  for (int i = 0; i < nbounds(a); i++)
     if (!pki_same_expr(a->args[i], b->args[i]))
       return false;
   return true;
+}
+
+static bool literal(const pki_expr *e) { return e && e->kind == PKI_E_INT; }
+
+/* Bounds that can never be equal: integer literals that differ. */
+static bool bounds_differ(const pki_stmt *a, const pki_stmt *b) {
+  if (nbounds(a) != nbounds(b) || a->range != b->range)
+    return true;
+  for (int i = 0; i < nbounds(a); i++) {
+    const pki_expr *x = a->args[i], *y = b->args[i];
+    if (x && y && x->kind == PKI_E_LIST && y->kind == PKI_E_LIST) {
+      for (int k = 0; k < x->nargs && k < y->nargs; k++)
+        if (literal(x->args[k]) && literal(y->args[k]) && x->args[k]->ival != y->args[k]->ival)
+          return true;
+    } else if (literal(x) && literal(y) && x->ival != y->ival) {
+      return true;
+    }
+  }
+  return false;
 }
 
 static int mdrank(const pki_stmt *s) {
@@ -82,20 +109,31 @@ static int mdrank(const pki_stmt *s) {
 }
 
 /* ---- does an expression read a variable (through the one IR visitor) */
-typedef struct reads_ctx { const pki_var *var; bool hit; } reads_ctx;
+typedef struct reads_ctx { const pki_var *var; bool hit, element; } reads_ctx;
 
 static void reads_expr(pki_visitor *v, const pki_expr *e) {
   reads_ctx *r = v->data;
   if ((e->kind == PKI_E_VAR || e->kind == PKI_E_FIELD) && e->var == r->var)
     r->hit = true;
+  if (e->kind == PKI_E_INDEX)
+    r->element = true;
 }
 
 static bool stmt_bounds_read(const pki_stmt *s, const pki_var *var) {
-  reads_ctx r = {var, false};
+  reads_ctx r = {var, false, false};
   pki_visitor v = {.expr = reads_expr, .data = &r};
   for (int i = 0; i < s->nargs; i++)
     pki_visit_expr(&v, s->args[i]);
   return r.hit;
+}
+
+/* Bounds that read a View element: kernels before may change it. */
+static bool bounds_read_view(const pki_stmt *s) {
+  reads_ctx r = {NULL, false, false};
+  pki_visitor v = {.expr = reads_expr, .data = &r};
+  for (int i = 0; i < s->nargs; i++)
+    pki_visit_expr(&v, s->args[i]);
+  return r.element;
 }
 
 /* The kernels of stmts[0..n-1] as pki_fuse_check takes them. */
@@ -109,7 +147,9 @@ static pki_fuse_kernel *kernels(plan_ctx *c, const pki_stmt **stmts, int n) {
     fk->sum = sum;
     fk->policy = (pki_policy)s->range;
     fk->rank = mdrank(s);
-    fk->bounds = k == 0 || same_bounds(s, stmts[0]) ? PKI_BOUNDS_SAME : PKI_BOUNDS_UNKNOWN;
+    fk->bounds = k == 0 || same_bounds(s, stmts[0]) ? PKI_BOUNDS_SAME
+                 : bounds_differ(s, stmts[0])          ? PKI_BOUNDS_DIFFERENT
+                                                       : PKI_BOUNDS_UNKNOWN;
     pki_fuse_view *vs = pki_alloc(a, sizeof *vs * (size_t)(sum->views.n ? sum->views.n : 1));
     for (int i = 0; i < sum->views.n; i++) {
       const pki_view_use *u = PKI_AT(sum->views, i, pki_view_use);
@@ -172,7 +212,6 @@ static void alias_pairs(plan_ctx *c, pki_fused *g) {
     for (int j = i + 1; j < uses.n; j++) {
       const pki_view_use *a = PKI_AT(uses, i, pki_view_use), *b = PKI_AT(uses, j, pki_view_use);
       if (a->view->kind != PKI_VAR_MEMBER || b->view->kind != PKI_VAR_MEMBER ||
-          a->view->type.elem != b->view->type.elem ||
           !((a->mode | b->mode) & PKI_MEM_WRITE))
         continue;
       pairs[n++] = a->view;
@@ -250,6 +289,21 @@ static const char *refusal(plan_ctx *c, const pki_stmt **group, int n, const pki
                          (unsigned)next->span.line, group[k]->target->var->name,
                          group[k]->closure->name);
     }
+  if (bounds_read_view(next)) {
+    *rule = "bounds";
+    return pki_sprintf(c->m->arena, "not fused: the bounds of '%s' (line %u) read a View "
+                       "element, which the kernels before it may change",
+                       next->closure->name, (unsigned)next->span.line);
+  }
+  for (int k = 0; k <= n; k++) {
+    const pki_stmt *s = k < n ? group[k] : next;
+    if (summary(c, s->closure)->random) {
+      *rule = "random";
+      return pki_sprintf(c->m->arena, "not fused: kernel '%s' (line %u) draws random "
+                         "numbers, whose order fusion would change", s->closure->name,
+                         (unsigned)s->closure->span.line);
+    }
+  }
   const pki_stmt **all = pki_alloc(c->m->arena, sizeof *all * (size_t)(n + 1));
   for (int k = 0; k < n; k++)
     all[k] = group[k];
@@ -308,6 +362,20 @@ static bool plan_repeat(plan_ctx *c, const pki_stmt *loop) {
     if (!fusable(c, b->stmts[k]) || is_reduce(b->stmts[k]) ||
         stmt_bounds_read(b->stmts[k], loop->var))
       return false;
+  for (int k = 0; k < b->n; k++) {
+    const pki_stmt *s = b->stmts[k];
+    if (bounds_read_view(s) || summary(c, s->closure)->random) {
+      note(c, loop->span, false,
+           pki_sprintf(c->m->arena, "not fused: the loop of line %u repeats '%s', %s",
+                       (unsigned)loop->span.line, s->closure->name,
+                       bounds_read_view(s) ? "whose bounds read a View element the loop "
+                                             "may change"
+                                           : "which draws random numbers (fusion would "
+                                             "change their order)"),
+           bounds_read_view(s) ? "bounds" : "random");
+      return false;
+    }
+  }
   const pki_stmt **twice = pki_alloc(c->m->arena, sizeof *twice * (size_t)(2 * b->n));
   for (int k = 0; k < 2 * b->n; k++)
     twice[k] = b->stmts[k % b->n];
@@ -366,13 +434,25 @@ static void sort_notes(pki_vec *v) {
     }
 }
 
+/* The names fused kernels add to a workload (pkc_fused<N>_tag, ..._reps,
+ * ..._begin, ..._end) must not be the entity's own: then nothing is fused. */
+static bool uses_fusion_names(const pki_entity *e) {
+  for (int i = 0; i < e->nmembers; i++)
+    if (!strncmp(e->members[i]->name, "pkc_fused", 9))
+      return true;
+  for (int i = 0; i < e->nfuncs; i++)
+    if (e->funcs[i] && !strncmp(e->funcs[i]->name, "pkc_fused", 9))
+      return true;
+  return false;
+}
+
 void pki_fusion_plan_module(pki_module *m) {
   pki_fusion_plan *plan = pki_alloc(m->arena, sizeof *plan);
   *plan = (pki_fusion_plan){0};
   m->fusion = plan;
   for (int e = 0; e < m->nentities; e++) {
     const pki_entity *ent = m->entities[e];
-    if (ent->kind != PKI_ENT_WORKLOAD)
+    if (ent->kind != PKI_ENT_WORKLOAD || uses_fusion_names(ent))
       continue;
     for (int f = 0; f < ent->nfuncs; f++)
       if (ent->funcs[f] && ent->funcs[f]->is_main) {
