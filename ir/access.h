@@ -201,7 +201,7 @@ const char *pki_fuse_rule_name(pki_fuse_rule r);
  * consecutive workunit dispatches of one block, fused per point; or the
  * dispatches forming the whole body of a `for` loop, repeated `loop`'s trip
  * count times per point (PyFuser's repeated chain). The backend emits the
- * fused kernel (tag fused<id>) and, in @pk.main, a run-time choice between
+ * fused kernel and, in @pk.main, a run-time choice between
  * it and the original dispatches: PKC_FUSION=0, bounds that differ at run
  * time (bounds_at_run_time) or View members that overlap take the original.
  * Emitted names: pkc_fused<id>_tag and pkc_fused<id>_reps/_begin/_end. */
