@@ -48,7 +48,7 @@ def main():
         base2, base3, it = 8192, 384, 100
     else:
         env["OMP_NUM_THREADS"] = "1"
-        base2, base3, it = 1024, 96, 50
+        base2, base3, it = 2048, 128, 100
     n = a.ranks
     cases = [  # (name, example, args for 1 rank, args for n ranks, weak?)
         ("2D weak", "mpi_jacobi2d.py", (base2, base2, it), (base2, base2 * n, it), True),
