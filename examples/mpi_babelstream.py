@@ -67,6 +67,7 @@ def main():
         pk.parallel_for(local, triad, a=a, b=b, c=c, scalar=scalar)
         total = comm.allreduce(pk.parallel_reduce(local, dot, a=a, b=b), op=MPI.SUM)
     seconds = comm.allreduce(timer.seconds(), op=MPI.MAX)
+    devices = comm.gather(pk.get_device_id(), root=0)
     ga, gb, gc = 0.1, 0.2, 0.0
     for _ in range(times):
         gc = ga
@@ -79,7 +80,8 @@ def main():
                              np.all(np.asarray(c) == gc)), op=MPI.MIN) == 1)
     if rank == 0:
         print(f"mpi_babelstream: N={n} on {size} rank(s), {times} times: {seconds:.3f} s "
-              f"({6 * 8 * n * times / seconds / 1e9:.2f} GB/s incl. allreduce)")
+              f"({6 * 8 * n * times / seconds / 1e9:.2f} GB/s incl. allreduce); "
+              f"device ids per rank {devices}")
         print(f"mpi_babelstream: verification {'PASSED' if ok else 'FAILED'} "
               f"(dot {total!r}, gold {gold!r})")
     return 0 if ok else 1
