@@ -128,7 +128,7 @@ static int mdrange_rank(pkf_ctx *c, TSNode n, TSNode root, int depth) {
   for (uint32_t i = 0; i < args.n; i++)
     if (pkf_type_is(args.v[i], "list"))
       return (int)ts_node_named_child_count(args.v[i]);
-  return 0;
+  return -1; /* pk.MDRangePolicy(lo, hi) with its bounds in variables: rank unknown */
 }
 
 /* Is t a pk.parallel_*(...) call? (no allocation) */
@@ -264,8 +264,11 @@ static call_sites call_site_info(pkf_ctx *c, const char *kernel) {
       cs.pattern = !strcmp(w, "parallel_reduce") ? PKI_PATTERN_REDUCE
                    : !strcmp(w, "parallel_scan") ? PKI_PATTERN_SCAN : PKI_PATTERN_FOR;
     }
-    if (!cs.rank)
-      cs.rank = mdrange_rank(c, args.v[k], c->root, 0);
+    if (cs.rank <= 0) { /* a known rank wins over an MDRange of unknown rank (-1) */
+      int r = mdrange_rank(c, args.v[k], c->root, 0);
+      if (r > 0 || !cs.rank)
+        cs.rank = r;
+    }
     cs.team = cs.team || is_team_policy(c, args.v[k], 0);
   }
   return cs;
@@ -301,6 +304,9 @@ static int index_count(pkf_ctx *c, pki_func *f, kparam *ps, int n, int k, call_s
     nfree++;
   if (cs.rank > 1 && nfree >= cs.rank && nint < cs.rank)
     return cs.rank; /* unannotated MDRange indices: the policy says how many */
+  if (cs.rank < 0) /* an MDRangePolicy whose rank only the call knows: the int-annotated
+                       parameters in front are its indices */
+    return nint >= 2 ? nint : 1;
   if (nint <= 1)
     return 1;
   if (k + nint < n && !ts_node_is_null(ps[k + nint].ann) && pkf_is_acc(c, ps[k + nint].ann))
