@@ -17,13 +17,18 @@ KIND = {dt: kind for dt, _, kind in O.DTYPES}
 _kernel_modules = {}
 
 
-def kernel(module, family, dtname):
-    """The workunit `<family>_<suffix>` of pykokkos.lib.<module>."""
+def _module(module):
+    """pykokkos.lib.<module>, the Python module of a kernel family file."""
     m = _kernel_modules.get(module)
     if m is None:
         import importlib
         m = _kernel_modules[module] = importlib.import_module("." + module, __package__)
-    return getattr(m, f"{family}_{SUFFIX[dtname]}")
+    return m
+
+
+def kernel(module, family, dtname):
+    """The workunit `<family>_<suffix>` of pykokkos.lib.<module>."""
+    return getattr(_module(module), f"{family}_{SUFFIX[dtname]}")
 
 
 def on_gpu():
@@ -33,12 +38,10 @@ def on_gpu():
 
 
 def load(module):
-    """Loads the module of pykokkos.lib.<module> for the current backend (so
-    that device memory can be allocated before the first launch)."""
+    """Loads the module pkc built from pykokkos.lib.<module> for the current
+    backend (so that device memory can be allocated before the first launch)."""
     from .._loader import RUNTIME
-    kernel(module, "reduce" if module == "_kernels_reduce" else "unary"
-           if module == "_kernels_unary" else "compare", "float64")
-    RUNTIME.module_for(_kernel_modules[module].__file__)
+    RUNTIME.module_for(_module(module).__file__)
 
 
 def pk_dtype(npdt):
