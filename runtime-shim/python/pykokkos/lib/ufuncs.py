@@ -161,7 +161,7 @@ def unary(name, x, out=None):
 
 
 _CANON_BINARY = {"float_power": "power"}
-_CANON_UNARY = {}
+_CANON_UNARY = {"fabs": "absolute"}   # numpy.fabs: absolute of floats
 
 
 def _make_binary(name, numpy_name=None):
@@ -196,7 +196,6 @@ UNARY_NAMES = dict({n: n for n in O.UNARY}, abs="absolute", fabs="fabs",
                    asin="arcsin", acos="arccos", atan="arctan", asinh="arcsinh",
                    acosh="arccosh", atanh="arctanh", radians="deg2rad",
                    degrees="rad2deg", **{n: n for n in O.PREDICATE})
-_CANON_UNARY.update(fabs="absolute")
 
 for _n, _np_name in BINARY_NAMES.items():
     globals()[_n] = _make_binary(_n, _np_name)
