@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "access.h"
 #include "pkb_priv.h"
 
 static const char *entity_label(pki_arena *a, const pki_func *f) {
@@ -18,10 +19,17 @@ static const char *functor_type(pki_arena *a, const pki_module *m, const pki_fun
   return pki_sprintf(a, "pkc_%s::%s", m->name, pkb_ident(a, f->owner ? f->owner->name : f->name));
 }
 
-/* "Kokkos::RangePolicy<...>(b, e)" or the MDRangePolicy equivalent. */
-static void put_policy(pkb_ctx *c, const pki_func *f, const char *fty, const char *iter) {
+/* "Kokkos::RangePolicy<...>(b, e)" or the MDRangePolicy equivalent, with
+ * tag (f's own when NULL); c->policy_text, when set, as written. */
+static void put_policy(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag,
+                       const char *iter) {
   pkb_buf *b = c->b;
-  const char *tag = pkb_tag_name(c->m->arena, f);
+  if (!tag)
+    tag = pkb_tag_name(c->m->arena, f);
+  if (c->policy_text) {
+    pkb_put(b, c->policy_text);
+    return;
+  }
   if (f->policy == PKI_POLICY_RANGE) {
     pkb_putf(b, "pkc::RangePolicy<%s::%s>(begin, end)", fty, tag);
     return;
@@ -45,7 +53,7 @@ static void put_policy(pkb_ctx *c, const pki_func *f, const char *fty, const cha
   pkb_put(b, ")");
 }
 
-static void check_policy(pkb_ctx *c, const pki_func *f) {
+void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f) {
   pkb_buf *b = c->b;
   if (f->policy == PKI_POLICY_RANGE) {
     pkb_line(b, "if (!policy || policy->kind != PKC_POLICY_RANGE)");
@@ -89,18 +97,19 @@ static void bind_args(pkb_ctx *c, const pki_func *f) {
   }
 }
 
-static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const char *iter) {
+static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag,
+                       const char *iter) {
   pkb_buf *b = c->b;
   if (f->pattern == PKI_PATTERN_FOR) {
     pkb_begin(b, "Kokkos::parallel_for(kernel, ");
-    put_policy(c, f, fty, iter);
+    put_policy(c, f, fty, tag, iter);
     pkb_put(b, ", f);\n");
     return;
   }
   const char *acc = pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64);
   bool scan = f->pattern == PKI_PATTERN_SCAN;
   pkb_begin(b, "Kokkos::%s(kernel, ", scan ? "parallel_scan" : "parallel_reduce");
-  put_policy(c, f, fty, iter);
+  put_policy(c, f, fty, tag, iter);
   static const char *const red[] = {NULL, "Kokkos::Prod", "Kokkos::Min", "Kokkos::Max",
                                     "Kokkos::MaxLoc", "Kokkos::MinLoc"};
   if (!scan && pkb_valloc(f))
@@ -111,12 +120,12 @@ static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const cha
     pkb_putf(b, ", f, %s);\n", scan ? "total" : "value");
 }
 
-static void launch(pkb_ctx *c, const pki_func *f, const char *fty) {
+void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag) {
   pkb_buf *b = c->b;
   bool scan = f->pattern == PKI_PATTERN_SCAN;
   if (f->policy == PKI_POLICY_TEAM)
     pkb_line(b, "if (!pkc::team_fits<%s::%s>(*policy, f, Kokkos::%s(), kernel, err, errlen)) return 1;",
-             fty, pkb_tag_name(c->m->arena, f),
+             fty, tag ? tag : pkb_tag_name(c->m->arena, f),
              f->pattern == PKI_PATTERN_FOR ? "ParallelForTag" : "ParallelReduceTag");
   if (pkb_valloc(f))
     pkb_line(b, "Kokkos::ValLocScalar<%s, int64_t> value;", pkb_scalar_ctype(f->acc->type.kind));
@@ -128,21 +137,21 @@ static void launch(pkb_ctx *c, const pki_func *f, const char *fty) {
     pkb_line(b, "switch (policy->iterate) {");
     pkb_line(b, "case 1:");
     b->indent++;
-    launch_one(c, f, fty, "Right");
+    launch_one(c, f, fty, tag, "Right");
     pkb_line(b, "break;");
     b->indent--;
     pkb_line(b, "case 2:");
     b->indent++;
-    launch_one(c, f, fty, "Left");
+    launch_one(c, f, fty, tag, "Left");
     pkb_line(b, "break;");
     b->indent--;
     pkb_line(b, "default:");
     b->indent++;
-    launch_one(c, f, fty, NULL);
+    launch_one(c, f, fty, tag, NULL);
     b->indent--;
     pkb_line(b, "}");
   } else
-    launch_one(c, f, fty, NULL);
+    launch_one(c, f, fty, tag, NULL);
   if (pkb_valloc(f)) { /* two result slots: the extremum and its location */
     pkb_line(b, "pkc::store_result(result, value.val);");
     pkb_line(b, "result[1].i = value.loc;");
@@ -195,13 +204,13 @@ static void wrapper(pkb_ctx *c, const pki_func *f) {
   b->indent++;
   pkb_line(b, "if (!pkc::ready(kernel, err, errlen)) return 1;");
   if (!f->is_main)
-    check_policy(c, f);
+    pkb_abi_check_policy(c, f);
   pkb_line(b, "%s f;", fty);
   bind_args(c, f);
   if (f->is_main)
     launch_main(c, f);
   else
-    launch(c, f, fty);
+    pkb_abi_launch(c, f, fty, NULL);
   pkb_line(b, "return 0;");
   b->indent--;
   pkb_line(b, "} catch (const std::exception &e) {");
@@ -253,6 +262,24 @@ static const char *access_code(unsigned acc) {
   return t[acc & 3];
 }
 
+void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned access,
+                        bool from_global) {
+  pkb_buf *b = c->b;
+  bool view = v->type.kind == PKI_VIEW, pool = v->type.kind == PKI_POOL;
+  const char *code = "0";
+  int bits = 0;
+  if (!pool)
+    dtype_of(view ? v->type.elem : v->type.kind, &code, &bits);
+  pkb_begin(b, "    {");
+  pkb_put_cstr(b, name);
+  pkb_putf(b, ", %s, %s, %d, %d, %s, %s%s},\n",
+           view ? "PKC_PARAM_VIEW" : pool ? "PKC_PARAM_POOL" : "PKC_PARAM_SCALAR", code, bits,
+           view ? v->type.rank : pool ? (v->type.rank == 1024 ? 1024 : 64) : 0,
+           view ? layout_code(v->type.layout) : "PKC_LAYOUT_DEFAULT",
+           access_code(access ? access : PKI_ACCESS_READ),
+           from_global ? ", PKC_PARAM_FROM_GLOBAL" : ", 0");
+}
+
 static void param_table(pkb_ctx *c, const pki_func *f, int k) {
   pkb_buf *b = c->b;
   pki_var *const *args;
@@ -261,29 +288,25 @@ static void param_table(pkb_ctx *c, const pki_func *f, int k) {
     return;
   pkb_line(b, "const pkc_param_desc params_%d[] = {  // %s", k,
            entity_label(c->m->arena, f));
-  for (int i = 0; i < n; i++) {
-    const pki_var *v = args[i];
-    bool view = v->type.kind == PKI_VIEW, pool = v->type.kind == PKI_POOL;
-    const char *code = "0";
-    int bits = 0;
-    if (!pool)
-      dtype_of(view ? v->type.elem : v->type.kind, &code, &bits);
-    pkb_begin(b, "    {");
-    pkb_put_cstr(b, v->name);
-    pkb_putf(b, ", %s, %s, %d, %d, %s, %s%s},\n",
-             view ? "PKC_PARAM_VIEW" : pool ? "PKC_PARAM_POOL" : "PKC_PARAM_SCALAR", code, bits,
-             view ? v->type.rank : pool ? (v->type.rank == 1024 ? 1024 : 64) : 0,
-             view ? layout_code(v->type.layout) : "PKC_LAYOUT_DEFAULT",
-             access_code(v->access ? v->access : PKI_ACCESS_READ),
-             v->from_global ? ", PKC_PARAM_FROM_GLOBAL" : ", 0");
-  }
+  for (int i = 0; i < n; i++)
+    pkb_abi_param_desc(c, args[i], args[i]->name, args[i]->access, args[i]->from_global);
   pkb_line(b, "};");
 }
 
 static void kernel_entry(pkb_ctx *c, const pki_func *f, int k) {
-  pkb_buf *b = c->b;
   pki_var *const *args;
   int n = pkb_kernel_args(f, &args);
+  pkb_abi_kernel_desc(c, f->name, f->owner ? f->owner->name : f->name,
+                      f->is_main ? 3 : (int)f->pattern, f->is_main ? 0 : (int)f->policy,
+                      (int)f->reducer, n, n ? pki_sprintf(c->m->arena, "params_%d", k) : NULL,
+                      f->acc, f->span.line, pkb_wrapper_name(c->m->arena, c->m, f),
+                      f->inferred);
+}
+
+void pkb_abi_kernel_desc(pkb_ctx *c, const char *name, const char *entity, int pattern,
+                         int policy, int reducer, int nparams, const char *params,
+                         const pki_var *acc, unsigned line, const char *wrapper,
+                         bool inferred) {
   static const char *const pat[] = {"PKC_PATTERN_FOR", "PKC_PATTERN_REDUCE",
                                     "PKC_PATTERN_SCAN", "PKC_PATTERN_MAIN"};
   static const char *const pol[] = {"PKC_POLICY_RANGE", "PKC_POLICY_MDRANGE",
@@ -291,19 +314,19 @@ static void kernel_entry(pkb_ctx *c, const pki_func *f, int k) {
   static const char *const red[] = {"PKC_REDUCER_SUM", "PKC_REDUCER_PROD",
                                     "PKC_REDUCER_MIN", "PKC_REDUCER_MAX",
                                     "PKC_REDUCER_MAXLOC", "PKC_REDUCER_MINLOC"};
+  pkb_buf *b = c->b;
   const char *code = "0";
   int bits = 0;
-  if (f->acc)
-    dtype_of(f->acc->type.kind, &code, &bits);
+  if (acc)
+    dtype_of(acc->type.kind, &code, &bits);
   pkb_begin(b, "    {");
-  pkb_put_cstr(b, f->name);
+  pkb_put_cstr(b, name);
   pkb_put(b, ", ");
-  pkb_put_cstr(b, f->owner ? f->owner->name : f->name);
-  pkb_putf(b, ", %s, %s, %s, %d, %s, %s, %d, %u, %s, %s},\n", pat[f->is_main ? 3 : f->pattern],
-           pol[f->is_main ? 0 : f->policy],
-           red[f->reducer], n, n ? pki_sprintf(c->m->arena, "params_%d", k) : "nullptr",
-           code, bits, (unsigned)f->span.line, pkb_wrapper_name(c->m->arena, c->m, f),
-           f->inferred ? "PKC_KERNEL_INFERRED" : "0");
+  pkb_put_cstr(b, entity);
+  pkb_putf(b, ", %s, %s, %s, %d, %s, %s, %d, %u, %s, %s},\n", pat[pattern], pol[policy],
+           red[reducer], nparams,
+           params ? params : "nullptr", code, bits, line, wrapper,
+           inferred ? "PKC_KERNEL_INFERRED" : "0");
 }
 
 /* The descriptor's omitted list (pkc_abi.h): one line per entity left out. */
@@ -335,12 +358,15 @@ void pkb_gen_descriptor(pkb_ctx *c) {
   pkb_nl(b);
   int k = 0, nk = 0;
   FOR_EACH_KERNEL(m, f, { param_table(c, f, k++); })
+  pkb_host_fused_param_tables(c);
   pkb_nl(b);
   k = 0;
   FOR_EACH_KERNEL(m, f, { nk++; (void)f; })
+  nk += m->fusion ? m->fusion->host.n : 0;
   if (nk) {
     pkb_line(b, "const pkc_kernel_desc kernels[] = {");
     FOR_EACH_KERNEL(m, f, { kernel_entry(c, f, k++); })
+    pkb_host_fused_kernels(c);
     pkb_line(b, "};");
   }
   pkb_nl(b);
@@ -418,6 +444,17 @@ void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b) {
                 "    char *err, size_t errlen);\n\n",
              pkb_wrapper_name(a, m, f));
   })
+  for (int i = 0; m->fusion && i < m->fusion->host.n; i++) {
+    const pki_host_fused *g = PKI_AT(m->fusion->host, i, pki_host_fused);
+    pkb_putf(b, "/* pkc_fused%d: %s\n *   args: the parameters of its kernel entry in the descriptor "
+                "(pkc_fusion_v1() maps the calls' arguments to them) */\n", g->id,
+             pkb_comment_text(a, g->why));
+    pkb_putf(b, "int pkc_%s__pkc_fused%d(void *const *args, const pkc_policy *policy, "
+                "pkc_value *result,\n    char *err, size_t errlen);\n\n", m->name, g->id);
+  }
+  if (m->fusion && m->fusion->host.n)
+    pkb_put(b, "/* The fused variants of host-code launches, one JSON object per line. */\n"
+               "const char *pkc_fusion_v1(void);\n\n");
   pkb_put(b, "/* The module's descriptor table. */\nconst pkc_module_desc *pkc_module_v2(void);\n\n");
   pkb_putf(b, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* PKC_%s_H */\n", m->name);
 }

@@ -468,7 +468,10 @@ void pkb_gen_cpp(const pki_module *m, const pkb_options *o, pkb_buf *b) {
              "#endif\n#endif\n#ifndef PKC_CACHE_KEY\n#define PKC_CACHE_KEY \"\"\n#endif\n\n");
   pkb_putf(b, "namespace pkc_%s {\n\n", m->name);
   pkb_gen_functors(&c);
+  pkb_host_fused_functors(&c);
   pkb_putf(b, "}  // namespace pkc_%s\n\n", m->name);
   pkb_gen_wrappers(&c);
+  pkb_host_fused_wrappers(&c);
   pkb_gen_descriptor(&c);
+  pkb_host_fusion_table(&c);
 }

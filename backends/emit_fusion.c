@@ -6,6 +6,8 @@
  * original statements (PKC_FUSION=0, bounds that differ at run time and
  * overlapping View members take the original ones).
  */
+#include <string.h>
+
 #include "access.h"
 #include "pkb_priv.h"
 
@@ -220,4 +222,303 @@ bool pkb_emit_fused(pkb_ctx *c, const pki_stmt *s) {
   b->indent--;
   pkb_line(b, "}");
   return true;
+}
+
+/* ------------------------------------------- fused chains of host code */
+
+static const pki_host_launch *link_of(const pki_host_fused *g, int k) {
+  return &g->chain->launches[g->first + k];
+}
+
+/* The link whose pattern, reducer and result the fused kernel has: the
+ * reduction (always the last link), else the first. */
+static const pki_func *pattern_kernel(const pki_host_fused *g) {
+  return link_of(g, g->n - 1)->kernel->pattern == PKI_PATTERN_REDUCE ? link_of(g, g->n - 1)->kernel
+                                                                      : link_of(g, 0)->kernel;
+}
+
+static bool host_tiled(const pki_host_fused *g) {
+  return g->repeat && link_of(g, 0)->kernel->policy == PKI_POLICY_RANGE;
+}
+
+static const char *member_name(pkb_ctx *c, const pki_host_fused *g, int k) {
+  return pki_sprintf(c->m->arena, "%s_%d", link_of(g, k)->kernel->name, k);
+}
+
+static const char *host_label(pkb_ctx *c, const pki_host_fused *g) {
+  const char *s = "fused:";
+  for (int k = 0; k < g->n; k++)
+    s = pki_sprintf(c->m->arena, "%s%s%s", s, k ? "+" : "", link_of(g, k)->kernel->name);
+  return g->repeat ? pki_sprintf(c->m->arena, "%s*reps", s) : s;
+}
+
+static void host_operator(pkb_ctx *c, const pki_host_fused *g) {
+  pkb_buf *b = c->b;
+  const pki_func *red = pattern_kernel(g)->pattern == PKI_PATTERN_REDUCE ? pattern_kernel(g) : NULL;
+  int rank = link_of(g, 0)->kernel->nindex;
+  pkb_begin(b, "KOKKOS_INLINE_FUNCTION void operator()(const pkc_fused%d_tag &", g->id);
+  if (host_tiled(g))
+    pkb_put(b, ", const int64_t tile");
+  for (int d = 0; d < rank && !host_tiled(g); d++)
+    pkb_putf(b, ", const int64_t i%d", d);
+  if (red) {
+    pkb_put(b, ", ");
+    pkb_put_type(b, red->acc->type);
+    pkb_put(b, " &acc");
+  }
+  pkb_put(b, ") const {\n");
+  b->indent++;
+  if (host_tiled(g)) { /* all repetitions of a tile while it is in cache */
+    pkb_line(b, "const int64_t first = begin + tile * pkc::fusion_tile;");
+    pkb_line(b, "const int64_t last = first + pkc::fusion_tile < end ? first + pkc::fusion_tile "
+                ": end;");
+  }
+  if (g->repeat) {
+    pkb_line(b, "for (int64_t rep = 0; rep < reps; ++rep) {");
+    b->indent++;
+  }
+  for (int k = 0; k < g->n; k++) {
+    const pki_func *f = link_of(g, k)->kernel;
+    const char *call = pki_sprintf(c->m->arena, "%s(%s::%s{}", member_name(c, g, k),
+                                   pkb_ident(c->m->arena, f->name),
+                                   pkb_tag_name(c->m->arena, f));
+    if (host_tiled(g)) {
+      pkb_line(b, "for (int64_t i0 = first; i0 < last; ++i0) %s, i0);", call);
+      continue;
+    }
+    pkb_begin(b, "%s", call);
+    for (int d = 0; d < rank; d++)
+      pkb_putf(b, ", i%d", d);
+    pkb_put(b, f->acc ? ", acc);\n" : ");\n");
+  }
+  if (g->repeat) {
+    b->indent--;
+    pkb_line(b, "}");
+  }
+  b->indent--;
+  pkb_line(b, "}");
+}
+
+void pkb_host_fused_functors(pkb_ctx *c) {
+  const pki_fusion_plan *p = c->m->fusion;
+  for (int i = 0; p && i < p->host.n; i++) {
+    const pki_host_fused *g = PKI_AT(p->host, i, pki_host_fused);
+    pkb_buf *b = c->b;
+    pkb_line(b, "// %s", pkb_comment_text(c->m->arena, g->why));
+    pkb_line(b, "struct pkc_fused%d {", g->id);
+    b->indent++;
+    pkb_line(b, "struct pkc_fused%d_tag {};", g->id);
+    pkb_nl(b);
+    for (int k = 0; k < g->n; k++)
+      pkb_line(b, "%s %s;  // line %u", pkb_ident(c->m->arena, link_of(g, k)->kernel->name),
+               member_name(c, g, k), (unsigned)link_of(g, k)->span.line);
+    if (g->repeat)
+      pkb_line(b, "int64_t reps = 0;  // trip count of the loop of line %u",
+               (unsigned)g->chain->loop_span.line);
+    if (host_tiled(g))
+      pkb_line(b, "int64_t begin = 0, end = 0;  // the range, in tiles of pkc::fusion_tile "
+                  "points");
+    pkb_nl(b);
+    host_operator(c, g);
+    b->indent--;
+    pkb_line(b, "};");
+    pkb_nl(b);
+  }
+}
+
+static const char *host_wrapper_name(pkb_ctx *c, const pki_host_fused *g) {
+  return pki_sprintf(c->m->arena, "pkc_%s__pkc_fused%d", c->m->name, g->id);
+}
+
+/* Binds every parameter of every link: the first link of a fused
+ * parameter from args, the others from that link's member (one View). */
+static void host_bind(pkb_ctx *c, const pki_host_fused *g) {
+  pkb_buf *b = c->b;
+  int *first_k = pki_alloc(c->m->arena, sizeof *first_k * (size_t)(g->nparams + 1));
+  int *first_p = pki_alloc(c->m->arena, sizeof *first_p * (size_t)(g->nparams + 1));
+  for (int j = 0; j < g->nparams; j++)
+    first_k[j] = -1;
+  if (g->nparams || g->repeat)
+    pkb_line(b, "if (!args) return pkc::fail(err, errlen, kernel, \"missing arguments (args is "
+                "NULL)\");");
+  for (int k = 0; k < g->n; k++) {
+    const pki_func *f = link_of(g, k)->kernel;
+    for (int p = 0; p < f->nparams; p++) {
+      const pki_var *v = f->params[p];
+      int j = g->bind[k][p];
+      pkb_begin(b, "%s", "");
+      if (first_k[j] >= 0) {
+        pkb_putf(b, "f.%s.", member_name(c, g, k));
+        pkb_put_ident(b, v->name);
+        pkb_putf(b, " = f.%s.", member_name(c, g, first_k[j]));
+        pkb_put_ident(b, link_of(g, first_k[j])->kernel->params[first_p[j]]->name);
+        pkb_put(b, ";\n");
+        continue;
+      }
+      first_k[j] = k;
+      first_p[j] = p;
+      pkb_putf(b, "if (!pkc::%s(f.%s.", v->type.kind == PKI_VIEW   ? "bind_view"
+                                        : v->type.kind == PKI_POOL ? "bind_pool"
+                                                                   : "bind_scalar",
+               member_name(c, g, k));
+      pkb_put_ident(b, v->name);
+      pkb_putf(b, ", args[%d], kernel, ", j);
+      pkb_put_cstr(b, g->names[j]);
+      pkb_put(b, ", err, errlen)) return 1;\n");
+    }
+  }
+  if (g->repeat)
+    pkb_line(b, "if (!pkc::bind_scalar(f.reps, args[%d], kernel, \"pkc_reps\", err, errlen)) "
+                "return 1;", g->nparams);
+}
+
+static void host_wrapper(pkb_ctx *c, const pki_host_fused *g) {
+  pkb_buf *b = c->b;
+  pki_arena *a = c->m->arena;
+  const pki_func *pf = pattern_kernel(g);
+  const char *fty = pki_sprintf(a, "pkc_%s::pkc_fused%d", c->m->name, g->id);
+  const char *tag = pki_sprintf(a, "pkc_fused%d_tag", g->id);
+  pkb_line(b, "extern \"C\" PKC_EXPORT int %s(void *const *args, const pkc_policy *policy,",
+           host_wrapper_name(c, g));
+  pkb_line(b, "    pkc_value *%s, char *err, size_t errlen) {",
+           pf->pattern == PKI_PATTERN_FOR ? " /*result*/" : "result");
+  b->indent++;
+  pkb_begin(b, "static const char kernel[] = ");
+  pkb_put_cstr(b, host_label(c, g));
+  pkb_put(b, ";\n");
+  pkb_line(b, "try {");
+  b->indent++;
+  pkb_line(b, "if (!pkc::ready(kernel, err, errlen)) return 1;");
+  pkb_abi_check_policy(c, link_of(g, 0)->kernel);
+  pkb_line(b, "%s f;", fty);
+  host_bind(c, g);
+  if (host_tiled(g)) {
+    pkb_line(b, "f.begin = begin;");
+    pkb_line(b, "f.end = end;");
+    c->policy_text = pki_sprintf(a, "pkc::RangePolicy<%s::%s>(0, pkc::tile_count(begin, end))",
+                                 fty, tag);
+  }
+  pkb_abi_launch(c, pf, fty, tag);
+  c->policy_text = NULL;
+  pkb_line(b, "return 0;");
+  b->indent--;
+  pkb_line(b, "} catch (const std::exception &e) {");
+  pkb_line(b, "  return pkc::fail(err, errlen, kernel, e.what());");
+  pkb_line(b, "} catch (...) {");
+  pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"unknown C++ exception\");");
+  pkb_line(b, "}");
+  b->indent--;
+  pkb_line(b, "}");
+  pkb_nl(b);
+}
+
+void pkb_host_fused_wrappers(pkb_ctx *c) {
+  const pki_fusion_plan *p = c->m->fusion;
+  for (int i = 0; p && i < p->host.n; i++)
+    host_wrapper(c, PKI_AT(p->host, i, pki_host_fused));
+}
+
+/* The access of fused parameter j: the union over the links bound to it. */
+static unsigned host_access(const pki_host_fused *g, int j) {
+  unsigned acc = 0;
+  for (int k = 0; k < g->n; k++)
+    for (int p = 0; p < link_of(g, k)->kernel->nparams; p++)
+      if (g->bind[k][p] == j)
+        acc |= link_of(g, k)->kernel->params[p]->access;
+  return acc;
+}
+
+void pkb_host_fused_param_tables(pkb_ctx *c) {
+  const pki_fusion_plan *p = c->m->fusion;
+  for (int i = 0; p && i < p->host.n; i++) {
+    const pki_host_fused *g = PKI_AT(p->host, i, pki_host_fused);
+    pkb_line(c->b, "const pkc_param_desc params_fused%d[] = {  // %s", g->id, host_label(c, g));
+    for (int j = 0; j < g->nparams; j++)
+      pkb_abi_param_desc(c, g->params[j], g->names[j], host_access(g, j), false);
+    if (g->repeat) {
+      pki_var reps = {.name = "pkc_reps", .type = {.kind = PKI_I64}};
+      pkb_abi_param_desc(c, &reps, "pkc_reps", PKI_ACCESS_READ, false);
+    }
+    pkb_line(c->b, "};");
+  }
+}
+
+int pkb_host_fused_kernels(pkb_ctx *c) {
+  const pki_fusion_plan *p = c->m->fusion;
+  for (int i = 0; p && i < p->host.n; i++) {
+    const pki_host_fused *g = PKI_AT(p->host, i, pki_host_fused);
+    const pki_func *pf = pattern_kernel(g);
+    const char *name = pki_sprintf(c->m->arena, "pkc_fused%d", g->id);
+    pkb_abi_kernel_desc(c, name, name, (int)pf->pattern, (int)pf->policy, (int)pf->reducer,
+                        g->nparams + g->repeat,
+                        pki_sprintf(c->m->arena, "params_fused%d", g->id), pf->acc,
+                        link_of(g, 0)->span.line, host_wrapper_name(c, g), false);
+  }
+  return p ? p->host.n : 0;
+}
+
+/* s as a JSON string (the texts are Python names, numbers and notes). */
+static const char *json_str(pki_arena *a, const char *s) {
+  size_t n = strlen(s), k = 0;
+  char *out = pki_alloc(a, 2 * n + 3);
+  out[k++] = '"';
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      out[k++] = '\\';
+    out[k++] = (unsigned char)*s < 0x20 ? ' ' : *s;
+  }
+  out[k++] = '"';
+  out[k] = '\0';
+  return out;
+}
+
+/* One JSON object per variant: what the shim needs to match queued calls. */
+static const char *variant_json(pkb_ctx *c, const pki_host_fused *g) {
+  pki_arena *a = c->m->arena;
+  const char *s = pki_sprintf(a, "{\"kernel\": \"pkc_fused%d\", \"repeat\": %s, \"links\": [",
+                              g->id, g->repeat ? "true" : "false");
+  for (int k = 0; k < g->n; k++) {
+    const pki_host_launch *l = link_of(g, k);
+    s = pki_sprintf(a, "%s%s{\"kernel\": %s, \"lines\": [%u, %u], \"bind\": {", s, k ? ", " : "",
+                    json_str(a, l->kernel->name), (unsigned)l->span.line,
+                    (unsigned)l->span.end_line);
+    for (int p = 0; p < l->kernel->nparams; p++)
+      s = pki_sprintf(a, "%s%s%s: %s", s, p ? ", " : "", json_str(a, l->kernel->params[p]->name),
+                      json_str(a, g->names[g->bind[k][p]]));
+    s = pki_sprintf(a, "%s}}", s);
+  }
+  s = pki_sprintf(a, "%s], \"views\": [", s);
+  int nv = 0;
+  for (int j = 0; j < g->nparams; j++)
+    if (g->params[j]->type.kind == PKI_VIEW)
+      s = pki_sprintf(a, "%s%s%s", s, nv++ ? ", " : "", json_str(a, g->names[j]));
+  s = pki_sprintf(a, "%s], \"written\": [", s);
+  nv = 0;
+  for (int j = 0; j < g->nparams; j++)
+    if (g->params[j]->type.kind == PKI_VIEW && (host_access(g, j) & PKI_ACCESS_WRITE))
+      s = pki_sprintf(a, "%s%s%s", s, nv++ ? ", " : "", json_str(a, g->names[j]));
+  s = pki_sprintf(a, "%s]", s);
+  if (g->repeat)
+    s = pki_sprintf(a, "%s, \"loop\": {\"var\": %s, \"range\": [%s, %s, %s]}", s,
+                    json_str(a, g->chain->loop_var), json_str(a, g->chain->range[0]),
+                    json_str(a, g->chain->range[1]), json_str(a, g->chain->range[2]));
+  return pki_sprintf(a, "%s, \"why\": %s}\n", s, json_str(a, g->why));
+}
+
+void pkb_host_fusion_table(pkb_ctx *c) {
+  const pki_fusion_plan *p = c->m->fusion;
+  if (!p || !p->host.n)
+    return;
+  pkb_buf *b = c->b;
+  pkb_nl(b);
+  pkb_line(b, "// ---- fused variants of host-code launches (pykokkos/_fusion.py matches the");
+  pkb_line(b, "// queued calls against them; one JSON object per line) ----");
+  pkb_line(b, "extern \"C\" PKC_EXPORT const char *pkc_fusion_v1(void) {");
+  pkb_line(b, "  return");
+  for (int i = 0; i < p->host.n; i++) {
+    pkb_begin(b, "      ");
+    pkb_put_cstr(b, variant_json(c, PKI_AT(p->host, i, pki_host_fused)));
+    pkb_put(b, i + 1 == p->host.n ? ";\n" : "\n");
+  }
+  pkb_line(b, "}");
 }

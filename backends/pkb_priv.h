@@ -83,6 +83,20 @@ void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s);
 /* s with the policy's tag given (a fused kernel's), instead of its workunit's. */
 void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_tag);
 
+/* emit_abi.c pieces the fused host kernels share (emit_fusion.c): the policy
+ * check of kernel f's wrapper (defines begin/end for ranges); the launch of
+ * functor type fty with tag (f's own when NULL; c->policy_text replaces the
+ * policy), pattern, reducer and result as f's; one pkc_param_desc line; one
+ * pkc_kernel_desc line (pattern 3 = main; params: the table's name or NULL). */
+void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f);
+void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag);
+void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned access,
+                        bool from_global);
+void pkb_abi_kernel_desc(pkb_ctx *c, const char *name, const char *entity, int pattern,
+                         int policy, int reducer, int nparams, const char *params,
+                         const pki_var *acc, unsigned line, const char *wrapper,
+                         bool inferred);
+
 /* emit_fusion.c: the fused kernels of workload e (m->fusion): tags, the trip
  * count members of repeated chains, operators; in @pk.main, pkb_emit_fused
  * emits a group at its first statement (true: s was handled). */
@@ -90,6 +104,15 @@ void pkb_fused_tags(pkb_ctx *c, const pki_entity *e);
 void pkb_fused_members(pkb_ctx *c, const pki_entity *e);
 void pkb_fused_operators(pkb_ctx *c, const pki_entity *e);
 bool pkb_emit_fused(pkb_ctx *c, const pki_stmt *s);
+/* emit_fusion.c: the fused variants of host-code chains (m->fusion->host):
+ * struct pkc_fused<N> (inside the namespace), its extern "C" wrapper, its
+ * param table and kernel entry in the descriptor (the entry count is
+ * returned), and pkc_fusion_v1(), the table the shim matches calls with. */
+void pkb_host_fused_functors(pkb_ctx *c);
+void pkb_host_fused_wrappers(pkb_ctx *c);
+void pkb_host_fused_param_tables(pkb_ctx *c);
+int pkb_host_fused_kernels(pkb_ctx *c);
+void pkb_host_fusion_table(pkb_ctx *c);
 void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e);
 /* Does any statement in the block (closures included) use scratch level
  * `level` via m.team_scratch (thread=false) or m.thread_scratch (thread=true)? */

@@ -766,4 +766,5 @@ void pkf_collect(pkf_ctx *c, TSNode root) {
   for (int i = 0; i < todo.n; i++)
     lower_func(c, &todo.v[i]);
   pkf_host_lambdas(c, root);
+  pkf_host_chains(c, root);
 }

@@ -184,6 +184,12 @@ bool pkf_lambda_params_ok(pkf_ctx *c, TSNode lam, int pattern);
 bool pkf_lambda_body(pkf_ctx *c, pki_func *f, TSNode body);
 /* host_lambda.c: lambdas given to pk.parallel_* in host code, as workunits. */
 void pkf_host_lambdas(pkf_ctx *c, TSNode root);
+/* Whether decorated_definition dd has a pk.* decorator (a pk entity). */
+bool pkf_pk_decorated(pkf_ctx *c, TSNode dd);
+/* The pki_pattern of a pk.parallel_for/reduce/scan call, or -1 for other calls. */
+int pkf_parallel_pattern(pkf_ctx *c, TSNode call);
+/* host_chains.c: runs of launch statements in host code (m->host_chains). */
+void pkf_host_chains(pkf_ctx *c, TSNode root);
 pki_expr *pkf_global_capture(pkf_ctx *c, TSNode name, bool *handled);
 
 /* ---- kernels helper (types.c, lower_team.c, lower_kexpr.c). */

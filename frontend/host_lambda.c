@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-static bool pk_decorated(pkf_ctx *c, TSNode dd) {
+bool pkf_pk_decorated(pkf_ctx *c, TSNode dd) {
   pkf_nodes ns = pkf_children(c, dd);
   for (uint32_t i = 0; i < ns.n; i++) {
     if (!pkf_type_is(ns.v[i], "decorator"))
@@ -28,8 +28,7 @@ static bool pk_decorated(pkf_ctx *c, TSNode dd) {
   return false;
 }
 
-/* The pk.parallel_* pattern of call (its function is pk.parallel_for/...), or -1. */
-static int call_pattern(pkf_ctx *c, TSNode call) {
+int pkf_parallel_pattern(pkf_ctx *c, TSNode call) {
   TSNode fn = pkf_field(call, "function");
   if (!pkf_type_is(fn, "attribute") || !pkf_alias_is(c, pkf_field(fn, "object"), PKF_AL_PK))
     return -1;
@@ -164,10 +163,10 @@ void pkf_host_lambdas(pkf_ctx *c, TSNode root) {
   stack[sp++] = root;
   while (sp) {
     TSNode n = stack[--sp];
-    if (pkf_type_is(n, "decorated_definition") && pk_decorated(c, n))
+    if (pkf_type_is(n, "decorated_definition") && pkf_pk_decorated(c, n))
       continue; /* lambdas in @pk.main are the workload's */
     if (pkf_type_is(n, "call")) {
-      int pat = call_pattern(c, n);
+      int pat = pkf_parallel_pattern(c, n);
       if (pat >= 0) {
         pkf_nodes a = pkf_children(c, pkf_field(n, "arguments"));
         uint32_t k = a.n && pkf_type_is(a.v[0], "string") ? 1 : 0;

@@ -228,8 +228,29 @@ typedef struct pki_fusion_note {
   const char *rule;          /* pki_fuse_rule_name, "ok" when fused */
 } pki_fusion_note;
 
+/* Links first..first+n-1 of a host chain (ir/fuse_host.c) that run as one
+ * kernel, pkc_fused<id>: per point in order; repeat: the chain is the body
+ * of a loop and all its repetitions run per point (the trip count is an
+ * argument). Its parameters are the distinct arguments of the links: a View
+ * passed to several links is one parameter (argument fusion; the shim
+ * checks it is the same View), scalars are one per argument text and type.
+ * The shim launches it only when the queued calls match (pykokkos/_fusion.py). */
+typedef struct pki_host_fused {
+  int id;
+  const pki_host_chain *chain;
+  int first, n;
+  bool repeat;
+  bool bounds_at_run_time;   /* some policy is written differently from the first's */
+  int nparams;
+  const pki_var **params;    /* per fused parameter: the first kernel parameter bound to it */
+  const char **names;        /* per fused parameter: its name (the argument's text) */
+  int **bind;                /* bind[k][p]: the fused parameter of link k's parameter p */
+  const char *why;           /* "fused: ..." */
+} pki_host_fused;
+
 typedef struct pki_fusion_plan {
   pki_vec groups; /* pki_fused * */
+  pki_vec host;   /* pki_host_fused *, chains of the file's host code */
   pki_vec notes;  /* pki_fusion_note *, in source order */
 } pki_fusion_plan;
 
@@ -240,6 +261,9 @@ bool pki_same_expr(const pki_expr *a, const pki_expr *b);
 /* Plans fusion for every @pk.main of checked module m (m->fusion; an empty
  * plan when there is nothing to fuse). Only reads the IR. */
 void pki_fusion_plan_module(pki_module *m);
+/* Plans the chains of m->host_chains into plan (called by
+ * pki_fusion_plan_module; ids continue after the workload groups). */
+void pki_fusion_plan_host(pki_module *m, pki_fusion_plan *plan);
 /* The group whose first dispatch (or loop) is s, or NULL; *inside: s is a
  * later dispatch of some group (emitted by the group's first). */
 const pki_fused *pki_fused_at(const pki_module *m, const pki_stmt *s, bool *inside);

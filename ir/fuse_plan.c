@@ -460,6 +460,7 @@ void pki_fusion_plan_module(pki_module *m) {
         plan_block(&c, &ent->funcs[f]->body);
       }
   }
+  pki_fusion_plan_host(m, plan);
   sort_notes(&plan->notes);
 }
 

@@ -482,6 +482,31 @@ typedef struct pki_omitted {
   const char *message;
 } pki_omitted;
 
+/* A statement of the file's host code (outside @pk entities) that launches
+ * a FunctionSty workunit of the file with plain arguments,
+ * `pk.parallel_for([name,] policy, kernel, p=x, ...)` or
+ * `r = pk.parallel_reduce(...)`: a link of a host chain (kernel fusion; the
+ * shim finds the statement at run time by its lines). */
+typedef struct pki_host_launch {
+  const pki_func *kernel;  /* the workunit (funcs[0] of a PKI_ENT_WORKUNIT) */
+  int pattern;             /* pki_pattern of the call */
+  pki_span span;           /* the statement */
+  const char *policy;      /* the policy argument as written */
+  const char **args;       /* per kernel->params[k]: the argument as written */
+} pki_host_launch;
+
+/* Consecutive launch statements of one block of host code, or the launch
+ * statements forming the whole body of `for var in range(...)`. */
+typedef struct pki_host_chain {
+  const char *where;        /* the enclosing function, "<module>" at top level */
+  pki_host_launch *launches;
+  int n;
+  bool loop;                /* launches are the body of the loop at loop_span */
+  pki_span loop_span;
+  const char *loop_var;
+  const char *range[3];     /* start, stop, step as written ("0" and "1" if omitted) */
+} pki_host_chain;
+
 typedef struct pki_module {
   pki_arena *arena;
   const char *path;   /* source path as given */
@@ -495,6 +520,7 @@ typedef struct pki_module {
   pki_omitted *omitted; /* entities left out by pki_select, in source order */
   int nomitted;
   struct pki_fusion_plan *fusion; /* set by pki_fusion_plan_module (ir/access.h); NULL: none */
+  pki_vec host_chains; /* pki_host_chain *, in source order (frontend/host_chains.c) */
 } pki_module;
 
 pki_module *pki_module_new(const char *path, const char *abspath,

@@ -400,7 +400,13 @@ def run_example(res, ex, backend, name):
         passed = "verification PASSED" in out
         res.check(f"{name}/mpi-{k}", rc == 0 and passed,
                   f"mpirun -np {k}: {status_text(rc)}; " + ("" if passed else "no 'verification PASSED'"), out)
-    if has_main:   # fused kernels of @pk.main (issue 9): the original dispatches pass too
+    cpp = os.path.join(os.path.splitext(ex)[0] + ".pk", stem + ".cpp")
+    try:
+        with open(cpp, encoding="utf-8") as f:
+            fused = "pkc_fused" in f.read()
+    except OSError:
+        fused = has_main
+    if fused:   # fused kernels (issue 9): the original launches pass too
         env = dict(run_env(backend), PKC_FUSION="0")
         rc, out, _ = run(cmd, env=env, timeout=300)
         passed = any("verification PASSED" in l for l in out.splitlines())

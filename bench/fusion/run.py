@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Kernel fusion benchmark: every subject of bench/fusion/subjects.py run with
-its chains fused (PKC_FUSION=1, pkc's fused kernels) and unfused
-(PKC_FUSION=0, the original dispatches), interleaved, R repeats each; prints
+"""Kernel fusion benchmark: every subject of bench/fusion/subjects.py and of
+bench/fusion/host_subjects.py (chains in host code) run with its chains
+fused (PKC_FUSION=1, pkc's fused kernels) and unfused (PKC_FUSION=0, the
+original launches), interleaved, R repeats each; prints
 a markdown table with the medians, the unfused/fused ratio of the medians,
 whether the results agree bitwise, and the PyFuser dissertation's speedup
 for the same subject (Tables 3.2/3.3, "O" columns: EPYC on CPUs, A100 on
@@ -21,14 +22,25 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "runtime-shim", "python"))
 sys.path.insert(0, HERE)
 import numpy as np  # noqa: E402
 import pykokkos as pk  # noqa: E402
+import host_subjects  # noqa: E402
 import subjects  # noqa: E402
 
 
 def once(cls, n, fusion, check):
     os.environ["PKC_FUSION"] = fusion
+    if check is None:   # a host-code subject: a function
+        return cls(n)
     w = cls(n)
     pk.execute(pk.ExecutionSpace.Default, w)
     return w.elapsed, np.array(getattr(w, check), copy=True)
+
+
+def all_subjects():
+    """name -> (class or function, CPU size, GPU size, View or None, EPYC, A100)."""
+    s = dict(subjects.SUBJECTS)
+    for name, (fn, n_cpu, n_gpu, epyc, a100) in host_subjects.SUBJECTS.items():
+        s[name] = (fn, n_cpu, n_gpu, None, epyc, a100)
+    return s
 
 
 def main():
@@ -40,7 +52,7 @@ def main():
     gpu = backend in ("cuda", "hip")
     only = [s for s in args.only.split(",") if s]
     rows = []
-    for name, (cls, n_cpu, n_gpu, check, epyc, a100) in subjects.SUBJECTS.items():
+    for name, (cls, n_cpu, n_gpu, check, epyc, a100) in all_subjects().items():
         if only and not any(o in name for o in only):
             continue
         n = n_gpu if gpu else n_cpu

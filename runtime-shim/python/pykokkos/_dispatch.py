@@ -12,6 +12,8 @@ from ._loader import RUNTIME
 from ._view import View, DLHolder, numpy
 from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO,  # noqa: F401
                         range_of)
+from . import _fusion
+from ._fusion import _q as _held, flush as _flush_held, ChainRun as _Chain
 
 class _C:
     def m(self):
@@ -555,6 +557,8 @@ def _make_plan(func, pattern, class_sty):
             raise RuntimeError(f"pykokkos: {mod.so} has no kernel '{kname}' "
                                f"(is it decorated with @pk.workunit?)")
     elif class_sty or not run.plan.kdesc.flags & 1:   # PKC_KERNEL_INFERRED
+        if not class_sty:   # a link of chains pkc fused: launched through the queue
+            run = _fusion.wrap(run, mod, name, func)
         _plans[pattern][func] = run
         return run
     from ._specialize import Specializer
@@ -647,6 +651,8 @@ def _dispatch(pattern, args, kw):
         raise TypeError(f"{_PATTERN_WORD[pattern]}([name,] policy, kernel, **args)")
     policy, kernel = args
     if kernel.__class__ is _Function and kernel.__name__ == "<lambda>":
+        if _held:
+            _flush_held()
         return _lambda_dispatch(pattern, policy, kernel, kw)
     if kernel.__class__ is _Method:
         if kw:
@@ -660,6 +666,8 @@ def _dispatch(pattern, args, kw):
         run = _plans[pattern].get(func) or _make_plan(func, pattern, True)
     else:
         run = _plans[pattern].get(kernel) or _make_plan(kernel, pattern, False)
+    if _held and run.__class__ is not _Chain:
+        _flush_held()
     return run(policy, kw)
 
 
@@ -671,6 +679,8 @@ def parallel_for(*args, **kw):
         if kernel.__class__ is _Function:
             run = _plans[0].get(kernel)
             if run is not None:
+                if _held and run.__class__ is not _Chain:   # launches held for fusion
+                    _flush_held()                             # run before this one
                 run(args[-2], kw)
                 return
     _dispatch(FOR, args, kw)
@@ -685,6 +695,8 @@ def parallel_reduce(*args, **kw):
         if kernel.__class__ is _Function:
             run = _plans[1].get(kernel)
             if run is not None:
+                if _held and run.__class__ is not _Chain:   # launches held for fusion
+                    _flush_held()                             # run before this one
                 return run(args[-2], kw)
     return _dispatch(REDUCE, args, kw)
 
@@ -697,11 +709,16 @@ def parallel_scan(*args, **kw):
         if kernel.__class__ is _Function:
             run = _plans[2].get(kernel)
             if run is not None:
+                if _held and run.__class__ is not _Chain:   # launches held for fusion
+                    _flush_held()                             # run before this one
                 return run(args[-2], kw)
     return _dispatch(SCAN, args, kw)
 
 
 def fence():
-    """Waits for all outstanding work of every loaded module."""
+    """Runs the launches held back for fusion, then waits for all outstanding
+    work of every loaded module."""
+    if _held:
+        _flush_held()
     for m in list(RUNTIME.modules.values()):
         m.fence()

@@ -138,9 +138,13 @@ def jit_build(source, backend):
     import subprocess
     print(f"pykokkos: building {source} for {backend} with pkc "
           "(module missing or stale)", file=sys.stderr, flush=True)
+    try:   # pkc's output to stderr (fd 2 where sys.stderr is not a file: notebooks, tests)
+        out = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):
+        out = 2
     try:
         rc = subprocess.call([exe, "build", source, "--backend", backend] + T.pkc_build_args(),
-                             stdout=sys.stderr.fileno())
+                             stdout=out)
     except OSError as e:
         raise RuntimeError(f"pykokkos: cannot run pkc ({exe}): {e}") from None
     if rc == 1:

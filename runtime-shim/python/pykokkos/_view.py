@@ -3,6 +3,7 @@ backends (LayoutRight = C order, LayoutLeft = Fortran order) and by device
 memory on GPU backends (cuda, hip), DualView-style: a host mirror (numpy)
 plus a device copy with validity flags. See View's docstring."""
 from . import _types as T
+from ._fusion import _q as _held, flush as _flush_held
 
 _np = None
 _ndarray = None   # numpy.ndarray once numpy is imported (View.__getitem__)
@@ -253,6 +254,8 @@ class View:
         """The host mirror, current; write=True: the caller may modify it.
         Unbinds the View from cached call plans, so that the next kernel
         call rebinds it (pushing host writes, marking the mirror stale)."""
+        if _held:   # launches held back for fusion write it
+            _flush_held()
         d = self._dev
         if d is not None:
             if not self._hv:
@@ -317,6 +320,8 @@ class View:
         fast chained indexing); slices give a View sharing v's memory.
         Advanced (array) indexing gives a numpy copy. GPU-resident Views read
         (and for partial indexes, mark host-modified) the host mirror."""
+        if _held:   # launches held back for fusion write it
+            _flush_held()
         if self._dev is None:
             r = self._a[idx]
         else:
@@ -344,15 +349,21 @@ class View:
         return r if part else _sub(self, r)
 
     def __setitem__(self, idx, value):
+        if _held:   # launches held back for fusion write it
+            _flush_held()
         if self._dev is None:
             self._a[idx] = value
         else:
             self._host(True)[idx] = value
 
     def __iter__(self):
+        if _held:   # launches held back for fusion write it
+            _flush_held()
         return iter(self._host(False))
 
     def fill(self, value):
+        if _held:   # launches held back for fusion write it
+            _flush_held()
         self._a.fill(value)
         if self._dev is not None:
             self._hv, self._dv = True, False
@@ -367,6 +378,8 @@ class View:
         return self._host(True)
 
     def __array__(self, dtype=None, copy=None):
+        if _held:   # launches held back for fusion write it
+            _flush_held()
         a = self._host(True)
         return a if dtype is None else a.astype(dtype, copy=False)
 
@@ -383,6 +396,8 @@ class View:
                 "data": (d.ptr, False), "strides": strides}
 
     def __dlpack__(self, stream=None, **kw):
+        if _held:   # launches held back for fusion write it
+            _flush_held()
         if self._dev is None:
             return self._a.__dlpack__()
         import cupy

@@ -89,6 +89,8 @@ def execute(space, instance, callbacks=True):
     pk.execute) calls each @pk.callback method with no arguments, in
     definition order. space (an execution space or instance): kept for
     PyKokkos code (the backend is PKC_BACKEND / pk.set_default_space)."""
+    from ._fusion import flush
+    flush()   # launches held back for fusion run first
     _run_main(instance)
     if callbacks:
         for n in _callbacks(type(instance)):

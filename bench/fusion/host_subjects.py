@@ -1,0 +1,107 @@
+"""Fusion benchmark subjects written as host code (bench/fusion/run.py runs
+them): the launch statements pkc fuses ahead of time are in plain Python
+functions, as PyKokkos programs write them, and the shim runs the fused
+kernel when the calls match (pykokkos/_fusion.py). Each function runs its
+chain once untimed (warm-up) and once timed; it returns (seconds, the array
+whose values must be bitwise equal fused and unfused)."""
+import numpy as np
+import pykokkos as pk
+
+
+@pk.workunit
+def nstream(i: int, A: pk.View1D[pk.double], B: pk.View1D[pk.double],
+            C: pk.View1D[pk.double], scalar: float):
+    A[i] += B[i] + scalar * C[i]
+
+
+@pk.workunit
+def transpose(i: int, j: int, B: pk.View2D[pk.double], A: pk.View2D[pk.double]):
+    B[i][j] += A[j][i]
+
+
+@pk.workunit
+def copy(i: int, a: pk.View1D[pk.double], c: pk.View1D[pk.double]):
+    c[i] = a[i]
+
+
+@pk.workunit
+def mul(i: int, b: pk.View1D[pk.double], c: pk.View1D[pk.double], scalar: float):
+    b[i] = scalar * c[i]
+
+
+@pk.workunit
+def add(i: int, a: pk.View1D[pk.double], b: pk.View1D[pk.double], c: pk.View1D[pk.double]):
+    c[i] = a[i] + b[i]
+
+
+@pk.workunit
+def triad(i: int, a: pk.View1D[pk.double], b: pk.View1D[pk.double], c: pk.View1D[pk.double],
+          scalar: float):
+    a[i] = b[i] + scalar * c[i]
+
+
+@pk.workunit
+def dot(i: int, acc: pk.Acc[pk.double], a: pk.View1D[pk.double], b: pk.View1D[pk.double]):
+    acc += a[i] * b[i]
+
+
+def nstream50(n):
+    """nstream x50 launched from Python (PyFuser's NS)."""
+    A, B, C = pk.View([n], pk.double), pk.View([n], pk.double), pk.View([n], pk.double)
+    B.fill(2.0)
+    C.fill(2.0)
+    reps = 50
+    for r in range(reps):
+        pk.parallel_for(n, nstream, A=A, B=B, C=C, scalar=3.0)
+    pk.fence()
+    timer = pk.Timer()
+    for r in range(reps):
+        pk.parallel_for(n, nstream, A=A, B=B, C=C, scalar=3.0)
+    pk.fence()
+    return timer.seconds(), np.array(A)
+
+
+def transpose50(n):
+    """transpose x50 launched from Python (PyFuser's T)."""
+    A, B = pk.View([n, n], pk.double), pk.View([n, n], pk.double)
+    A[:] = np.arange(n * n, dtype=np.float64).reshape(n, n)
+    policy = pk.MDRangePolicy([0, 0], [n, n])
+    reps = 50
+    for r in range(reps):
+        pk.parallel_for(policy, transpose, B=B, A=A)
+    pk.fence()
+    timer = pk.Timer()
+    for r in range(reps):
+        pk.parallel_for(policy, transpose, B=B, A=A)
+    pk.fence()
+    return timer.seconds(), np.array(B)
+
+
+def babelstream(n):
+    """BabelStream's copy, mul, add, triad and dot launched from Python (PyFuser's BS)."""
+    a, b, c = pk.View([n], pk.double), pk.View([n], pk.double), pk.View([n], pk.double)
+    a.fill(0.1)
+    b.fill(0.2)
+    s = 0.4
+    pk.parallel_for(n, copy, a=a, c=c)
+    pk.parallel_for(n, mul, b=b, c=c, scalar=s)
+    pk.parallel_for(n, add, a=a, b=b, c=c)
+    pk.parallel_for(n, triad, a=a, b=b, c=c, scalar=s)
+    total = pk.parallel_reduce(n, dot, a=a, b=b)
+    pk.fence()
+    timer = pk.Timer()
+    pk.parallel_for(n, copy, a=a, c=c)
+    pk.parallel_for(n, mul, b=b, c=c, scalar=s)
+    pk.parallel_for(n, add, a=a, b=b, c=c)
+    pk.parallel_for(n, triad, a=a, b=b, c=c, scalar=s)
+    total = pk.parallel_reduce(n, dot, a=a, b=b)
+    seconds = timer.seconds()
+    return seconds, np.array([total])
+
+
+SUBJECTS = {
+    # name: (function, size on CPUs, size on GPUs, PyFuser EPYC O, A100 O)
+    "nstream x50 (host code)": (nstream50, 1 << 22, 1 << 25, 2.28, 25.41),
+    "transpose x50 (host code)": (transpose50, 1024, 4096, 3.52, 45.34),
+    "BabelStream + dot (host code)": (babelstream, 1 << 24, 1 << 27, 2.57, 2.25),
+}

@@ -1,0 +1,308 @@
+"""Lazy launches for the kernels pkc fused ahead of time in host code.
+
+`pkc build` finds chains of launch statements in a file's host code
+(pk.parallel_for statements in a row, a parallel_reduce at the end, and
+`for` loops whose body is only launches) and builds a fused kernel for each
+chain it may fuse (`pkc check --fusion-report` says which, and why not).
+Nothing is translated or compiled here: a launch from the first statement
+of a chain is held back in a queue, the next statements of the chain join
+it, and the chain's last launch runs the fused kernel, if the queued calls
+are what pkc assumed: equal ranges, the same View where the source passes
+the same name, Views written by the chain not overlapping the others, and
+(a loop) the same arguments in every repetition. Otherwise the calls run
+one by one, in order, as without fusion. The queue is also run as it is by
+any other launch, pk.fence(), host access to a View, and at exit.
+PKC_FUSION=0 in the environment turns it off (read when a kernel is first
+called, and at the start of each chain); PKC_FUSION=verbose prints each
+decision on stderr. Single-threaded
+host code is assumed, as in PyKokkos.
+"""
+import atexit
+import os
+
+LIMIT = 1024          # repetitions of a loop held back at most (then launched)
+
+_q = []               # the held-back calls: (run, policy, kw), in call order
+_state = [None, 0, 0] # [the Variant being matched, its next link, calls it needs]
+
+
+def enabled():
+    return os.environ.get("PKC_FUSION", "1") != "0"
+
+
+class Variant:
+    """A fused kernel of a module, as pkc_fusion_v1() describes it."""
+
+    def __init__(self, d, module):
+        self.name = d["kernel"]
+        self.repeat = bool(d["repeat"])
+        self.links = d["links"]
+        self.n = len(self.links)
+        self.views = list(d["views"])
+        self.written = list(d["written"])
+        self.why = d.get("why", "")
+        self.module = module
+        self.loop = d.get("loop")
+        self._code = None
+        if self.loop:
+            self._code = [compile(t, "<pkc loop bound>", "eval") for t in self.loop["range"]]
+        self._run = None
+
+    def trip_count(self, frame):
+        """Repetitions left in the loop the caller's frame runs (this one
+        included), from its variable and range bounds; None if unknown."""
+        try:
+            env = frame.f_locals
+            i = env[self.loop["var"]]
+            start, stop, step = (eval(c, frame.f_globals, env) for c in self._code)
+            return len(range(i, stop, step)) if i.__class__ is int else None
+        except Exception:   # a bound that cannot be evaluated again: no fusion
+            return None
+
+    def run(self):
+        if self._run is None:
+            from ._dispatch import _kernel_run
+            k = self.module.kernel(self.name, self.name)
+            label = "fused:" + "+".join(l["kernel"] for l in self.links)
+            self._run = _kernel_run(self.module, self.name, self.name, label, k.pattern, False)
+        return self._run
+
+
+def variants_of(module):
+    """The module's fused variants (parsed once), [] for a module without."""
+    v = getattr(module, "_fusion", None)
+    if v is None:
+        v = []
+        try:
+            import ctypes
+            import json
+            fn = ctypes.CDLL(module.so).pkc_fusion_v1
+            fn.restype = ctypes.c_char_p
+            for line in fn().decode().splitlines():
+                if line.strip():
+                    v.append(Variant(json.loads(line), module))
+        except AttributeError:   # built without fused variants
+            pass
+        module._fusion = v
+    return v
+
+
+class ChainRun:
+    """run(policy, kw) of a kernel that some fused variants start or
+    continue: calls from a chain's statements go through the queue."""
+
+    __slots__ = ("inner", "plan", "path", "sites")
+
+    def __init__(self, inner, path, sites):
+        self.inner, self.path, self.sites = inner, path, sites
+        self.plan = getattr(inner, "plan", None)
+
+    def __call__(self, policy, kw):
+        import sys
+        f = sys._getframe(1)
+        while f is not None and f.f_code.co_filename != self.path:
+            f = f.f_back
+        if f is not None:
+            line = f.f_lineno
+            for lo, hi, var, pos in self.sites:
+                if lo <= line <= hi:
+                    return _offer(var, pos, self.inner, policy, kw, f)
+        if _q:
+            flush()
+        return self.inner(policy, kw)
+
+
+def wrap(run, module, kernel_name, func):
+    """run itself, or a ChainRun when kernel_name is a link of some variant."""
+    if not enabled():
+        return run
+    sites = [(l["lines"][0], l["lines"][1], v, k)
+             for v in variants_of(module) for k, l in enumerate(v.links)
+             if l["kernel"] == kernel_name]
+    if not sites:
+        return run
+    return ChainRun(run, func.__code__.co_filename, sites)
+
+
+def _offer(var, pos, run, policy, kw, frame):
+    st = _state
+    if _q:
+        if st[0] is var and pos == st[1]:
+            _q.append((run, policy, kw))
+            if len(_q) >= st[2]:
+                return _launch_all()
+            st[1] = (pos + 1) % var.n
+            return None
+        flush()
+    if pos != 0 or not enabled():   # PKC_FUSION=0 set while the program runs
+        return run(policy, kw)
+    if var.repeat:
+        reps = var.trip_count(frame)
+        if reps is None or reps < 2:
+            return run(policy, kw)
+        need = min(reps, LIMIT) * var.n
+    else:
+        need = var.n
+    _q.append((run, policy, kw))
+    st[0], st[1], st[2] = var, 1 % var.n, need
+    return None
+
+
+def flush():
+    """Runs the held-back calls: the complete repetitions of a loop fused,
+    the rest one by one, in order."""
+    if not _q:
+        return None
+    var = _state[0]
+    if var is not None and var.repeat and len(_q) >= 2 * var.n:
+        whole = len(_q) // var.n * var.n
+        calls, rest = _q[:whole], _q[whole:]
+        _q.clear()
+        _state[0] = None
+        _fused_or_each(var, calls)
+        return _each(rest)
+    calls = _q[:]
+    _q.clear()
+    _state[0] = None
+    return _each(calls)
+
+
+def _launch_all():
+    var = _state[0]
+    calls = _q[:]
+    _q.clear()
+    _state[0] = None
+    return _fused_or_each(var, calls)
+
+
+def _each(calls):
+    r = None
+    for run, policy, kw in calls:
+        r = run(policy, kw)
+    return r
+
+
+def _log(var, calls, why):
+    if os.environ.get("PKC_FUSION") == "verbose":
+        import sys
+        links = "+".join(l["kernel"] for l in var.links)
+        reps = f" x{len(calls) // var.n}" if var.repeat else ""
+        print(f"pykokkos: {var.name} ({links}{reps}): {why}", file=sys.stderr)
+
+
+def _fused_or_each(var, calls):
+    merged = _match(var, calls)
+    if merged.__class__ is str:
+        _log(var, calls, "not fused at run time: " + merged)
+        return _each(calls)
+    try:
+        r = var.run()(calls[0][1], merged)
+    except (TypeError, ValueError, OverflowError) as e:
+        # an argument the fused kernel does not take: the calls raise it themselves
+        _log(var, calls, f"not fused at run time: {e}")
+        return _each(calls)
+    _log(var, calls, "fused")
+    return r
+
+
+def _bounds(policy):
+    if policy.__class__ is int:
+        return (0, policy)
+    b = getattr(policy, "begin", None)
+    if isinstance(b, list):
+        return (tuple(b), tuple(policy.end), tuple(policy.tile), policy.iterate)
+    from ._policies import range_of
+    return range_of(policy)
+
+
+def _span(v):
+    """(lowest, highest + 1) byte address of an array argument; None if unknown."""
+    dev = getattr(v, "_dev", None)
+    if dev is not None:
+        return (dev.ptr, dev.ptr + v._a.nbytes)
+    a = getattr(v, "_a", v)
+    try:
+        ai = a.__array_interface__
+    except AttributeError:
+        try:
+            ai = a.__cuda_array_interface__
+        except AttributeError:
+            return None
+    ptr = ai["data"][0]
+    shape = ai["shape"]
+    item = getattr(a, "itemsize", None) or getattr(getattr(a, "dtype", None), "itemsize", 8)
+    strides = ai.get("strides")
+    if strides is None:   # C order
+        strides, s = [], item
+        for n in reversed(shape):
+            strides.insert(0, s)
+            s *= n
+    if any(n == 0 for n in shape):
+        return (ptr, ptr)
+    lo = hi = ptr
+    for n, st in zip(shape, strides):
+        if st < 0:
+            lo += (n - 1) * st
+        else:
+            hi += (n - 1) * st
+    return (lo, hi + item)
+
+
+def _scalar_eq(a, b):
+    return a is b or (a.__class__ in (int, float, bool) and a.__class__ is b.__class__ and a == b)
+
+
+def _match(var, calls):
+    """The fused kernel's arguments for calls, or why they are not what the
+    variant assumed (a str)."""
+    n = var.n
+    if len(calls) % n or (not var.repeat and len(calls) != n):
+        return "an incomplete chain"
+    try:
+        rng = _bounds(calls[0][1])
+        for _, policy, _ in calls[1:]:
+            if _bounds(policy) != rng:
+                return f"ranges differ ({rng} and {_bounds(policy)})"
+    except Exception:   # a bad policy: the calls raise it themselves
+        return "a policy that is not a range"
+    views = var.views
+    merged = {}
+    for k in range(n):
+        kw = calls[k][2]
+        bind = var.links[k]["bind"]
+        if len(kw) != len(bind) or any(p not in kw for p in bind):
+            return f"other arguments than '{var.links[k]['kernel']}' takes"
+        for pname, fname in bind.items():
+            v = kw[pname]
+            if fname in merged:
+                w = merged[fname]
+                if (w is not v) if fname in views else not _scalar_eq(w, v):
+                    return f"'{fname}' is not the same value in every call"
+            else:
+                merged[fname] = v
+    for r in range(1, len(calls) // n):   # every repetition the same as the first
+        for k in range(n):
+            kw0, kw = calls[k][2], calls[r * n + k][2]
+            for p, v in kw.items():
+                w = kw0.get(p)
+                if w is not v and not _scalar_eq(w, v):
+                    return f"argument '{p}' changes between repetitions"
+    spans = {}
+    for name in views:
+        s = _span(merged[name])
+        if s is None:
+            return f"'{name}' is not an array whose memory can be checked"
+        spans[name] = s
+    for w in var.written:
+        a = spans[w]
+        for name in views:
+            if name != w:
+                b = spans[name]
+                if a[0] < b[1] and b[0] < a[1]:
+                    return f"'{w}' (written) and '{name}' overlap in memory"
+    if var.repeat:
+        merged["pkc_reps"] = len(calls) // n
+    return merged
+
+
+atexit.register(flush)
