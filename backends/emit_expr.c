@@ -477,7 +477,21 @@ void pkb_emit_subview(pkb_ctx *c, pki_expr *const *args, int n) {
   pkb_put(c->b, ")");
 }
 
+/* The register a repeated chain keeps e's element in (pkb_ctx.point_vars), or NULL. */
+static const char *point_local(const pkb_ctx *c, const pki_expr *e) {
+  const pki_expr *v = e->args[0];
+  for (int k = 0; k < c->npoint && v && (v->kind == PKI_E_VAR || v->kind == PKI_E_FIELD); k++)
+    if (c->point_vars[k] == v->var)
+      return c->point_names[k];
+  return NULL;
+}
+
 static void emit_index(pkb_ctx *c, const pki_expr *e) {
+  const char *local = c->npoint ? point_local(c, e) : NULL;
+  if (local) { /* every access of it is at the point (ir: pki_point_only) */
+    pkb_put(c->b, local);
+    return;
+  }
   for (int i = 1; i < e->nargs; i++)
     if (e->args[i]->kind == PKI_E_SLICE) {
       pkb_emit_subview(c, e->args, e->nargs);

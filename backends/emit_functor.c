@@ -59,7 +59,7 @@ bool pkb_valloc(const pki_func *f) {
 bool pkb_is_kernel(const pki_func *f) { return f->is_workunit || f->is_main; }
 
 /* Restores the compiler's idea of the current line after Python-mapped code. */
-static void restore_line(pkb_ctx *c) {
+void pkb_restore_line(pkb_ctx *c) {
   if (!c->o->line_directives)
     return;
   /* count newlines incrementally: the buffer only grows */
@@ -123,7 +123,7 @@ static void device_function(pkb_ctx *c, const pki_func *f, bool member) {
   }
   c->b->indent--;
   pkb_line(c->b, "}");
-  restore_line(c);
+  pkb_restore_line(c);
   c->fn = NULL;
 }
 
@@ -175,7 +175,7 @@ static void workunit(pkb_ctx *c, const pki_func *f) {
   pkb_emit_block(c, &f->body);
   b->indent--;
   pkb_line(b, "}");
-  restore_line(c);
+  pkb_restore_line(c);
   c->fn = NULL;
 }
 
@@ -199,7 +199,7 @@ static void main_function(pkb_ctx *c, const pki_func *f) {
   pkb_emit_block(c, &f->body);
   b->indent--;
   pkb_line(b, "}");
-  restore_line(c);
+  pkb_restore_line(c);
   pkb_nl(b);
   c->fn = NULL;
 }
@@ -261,7 +261,7 @@ static void class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, met
   }
   b->indent--;
   pkb_line(b, "}");
-  restore_line(c);
+  pkb_restore_line(c);
   c->fn = NULL;
 }
 

@@ -55,8 +55,14 @@ void pkb_fused_members(pkb_ctx *c, const pki_entity *e) {
   }
 }
 
+static void workload_point_operator(pkb_ctx *c, const pki_fused *g);
+
 static void fused_operator(pkb_ctx *c, const pki_fused *g) {
   pkb_buf *b = c->b;
+  if (g->loop && g->nresident) {
+    workload_point_operator(c, g);
+    return;
+  }
   const pki_stmt *red = group_reduce(g);
   int rank = g->stmts[0]->closure->nindex;
   pkb_nl(b);
@@ -299,6 +305,9 @@ static void host_operator(pkb_ctx *c, const pki_host_fused *g) {
   pkb_line(b, "}");
 }
 
+static bool host_point(const pki_host_fused *g);
+static void host_point_operator(pkb_ctx *c, const pki_host_fused *g);
+
 void pkb_host_fused_functors(pkb_ctx *c) {
   const pki_fusion_plan *p = c->m->fusion;
   for (int i = 0; p && i < p->host.n; i++) {
@@ -319,7 +328,10 @@ void pkb_host_fused_functors(pkb_ctx *c) {
       pkb_line(b, "int64_t begin = 0, end = 0;  // the range, in tiles of pkc::fusion_tile "
                   "points");
     pkb_nl(b);
-    host_operator(c, g);
+    if (host_point(g))
+      host_point_operator(c, g);
+    else
+      host_operator(c, g);
     b->indent--;
     pkb_line(b, "};");
     pkb_nl(b);
@@ -520,5 +532,230 @@ void pkb_host_fusion_table(pkb_ctx *c) {
     pkb_put_cstr(b, variant_json(c, PKI_AT(p->host, i, pki_host_fused)));
     pkb_put(b, i + 1 == p->host.n ? ";\n" : "\n");
   }
+  pkb_line(b, "}");
+}
+
+/* ---------------------- repeated chains with point-resident Views
+ * The links' bodies are written inline, once per repetition, in a block
+ * that binds their work indices to the point; the elements of the resident
+ * Views (ir: pki_point_only) are loaded into locals before the repetitions
+ * and stored after them, so that the repetitions run in registers. The
+ * shim and @pk.main launch these kernels only when the Views written do not
+ * overlap the others (the condition of a restrict-qualified variant). */
+
+typedef struct idx_count {
+  const pki_var *var;
+  const pkb_ctx *c;
+  int uses, in_points;
+} idx_count;
+
+static void count_index(pki_visitor *v, const pki_expr *e) {
+  idx_count *n = v->data;
+  if (e->kind == PKI_E_VAR && e->var == n->var)
+    n->uses++;
+  if (e->kind == PKI_E_INDEX && e->nargs)
+    for (int k = 0; k < n->c->npoint; k++)
+      if ((e->args[0]->kind == PKI_E_VAR || e->args[0]->kind == PKI_E_FIELD) &&
+          e->args[0]->var == n->c->point_vars[k])
+        n->in_points++;
+}
+
+/* Whether f reads work index v other than in accesses kept in registers. */
+static bool index_needed(pkb_ctx *c, const pki_func *f, const pki_var *v) {
+  idx_count n = {v, c, 0, 0};
+  pki_visitor vis = {.expr = count_index, .data = &n};
+  pki_visit_func(&vis, f);
+  return n.uses > n.in_points;
+}
+
+/* { body of f } with its work indices bound to pkc_i0...; member: the
+ * link's functor member holding f's parameters (host chains), else NULL. */
+static void inline_link(pkb_ctx *c, const pki_func *f, const char *member, const bool *bound) {
+  pkb_buf *b = c->b;
+  pkb_line(b, "{  // %s (line %u)", f->name, (unsigned)f->span.line);
+  b->indent++;
+  for (int d = 0; d < f->nindex; d++)
+    if (index_needed(c, f, f->index[d])) {
+      pkb_begin(b, "%s", f->index[d]->access & PKI_ACCESS_WRITE ? "int64_t " : "const int64_t ");
+      pkb_put_ident(b, f->index[d]->name);
+      pkb_putf(b, " = pkc_i%d;\n", d);
+    }
+  for (int p = 0; member && p < f->nparams; p++)
+    if (bound[p] && pkb_var_used(f, f->params[p])) {
+      pkb_begin(b, "const auto &");
+      pkb_put_ident(b, f->params[p]->name);
+      pkb_putf(b, " = %s.", member);
+      pkb_put_ident(b, f->params[p]->name);
+      pkb_put(b, ";\n");
+    }
+  const pki_func *saved = c->fn;
+  c->fn = f;
+  pkb_emit_block(c, &f->body);
+  c->fn = saved;
+  b->indent--;
+  pkb_line(b, "}");
+  pkb_restore_line(c);
+}
+
+static const char *point_name(pkb_ctx *c, const char *text, const char *const *taken, int n) {
+  char *s = pki_sprintf(c->m->arena, "pkc_%s", text);
+  for (char *p = s; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+      *p = '_';
+  for (int k = 0; k < n; k++)
+    if (taken[k] && !strcmp(taken[k], s))
+      return point_name(c, pki_sprintf(c->m->arena, "%s_%d", text, n), taken, n);
+  return s;
+}
+
+/* "pkc_i0, pkc_i1" for rank r. */
+static const char *point_args(pkb_ctx *c, int r) {
+  const char *s = "";
+  for (int d = 0; d < r; d++)
+    s = pki_sprintf(c->m->arena, "%s%spkc_i%d", s, d ? ", " : "", d);
+  return s;
+}
+
+static bool host_point(const pki_host_fused *g) {
+  for (int j = 0; g->repeat && g->resident && j < g->nparams; j++)
+    if (g->resident[j])
+      return true;
+  return false;
+}
+
+/* The operator of a repeated host chain with point-resident Views. */
+static void host_point_operator(pkb_ctx *c, const pki_host_fused *g) {
+  pkb_buf *b = c->b;
+  pki_arena *a = c->m->arena;
+  int rank = link_of(g, 0)->kernel->nindex;
+  const char *at = point_args(c, rank);
+  const char **names = pki_alloc(a, sizeof *names * (size_t)(g->nparams + 1));
+  int *first_k = pki_alloc(a, sizeof *first_k * (size_t)(g->nparams + 1));
+  int *first_p = pki_alloc(a, sizeof *first_p * (size_t)(g->nparams + 1));
+  for (int j = 0; j < g->nparams; j++) {
+    names[j] = g->resident[j] ? point_name(c, g->names[j], names, j) : NULL;
+    first_k[j] = -1;
+  }
+  pkb_begin(b, "KOKKOS_INLINE_FUNCTION void operator()(const pkc_fused%d_tag &", g->id);
+  if (host_tiled(g))
+    pkb_put(b, ", const int64_t pkc_tile");
+  for (int d = 0; d < rank && !host_tiled(g); d++)
+    pkb_putf(b, ", const int64_t pkc_i%d", d);
+  pkb_put(b, ") const {\n");
+  b->indent++;
+  if (host_tiled(g)) {
+    pkb_line(b, "const int64_t pkc_first = begin + pkc_tile * pkc::fusion_tile;");
+    pkb_line(b, "const int64_t pkc_last = pkc_first + pkc::fusion_tile < end ? "
+                "pkc_first + pkc::fusion_tile : end;");
+    pkb_line(b, "for (int64_t pkc_i0 = pkc_first; pkc_i0 < pkc_last; ++pkc_i0) {");
+    b->indent++;
+  }
+  pkb_line(b, "// the point's elements stay in registers over the repetitions");
+  for (int k = 0; k < g->n; k++)
+    for (int p = 0; p < link_of(g, k)->kernel->nparams; p++) {
+      int j = g->bind[k][p];
+      if (!names[j] || first_k[j] >= 0)
+        continue;
+      first_k[j] = k;
+      first_p[j] = p;
+      const pki_var *v = link_of(g, k)->kernel->params[p];
+      pkb_begin(b, "%s%s %s = %s.", host_access(g, j) & PKI_ACCESS_WRITE ? "" : "const ",
+                pkb_scalar_ctype(v->type.elem), names[j], member_name(c, g, k));
+      pkb_put_ident(b, v->name);
+      pkb_putf(b, "(%s);\n", at);
+    }
+  pkb_line(b, "for (int64_t pkc_rep = 0; pkc_rep < reps; ++pkc_rep) {");
+  b->indent++;
+  for (int k = 0; k < g->n; k++) {
+    const pki_func *f = link_of(g, k)->kernel;
+    const pki_var **vars = pki_alloc(a, sizeof *vars * (size_t)(f->nparams + 1));
+    const char **locals = pki_alloc(a, sizeof *locals * (size_t)(f->nparams + 1));
+    bool *bound = pki_alloc(a, sizeof *bound * (size_t)(f->nparams + 1));
+    int np = 0;
+    for (int p = 0; p < f->nparams; p++) {
+      int j = g->bind[k][p];
+      bound[p] = !names[j] || pki_extent_used(f, f->params[p]);
+      if (names[j]) {
+        vars[np] = f->params[p];
+        locals[np++] = names[j];
+      }
+    }
+    c->point_vars = vars;
+    c->point_names = locals;
+    c->npoint = np;
+    inline_link(c, f, member_name(c, g, k), bound);
+    c->npoint = 0;
+  }
+  b->indent--;
+  pkb_line(b, "}");
+  for (int j = 0; j < g->nparams; j++)
+    if (names[j] && (host_access(g, j) & PKI_ACCESS_WRITE)) {
+      int k = first_k[j], p = first_p[j];
+      pkb_begin(b, "%s.", member_name(c, g, k));
+      pkb_put_ident(b, link_of(g, k)->kernel->params[p]->name);
+      pkb_putf(b, "(%s) = %s;\n", at, names[j]);
+    }
+  if (host_tiled(g)) {
+    b->indent--;
+    pkb_line(b, "}");
+  }
+  b->indent--;
+  pkb_line(b, "}");
+}
+
+/* The operator of a repeated @pk.main chain with point-resident members. */
+static void workload_point_operator(pkb_ctx *c, const pki_fused *g) {
+  pkb_buf *b = c->b;
+  pki_arena *a = c->m->arena;
+  int rank = g->stmts[0]->closure->nindex;
+  const char *at = point_args(c, rank);
+  const char **names = pki_alloc(a, sizeof *names * (size_t)(g->nresident + 1));
+  for (int r = 0; r < g->nresident; r++)
+    names[r] = point_name(c, g->resident[r]->name, names, r);
+  pkb_nl(b);
+  pkb_line(b, "// %s", pkb_comment_text(a, g->why));
+  pkb_begin(b, "KOKKOS_INLINE_FUNCTION void operator()(const %s &", fused_tag(c, g));
+  if (tiled(g))
+    pkb_put(b, ", const int64_t pkc_tile");
+  for (int d = 0; d < rank && !tiled(g); d++)
+    pkb_putf(b, ", const int64_t pkc_i%d", d);
+  pkb_put(b, ") const {\n");
+  b->indent++;
+  if (tiled(g)) {
+    pkb_line(b, "const int64_t pkc_first = pkc_fused%d_begin + pkc_tile * pkc::fusion_tile;", g->id);
+    pkb_line(b, "const int64_t pkc_last = pkc_first + pkc::fusion_tile < pkc_fused%d_end ? "
+                "pkc_first + pkc::fusion_tile : pkc_fused%d_end;", g->id, g->id);
+    pkb_line(b, "for (int64_t pkc_i0 = pkc_first; pkc_i0 < pkc_last; ++pkc_i0) {");
+    b->indent++;
+  }
+  pkb_line(b, "// the point's elements stay in registers over the repetitions");
+  for (int r = 0; r < g->nresident; r++) {
+    const pki_var *v = g->resident[r];
+    pkb_begin(b, "%s%s %s = ", g->resident_mode[r] & PKI_MEM_WRITE ? "" : "const ",
+              pkb_scalar_ctype(v->type.elem), names[r]);
+    pkb_put_ident(b, v->name);
+    pkb_putf(b, "(%s);\n", at);
+  }
+  pkb_line(b, "for (int64_t pkc_rep = 0; pkc_rep < pkc_fused%d_reps; ++pkc_rep) {", g->id);
+  b->indent++;
+  c->point_vars = g->resident;
+  c->point_names = names;
+  c->npoint = g->nresident;
+  for (int k = 0; k < g->n; k++)
+    inline_link(c, g->stmts[k]->closure, NULL, NULL);
+  c->npoint = 0;
+  b->indent--;
+  pkb_line(b, "}");
+  for (int r = 0; r < g->nresident; r++)
+    if (g->resident_mode[r] & PKI_MEM_WRITE) {
+      pkb_begin(b, "%s", "");
+      pkb_put_ident(b, g->resident[r]->name);
+      pkb_putf(b, "(%s) = %s;\n", at, names[r]);
+    }
+  if (tiled(g)) {
+    b->indent--;
+    pkb_line(b, "}");
+  }
+  b->indent--;
   pkb_line(b, "}");
 }

@@ -46,6 +46,11 @@ typedef struct pkb_ctx {
   int lines_counted;    /* ... and the newlines among them */
   bool unfused;         /* emitting the original statements of a fused group */
   const char *policy_text; /* a fused dispatch's policy, written as is (tiles) */
+  /* a repeated chain's link inlined in its fused operator: element accesses
+   * at the work point of point_vars[k] are written as the local point_names[k] */
+  const pki_var *const *point_vars;
+  const char *const *point_names;
+  int npoint;
 } pkb_ctx;
 
 /* C++ spelling of a scalar kind ("int64_t") or a View type. */
@@ -65,6 +70,8 @@ void pkb_emit_subview(pkb_ctx *c, pki_expr *const *args, int n);
 /* Appends a floating literal that reads back exactly (for kind F32/F64). */
 void pkb_put_float(pkb_buf *b, double v, pki_kind k);
 
+/* After Python-mapped code: a #line back to the generated file. */
+void pkb_restore_line(pkb_ctx *c);
 /* Emits the statements of a block at the current indentation. */
 void pkb_emit_block(pkb_ctx *c, const pki_block *blk);
 /* One statement (with its #line directive). */

@@ -216,6 +216,12 @@ typedef struct pki_fused {
                                 not overlap at run time (one of them is written) */
   int nviews;
   const char *why;           /* "fused: ..." */
+  /* repeated chains: the View members every link accesses only at the work
+   * point, kept in registers over the repetitions (their elements loaded
+   * before and stored after); 0 when the links run as calls */
+  const pki_var **resident;
+  unsigned *resident_mode;   /* PKI_MEM_* of each over the links */
+  int nresident;
 } pki_fused;
 
 /* A candidate chain (two or more dispatches, or a loop of dispatches) and
@@ -246,6 +252,10 @@ typedef struct pki_host_fused {
   const char **names;        /* per fused parameter: its name (the argument's text) */
   int **bind;                /* bind[k][p]: the fused parameter of link k's parameter p */
   const char *why;           /* "fused: ..." */
+  /* repeated chains: per fused parameter, a View every link accesses only at
+   * the work point, kept in a register over the repetitions (NULL, or all
+   * false, when the links run as calls) */
+  bool *resident;
 } pki_host_fused;
 
 typedef struct pki_fusion_plan {
@@ -261,6 +271,21 @@ bool pki_same_expr(const pki_expr *a, const pki_expr *b);
 /* Plans fusion for every @pk.main of checked module m (m->fusion; an empty
  * plan when there is nothing to fuse). Only reads the IR. */
 void pki_fusion_plan_module(pki_module *m);
+/* Whether every use of View v in kernel f (summary s) is an element access
+ * at the work point (v[i], v[i][j] with f's work indices in order, not
+ * atomic, not in a device function) or an extent (*whole: some extent is
+ * used): a repeated chain may then keep the point's element in a register
+ * over its repetitions (point residency). */
+bool pki_point_only(const pki_access_summary *s, const pki_func *f, const pki_var *v,
+                    bool *whole);
+/* Whether f reads an extent of View v (v.extent(k)). */
+bool pki_extent_used(const pki_func *f, const pki_var *v);
+/* Whether f's body has a return statement (it cannot be inlined as a block). */
+bool pki_func_returns(const pki_func *f);
+/* Whether the bodies of kernels fs[0..n-1] can be written inline in a fused
+ * operator (no return, no nested closures, no pkc_* names in them or among
+ * owner's members, owner may be NULL). */
+bool pki_links_inlinable(const pki_func *const *fs, int n, const pki_entity *owner);
 /* Plans the chains of m->host_chains into plan (called by
  * pki_fusion_plan_module; ids continue after the workload groups). */
 void pki_fusion_plan_host(pki_module *m, pki_fusion_plan *plan);

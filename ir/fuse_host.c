@@ -278,6 +278,27 @@ static bool uses_var(const char *t, const char *var) {
   return !strncmp(t, var, n) && (t[n] == '\0' || t[n] == '.');
 }
 
+/* The fused parameters of repeated group g that every link accesses only
+ * at the work point (kept in registers over the repetitions). */
+static void plan_residency(host_ctx *c, pki_host_fused *g) {
+  const pki_func **fs = pki_alloc(c->m->arena, sizeof *fs * (size_t)g->n);
+  for (int k = 0; k < g->n; k++)
+    fs[k] = g->chain->launches[g->first + k].kernel;
+  if (!pki_links_inlinable(fs, g->n, NULL))
+    return;
+  g->resident = pki_alloc(c->m->arena, sizeof *g->resident * (size_t)(g->nparams + 1));
+  for (int j = 0; j < g->nparams; j++) {
+    bool ok = g->params[j]->type.kind == PKI_VIEW;
+    for (int k = 0; k < g->n && ok; k++)
+      for (int p = 0; p < fs[k]->nparams && ok; p++) {
+        bool whole;
+        if (g->bind[k][p] == j)
+          ok = pki_point_only(summary(c, fs[k]), fs[k], fs[k]->params[p], &whole);
+      }
+    g->resident[j] = ok;
+  }
+}
+
 /* A loop body that may repeat per point; false (with a note if it was a
  * candidate) when not. */
 static bool plan_repeat(host_ctx *c, const pki_host_chain *ch) {
@@ -311,6 +332,7 @@ static bool plan_repeat(host_ctx *c, const pki_host_chain *ch) {
     return false;
   }
   pki_host_fused *g = new_group(c, ch, 0, n, true);
+  plan_residency(c, g);
   g->why = pki_sprintf(c->m->arena, "fused: %s repeated by the loop of line %u (in %s) run as "
                        "one kernel with an inner loop%s", kernel_list(c, ls, n),
                        (unsigned)ch->loop_span.line, ch->where,

@@ -127,15 +127,16 @@ say "building pkc (make -j$JOBS)"
 make -q all 2>/dev/null || installed+=("pkc (build/bin/pkc)")
 make -j"$JOBS" --no-print-directory
 
-# --- 6. the array library's kernels (pk.add, pk.sum, pk.matmul, ...) --------
+# --- 6. the array library's kernels (pk.add, pk.sum, pk.matmul, ...) and ---
+# the halo exchange's (pykokkos.mpi.Halo) -----------------------------------
 # Built ahead of time for the host backends (openmp, the default, and serial),
 # the three modules in parallel (each one's backends in turn: they share its
 # output directory); GPU backends build them on first use. pkc skips modules
 # that are fresh.
-say "building the array library's kernels (runtime-shim/python/pykokkos/lib/_kernels_*.py, openmp and serial)"
+say "building the array library's and the halo exchange's kernels (runtime-shim/python/pykokkos/lib/_kernels_*.py, _halo_kernels.py; openmp and serial)"
 t=$SECONDS
 pids=()
-for f in runtime-shim/python/pykokkos/lib/_kernels_*.py; do
+for f in runtime-shim/python/pykokkos/lib/_kernels_*.py runtime-shim/python/pykokkos/_halo_kernels.py; do
   { build/bin/pkc build "$f" --backend openmp > /dev/null &&
     build/bin/pkc build "$f" --backend serial > /dev/null; } & pids+=($!)
 done
@@ -148,7 +149,7 @@ say "array library kernels ready ($((SECONDS - t)) s)"
 # `make` / `pkc build` runs as that user can write there.
 if [[ $EUID -eq 0 && -n ${SUDO_UID:-} && ${SUDO_UID} != 0 ]]; then
   chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" node_modules .deps build \
-    runtime-shim/python/pykokkos/lib 2>/dev/null || true
+    runtime-shim/python/pykokkos/lib runtime-shim/python/pykokkos/_halo_kernels.pk 2>/dev/null || true
 fi
 
 new="nothing (all present)"

@@ -4,6 +4,8 @@ functions, as PyKokkos programs write them, and the shim runs the fused
 kernel when the calls match (pykokkos/_fusion.py). Each function runs its
 chain once untimed (warm-up) and once timed; it returns (seconds, the array
 whose values must be bitwise equal fused and unfused)."""
+from math import log, pi
+
 import numpy as np
 import pykokkos as pk
 
@@ -43,6 +45,32 @@ def triad(i: int, a: pk.View1D[pk.double], b: pk.View1D[pk.double], c: pk.View1D
 @pk.workunit
 def dot(i: int, acc: pk.Acc[pk.double], a: pk.View1D[pk.double], b: pk.View1D[pk.double]):
     acc += a[i] * b[i]
+
+
+@pk.workunit
+def center(i: int, j: int, d: pk.View2D[pk.double], X: pk.View2D[pk.double],
+           theta: pk.View1D[pk.double]):
+    d[i][j] = X[i][j] - theta[j]
+
+
+@pk.workunit
+def square(i: int, j: int, d: pk.View2D[pk.double]):
+    d[i][j] = d[i][j] * d[i][j]
+
+
+@pk.workunit
+def over_var(i: int, j: int, d: pk.View2D[pk.double], var: pk.View1D[pk.double]):
+    d[i][j] = d[i][j] / var[j]
+
+
+@pk.workunit
+def add_log_var(i: int, j: int, d: pk.View2D[pk.double], var: pk.View1D[pk.double]):
+    d[i][j] = d[i][j] + log(2.0 * pi * var[j])
+
+
+@pk.workunit
+def halve(i: int, j: int, out: pk.View2D[pk.double], d: pk.View2D[pk.double]):
+    out[i][j] = -0.5 * d[i][j]
 
 
 def nstream50(n):
@@ -99,9 +127,34 @@ def babelstream(n):
     return seconds, np.array([total])
 
 
+def gaussian_nb(n):
+    """Gaussian naive Bayes: the per-feature log-likelihood of n samples of 64
+    features for one class, five element-wise kernels (PyFuser's NB 2)."""
+    f = 64
+    X, d, out = (pk.View([n, f], pk.double) for _ in range(3))
+    theta, var = pk.View([f], pk.double), pk.View([f], pk.double)
+    X[:] = np.sin(np.arange(n * f, dtype=np.float64)).reshape(n, f)
+    theta[:] = np.linspace(-0.5, 0.5, f)
+    var[:] = np.linspace(0.5, 1.5, f)
+    policy = pk.MDRangePolicy([0, 0], [n, f])
+    seconds = 0.0
+    for timed in (False, True):
+        pk.fence()
+        timer = pk.Timer()
+        pk.parallel_for(policy, center, d=d, X=X, theta=theta)
+        pk.parallel_for(policy, square, d=d)
+        pk.parallel_for(policy, over_var, d=d, var=var)
+        pk.parallel_for(policy, add_log_var, d=d, var=var)
+        pk.parallel_for(policy, halve, out=out, d=d)
+        pk.fence()
+        seconds = timer.seconds()
+    return seconds, np.array(out)
+
+
 SUBJECTS = {
     # name: (function, size on CPUs, size on GPUs, PyFuser EPYC O, A100 O)
     "nstream x50 (host code)": (nstream50, 1 << 22, 1 << 25, 2.28, 25.41),
     "transpose x50 (host code)": (transpose50, 1024, 4096, 3.52, 45.34),
     "BabelStream + dot (host code)": (babelstream, 1 << 24, 1 << 27, 2.57, 2.25),
+    "Gaussian naive Bayes, 5 kernels (host code)": (gaussian_nb, 1 << 17, 1 << 21, 4.30, 4.28),
 }

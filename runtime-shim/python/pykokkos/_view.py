@@ -267,6 +267,16 @@ class View:
                 _unbind(self)
         return self._a
 
+    def _host_overwrite(self):
+        """The host mirror for a caller that overwrites all of it (an MPI
+        receive): marked current, the device copy stale, nothing copied."""
+        if _held:   # launches held back for fusion
+            _flush_held()
+        if self._dev is not None:
+            self._hv, self._dv = True, False
+            _unbind(self)
+        return self._a
+
     # -- kernel argument support (see _dispatch) --
     def _dlpack_addr(self, left=False):
         if self._dev is not None or _device_module() is not None:

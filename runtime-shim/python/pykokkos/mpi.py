@@ -23,17 +23,55 @@ exchanged (5- and 7-point stencils need none). Sides without a neighbour
 (MPI.PROC_NULL, a non-periodic edge) are left as they are: boundary values
 stay the program's.
 
-Data path: faces are packed into contiguous buffers and unpacked with numpy
-on the host; on a GPU backend the View is read back to the host and written
-back (host staging through the View's mirror; never raw device pointers
-into MPI, which need not be CUDA-aware). NCCL device-to-device transfers
-are not there yet.
+Data path: for pk.Views of float64/float32, faces are packed into and
+unpacked from contiguous buffer Views by kernels pkc compiled
+(pykokkos/_halo_kernels.py), where the View lives: on a GPU backend only the
+faces' buffers are staged through host memory for MPI (never raw device
+pointers into MPI, which need not be CUDA-aware), the View stays on the
+device. On CUDA, where CuPy has NCCL (cupy.cuda.nccl), the buffers go
+device to device with NCCL grouped send/recv on a stream of their own
+instead (the communicator is made once per Cartesian communicator, its id
+broadcast over MPI; PKC_HALO_NCCL=0 keeps the host staging). numpy arrays
+and other dtypes are packed with numpy on the host (a GPU View of another
+dtype is then read back whole).
 """
+import os
 import time
 
 from ._view import View, numpy as _numpy
 
 __all__ = ["Halo", "local_rank"]
+
+
+_nccl_comms = {}   # id(Cartesian communicator) -> (NcclCommunicator, stream), or None
+
+
+def _nccl(comm):
+    """(NcclCommunicator, CuPy stream) over comm's ranks for the CUDA backend,
+    made once per communicator (rank 0 makes the id, MPI broadcasts it); None
+    where the backend is not CUDA, CuPy or its NCCL is missing, or
+    PKC_HALO_NCCL=0."""
+    key = id(comm)
+    if key in _nccl_comms:
+        return _nccl_comms[key]
+    got = None
+    from ._loader import RUNTIME
+    if RUNTIME.backend() == "cuda" and os.environ.get("PKC_HALO_NCCL", "1") != "0":
+        try:
+            import cupy
+            from cupy.cuda import nccl
+            ok = bool(getattr(nccl, "available", True))
+        except Exception:   # no CuPy, or a CuPy built without NCCL
+            ok = False
+        ok = all(comm.allgather(ok))   # every rank or none
+        if ok:
+            from ._spaces import get_device_id
+            cupy.cuda.Device(get_device_id()).use()
+            uid = comm.bcast(nccl.get_unique_id() if comm.Get_rank() == 0 else None, root=0)
+            got = (nccl.NcclCommunicator(comm.Get_size(), uid, comm.Get_rank()),
+                   cupy.cuda.Stream(non_blocking=True))
+    _nccl_comms[key] = got
+    return got
 
 
 def local_rank():
@@ -66,6 +104,11 @@ class Halo:
         self.nbr = [comm.Shift(d, 1) for d in range(nd)]   # (low, high) per dimension
         self.dtype = np.dtype(view.dtype.np_dtype if isinstance(view, View) else view.dtype)
         self._reqs, self._recv = [], []
+        self._bufs = {}      # (slab index, send?) -> buffer View (kernel packing)
+        self._kernels = None  # pykokkos._halo_kernels for float64/float32 Views
+        if isinstance(view, View) and self.dtype in (np.float64, np.float32):
+            from . import _halo_kernels
+            self._kernels = _halo_kernels
         self.seconds = 0.0   # wall time spent in exchange/start/finish (packing, waiting)
 
     # ---- faces ------------------------------------------------------------
@@ -84,8 +127,26 @@ class Halo:
         v = self.view
         return v._host(write) if isinstance(v, View) else v
 
+    def _box(self, idx):
+        """(lower corner, extents) of a slab index (a tuple of slices)."""
+        box = [sl.indices(n)[:2] for sl, n in zip(idx, self.view.shape)]
+        return [a for a, _ in box], [b - a for a, b in box]
+
+    def _buffer(self, idx, send):
+        key = (tuple(sl.indices(n)[:2] for sl, n in zip(idx, self.view.shape)), send)
+        b = self._bufs.get(key)
+        if b is None:
+            _, ns = self._box(idx)
+            n = 1
+            for m in ns:
+                n *= m
+            b = self._bufs[key] = View([n], self.view.dtype)
+        return b
+
     def _post(self, dims, full):
         """Packs and posts the faces of dims; returns (requests, unpack list)."""
+        if self._kernels is not None:
+            return self._post_kernels(dims, full)
         from mpi4py import MPI
         np = _numpy()
         a = self._host(False)
@@ -106,7 +167,84 @@ class Halo:
                     recv.append((ridx, rbuf))
         return reqs, recv
 
+    def _post_nccl(self, dims, full, nccl_stream):
+        """_post_kernels over NCCL: the buffers stay on the device; returns
+        ([the stream to wait for], unpack list)."""
+        from mpi4py import MPI
+        from cupy.cuda import nccl
+        from ._dispatch import fence
+        ncomm, stream = nccl_stream
+        kind = nccl.NCCL_FLOAT64 if self.dtype.itemsize == 8 else nccl.NCCL_FLOAT32
+        sends, recv = [], []
+        for d in dims:
+            lo, hi = self.nbr[d]
+            for src, side_send, side_recv in ((hi, "send_lo", "recv_hi"),
+                                              (lo, "send_hi", "recv_lo")):
+                dst = lo if side_send == "send_lo" else hi
+                sidx, ridx = self._slab(d, side_send, full), self._slab(d, side_recv, full)
+                if dst != MPI.PROC_NULL:
+                    sbuf = self._buffer(sidx, True)
+                    self._kernels.pack(self.view, sbuf, *self._box(sidx))
+                    sends.append((sbuf, dst))
+                if src != MPI.PROC_NULL:
+                    rbuf = self._buffer(ridx, False)
+                    rbuf._to_device()
+                    recv.append((ridx, rbuf, src))
+        fence()   # the packing kernels are done before NCCL reads the buffers
+        nccl.groupStart()
+        k = 0   # per peer, sends and receives pair up in the order posted
+        for d in dims:
+            lo, hi = self.nbr[d]
+            for src, dst in ((hi, lo), (lo, hi)):
+                if dst != MPI.PROC_NULL:
+                    sbuf, _ = sends[k]
+                    ncomm.send(sbuf._dev.ptr, sbuf.size, kind, dst, stream.ptr)
+                    k += 1
+        for _, rbuf, src in recv:
+            ncomm.recv(rbuf._dev.ptr, rbuf.size, kind, src, stream.ptr)
+        nccl.groupEnd()
+        return [stream], [(ridx, rbuf) for ridx, rbuf, _ in recv]
+
+    def _wait(self, reqs):
+        from mpi4py import MPI
+        if reqs and not isinstance(reqs[0], MPI.Request):   # an NCCL stream
+            for stream in reqs:
+                stream.synchronize()
+            return
+        MPI.Request.Waitall(reqs)
+
+    def _post_kernels(self, dims, full):
+        """_post for kernel packing: faces are packed into buffer Views where
+        the View lives; MPI gets the buffers' host memory."""
+        from mpi4py import MPI
+        nccl = _nccl(self.comm)   # collective on first use: every rank calls it
+        if nccl is not None:
+            return self._post_nccl(dims, full, nccl)
+        reqs, recv = [], []
+        for d in dims:
+            lo, hi = self.nbr[d]
+            for src, side_send, side_recv, tag in ((hi, "send_lo", "recv_hi", 2 * d),
+                                                    (lo, "send_hi", "recv_lo", 2 * d + 1)):
+                dst = lo if side_send == "send_lo" else hi
+                sidx, ridx = self._slab(d, side_send, full), self._slab(d, side_recv, full)
+                if dst != MPI.PROC_NULL:
+                    sbuf = self._buffer(sidx, True)
+                    self._kernels.pack(self.view, sbuf, *self._box(sidx))
+                    host = sbuf._host(False)          # a GPU copies the face back
+                    reqs.append(self.comm.Isend(host, dest=dst, tag=tag))
+                    recv.append((None, host))
+                if src != MPI.PROC_NULL:
+                    rbuf = self._buffer(ridx, False)
+                    reqs.append(self.comm.Irecv(rbuf._host_overwrite(), source=src, tag=tag))
+                    recv.append((ridx, rbuf))
+        return reqs, recv
+
     def _unpack(self, recv):
+        if self._kernels is not None:
+            for ridx, rbuf in recv:
+                if ridx is not None:   # a GPU copies the received face up first
+                    self._kernels.unpack(self.view, rbuf, *self._box(ridx))
+            return
         a = self._host(True)
         for ridx, rbuf in recv:
             if ridx is not None:
@@ -115,11 +253,10 @@ class Halo:
     def exchange(self):
         """Fills every ghost layer (faces, edges, corners) from the neighbours,
         one dimension after the other; returns when done."""
-        from mpi4py import MPI
         t0 = time.perf_counter()
         for d in range(len(self.view.shape)):
             reqs, recv = self._post([d], full=True)
-            MPI.Request.Waitall(reqs)
+            self._wait(reqs)
             self._unpack(recv)
         self.seconds += time.perf_counter() - t0
 
@@ -135,9 +272,8 @@ class Halo:
 
     def finish(self):
         """Waits for the faces posted by start() and writes them into the ghosts."""
-        from mpi4py import MPI
         t0 = time.perf_counter()
-        MPI.Request.Waitall(self._reqs)
+        self._wait(self._reqs)
         self._unpack(self._recv)
         self._reqs, self._recv = [], []
         self.seconds += time.perf_counter() - t0
