@@ -29,7 +29,7 @@ static const pki_stmt *group_reduce(const pki_fused *g) {
  * points (all repetitions of a tile while it is in cache; one point per
  * tile on GPUs). */
 static bool tiled(const pki_fused *g) {
-  return g->loop && g->stmts[0]->range == PKI_POLICY_RANGE;
+  return (g->loop || g->nresident) && g->stmts[0]->range == PKI_POLICY_RANGE;
 }
 
 void pkb_fused_tags(pkb_ctx *c, const pki_entity *e) {
@@ -46,12 +46,14 @@ void pkb_fused_members(pkb_ctx *c, const pki_entity *e) {
   const pki_fusion_plan *p = c->m->fusion;
   for (int i = 0; p && i < p->groups.n; i++) {
     const pki_fused *g = PKI_AT(p->groups, i, pki_fused);
-    if (in_entity(g, e) && g->loop) {
+    if (!in_entity(g, e))
+      continue;
+    if (g->loop)
       pkb_line(c->b, "int64_t pkc_fused%d_reps = 0;  // trip count of the loop of line %u", g->id,
                (unsigned)g->loop->span.line);
-      if (tiled(g))
-        pkb_line(c->b, "int64_t pkc_fused%d_begin = 0, pkc_fused%d_end = 0;  // its range", g->id, g->id);
-    }
+    if (tiled(g))
+      pkb_line(c->b, "int64_t pkc_fused%d_begin = 0, pkc_fused%d_end = 0;  // its range", g->id,
+               g->id);
   }
 }
 
@@ -59,7 +61,7 @@ static void workload_point_operator(pkb_ctx *c, const pki_fused *g);
 
 static void fused_operator(pkb_ctx *c, const pki_fused *g) {
   pkb_buf *b = c->b;
-  if (g->loop && g->nresident) {
+  if (g->nresident) {
     workload_point_operator(c, g);
     return;
   }
@@ -243,8 +245,10 @@ static const pki_func *pattern_kernel(const pki_host_fused *g) {
                                                                       : link_of(g, 0)->kernel;
 }
 
+static bool host_point(const pki_host_fused *g);
+
 static bool host_tiled(const pki_host_fused *g) {
-  return g->repeat && link_of(g, 0)->kernel->policy == PKI_POLICY_RANGE;
+  return (g->repeat || host_point(g)) && link_of(g, 0)->kernel->policy == PKI_POLICY_RANGE;
 }
 
 static const char *member_name(pkb_ctx *c, const pki_host_fused *g, int k) {
@@ -305,7 +309,6 @@ static void host_operator(pkb_ctx *c, const pki_host_fused *g) {
   pkb_line(b, "}");
 }
 
-static bool host_point(const pki_host_fused *g);
 static void host_point_operator(pkb_ctx *c, const pki_host_fused *g);
 
 void pkb_host_fused_functors(pkb_ctx *c) {
@@ -535,13 +538,15 @@ void pkb_host_fusion_table(pkb_ctx *c) {
   pkb_line(b, "}");
 }
 
-/* ---------------------- repeated chains with point-resident Views
- * The links' bodies are written inline, once per repetition, in a block
- * that binds their work indices to the point; the elements of the resident
- * Views (ir: pki_point_only) are loaded into locals before the repetitions
- * and stored after them, so that the repetitions run in registers. The
- * shim and @pk.main launch these kernels only when the Views written do not
- * overlap the others (the condition of a restrict-qualified variant). */
+/* ------------------------------------- chains with point-resident Views
+ * The links' bodies are written inline, in a block per link that binds its
+ * work indices to the point; the elements of the resident Views (ir:
+ * pki_point_only) are loaded into locals before the links (and repetitions)
+ * and stored after them, so that the chain runs in registers. Over a range,
+ * fusion_lanes points of a tile run side by side (local arrays, loops the
+ * compiler vectorizes: the locals alias nothing). The shim and @pk.main
+ * launch these kernels only when the Views written do not overlap the
+ * others (the condition of a restrict-qualified variant). */
 
 typedef struct idx_count {
   const pki_var *var;
@@ -568,10 +573,49 @@ static bool index_needed(pkb_ctx *c, const pki_func *f, const pki_var *v) {
   return n.uses > n.in_points;
 }
 
-/* { body of f } with its work indices bound to pkc_i0...; member: the
- * link's functor member holding f's parameters (host chains), else NULL. */
-static void inline_link(pkb_ctx *c, const pki_func *f, const char *member, const bool *bound) {
+/* One link of a point operator: its kernel; member: the functor member
+ * holding its parameters (host chains; NULL: the workload's own members);
+ * bound: per parameter, whether its block binds it; the resident Views of
+ * its body (params or members) and their locals. */
+typedef struct point_link {
+  const pki_func *f;
+  const char *member;
+  const bool *bound;
+  const pki_var **vars;
+  const char **locals;
+  int nvars;
+} point_link;
+
+/* A View kept in registers: its local, the expression of the View, its
+ * element kind, and whether the chain writes it. */
+typedef struct point_res {
+  const char *local, *view;
+  pki_kind elem;
+  bool written;
+} point_res;
+
+typedef struct point_op {
+  const char *tag;
+  int rank;
+  const char *begin, *end; /* range: the members holding it (work items are tiles) */
+  const char *reps;        /* repeated chains: the trip count member */
+  const pki_func *red;     /* the reduction (the last link), or NULL */
+  const point_res *res;
+  int nres;
+  const point_link *links;
+  int nlinks;
+} point_op;
+
+/* { body of link l } with its work indices bound to pkc_i0, pkc_i1, ... */
+static void inline_link(pkb_ctx *c, const point_link *l, const char *lane) {
   pkb_buf *b = c->b;
+  const pki_func *f = l->f;
+  const char **names = pki_alloc(c->m->arena, sizeof *names * (size_t)(l->nvars + 1));
+  for (int k = 0; k < l->nvars; k++)
+    names[k] = lane ? pki_sprintf(c->m->arena, "%s[%s]", l->locals[k], lane) : l->locals[k];
+  c->point_vars = l->vars;
+  c->point_names = names;
+  c->npoint = l->nvars;
   pkb_line(b, "{  // %s (line %u)", f->name, (unsigned)f->span.line);
   b->indent++;
   for (int d = 0; d < f->nindex; d++)
@@ -580,21 +624,150 @@ static void inline_link(pkb_ctx *c, const pki_func *f, const char *member, const
       pkb_put_ident(b, f->index[d]->name);
       pkb_putf(b, " = pkc_i%d;\n", d);
     }
-  for (int p = 0; member && p < f->nparams; p++)
-    if (bound[p] && pkb_var_used(f, f->params[p])) {
+  for (int p = 0; l->member && p < f->nparams; p++)
+    if (l->bound[p] && pkb_var_used(f, f->params[p])) {
       pkb_begin(b, "const auto &");
       pkb_put_ident(b, f->params[p]->name);
-      pkb_putf(b, " = %s.", member);
+      pkb_putf(b, " = %s.", l->member);
       pkb_put_ident(b, f->params[p]->name);
       pkb_put(b, ";\n");
     }
+  if (f->acc) {
+    pkb_begin(b, "%s", "");
+    pkb_put_type(b, f->acc->type);
+    pkb_put(b, " &");
+    pkb_put_ident(b, f->acc->name);
+    pkb_put(b, " = pkc_red;\n");
+  }
   const pki_func *saved = c->fn;
   c->fn = f;
   pkb_emit_block(c, &f->body);
   c->fn = saved;
+  c->npoint = 0;
   b->indent--;
   pkb_line(b, "}");
   pkb_restore_line(c);
+}
+
+static void point_links(pkb_ctx *c, const point_op *op, const char *lane) {
+  pkb_buf *b = c->b;
+  if (op->reps) {
+    pkb_line(b, "for (int64_t pkc_rep = 0; pkc_rep < %s; ++pkc_rep) {", op->reps);
+    b->indent++;
+  }
+  if (lane) {
+    pkb_line(b, "for (int64_t pkc_l = 0; pkc_l < pkc_n; ++pkc_l) {");
+    b->indent++;
+    bool needed = false; /* some link reads its work index */
+    for (int k = 0; k < op->nlinks && !needed; k++) {
+      c->point_vars = op->links[k].vars;
+      c->npoint = op->links[k].nvars;
+      needed = index_needed(c, op->links[k].f, op->links[k].f->index[0]);
+    }
+    c->npoint = 0;
+    if (needed)
+      pkb_line(b, "const int64_t pkc_i0 = pkc_i + pkc_l;");
+  }
+  for (int k = 0; k < op->nlinks; k++)
+    inline_link(c, &op->links[k], lane);
+  if (lane) {
+    b->indent--;
+    pkb_line(b, "}");
+  }
+  if (op->reps) {
+    b->indent--;
+    pkb_line(b, "}");
+  }
+}
+
+static void point_body(pkb_ctx *c, const point_op *op);
+
+static void point_operator(pkb_ctx *c, const point_op *op) {
+  pkb_buf *b = c->b;
+  pkb_begin(b, "KOKKOS_INLINE_FUNCTION void operator()(const %s &", op->tag);
+  if (op->begin)
+    pkb_put(b, ", const int64_t pkc_tile");
+  for (int d = 0; d < op->rank && !op->begin; d++)
+    pkb_putf(b, ", const int64_t pkc_i%d", d);
+  if (op->red) {
+    pkb_put(b, ", ");
+    pkb_put_type(b, op->red->acc->type);
+    pkb_put(b, " &pkc_acc");
+  }
+  pkb_put(b, ") const {\n");
+  b->indent++;
+  if (op->red) { /* a local (that no View store may alias) carries the reduction */
+    pkb_begin(b, "%s", "");
+    pkb_put_type(b, op->red->acc->type);
+    pkb_put(b, " pkc_red = pkc_acc;\n");
+  }
+  point_body(c, op);
+  if (op->red)
+    pkb_line(b, "pkc_acc = pkc_red;");
+  b->indent--;
+  pkb_line(b, "}");
+}
+
+/* The loads, the links and the stores of one point (an MDRange point, or
+ * each point of a tile of a chain that runs once). */
+static void point_scalar(pkb_ctx *c, const point_op *op, const char *at) {
+  pkb_buf *b = c->b;
+  pkb_line(b, "// the point's elements stay in registers over %s",
+           op->reps ? "the links and their repetitions" : "the links");
+  for (int r = 0; r < op->nres; r++)
+    pkb_line(b, "%s%s %s = %s(%s);", op->res[r].written ? "" : "const ",
+             pkb_scalar_ctype(op->res[r].elem), op->res[r].local, op->res[r].view, at);
+  point_links(c, op, NULL);
+  for (int r = 0; r < op->nres; r++)
+    if (op->res[r].written)
+      pkb_line(b, "%s(%s) = %s;", op->res[r].view, at, op->res[r].local);
+}
+
+static void point_body(pkb_ctx *c, const point_op *op) {
+  pkb_buf *b = c->b;
+  const char *what = op->reps ? "the links and their repetitions" : "the links";
+  if (!op->begin) { /* an MDRange: one point */
+    const char *at = "";
+    for (int d = 0; d < op->rank; d++)
+      at = pki_sprintf(c->m->arena, "%s%spkc_i%d", at, d ? ", " : "", d);
+    point_scalar(c, op, at);
+    return;
+  }
+  pkb_line(b, "const int64_t pkc_first = %s + pkc_tile * pkc::fusion_tile;", op->begin);
+  pkb_line(b, "const int64_t pkc_last = pkc_first + pkc::fusion_tile < %s ? pkc_first + "
+              "pkc::fusion_tile : %s;", op->end, op->end);
+  if (!op->reps) { /* once: point by point */
+    pkb_line(b, "for (int64_t pkc_i0 = pkc_first; pkc_i0 < pkc_last; ++pkc_i0) {");
+    b->indent++;
+    point_scalar(c, op, "pkc_i0");
+    b->indent--;
+    pkb_line(b, "}");
+    return;
+  }
+  pkb_line(b, "for (int64_t pkc_i = pkc_first; pkc_i < pkc_last; pkc_i += pkc::fusion_lanes) {");
+  b->indent++;
+  pkb_line(b, "const int64_t pkc_n = pkc_last - pkc_i < pkc::fusion_lanes ? pkc_last - pkc_i : "
+              "pkc::fusion_lanes;");
+  pkb_line(b, "// the points' elements stay in registers over %s", what);
+  for (int r = 0; r < op->nres; r++)
+    pkb_line(b, "%s %s[pkc::fusion_lanes];", pkb_scalar_ctype(op->res[r].elem), op->res[r].local);
+  pkb_line(b, "for (int64_t pkc_l = 0; pkc_l < pkc_n; ++pkc_l) {");
+  for (int r = 0; r < op->nres; r++)
+    pkb_line(b, "  %s[pkc_l] = %s(pkc_i + pkc_l);", op->res[r].local, op->res[r].view);
+  pkb_line(b, "}");
+  point_links(c, op, "pkc_l");
+  bool stores = false;
+  for (int r = 0; r < op->nres; r++)
+    stores |= op->res[r].written;
+  if (stores) {
+    pkb_line(b, "for (int64_t pkc_l = 0; pkc_l < pkc_n; ++pkc_l) {");
+    for (int r = 0; r < op->nres; r++)
+      if (op->res[r].written)
+        pkb_line(b, "  %s(pkc_i + pkc_l) = %s[pkc_l];", op->res[r].view, op->res[r].local);
+    pkb_line(b, "}");
+  }
+  b->indent--;
+  pkb_line(b, "}");
 }
 
 static const char *point_name(pkb_ctx *c, const char *text, const char *const *taken, int n) {
@@ -608,154 +781,85 @@ static const char *point_name(pkb_ctx *c, const char *text, const char *const *t
   return s;
 }
 
-/* "pkc_i0, pkc_i1" for rank r. */
-static const char *point_args(pkb_ctx *c, int r) {
-  const char *s = "";
-  for (int d = 0; d < r; d++)
-    s = pki_sprintf(c->m->arena, "%s%spkc_i%d", s, d ? ", " : "", d);
-  return s;
-}
-
 static bool host_point(const pki_host_fused *g) {
-  for (int j = 0; g->repeat && g->resident && j < g->nparams; j++)
+  for (int j = 0; g->resident && j < g->nparams; j++)
     if (g->resident[j])
       return true;
   return false;
 }
 
-/* The operator of a repeated host chain with point-resident Views. */
 static void host_point_operator(pkb_ctx *c, const pki_host_fused *g) {
-  pkb_buf *b = c->b;
   pki_arena *a = c->m->arena;
-  int rank = link_of(g, 0)->kernel->nindex;
-  const char *at = point_args(c, rank);
   const char **names = pki_alloc(a, sizeof *names * (size_t)(g->nparams + 1));
-  int *first_k = pki_alloc(a, sizeof *first_k * (size_t)(g->nparams + 1));
-  int *first_p = pki_alloc(a, sizeof *first_p * (size_t)(g->nparams + 1));
-  for (int j = 0; j < g->nparams; j++) {
-    names[j] = g->resident[j] ? point_name(c, g->names[j], names, j) : NULL;
-    first_k[j] = -1;
-  }
-  pkb_begin(b, "KOKKOS_INLINE_FUNCTION void operator()(const pkc_fused%d_tag &", g->id);
-  if (host_tiled(g))
-    pkb_put(b, ", const int64_t pkc_tile");
-  for (int d = 0; d < rank && !host_tiled(g); d++)
-    pkb_putf(b, ", const int64_t pkc_i%d", d);
-  pkb_put(b, ") const {\n");
-  b->indent++;
-  if (host_tiled(g)) {
-    pkb_line(b, "const int64_t pkc_first = begin + pkc_tile * pkc::fusion_tile;");
-    pkb_line(b, "const int64_t pkc_last = pkc_first + pkc::fusion_tile < end ? "
-                "pkc_first + pkc::fusion_tile : end;");
-    pkb_line(b, "for (int64_t pkc_i0 = pkc_first; pkc_i0 < pkc_last; ++pkc_i0) {");
-    b->indent++;
-  }
-  pkb_line(b, "// the point's elements stay in registers over the repetitions");
-  for (int k = 0; k < g->n; k++)
+  point_res *res = pki_alloc(a, sizeof *res * (size_t)(g->nparams + 1));
+  int *slot = pki_alloc(a, sizeof *slot * (size_t)(g->nparams + 1));
+  int nres = 0;
+  for (int j = 0; j < g->nparams; j++)
+    slot[j] = -1;
+  for (int k = 0; k < g->n; k++) /* a resident View by its first link's member */
     for (int p = 0; p < link_of(g, k)->kernel->nparams; p++) {
       int j = g->bind[k][p];
-      if (!names[j] || first_k[j] >= 0)
+      if (!g->resident[j] || slot[j] >= 0)
         continue;
-      first_k[j] = k;
-      first_p[j] = p;
       const pki_var *v = link_of(g, k)->kernel->params[p];
-      pkb_begin(b, "%s%s %s = %s.", host_access(g, j) & PKI_ACCESS_WRITE ? "" : "const ",
-                pkb_scalar_ctype(v->type.elem), names[j], member_name(c, g, k));
-      pkb_put_ident(b, v->name);
-      pkb_putf(b, "(%s);\n", at);
+      names[j] = point_name(c, g->names[j], names, j);
+      slot[j] = nres;
+      res[nres++] = (point_res){names[j],
+                                pki_sprintf(a, "%s.%s", member_name(c, g, k),
+                                            pkb_ident(a, v->name)),
+                                v->type.elem, (host_access(g, j) & PKI_ACCESS_WRITE) != 0};
     }
-  pkb_line(b, "for (int64_t pkc_rep = 0; pkc_rep < reps; ++pkc_rep) {");
-  b->indent++;
+  point_link *links = pki_alloc(a, sizeof *links * (size_t)g->n);
   for (int k = 0; k < g->n; k++) {
     const pki_func *f = link_of(g, k)->kernel;
-    const pki_var **vars = pki_alloc(a, sizeof *vars * (size_t)(f->nparams + 1));
-    const char **locals = pki_alloc(a, sizeof *locals * (size_t)(f->nparams + 1));
+    point_link *l = &links[k];
     bool *bound = pki_alloc(a, sizeof *bound * (size_t)(f->nparams + 1));
-    int np = 0;
+    *l = (point_link){.f = f, .member = member_name(c, g, k), .bound = bound};
+    l->vars = pki_alloc(a, sizeof *l->vars * (size_t)(f->nparams + 1));
+    l->locals = pki_alloc(a, sizeof *l->locals * (size_t)(f->nparams + 1));
     for (int p = 0; p < f->nparams; p++) {
       int j = g->bind[k][p];
-      bound[p] = !names[j] || pki_extent_used(f, f->params[p]);
-      if (names[j]) {
-        vars[np] = f->params[p];
-        locals[np++] = names[j];
+      bound[p] = !g->resident[j] || pki_extent_used(f, f->params[p]);
+      if (g->resident[j]) {
+        l->vars[l->nvars] = f->params[p];
+        l->locals[l->nvars++] = names[j];
       }
     }
-    c->point_vars = vars;
-    c->point_names = locals;
-    c->npoint = np;
-    inline_link(c, f, member_name(c, g, k), bound);
-    c->npoint = 0;
   }
-  b->indent--;
-  pkb_line(b, "}");
-  for (int j = 0; j < g->nparams; j++)
-    if (names[j] && (host_access(g, j) & PKI_ACCESS_WRITE)) {
-      int k = first_k[j], p = first_p[j];
-      pkb_begin(b, "%s.", member_name(c, g, k));
-      pkb_put_ident(b, link_of(g, k)->kernel->params[p]->name);
-      pkb_putf(b, "(%s) = %s;\n", at, names[j]);
-    }
-  if (host_tiled(g)) {
-    b->indent--;
-    pkb_line(b, "}");
-  }
-  b->indent--;
-  pkb_line(b, "}");
+  const pki_func *pf = pattern_kernel(g);
+  point_op op = {.tag = pki_sprintf(a, "pkc_fused%d_tag", g->id),
+                 .rank = link_of(g, 0)->kernel->nindex,
+                 .begin = host_tiled(g) ? "begin" : NULL,
+                 .end = host_tiled(g) ? "end" : NULL,
+                 .reps = g->repeat ? "reps" : NULL,
+                 .red = pf->pattern == PKI_PATTERN_REDUCE ? pf : NULL,
+                 .res = res, .nres = nres, .links = links, .nlinks = g->n};
+  point_operator(c, &op);
 }
 
-/* The operator of a repeated @pk.main chain with point-resident members. */
 static void workload_point_operator(pkb_ctx *c, const pki_fused *g) {
-  pkb_buf *b = c->b;
   pki_arena *a = c->m->arena;
-  int rank = g->stmts[0]->closure->nindex;
-  const char *at = point_args(c, rank);
   const char **names = pki_alloc(a, sizeof *names * (size_t)(g->nresident + 1));
-  for (int r = 0; r < g->nresident; r++)
-    names[r] = point_name(c, g->resident[r]->name, names, r);
-  pkb_nl(b);
-  pkb_line(b, "// %s", pkb_comment_text(a, g->why));
-  pkb_begin(b, "KOKKOS_INLINE_FUNCTION void operator()(const %s &", fused_tag(c, g));
-  if (tiled(g))
-    pkb_put(b, ", const int64_t pkc_tile");
-  for (int d = 0; d < rank && !tiled(g); d++)
-    pkb_putf(b, ", const int64_t pkc_i%d", d);
-  pkb_put(b, ") const {\n");
-  b->indent++;
-  if (tiled(g)) {
-    pkb_line(b, "const int64_t pkc_first = pkc_fused%d_begin + pkc_tile * pkc::fusion_tile;", g->id);
-    pkb_line(b, "const int64_t pkc_last = pkc_first + pkc::fusion_tile < pkc_fused%d_end ? "
-                "pkc_first + pkc::fusion_tile : pkc_fused%d_end;", g->id, g->id);
-    pkb_line(b, "for (int64_t pkc_i0 = pkc_first; pkc_i0 < pkc_last; ++pkc_i0) {");
-    b->indent++;
-  }
-  pkb_line(b, "// the point's elements stay in registers over the repetitions");
+  point_res *res = pki_alloc(a, sizeof *res * (size_t)(g->nresident + 1));
   for (int r = 0; r < g->nresident; r++) {
-    const pki_var *v = g->resident[r];
-    pkb_begin(b, "%s%s %s = ", g->resident_mode[r] & PKI_MEM_WRITE ? "" : "const ",
-              pkb_scalar_ctype(v->type.elem), names[r]);
-    pkb_put_ident(b, v->name);
-    pkb_putf(b, "(%s);\n", at);
+    names[r] = point_name(c, g->resident[r]->name, names, r);
+    res[r] = (point_res){names[r], pkb_ident(a, g->resident[r]->name),
+                         g->resident[r]->type.elem,
+                         (g->resident_mode[r] & PKI_MEM_WRITE) != 0};
   }
-  pkb_line(b, "for (int64_t pkc_rep = 0; pkc_rep < pkc_fused%d_reps; ++pkc_rep) {", g->id);
-  b->indent++;
-  c->point_vars = g->resident;
-  c->point_names = names;
-  c->npoint = g->nresident;
+  point_link *links = pki_alloc(a, sizeof *links * (size_t)g->n);
   for (int k = 0; k < g->n; k++)
-    inline_link(c, g->stmts[k]->closure, NULL, NULL);
-  c->npoint = 0;
-  b->indent--;
-  pkb_line(b, "}");
-  for (int r = 0; r < g->nresident; r++)
-    if (g->resident_mode[r] & PKI_MEM_WRITE) {
-      pkb_begin(b, "%s", "");
-      pkb_put_ident(b, g->resident[r]->name);
-      pkb_putf(b, "(%s) = %s;\n", at, names[r]);
-    }
-  if (tiled(g)) {
-    b->indent--;
-    pkb_line(b, "}");
-  }
-  b->indent--;
-  pkb_line(b, "}");
+    links[k] = (point_link){.f = g->stmts[k]->closure, .vars = g->resident,
+                            .locals = names, .nvars = g->nresident};
+  const pki_stmt *red = group_reduce(g);
+  point_op op = {.tag = fused_tag(c, g),
+                 .rank = g->stmts[0]->closure->nindex,
+                 .begin = tiled(g) ? pki_sprintf(a, "pkc_fused%d_begin", g->id) : NULL,
+                 .end = tiled(g) ? pki_sprintf(a, "pkc_fused%d_end", g->id) : NULL,
+                 .reps = g->loop ? pki_sprintf(a, "pkc_fused%d_reps", g->id) : NULL,
+                 .red = red ? red->closure : NULL,
+                 .res = res, .nres = g->nresident, .links = links, .nlinks = g->n};
+  pkb_nl(c->b);
+  pkb_line(c->b, "// %s", pkb_comment_text(a, g->why));
+  point_operator(c, &op);
 }

@@ -106,13 +106,18 @@ inline bool overlap(const A &a, const B &b) {
 // Iterations of `for r in range(begin, end)` (a repeated fused chain).
 inline int64_t trip_count(int64_t begin, int64_t end) { return end > begin ? end - begin : 0; }
 
-// A repeated chain over a range runs all its repetitions on one tile of
-// points before the next (the tile stays in cache); on GPUs a tile is one
-// point (a thread keeps it in registers).
+// A fused chain over a range runs on one tile of points at a time (all
+// repetitions of a repeated chain while the tile is in cache), and a
+// repeated chain whose Views stay in registers runs fusion_lanes points of
+// the tile side by side (arrays of that many elements, loops the compiler
+// vectorizes). On
+// GPUs a tile is one point (a thread keeps it in registers).
 #if defined(PKC_BACKEND_CUDA) || defined(PKC_BACKEND_HIP)
 constexpr int64_t fusion_tile = 1;
+constexpr int64_t fusion_lanes = 1;
 #else
 constexpr int64_t fusion_tile = 2048;
+constexpr int64_t fusion_lanes = 16;
 #endif
 inline int64_t tile_count(int64_t begin, int64_t end) {
   return end > begin ? (end - begin + fusion_tile - 1) / fusion_tile : 0;

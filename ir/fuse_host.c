@@ -229,6 +229,8 @@ static pki_host_fused *new_group(host_ctx *c, const pki_host_chain *ch, int firs
   return g;
 }
 
+static void plan_residency(host_ctx *c, pki_host_fused *g);
+
 static void close_group(host_ctx *c, const pki_host_chain *ch, int first, int n) {
   if (n < 2)
     return;
@@ -239,6 +241,7 @@ static void close_group(host_ctx *c, const pki_host_chain *ch, int first, int n)
     return;
   }
   pki_host_fused *g = new_group(c, ch, first, n, false);
+  plan_residency(c, g);
   g->why = pki_sprintf(c->m->arena, "fused: %s (lines %u-%u, in %s) run as one kernel%s",
                        kernel_list(c, ls, n), (unsigned)ls[0].span.line,
                        (unsigned)ls[n - 1].span.line, ch->where,

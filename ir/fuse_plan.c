@@ -324,10 +324,13 @@ static const char *refusal(plan_ctx *c, const pki_stmt **group, int n, const pki
   return NULL;
 }
 
+static void plan_residency(plan_ctx *c, pki_fused *g);
+
 static void close_group(plan_ctx *c, const pki_stmt **group, int n) {
   if (n < 2)
     return;
   pki_fused *g = new_group(c, group, n, NULL);
+  plan_residency(c, g);
   g->why = pki_sprintf(c->m->arena, "fused: %s (lines %u-%u) run as one kernel%s",
                        kernel_list(c, group, n), (unsigned)group[0]->span.line,
                        (unsigned)group[n - 1]->span.line,
