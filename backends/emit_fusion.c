@@ -626,10 +626,17 @@ static void inline_link(pkb_ctx *c, const point_link *l, const char *lane) {
     }
   for (int p = 0; l->member && p < f->nparams; p++)
     if (l->bound[p] && pkb_var_used(f, f->params[p])) {
-      pkb_begin(b, "const auto &");
-      pkb_put_ident(b, f->params[p]->name);
+      const pki_var *v = f->params[p];
+      if (v->type.kind == PKI_VIEW || v->type.kind == PKI_POOL) {
+        pkb_begin(b, "const auto &");
+      } else { /* a scalar by value: a register, not the functor's memory */
+        pkb_begin(b, "const ");
+        pkb_put_type(b, v->type);
+        pkb_put(b, " ");
+      }
+      pkb_put_ident(b, v->name);
       pkb_putf(b, " = %s.", l->member);
-      pkb_put_ident(b, f->params[p]->name);
+      pkb_put_ident(b, v->name);
       pkb_put(b, ";\n");
     }
   if (f->acc) {

@@ -28,10 +28,11 @@ def run(example, ranks, args, overlap, env):
            os.path.join(ROOT, "examples", example)] + [str(a) for a in args]
     if overlap:
         cmd.append("--overlap")
-    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900).stdout
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+    out = r.stdout
     m = LINE.search(out)
     if not m or "verification PASSED" not in out:
-        raise RuntimeError(f"{' '.join(cmd)} failed:\n{out}")
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{out}\n{r.stderr[-3000:]}")
     return float(m.group(1)), int(m.group(2))
 
 

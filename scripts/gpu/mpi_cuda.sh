@@ -17,11 +17,12 @@ say "built"
 "$PY" -c "import mpi4py; print('mpi4py', mpi4py.__version__)"
 "$PY" -c "from cupy.cuda import nccl; print('cupy nccl', nccl.get_version())" 2>&1 | tail -1
 nvidia-smi --query-gpu=index,name --format=csv,noheader
+export NCCL_NVLS_ENABLE=0   # never NVLink multicast on shared machines (device/KINDS.md)
 MPI=(mpirun --allow-run-as-root --oversubscribe -x PYTHONPATH -x PKC_BACKEND -x Kokkos_ROOT
-     -x PKC_RUNTIME_LIB -x PATH -x LD_LIBRARY_PATH)
+     -x PKC_RUNTIME_LIB -x PATH -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE)
 for np_ in 1 2; do
   "${MPI[@]}" -np $np_ "$PY" examples/mpi_babelstream.py $((1 << 26)) 10 2>&1 | tail -2
-  "${MPI[@]}" -np $np_ "$PY" examples/mpi_jacobi2d.py 2048 $((2048 * np_)) 20 2>&1 | tail -2
+  "${MPI[@]}" -np $np_ "$PY" examples/mpi_jacobi2d.py 2048 $((2048 * np_)) 20 2>&1 | tail -25
   "${MPI[@]}" -np $np_ "$PY" examples/mpi_jacobi3d.py 128 128 $((128 * np_)) 20 2>&1 | tail -2
 done
 echo "host staging instead of NCCL:"

@@ -108,7 +108,10 @@ class Halo:
         self._kernels = None  # pykokkos._halo_kernels for float64/float32 Views
         if isinstance(view, View) and self.dtype in (np.float64, np.float32):
             from . import _halo_kernels
+            from ._loader import RUNTIME
             self._kernels = _halo_kernels
+            RUNTIME.module_for(_halo_kernels.__file__)   # loaded now, not in an exchange
+            _nccl(comm)   # collective: every rank makes its Halo
         self.seconds = 0.0   # wall time spent in exchange/start/finish (packing, waiting)
 
     # ---- faces ------------------------------------------------------------
