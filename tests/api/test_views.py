@@ -73,6 +73,25 @@ class Attributes(unittest.TestCase):
         np.testing.assert_array_equal(np.asarray(left), la.astype(np.float64))
 
 
+class ArrayProtocol(unittest.TestCase):
+    def test_copy_argument_is_honoured(self):
+        # NumPy 2's np.array(v) calls v.__array__(copy=True) and trusts the
+        # result to be a copy: a snapshot must not change with the View
+        v = pk.View([5], pk.double)
+        v.fill(1.0)
+        snap = v.__array__(copy=True)
+        v[0] = 7.0
+        self.assertEqual(snap[0], 1.0)
+        same = v.__array__()
+        same[1] = 3.0
+        self.assertEqual(v[1], 3.0)                        # no copy asked: shared
+        self.assertEqual(np.array(v)[0], 7.0)
+        f = v.__array__(dtype=np.float32)
+        self.assertEqual(f.dtype, np.float32)
+        with self.assertRaises(ValueError):
+            v.__array__(dtype=np.float32, copy=False)
+
+
 class Constructor(unittest.TestCase):
     def test_forms(self):
         for shape in ([3, 4], (3, 4)):

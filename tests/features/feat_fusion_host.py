@@ -151,7 +151,8 @@ def main():
     x = 1.0 + np.arange(n) % 5
     y1 = 0.5 * (0.5 * (np.arange(n) % 3) + 2.0 * x)
     if not np.allclose(plain["y1"], y1, rtol=1e-15, atol=0):   # GPUs contract to FMAs
-        bad.append("y1")
+        k = int(np.argmax(np.abs(plain["y1"] - y1)))
+        bad.append(f"y1[{k}] = {plain['y1'][k]!r}, expected {y1[k]!r}")
     if abs(float(plain["dot"]) - float(y1 @ x)) > 1e-12 * float(y1 @ x):
         bad.append("dot closed form")
     if fused["w0"] != 2.0:

@@ -388,10 +388,19 @@ class View:
         return self._host(True)
 
     def __array__(self, dtype=None, copy=None):
+        """numpy's array protocol: the View's memory (host backends) or host
+        mirror (GPU backends) itself, or a copy where copy=True (NumPy 2's
+        np.array(v) asks for one) or dtype needs one; copy=False with a dtype
+        that needs a copy raises ValueError, as numpy does."""
         if _held:   # launches held back for fusion write it
             _flush_held()
         a = self._host(True)
-        return a if dtype is None else a.astype(dtype, copy=False)
+        if dtype is not None and numpy().dtype(dtype) != a.dtype:
+            if copy is False:
+                raise ValueError(f"pk.View.__array__: a {a.dtype} View cannot be seen as "
+                                 f"{numpy().dtype(dtype)} without a copy")
+            return a.astype(dtype)
+        return a.copy() if copy else a
 
     @property
     def __cuda_array_interface__(self):

@@ -70,8 +70,31 @@ def _nccl(comm):
             uid = comm.bcast(nccl.get_unique_id() if comm.Get_rank() == 0 else None, root=0)
             got = (nccl.NcclCommunicator(comm.Get_size(), uid, comm.Get_rank()),
                    cupy.cuda.Stream(non_blocking=True))
+            _nccl_connect(comm, got)
     _nccl_comms[key] = got
     return got
+
+
+def _nccl_connect(comm, nccl_stream):
+    """One element to and from every Cartesian neighbour: NCCL sets up its
+    peer connections on first use, which would otherwise fall on the first
+    exchange (about a second)."""
+    import cupy
+    from cupy.cuda import nccl
+    from mpi4py import MPI
+    ncomm, stream = nccl_stream
+    peers = sorted({p for d in range(comm.Get_dim()) for p in comm.Shift(d, 1)
+                    if p != MPI.PROC_NULL})
+    if not peers:
+        return
+    send = cupy.zeros(len(peers))
+    recv = cupy.zeros(len(peers))
+    nccl.groupStart()
+    for k, p in enumerate(peers):
+        ncomm.send(send.data.ptr + 8 * k, 1, nccl.NCCL_FLOAT64, p, stream.ptr)
+        ncomm.recv(recv.data.ptr + 8 * k, 1, nccl.NCCL_FLOAT64, p, stream.ptr)
+    nccl.groupEnd()
+    stream.synchronize()
 
 
 def local_rank():
