@@ -195,12 +195,17 @@ def _fused_or_each(var, calls):
     if merged.__class__ is str:
         _log(var, calls, "not fused at run time: " + merged)
         return _each(calls)
+    run = var.run()
     try:
-        r = var.run()(calls[0][1], merged)
+        r = run(calls[0][1], merged)
     except (TypeError, ValueError, OverflowError) as e:
         # an argument the fused kernel does not take: the calls raise it themselves
         _log(var, calls, f"not fused at run time: {e}")
         return _each(calls)
+    finally:   # the fused kernel's plan keeps no View alive (its memory goes when the
+        last = run.plan.last   # program drops it, not at this call site's next launch)
+        for i in range(len(last)):
+            last[i] = None
     _log(var, calls, "fused")
     return r
 
