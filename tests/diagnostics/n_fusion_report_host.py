@@ -1,4 +1,9 @@
 # flags: --fusion-report
+# expect-note: 48:5: fused: 'axpy' and 'total' (lines 48-49, in main) run as one kernel
+# expect-note: 50:5: fused: 'axpy' repeated by the loop of line 50 (in main) run as one kernel with an inner loop
+# expect-note: 53:5: not fused: kernel 'shift' (line 22) reads 'y' at i + 1, which kernel 'axpy' (line 16) writes at i (read after write across points)
+# expect-note: 54:5: not fused: the launch of 'fill' (line 54) accesses no View at the same point as 'shift', so fusing would save no memory traffic
+# expect-note: 55:5: not fused: kernel 'noise' (line 36) draws random numbers, whose order fusion would change (the loop of line 55)
 """pkc check --fusion-report on host code: one note per candidate chain of
 launch statements (in a row, or a loop whose body is only launches), with
 the rule, the View, the kernels and the lines when it does not fuse."""
@@ -40,18 +45,13 @@ def main(n: int):
     z = pk.View([n], pk.double)
     w = pk.View([n], pk.double)
     pool = pk.Random_XorShift64_Pool(7)
-    # expect-note: 44:5: fused: 'axpy' and 'total' (lines 44-45, in main) run as one kernel
     pk.parallel_for(n, axpy, y=y, x=x, a=2.0)
     s = pk.parallel_reduce(n, total, y=y)
-    # expect-note: 47:5: fused: 'axpy' repeated by the loop of line 47 (in main) run as one kernel with an inner loop
     for it in range(10):
         pk.parallel_for("axpy", n, axpy, y=y, x=x, a=s)
     pk.parallel_for(n, axpy, y=y, x=x, a=0.5)
-    # expect-note: 51:5: not fused: kernel 'shift' (line 17) reads 'y' at i + 1, which kernel 'axpy' (line 11) writes at i (read after write across points)
     pk.parallel_for(n, shift, z=z, y=y)
-    # expect-note: 53:5: not fused: the launch of 'fill' (line 53) accesses no View at the same point as 'shift', so fusing would save no memory traffic
     pk.parallel_for(n, fill, w=w)
-    # expect-note: 55:5: not fused: kernel 'noise' (line 31) draws random numbers, whose order fusion would change (the loop of line 55)
     for it in range(3):
         pk.parallel_for(n, noise, y=y, pool=pool)
     return np.asarray(y)

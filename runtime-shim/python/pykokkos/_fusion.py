@@ -13,8 +13,9 @@ the same name, Views written by the chain not overlapping the others, and
 one by one, in order, as without fusion. The queue is also run as it is by
 any other launch, pk.fence(), host access to a View, and at exit.
 PKC_FUSION=0 in the environment turns it off (read when a kernel is first
-called, and at the start of each chain); PKC_FUSION=verbose prints each
-decision on stderr. Single-threaded
+called, and at the start of each chain); PKC_FUSION_VERBOSE=1 prints each
+decision on stderr. On host backends only repeated chains are used by
+default (see _used); PKC_FUSION=all uses every variant. Single-threaded
 host code is assumed, as in PyKokkos.
 """
 import atexit
@@ -112,12 +113,21 @@ class ChainRun:
         return self.inner(policy, kw)
 
 
+def _used(var):
+    """Whether the shim launches variant var: repeated chains everywhere;
+    chains that run once only on GPUs, since on the host backends measured
+    (bench/fusion, OpenMP on a 2-core EPYC VM) they ran 0.86-0.91x of the
+    separate launches. PKC_FUSION=all uses every variant."""
+    return var.repeat or var.module.desc.device_type != 1 or \
+        os.environ.get("PKC_FUSION") == "all"
+
+
 def wrap(run, module, kernel_name, func):
     """run itself, or a ChainRun when kernel_name is a link of some variant."""
     if not enabled():
         return run
     sites = [(l["lines"][0], l["lines"][1], v, k)
-             for v in variants_of(module) for k, l in enumerate(v.links)
+             for v in variants_of(module) if _used(v) for k, l in enumerate(v.links)
              if l["kernel"] == kernel_name]
     if not sites:
         return run
@@ -183,7 +193,7 @@ def _each(calls):
 
 
 def _log(var, calls, why):
-    if os.environ.get("PKC_FUSION") == "verbose":
+    if os.environ.get("PKC_FUSION_VERBOSE", "0") not in ("", "0"):
         import sys
         links = "+".join(l["kernel"] for l in var.links)
         reps = f" x{len(calls) // var.n}" if var.repeat else ""
