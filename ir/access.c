@@ -812,3 +812,13 @@ const char *pki_access_where(pki_arena *a, const pki_access_summary *s, const pk
     out = pki_sprintf(a, "%s%s%s", out, d ? ", " : "", describe_idx(a, s, &x->idx[d]));
   return pki_sprintf(a, "%s]", out);
 }
+
+const pki_access_summary *pki_access_summary_cached(pki_module *m, pki_vec *cache,
+                                                    const pki_func *f) {
+  for (int i = 0; i < cache->n; i++)
+    if (PKI_AT(*cache, i, pki_access_summary)->kernel == f)
+      return PKI_AT(*cache, i, pki_access_summary);
+  pki_access_summary *s = pki_access_summarize(m, f);
+  pki_vec_push(m->arena, cache, s);
+  return s;
+}

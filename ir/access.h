@@ -110,6 +110,10 @@ pki_access_summary *pki_access_summarize(pki_module *m, const pki_func *f);
 /* Summaries of every kernel of m (workunits of all entities, then @pk.main
  * lambdas), in entity order; *n gets the count. Array in m's arena. */
 pki_access_summary **pki_access_summarize_module(pki_module *m, int *n);
+/* f's summary from cache (pki_access_summary *, in m's arena), made and
+ * added on first use: passes that look at kernels many times share it. */
+const pki_access_summary *pki_access_summary_cached(pki_module *m, pki_vec *cache,
+                                                    const pki_func *f);
 /* The use of View v in s, or NULL if s does not touch it. */
 const pki_view_use *pki_access_view(const pki_access_summary *s, const pki_var *v);
 /* "identity", "offset", ...: the kind's name for printing. */

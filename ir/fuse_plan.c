@@ -21,12 +21,7 @@ typedef struct plan_ctx {
 } plan_ctx;
 
 static const pki_access_summary *summary(plan_ctx *c, const pki_func *f) {
-  for (int i = 0; i < c->sums.n; i++)
-    if (PKI_AT(c->sums, i, pki_access_summary)->kernel == f)
-      return PKI_AT(c->sums, i, pki_access_summary);
-  pki_access_summary *s = pki_access_summarize(c->m, f);
-  pki_vec_push(c->m->arena, &c->sums, s);
-  return s;
+  return pki_access_summary_cached(c->m, &c->sums, f);
 }
 
 /* A dispatch that can take part in a fused kernel: a range or MDRange
