@@ -65,6 +65,28 @@ class RankBinding(unittest.TestCase):
                 os.environ[k] = v
         _spaces._requested[0] = self.req
 
+    def test_cuda_awareness_is_asked_not_assumed(self):
+        from mpi4py import MPI
+        from pykokkos.mpi import cuda_aware
+        saved = getattr(MPI, "Query_cuda_support", None)
+        try:
+            MPI.Query_cuda_support = lambda: 1
+            self.assertTrue(cuda_aware())
+            MPI.Query_cuda_support = lambda: 0
+            self.assertFalse(cuda_aware())
+
+            def missing():
+                raise NotImplementedError
+            MPI.Query_cuda_support = missing
+            self.assertFalse(cuda_aware())
+            del MPI.Query_cuda_support
+            self.assertFalse(cuda_aware())   # an mpi4py that cannot ask: not aware
+        finally:
+            if saved is not None:
+                MPI.Query_cuda_support = saved
+            elif hasattr(MPI, "Query_cuda_support"):
+                del MPI.Query_cuda_support
+
     def test_device_from_local_rank(self):
         os.environ.update(OMPI_COMM_WORLD_LOCAL_RANK="3", CUDA_VISIBLE_DEVICES="0,1")
         self.assertEqual(_spaces.bind_rank(True), 0)

@@ -40,7 +40,7 @@ import time
 
 from ._view import View, numpy as _numpy
 
-__all__ = ["Halo", "local_rank"]
+__all__ = ["Halo", "local_rank", "cuda_aware"]
 
 
 _nccl_comms = {}   # id(Cartesian communicator) -> (NcclCommunicator, stream), or None
@@ -95,6 +95,20 @@ def _nccl_connect(comm, nccl_stream):
         ncomm.recv(recv.data.ptr + 8 * k, 1, nccl.NCCL_FLOAT64, p, stream.ptr)
     nccl.groupEnd()
     stream.synchronize()
+
+
+def cuda_aware():
+    """Whether the MPI library says it is CUDA-aware (device pointers may go
+    to mpi4py): mpi4py >= 4's MPI.Query_cuda_support() (MPIX_Query_cuda_support
+    of Open MPI / MPICH); False where it cannot say (an MPI is never assumed
+    CUDA-aware). Halo's device path is NCCL or host staging either way; this
+    tells programs whether they may pass device Views to mpi4py themselves."""
+    from mpi4py import MPI
+    query = getattr(MPI, "Query_cuda_support", None)
+    try:
+        return bool(query()) if query is not None else False
+    except Exception:   # NotImplementedError where the library lacks the extension
+        return False
 
 
 def local_rank():
