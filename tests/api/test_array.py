@@ -178,6 +178,45 @@ class Creation(unittest.TestCase):
             pk.reshape(v, (5, 5))
 
 
+class ArgumentsKernelsRefuse(unittest.TestCase):
+    """Host arrays a kernel must not take as they are (issue 11): each raises
+    TypeError naming the kernel and the argument, and nothing is written."""
+
+    @classmethod
+    def setUpClass(cls):
+        import kern_api
+        cls.K = kern_api
+
+    def test_read_only_array_for_a_written_parameter(self):
+        y = np.zeros(8)
+        y.setflags(write=False)
+        with self.assertRaisesRegex(TypeError, r"axpy: argument 'y' is read-only"):
+            pk.parallel_for(8, self.K.axpy, y=y, x=np.ones(8), a=1.0)
+        self.assertTrue(np.all(y == 0.0))
+        frozen = np.frombuffer(bytes(64), dtype=np.float64)   # an array over bytes
+        with self.assertRaisesRegex(TypeError, "read-only"):
+            pk.parallel_for(8, self.K.axpy, y=frozen, x=np.ones(8), a=1.0)
+        x = np.ones(8)
+        x.setflags(write=False)                                # read only: fine
+        out = np.zeros(8)
+        pk.parallel_for(8, self.K.axpy, y=out, x=x, a=2.0)
+        np.testing.assert_array_equal(out, np.full(8, 2.0))
+
+    def test_other_byte_order(self):
+        x = np.arange(8, dtype=">f8")
+        with self.assertRaisesRegex(TypeError, r"axpy: argument 'x': dtype >f8 is not in the "
+                                               "machine's byte order"):
+            pk.parallel_for(8, self.K.axpy, y=np.zeros(8), x=x, a=1.0)
+
+    def test_dtype_changed_in_place(self):
+        y, x = np.zeros(8), np.ones(8)
+        pk.parallel_for(8, self.K.axpy, y=y, x=x, a=1.0)
+        x.dtype = np.int64                                     # same memory, other dtype
+        with self.assertRaisesRegex(TypeError, "axpy: argument 'x'"):
+            pk.parallel_for(8, self.K.axpy, y=y, x=x, a=1.0)
+        np.testing.assert_array_equal(y, np.ones(8))
+
+
 class KernelsTakeThem(unittest.TestCase):
     """Views from the array API go through the kernel-call path (pkc build)."""
 

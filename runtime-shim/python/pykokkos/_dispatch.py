@@ -160,9 +160,10 @@ class Plan:
             self._bad_view(i, type(v).__name__)
         h = self.arrs[i]
         if (h is not None and h.array is a and a.shape == tuple(h.shape[:a.ndim])
-                and a.dtype is h.array.dtype):
+                and a.dtype == h.dtype):   # the dtype seen at binding (x.dtype = ... changes it)
             self.args[i] = h.addr
             return
+        self._check_host_array(i, p, a)
         dt = T.dtype_of_numpy(a.dtype)
         if dt is None or not _dtype_ok(p, dt.code, dt.bits) or a.ndim != p.rank:
             self._bad_view(i, f"{a.dtype} array of rank {a.ndim}")
@@ -177,6 +178,19 @@ class Plan:
         h = self.arrs[i] = DLHolder(a, p.dtype_code, p.dtype_bits)
         self.args[i] = h.addr
         self.last[i] = None
+
+    def _check_host_array(self, i, p, a):
+        """Host arrays a kernel cannot take as they are: another byte order
+        (the kernel would read garbage), or read-only memory the kernel writes
+        (numpy's setflags(write=False), arrays over bytes, read-only memmaps)."""
+        from . import _abi
+        if not a.dtype.isnative:
+            raise TypeError(f"{self.kname}: argument '{self.names[i]}': dtype {a.dtype.str} "
+                            "is not in the machine's byte order; pass "
+                            "a.astype(a.dtype.newbyteorder('='))")
+        if p.access & _abi.ACCESS_WRITE and not a.flags.writeable:
+            raise TypeError(f"{self.kname}: argument '{self.names[i]}' is read-only but the "
+                            "kernel writes it; pass a writable array (np.array(x) copies)")
 
     # -- GPU modules: device arrays zero-copy, host arrays staged ----------
     def bind_device(self, i, v):
@@ -198,6 +212,7 @@ class Plan:
         if a is None:
             self._bad_view(i, type(v).__name__ + " (neither a host array nor "
                            "an array on this module's device)")
+        self._check_host_array(i, p, a)
         dt = T.dtype_of_numpy(a.dtype)
         if dt is None or not _dtype_ok(p, dt.code, dt.bits) or a.ndim != p.rank:
             self._bad_view(i, f"{a.dtype} array of rank {a.ndim}")

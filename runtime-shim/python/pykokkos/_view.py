@@ -21,7 +21,7 @@ def numpy():
 class DLHolder:
     """A DLTensor describing a numpy array, with the arrays it points into."""
 
-    __slots__ = ("tensor", "addr", "shape", "strides", "array", "keep", "cap")
+    __slots__ = ("tensor", "addr", "shape", "strides", "array", "keep", "cap", "dtype")
 
     @classmethod
     def raw(cls, owner, data, shape, estrides, code, bits, device_type, device_id):
@@ -31,7 +31,7 @@ class DLHolder:
         from ctypes import addressof, c_int64
         self = cls.__new__(cls)
         n = len(shape)
-        self.array, self.keep, self.cap = owner, None, None
+        self.array, self.keep, self.cap, self.dtype = owner, None, None, None
         self.shape = (c_int64 * max(n, 1))(*shape)
         self.strides = (c_int64 * max(n, 1))(*estrides)
         t = _abi.DLTensor()
@@ -50,7 +50,7 @@ class DLHolder:
         from ctypes import addressof, c_int64
         n = arr.ndim
         isz = arr.itemsize
-        self.array, self.keep, self.cap = arr, None, None
+        self.array, self.keep, self.cap, self.dtype = arr, None, None, arr.dtype
         self.shape = (c_int64 * max(n, 1))(*arr.shape)
         self.strides = (c_int64 * max(n, 1))(*[s // isz for s in arr.strides])
         t = _abi.DLTensor()
