@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdint.h>
+
 #include "pkb_priv.h"
 
 enum { P_COND = 3, P_OR = 4, P_AND = 5, P_BITOR = 6, P_BITXOR = 7, P_BITAND = 8,
@@ -134,6 +136,8 @@ static void put_int(pkb_buf *b, int64_t v, pki_kind k, bool wide) {
   bool fits = v >= -2147483647 && v <= 2147483647;
   if (k == PKI_U64 || k == PKI_U32)
     pkb_putf(b, wide || !fits ? "UINT64_C(%llu)" : "%lluu", (unsigned long long)v);
+  else if (v == INT64_MIN) /* no literal: 9223372036854775808 is too large for int64 */
+    pkb_put(b, "INT64_MIN");
   else if (k == PKI_I64 && (wide || !fits))
     pkb_putf(b, "INT64_C(%lld)", (long long)v);
   else

@@ -16,6 +16,7 @@
 
 #define EMIT_TMP_TEMPLATE "/tmp/pkc_test_emit_XXXXXX"
 #include "emit_test_util.h"
+#include "frontend.h"
 
 /* ------------------------------------------------------------ IR builders */
 
@@ -479,6 +480,34 @@ static void test_emit_text(void **state) {
 }
 
 /* Emitting again with no change keeps the files' mtimes. */
+/* int64's lowest value has no C++ literal (9223372036854775808 does not fit):
+ * it is written INT64_MIN, not as a literal g++ warns about (issue 11). */
+static void test_emit_int64_min(void **state) {
+  (void)state;
+  static const char src[] = "import pykokkos as pk\n"
+                            "@pk.workunit\n"
+                            "def lowest(i: int, A: pk.View1D[pk.int64]):\n"
+                            "    A[i] = -9223372036854775808\n"
+                            "    A[i] += 9223372036854775807\n";
+  char out[300], py[300], err[512] = "", path[400];
+  snprintf(out, sizeof out, "%s/lowest.pk", tmpdir);
+  snprintf(py, sizeof py, "%s/lowest.py", tmpdir);
+  pki_diags d = {0};
+  pki_module *m = pkf_lower(py, src, sizeof src - 1, &d);
+  assert_int_equal(d.errors + pki_check(m, &d), 0);
+  pkb_options o = opts(out);
+  o.line_directives = false;
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/lowest.cpp", out);
+  char *cpp = slurp(path);
+  assert_non_null(cpp);
+  HAS(cpp, "A(i) = INT64_MIN;");
+  HAS(cpp, "A(i) += INT64_C(9223372036854775807);");
+  assert_null(strstr(cpp, "9223372036854775808"));
+  free(cpp);
+  pki_module_free(m);
+}
+
 static void test_emit_unchanged_keeps_mtime(void **state) {
   (void)state;
   char out[300], py[300], err[512] = "", path[400];
@@ -747,6 +776,7 @@ static void test_build_missing_backend(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_emit_text),
+      cmocka_unit_test(test_emit_int64_min),
       cmocka_unit_test(test_emit_unchanged_keeps_mtime),
       cmocka_unit_test(test_build_openmp_and_run),
       cmocka_unit_test(test_build_missing_backend),
