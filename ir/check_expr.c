@@ -148,6 +148,38 @@ static pki_kind arith(pki_ck *c, const pki_expr *a, const pki_expr *b, pki_span 
   return k;
 }
 
+/* e's value when it is an integer constant (through casts and a unary minus). */
+static bool const_int(const pki_expr *e, int64_t *v) {
+  while (e && e->kind == PKI_E_CAST && e->nargs == 1)
+    e = e->args[0];
+  if (e && e->kind == PKI_E_INT) {
+    *v = e->ival;
+    return true;
+  }
+  if (e && e->kind == PKI_E_UNARY && e->op == PKI_OP_NEG && e->nargs == 1 &&
+      const_int(e->args[0], v)) {
+    *v = -*v;
+    return true;
+  }
+  return false;
+}
+
+/* A constant shift count the C++ shift of a `k` value cannot take. */
+static void ck_shift_count(pki_ck *c, pki_op op, const pki_expr *b, pki_kind k) {
+  int64_t n;
+  int bits = pki_kind_bits(k);
+  if (!const_int(b, &n) || (n >= 0 && n < bits))
+    return;
+  if (n < 0)
+    pki_error(c->d, b->span, "shift-count", "negative shift count %lld (Python raises "
+              "ValueError); shift the other way: '%s %lld'", (long long)n,
+              op == PKI_OP_SHL ? ">>" : "<<", (long long)-n);
+  else
+    pki_error(c->d, b->span, "shift-count", "shift count %lld is not less than the width "
+              "of %s (%d bits): the result is not defined in C++; use a smaller count or "
+              "a wider type", (long long)n, pki_kind_name(k), bits);
+}
+
 pki_type pki_ck_binop(pki_ck *c, pki_op op, const pki_expr *a, const pki_expr *b,
                       pki_span at, pki_type *operand) {
   *operand = pki_void_type;
@@ -178,6 +210,8 @@ pki_type pki_ck_binop(pki_ck *c, pki_op op, const pki_expr *a, const pki_expr *b
       k = PKI_BOOL;
     else
       k = arith(c, a, b, at);
+    if ((op == PKI_OP_SHL || op == PKI_OP_SHR) && k != PKI_VOID)
+      ck_shift_count(c, op, b, k);
     break;
   default:
     k = arith(c, a, b, at);
@@ -241,8 +275,13 @@ static void ck_index(pki_ck *c, pki_expr *e, unsigned access) {
   const char *name = v->kind == PKI_E_VAR && v->var ? v->var->name : "?";
   int n = e->nargs - 1;
   if (t.kind == PKI_ARRAY) {
+    int64_t k;
     if (n != 1)
       pki_error(c->d, e->span, "view-index", "List '%s' takes one index, got %d", name, n);
+    else if (t.rank == 0 && const_int(e->args[1], &k) && (k < 0 || k >= t.length))
+      pki_error(c->d, e->args[1]->span, "list-index", "index %lld is out of range for "
+                "List '%s' of %d elements (indices 0..%d%s)", (long long)k, name, t.length,
+                t.length - 1, k < 0 ? "; negative indices are not supported" : "");
     else
       e->type = pki_scalar(t.elem);
     return;
