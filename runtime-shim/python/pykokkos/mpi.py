@@ -183,6 +183,16 @@ class Halo:
             b = self._bufs[key] = View([n], self.view.dtype)
         return b
 
+    def _faces(self, dims, full):
+        """(dst, src, send slab, receive slab, tag) of every face of dims, in
+        the order all ranks post them: the low face goes to the low
+        neighbour while the high ghosts come from the high one, then the
+        other way; dst/src may be MPI.PROC_NULL."""
+        for d in dims:
+            lo, hi = self.nbr[d]
+            yield lo, hi, self._slab(d, "send_lo", full), self._slab(d, "recv_hi", full), 2 * d
+            yield hi, lo, self._slab(d, "send_hi", full), self._slab(d, "recv_lo", full), 2 * d + 1
+
     def _post(self, dims, full):
         """Packs and posts the faces of dims; returns (requests, unpack list)."""
         if self._kernels is not None:
@@ -191,20 +201,15 @@ class Halo:
         np = _numpy()
         a = self._host(False)
         reqs, recv = [], []
-        for d in dims:
-            lo, hi = self.nbr[d]
-            for src, side_send, side_recv, tag in ((hi, "send_lo", "recv_hi", 2 * d),
-                                                    (lo, "send_hi", "recv_lo", 2 * d + 1)):
-                dst = lo if side_send == "send_lo" else hi
-                sidx, ridx = self._slab(d, side_send, full), self._slab(d, side_recv, full)
-                if dst != MPI.PROC_NULL:
-                    buf = np.ascontiguousarray(a[sidx])
-                    reqs.append(self.comm.Isend(buf, dest=dst, tag=tag))
-                    recv.append((None, buf))      # keep the send buffer alive
-                if src != MPI.PROC_NULL:
-                    rbuf = np.empty(a[ridx].shape, self.dtype)
-                    reqs.append(self.comm.Irecv(rbuf, source=src, tag=tag))
-                    recv.append((ridx, rbuf))
+        for dst, src, sidx, ridx, tag in self._faces(dims, full):
+            if dst != MPI.PROC_NULL:
+                buf = np.ascontiguousarray(a[sidx])
+                reqs.append(self.comm.Isend(buf, dest=dst, tag=tag))
+                recv.append((None, buf))      # keep the send buffer alive
+            if src != MPI.PROC_NULL:
+                rbuf = np.empty(a[ridx].shape, self.dtype)
+                reqs.append(self.comm.Irecv(rbuf, source=src, tag=tag))
+                recv.append((ridx, rbuf))
         return reqs, recv
 
     def _post_nccl(self, dims, full, nccl_stream):
@@ -216,30 +221,19 @@ class Halo:
         ncomm, stream = nccl_stream
         kind = nccl.NCCL_FLOAT64 if self.dtype.itemsize == 8 else nccl.NCCL_FLOAT32
         sends, recv = [], []
-        for d in dims:
-            lo, hi = self.nbr[d]
-            for src, side_send, side_recv in ((hi, "send_lo", "recv_hi"),
-                                              (lo, "send_hi", "recv_lo")):
-                dst = lo if side_send == "send_lo" else hi
-                sidx, ridx = self._slab(d, side_send, full), self._slab(d, side_recv, full)
-                if dst != MPI.PROC_NULL:
-                    sbuf = self._buffer(sidx, True)
-                    self._kernels.pack(self.view, sbuf, *self._box(sidx))
-                    sends.append((sbuf, dst))
-                if src != MPI.PROC_NULL:
-                    rbuf = self._buffer(ridx, False)
-                    rbuf._to_device()
-                    recv.append((ridx, rbuf, src))
+        for dst, src, sidx, ridx, _ in self._faces(dims, full):
+            if dst != MPI.PROC_NULL:
+                sbuf = self._buffer(sidx, True)
+                self._kernels.pack(self.view, sbuf, *self._box(sidx))
+                sends.append((sbuf, dst))
+            if src != MPI.PROC_NULL:
+                rbuf = self._buffer(ridx, False)
+                rbuf._to_device()
+                recv.append((ridx, rbuf, src))
         fence()   # the packing kernels are done before NCCL reads the buffers
-        nccl.groupStart()
-        k = 0   # per peer, sends and receives pair up in the order posted
-        for d in dims:
-            lo, hi = self.nbr[d]
-            for src, dst in ((hi, lo), (lo, hi)):
-                if dst != MPI.PROC_NULL:
-                    sbuf, _ = sends[k]
-                    ncomm.send(sbuf._dev.ptr, sbuf.size, kind, dst, stream.ptr)
-                    k += 1
+        nccl.groupStart()   # per peer, sends and receives pair up in the order posted
+        for sbuf, dst in sends:
+            ncomm.send(sbuf._dev.ptr, sbuf.size, kind, dst, stream.ptr)
         for _, rbuf, src in recv:
             ncomm.recv(rbuf._dev.ptr, rbuf.size, kind, src, stream.ptr)
         nccl.groupEnd()
@@ -261,22 +255,17 @@ class Halo:
         if nccl is not None:
             return self._post_nccl(dims, full, nccl)
         reqs, recv = [], []
-        for d in dims:
-            lo, hi = self.nbr[d]
-            for src, side_send, side_recv, tag in ((hi, "send_lo", "recv_hi", 2 * d),
-                                                    (lo, "send_hi", "recv_lo", 2 * d + 1)):
-                dst = lo if side_send == "send_lo" else hi
-                sidx, ridx = self._slab(d, side_send, full), self._slab(d, side_recv, full)
-                if dst != MPI.PROC_NULL:
-                    sbuf = self._buffer(sidx, True)
-                    self._kernels.pack(self.view, sbuf, *self._box(sidx))
-                    host = sbuf._host(False)          # a GPU copies the face back
-                    reqs.append(self.comm.Isend(host, dest=dst, tag=tag))
-                    recv.append((None, host))
-                if src != MPI.PROC_NULL:
-                    rbuf = self._buffer(ridx, False)
-                    reqs.append(self.comm.Irecv(rbuf._host_overwrite(), source=src, tag=tag))
-                    recv.append((ridx, rbuf))
+        for dst, src, sidx, ridx, tag in self._faces(dims, full):
+            if dst != MPI.PROC_NULL:
+                sbuf = self._buffer(sidx, True)
+                self._kernels.pack(self.view, sbuf, *self._box(sidx))
+                host = sbuf._host(False)          # a GPU copies the face back
+                reqs.append(self.comm.Isend(host, dest=dst, tag=tag))
+                recv.append((None, host))
+            if src != MPI.PROC_NULL:
+                rbuf = self._buffer(ridx, False)
+                reqs.append(self.comm.Irecv(rbuf._host_overwrite(), source=src, tag=tag))
+                recv.append((ridx, rbuf))
         return reqs, recv
 
     def _unpack(self, recv):
