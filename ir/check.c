@@ -235,6 +235,7 @@ int pki_check(pki_module *m, pki_diags *d) {
         ck_func(&c, e->funcs[j]); /* runtime-typed: checked per specialization */
   }
   check_recursion(&c);
+  pki_ck_names(&c);
   propagate_access(&c);
   return d->errors - errors0;
 }

@@ -37,6 +37,9 @@ typedef enum pki_ck_fit {
   PKI_CK_MISMATCH      /* View/str/scalar mix */
 } pki_ck_fit;
 
+/* check_names.c: two definitions of one C++ name (module or class scope). */
+void pki_ck_names(pki_ck *c);
+
 /* check_expr.c */
 /* Types e and its operands; returns e or the node replacing it. NULL-safe. */
 pki_expr *pki_ck_expr(pki_ck *c, pki_expr *e);
