@@ -120,8 +120,21 @@ static void ck_indices(pki_ck *c, pki_func *f) {
   }
 }
 
+/* Kokkos reduces values whose size is a multiple of an int's; Python's
+ * `acc += flag` counts anyway (True + True == 2). */
+static void ck_acc(pki_ck *c, pki_func *f) {
+  if (!f->acc || f->acc->type.kind != PKI_BOOL)
+    return;
+  pki_error(c->d, f->acc->span, "bool-acc",
+            "a bool accumulator cannot be reduced (Kokkos needs an int-sized value); "
+            "declare '%s: pk.Acc[int]': %s += cond then counts, as in Python "
+            "where True + True == 2",
+            f->acc->name, f->acc->name);
+}
+
 static void ck_body(pki_ck *c, pki_func *f) {
   ck_indices(c, f);
+  ck_acc(c, f);
   if (f->final && f->final->type.kind == PKI_VOID)
     f->final->type = pki_bool_type;
   pki_ck_block(c, &f->body);

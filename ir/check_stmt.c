@@ -23,6 +23,17 @@ static const char *py_type(pki_kind k) {
 /* pki_ck_store "assign ... to <target>"; the place text is only built for an error. */
 static pki_expr *store_to(pki_ck *c, pki_expr *e, pki_type to, pki_span at,
                           const pki_expr *target) {
+  if (to.kind == PKI_ARRAY && e && e->type.kind == PKI_ARRAY && e->kind != PKI_E_LIST) {
+    /* Python would make both names one list; C++ arrays cannot be assigned */
+    const char *from = e->kind == PKI_E_VAR && e->var ? e->var->name : "xs";
+    const char *into = target && target->kind == PKI_E_VAR && target->var ? target->var->name : "ys";
+    pki_error(c->d, at, "list-assign",
+              "assigning List '%s' to '%s' would make them one list in Python, which kernel "
+              "Lists (fixed-size arrays) cannot be; copy the elements "
+              "(for j in range(%d): %s[j] = %s[j]) or use '%s' directly",
+              from, into, to.length, into, from, from);
+    return e;
+  }
   pki_ck_fit f = e ? pki_ck_fits(e->type, to) : PKI_CK_SKIP;
   const char *place = f == PKI_CK_OK || f == PKI_CK_SKIP ? "" : pki_ck_place(c, target);
   return pki_ck_store(c, e, to, at, "assign", place);
