@@ -29,6 +29,7 @@ typedef struct pkb_options {
   int jobs;                 /* parallel compile jobs (0: number of cores) */
   int verbosity;            /* -1 quiet, 0 normal, 1 verbose */
   bool progress;            /* show progress (stderr is a terminal) */
+  bool allow_warnings;      /* build even when the generated code draws compiler warnings */
 } pkb_options;
 
 /* Writes the generated sources. Returns 0, or -1 with a message in err. */

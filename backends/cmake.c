@@ -32,6 +32,7 @@ void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b) {
           "if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)\n"
           "  set(CMAKE_BUILD_TYPE Release CACHE STRING \"Build type\" FORCE)\n"
           "endif()\n\n"
+          "set(CMAKE_CXX_EXTENSIONS OFF) # Kokkos 4 warns otherwise\n"
           "find_package(Kokkos REQUIRED)\n"
           "string(TOUPPER \"${PKC_BACKEND}\" PKC_BACKEND_UPPER)\n"
           "if(NOT PKC_BACKEND_UPPER IN_LIST Kokkos_DEVICES)\n"
@@ -126,19 +127,25 @@ static int run_logged(char *const argv[], const char *log, int verbosity) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
-/* Prints the log's error lines (or its tail) to stderr. */
+/* Prints the log's error lines (or its tail) to stderr; a CMake error's
+ * message is on the indented lines after "CMake Error at ...", so those go
+ * too (e.g. "No CMAKE_CXX_COMPILER could be found."). */
 static void show_errors(const char *log) {
   size_t len = 0;
   char *text = pkb_read_file(log, &len);
   if (!text)
     return;
   int shown = 0;
-  for (char *line = strtok(text, "\n"); line && shown < 60; line = strtok(NULL, "\n"))
-    if (strstr(line, "error") || strstr(line, "Error") || strstr(line, "ERROR") ||
-        strstr(line, "pkc:")) {
+  bool in_cmake_error = false;
+  for (char *line = strtok(text, "\n"); line && shown < 60; line = strtok(NULL, "\n")) {
+    bool indented = line[0] == ' ' && line[1] == ' ';
+    in_cmake_error = (in_cmake_error && indented) || strstr(line, "CMake Error");
+    if (in_cmake_error || strstr(line, "error") || strstr(line, "Error") ||
+        strstr(line, "ERROR") || strstr(line, "pkc:")) {
       fprintf(stderr, "%s\n", line);
       shown++;
     }
+  }
   free(text);
   if (!shown) { /* no recognizable error line: the tail */
     text = pkb_read_file(log, &len);
@@ -147,6 +154,42 @@ static void show_errors(const char *log) {
     free(text);
   }
   fprintf(stderr, "pkc: full log: %s\n", log);
+}
+
+/* Is line a compiler message located in the module's own code: the Python
+ * source (through #line) or the generated <name>.cpp/.h? g++/clang write
+ * "path:L:C: warning:", nvcc "path(L): warning". */
+static bool in_generated_code(const pki_module *m, const char *line) {
+  const char *py = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
+  const char *names[] = {py, pki_sprintf(m->arena, "%s.cpp", m->name),
+                         pki_sprintf(m->arena, "%s.h", m->name)};
+  const char *end = strpbrk(line, ":(");
+  if (!end)
+    return false;
+  const char *base = line;
+  for (const char *q = line; q < end; q++)
+    if (*q == '/')
+      base = q + 1;
+  for (int i = 0; i < 3; i++)
+    if ((size_t)(end - base) == strlen(names[i]) && !strncmp(base, names[i], (size_t)(end - base)))
+      return true;
+  return false;
+}
+
+/* Prints the compiler warnings located in the module's code (a pkc bug:
+ * accepted input must give warning-free C++) and returns how many. */
+static int show_generated_warnings(const pki_module *m, const char *log) {
+  char *text = pkb_read_file(log, NULL);
+  if (!text)
+    return 0;
+  int n = 0;
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+    if (strstr(line, "warning") && in_generated_code(m, line)) {
+      if (n++ < 20)
+        fprintf(stderr, "%s\n", line);
+    }
+  free(text);
+  return n;
 }
 
 /* ------------------------------------------------------------ Kokkos installs */
@@ -375,6 +418,13 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
   pkb_write_if_changed(p.keyh, keyh, strlen(keyh));
   if (compile(m, o, &p, err, errlen) != 0)
     return -1;
+  int warnings = show_generated_warnings(m, p.log);
+  if (warnings && !o->allow_warnings) {
+    snprintf(err, errlen, "the generated C++ drew %d compiler warning%s (shown above; log: %s)."
+             " That is a pkc bug: please report it with the file. `pkc build --allow-warnings`"
+             " builds the module anyway", warnings, warnings == 1 ? "" : "s", p.log);
+    return -1;
+  }
   if (access(so, F_OK) != 0) {
     snprintf(err, errlen, "toolchain failure: the build did not produce %s", so);
     return -1;

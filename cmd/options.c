@@ -31,7 +31,8 @@ static const struct {
     {"ir", PKC_CMD_IR, "pkc ir FILE", "Prints the typed kernel IR of FILE in pkc's stable text form."},
     {"build", PKC_CMD_BUILD,
      "pkc build FILE [-o DIR] [--backend serial|openmp|cuda|hip] [--kokkos-root DIR] [-j N]\n"
-     "          [--specialize 'kernel(x: pk.View1D[pk.float32], n: int)'] [--no-fusion]",
+     "          [--specialize 'kernel(x: pk.View1D[pk.float32], n: int)'] [--no-fusion]\n"
+     "          [--allow-warnings]",
      "Emits and builds FILE's module (DIR/<name>.<backend>.so, DIR defaults to\n"
      "FILE.pk beside FILE) with CMake against Kokkos. Does nothing when the\n"
      "cache key (source, pkc, backend, Kokkos, compiler, flags) is unchanged.\n"
@@ -43,7 +44,9 @@ static const struct {
      "recorded in FILE's sidecar (<stem>.pkc-signatures, written by a run with\n"
      "PKC_RECORD_SIGNATURES=1) is built too, into DIR/spec/<kernel>-<hash>/;\n"
      "--specialize SIG builds only that one signature.\n"
-     "--no-fusion builds no fused kernels (PKC_FUSION=0 at run time skips them)."},
+     "--no-fusion builds no fused kernels (PKC_FUSION=0 at run time skips them).\n"
+     "A compiler warning in the generated code is a pkc bug: the build shows it\n"
+     "and fails (exit 3); --allow-warnings keeps the module anyway."},
     {"help", PKC_CMD_HELP, "pkc help [COMMAND]", "Shows help for pkc or one command."},
 };
 
@@ -83,6 +86,10 @@ static const char *option_value(const char *arg, const char *name, int argc, cha
   if (arg[n] == '=') {
     *matched = true;
     return arg + n + 1;
+  }
+  if (name[1] != '-' && arg[n] != 0) { /* short options also as -j2, -oDIR (make, cc) */
+    *matched = true;
+    return arg + n;
   }
   if (arg[n] != 0)
     return NULL;
@@ -171,6 +178,8 @@ int pkc_parse_options(int argc, char **argv, pkc_options *o) {
       o->strict_types = true;
     else if (strcmp(a, "--werror") == 0)
       o->werror = true;
+    else if (strcmp(a, "--allow-warnings") == 0)
+      o->allow_warnings = true;
     else if (strcmp(a, "--no-fusion") == 0)
       o->no_fusion = true;
     else if (strcmp(a, "--fusion-report") == 0)

@@ -142,6 +142,7 @@ static int run_backend(const pkc_options *o, pkc_unit *u, const char *path,
       .jobs = o->jobs,
       .verbosity = o->verbosity,
       .progress = isatty(2) && o->verbosity >= 0,
+      .allow_warnings = o->allow_warnings,
   };
   char err[4096] = "";
   int rc;

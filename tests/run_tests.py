@@ -268,6 +268,53 @@ def group_cli(res, bad):
     res.check("cli/sarif", ok, err or f"{status_text(rc)}; expected exit 1, version 2.1.0 and a "
               f"result region startLine {line} startColumn {col}", out)
     check_missing_backend(res)
+    check_build_warnings(res)
+    check_no_compiler(res)
+
+
+WARNING_KERNEL = """import pykokkos as pk
+
+@pk.workunit
+def mark_zeros(i: int, a: pk.View1D[float], b: pk.View1D[float]):
+    if a[i] == 0.0:
+        b[i] = 1.0
+"""
+
+
+def check_build_warnings(res):
+    """A compiler warning in the generated code (here forced by CXXFLAGS) is
+    shown at its Python line and fails the build; --allow-warnings keeps it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "zeros.py")
+        with open(src, "w") as f:
+            f.write(WARNING_KERNEL)
+        env = dict(os.environ, CXXFLAGS="-Wfloat-equal")
+        out_dir = os.path.join(tmp, "zeros.pk")
+        rc, out, _ = run([PKC, "build", "-j2", src, "-o", out_dir], env=env, timeout=300)
+        shown = re.search(r"zeros\.py:5:\d+: warning: .*Wfloat-equal", out)
+        res.check("cli/build-fails-on-generated-warning",
+                  rc == 3 and shown and "pkc build --allow-warnings" in out
+                  and not os.path.exists(os.path.join(out_dir, "zeros.openmp.key")),
+                  f"{status_text(rc)}; expected exit 3, the warning at zeros.py:5 on screen "
+                  "and no cache key", out)
+        rc, out, _ = run([PKC, "build", "-j2", "--allow-warnings", src, "-o", out_dir],
+                         env=env, timeout=300)
+        res.check("cli/build-allow-warnings", rc == 0 and
+                  os.path.exists(os.path.join(out_dir, "zeros.openmp.key")),
+                  f"{status_text(rc)}; expected exit 0 and a built module", out)
+
+
+def check_no_compiler(res):
+    """No usable C++ compiler: CMake's own reason reaches the screen."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "zeros.py")
+        with open(src, "w") as f:
+            f.write(WARNING_KERNEL)
+        env = dict(os.environ, CXX="/nonexistent/bin/c++")
+        rc, out, _ = run([PKC, "build", src, "-o", os.path.join(tmp, "z.pk")], env=env, timeout=120)
+        res.check("cli/build-without-compiler", rc == 3 and "Could not find compiler" in out
+                  and "/nonexistent/bin/c++" in out,
+                  f"{status_text(rc)}; expected exit 3 and CMake's reason on screen", out)
 
 
 def check_missing_backend(res):
