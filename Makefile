@@ -9,7 +9,9 @@ PYTHON      ?= /usr/bin/python3
 CC          ?= cc
 CFLAGS      ?= -O2 -g
 KOKKOS_ROOT ?= $(CURDIR)/.deps/kokkos-openmp
-PKC_VERSION := 0.1.0
+# The version, kept in one place: the Python shim's pykokkos/_version.py.
+PKC_VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"$$/\1/p' runtime-shim/python/pykokkos/_version.py)
+$(if $(PKC_VERSION),,$(error cannot read __version__ from runtime-shim/python/pykokkos/_version.py))
 
 WARN     := -std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter
 DEFS     := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DPKC_VERSION=\"$(PKC_VERSION)\" \

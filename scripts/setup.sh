@@ -28,7 +28,7 @@ say() { echo "setup: $*"; }
 # openmpi-bin + python3-mpi4py: several ranks (pykokkos.mpi, examples/mpi_*.py)
 PKGS=(build-essential cmake libtree-sitter-dev libcmocka-dev libssl-dev
       libdlpack-dev python3-numpy git ca-certificates dpkg-dev
-      openmpi-bin python3-mpi4py)
+      openmpi-bin python3-mpi4py python3-pip python3-setuptools pkgconf groff-base)
 command -v npm >/dev/null 2>&1 || PKGS+=(nodejs npm)
 
 missing=()
