@@ -37,7 +37,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 .PHONY: all test clean bench
-all: $(B)/bin/pkc $(B)/lib/libpkcrt.so $(UNIT_BIN) $(B)/tests/c_host
+all: $(B)/bin/pkc $(B)/lib/libpkcrt.so $(UNIT_BIN) $(B)/tests/c_host $(B)/man/pkc.1
 
 $(B)/obj/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
@@ -72,6 +72,11 @@ $(B)/tests/test_%: tests/unit/test_%.c $(CORE_OBJ)
 $(B)/tests/c_host: tests/c_host/c_host.c $(B)/lib/libpkcrt.so
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(DEFS) $(CFLAGS) -Iruntime-shim $< -o $@ -L$(B)/lib -lpkcrt -Wl,-rpath,$(CURDIR)/$(B)/lib
+
+# The man page, from `pkc help` (scripts/man.sh), so the two never differ.
+$(B)/man/pkc.1: $(B)/bin/pkc scripts/man.sh
+	@mkdir -p $(dir $@)
+	sh scripts/man.sh $(B)/bin/pkc > $@.tmp && mv $@.tmp $@
 
 test: all
 	$(PYTHON) tests/run_tests.py
