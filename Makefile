@@ -1,5 +1,6 @@
 # pkc - build the compiler (build/bin/pkc), the runtime library
-# (build/lib/libpkcrt.so) and the tests. `make test` runs everything.
+# (build/lib/libpkcrt.so) and the tests. `make test` runs everything;
+# `make install` installs pkc (see "install" at the end).
 #
 # Dependencies (installed by scripts/setup.sh): libtree-sitter-dev (runtime),
 # tree-sitter-python from npm (grammar, compiled in), libssl-dev (SHA-256),
@@ -36,7 +37,7 @@ DLPACK_H ?= $(firstword $(wildcard /usr/include/dlpack/dlpack.h \
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all test clean bench
+.PHONY: all test clean bench install install-kernels uninstall
 all: $(B)/bin/pkc $(B)/lib/libpkcrt.so $(UNIT_BIN) $(B)/tests/c_host $(B)/man/pkc.1
 
 $(B)/obj/%.o: %.c $(wildcard */*.h)
@@ -86,3 +87,60 @@ bench: all
 
 clean:
 	rm -rf $(B)
+
+# --- install ------------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=staging dir] [PYTHONDIR=dir]
+# installs pkc, libpkcrt and its headers (include/pkc/, DLPack's header
+# included), the Python shim, pkg-config and CMake package files and the man
+# page. Installed files name PREFIX, never DESTDIR; pkcConfig.cmake finds
+# everything from its own place. PYTHONDIR defaults to
+# PREFIX/lib/python3.X/dist-packages, which Debian's python3 searches for the
+# prefixes /usr/local and /usr (other prefixes: PYTHONPATH). pkc finds Kokkos
+# through --kokkos-root, $Kokkos_ROOT or the KOKKOS_ROOT it was built with.
+PREFIX     ?= /usr/local
+BINDIR     := $(PREFIX)/bin
+LIBDIR     := $(PREFIX)/lib
+INCLUDEDIR := $(PREFIX)/include
+MANDIR     := $(PREFIX)/share/man
+PYTHONDIR  ?= $(LIBDIR)/python$(PY_VERSION)/dist-packages
+PY_VERSION  = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+# the shim's sources: *.py and py.typed, not the built kernels beside them (*.pk/)
+SHIM_FILES  = $(shell cd runtime-shim/python && find pykokkos -name '*.pk' -prune -o \
+                -type f \( -name '*.py' -o -name py.typed \) -print | LC_ALL=C sort)
+
+install: $(B)/bin/pkc $(B)/lib/libpkcrt.so $(B)/man/pkc.1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(LIBDIR)/cmake/pkc \
+	  $(DESTDIR)$(INCLUDEDIR)/pkc/dlpack $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PYTHONDIR)
+	install -m 755 $(B)/bin/pkc $(DESTDIR)$(BINDIR)/pkc
+	install -m 755 $(B)/lib/libpkcrt.so $(DESTDIR)$(LIBDIR)/libpkcrt.so
+	install -m 644 runtime-shim/pkcrt.h runtime-shim/pkc_abi.h $(DESTDIR)$(INCLUDEDIR)/pkc/
+	install -m 644 $(DLPACK_H) $(DESTDIR)$(INCLUDEDIR)/pkc/dlpack/dlpack.h
+	install -m 644 $(B)/man/pkc.1 $(DESTDIR)$(MANDIR)/man1/pkc.1
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PKC_VERSION@|$(PKC_VERSION)|g' \
+	  cmake/pkcrt.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/pkcrt.pc
+	install -m 644 cmake/pkcConfig.cmake $(DESTDIR)$(LIBDIR)/cmake/pkc/
+	sed -e 's|@PKC_VERSION@|$(PKC_VERSION)|g' cmake/pkcConfigVersion.cmake.in \
+	  > $(DESTDIR)$(LIBDIR)/cmake/pkc/pkcConfigVersion.cmake
+	@echo "install the Python shim (runtime-shim/python/pykokkos) into $(DESTDIR)$(PYTHONDIR)"
+	@cd runtime-shim/python && for f in $(SHIM_FILES); do \
+	  install -D -m 644 $$f $(DESTDIR)$(PYTHONDIR)/$$f || exit 1; done
+	@case "$(KOKKOS_ROOT)" in "$(CURDIR)"/*) echo "install: note: pkc's default Kokkos is" \
+	  "$(KOKKOS_ROOT), in this checkout; give pkc --kokkos-root or Kokkos_ROOT, or build" \
+	  "it with KOKKOS_ROOT=<a Kokkos install> (make clean first)";; esac
+
+# The array library's kernels (pk.add, pk.sum, ...) and the halo exchange's,
+# built for the host backends by the installed pkc into the installed shim, so
+# that users who cannot write there never need to build them. Run after
+# `make install`, without DESTDIR: a module records its source's path. The
+# files build in parallel, each one's backends in turn (they share its .pk/).
+install-kernels:
+	@test -z "$(DESTDIR)" || { echo "install-kernels: run it without DESTDIR"; exit 2; }
+	@pids=; for f in $(PYTHONDIR)/pykokkos/lib/_kernels_*.py $(PYTHONDIR)/pykokkos/_halo_kernels.py; do \
+	  echo "$(BINDIR)/pkc build $$f --backend openmp, serial"; \
+	  { $(BINDIR)/pkc build $$f --backend openmp && $(BINDIR)/pkc build $$f --backend serial; } & \
+	  pids="$$pids $$!"; done; for p in $$pids; do wait $$p || exit 1; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pkc $(DESTDIR)$(LIBDIR)/libpkcrt.so $(DESTDIR)$(LIBDIR)/pkgconfig/pkcrt.pc \
+	  $(DESTDIR)$(MANDIR)/man1/pkc.1
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/pkc $(DESTDIR)$(LIBDIR)/cmake/pkc $(DESTDIR)$(PYTHONDIR)/pykokkos
