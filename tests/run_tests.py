@@ -13,6 +13,9 @@ Groups (run in this order; `--only a,b` selects some):
   gpu-compile  `pkc build` (compile + link only) of every examples/*.py for
                cuda (.deps/kokkos-cuda, sm_90) and hip (.deps/kokkos-hip,
                gfx908) into build/gpu-compile/, two at a time, warning-free
+  install      tests/install/ (unittest, as shim): `make install` into a
+               temporary DESTDIR and a CMake project, Python, pkg-config and
+               pip using only what was installed
 
 Prints `PASS name` or `FAIL name: reason` per test (failures are followed by
 a few indented `    | ` detail lines) and ends with the line `N passed, N failed`.
@@ -34,7 +37,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PKC = os.path.join(ROOT, "build", "bin", "pkc")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
-GROUPS = ["unit", "diagnostics", "examples", "features", "compat", "c_host", "shim", "api", "gpu-compile"]
+GROUPS = ["unit", "diagnostics", "examples", "features", "compat", "c_host", "shim", "api", "gpu-compile",
+          "install"]
 BACKENDS = ["openmp", "serial"]
 # Small problem sizes for each example (argv after the script name).
 EXAMPLE_ARGS = {
@@ -736,6 +740,14 @@ def group_gpu_compile(res):
         print(f"gpu-compile: {len(jobs)} builds in {time.monotonic() - t0:.0f} s", flush=True)
 
 
+# --- g. install: make install and its users ----------------------------------
+
+def group_install(res):
+    """tests/install/test_*.py: the staged install, used by a CMake project
+    (pkc_add_module, pkc::pkcrt), the installed shim, pkg-config and pip."""
+    group_shim(res, "install")
+
+
 # --- main -----------------------------------------------------------------------
 
 def main():
@@ -770,6 +782,8 @@ def main():
             group_shim(res, "api")
         elif g == "gpu-compile":
             group_gpu_compile(res)
+        elif g == "install":
+            group_install(res)
     print(f"{res.passed} passed, {res.failed} failed", flush=True)
     return 1 if res.failed else 0
 
