@@ -30,6 +30,8 @@ typedef struct pkb_options {
   int verbosity;            /* -1 quiet, 0 normal, 1 verbose */
   bool progress;            /* show progress (stderr is a terminal) */
   bool allow_warnings;      /* build even when the generated code draws compiler warnings */
+  bool error_model_numpy;   /* integer // and % by zero give 0 instead of raising */
+  bool bounds_check;        /* every View access checked against its extents (IndexError) */
 } pkb_options;
 
 /* Writes the generated sources. Returns 0, or -1 with a message in err. */

@@ -379,6 +379,56 @@ static int build_texts(const pki_module *m, const pkb_options *o, pkb_texts *t,
   return rc;
 }
 
+/* The key file, <outdir>/<name>.<backend>.key, one fact per line:
+ *   1 the cache key (pkb_cache_key)
+ *   2 the source's SHA-256 (the shim compares it with the file it runs)
+ *   3 "inputs pkc=<path>|<size>|<mtime ns>\tCXX=...\tCXXFLAGS=...\tKokkos_ROOT=..."
+ *     (the environment the key depends on: where it differs, the shim lets
+ *     pkc build decide again, as only it can compute the key)
+ *   4 "so <size> <sha256>" of the module (a damaged module is rebuilt, never loaded)
+ * Arena string; NULL if the module cannot be read. */
+static const char *key_text(const pki_module *m, const char *key, const char *so) {
+  char src_sha[65], so_sha[65];
+  if (pkb_sha256_hex(m->source, m->source_len, src_sha) != 0)
+    src_sha[0] = 0;
+  size_t len = 0;
+  char *bytes = pkb_read_file(so, &len);
+  if (!bytes || pkb_sha256_hex(bytes, len, so_sha) != 0) {
+    free(bytes);
+    return NULL;
+  }
+  free(bytes);
+  char self[4096] = "";
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  self[n > 0 ? n : 0] = 0;
+  struct stat st = {0};
+  stat(self, &st);
+  const char *env[] = {"CXX", "CXXFLAGS", "Kokkos_ROOT"};
+  const char *e[3];
+  for (int i = 0; i < 3; i++)
+    e[i] = getenv(env[i]) ? getenv(env[i]) : "";
+  return pki_sprintf(m->arena, "%s\n%s\ninputs pkc=%s|%lld|%lld\tCXX=%s\tCXXFLAGS=%s\tKokkos_ROOT=%s\n"
+                     "so %zu %s\n", key, src_sha, self, (long long)st.st_size,
+                     (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+                     e[0], e[1], e[2], len, so_sha);
+}
+
+/* Does the module at so match line 4 ("so <size> <sha256>") of key file text old? */
+static bool module_intact(const char *old, const char *so) {
+  const char *line = strstr(old, "\nso ");
+  size_t want_len;
+  char want[65];
+  if (!line || sscanf(line + 4, "%zu %64s", &want_len, want) != 2)
+    return false;
+  size_t len = 0;
+  char *bytes = pkb_read_file(so, &len);
+  char got[65];
+  bool ok = bytes && len == want_len && pkb_sha256_hex(bytes, len, got) == 0 &&
+            !strcmp(got, want);
+  free(bytes);
+  return ok;
+}
+
 static int build_locked(const pki_module *m, const pkb_options *o, char *err, size_t errlen) {
   pkb_texts t;
   char key[65];
@@ -390,10 +440,14 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
     return -1;
   const char *so = pkb_module_path(m->arena, m, o);
   char *old = pkb_read_file(p.keyfile, NULL);
-  bool fresh = old && !strncmp(old, key, 64) && access(so, F_OK) == 0;
+  bool fresh = old && !strncmp(old, key, 64) && module_intact(old, so);
   free(old);
-  if (fresh)
+  if (fresh) { /* same key, module intact: record the current environment */
+    const char *text = key_text(m, key, so);
+    if (text)
+      pkb_write_if_changed(p.keyfile, text, strlen(text));
     return 0;
+  }
   if (check_kokkos(o, err, errlen) != 0)
     return -1;
   if (!on_path("cmake")) {
@@ -405,6 +459,7 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
     return -1;
   }
   unlink(p.keyfile); /* a failed build leaves no key: the old module is stale */
+  unlink(so);        /* and a damaged one is relinked, not taken as up to date */
   FILE *lf = fopen(p.log, "w");
   if (lf)
     fclose(lf);
@@ -429,13 +484,12 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
     snprintf(err, errlen, "toolchain failure: the build did not produce %s", so);
     return -1;
   }
-  /* line 1: cache key; line 2: source SHA-256, which the Python shim checks
-   * before it loads the module (it never loads a stale one) */
-  char src_sha[65];
-  if (pkb_sha256_hex(m->source, m->source_len, src_sha) != 0)
-    src_sha[0] = 0;
-  const char *keyline = pki_sprintf(m->arena, "%s\n%s\n", key, src_sha);
-  pkb_write_if_changed(p.keyfile, keyline, strlen(keyline));
+  const char *text = key_text(m, key, so);
+  if (!text) {
+    snprintf(err, errlen, "toolchain failure: cannot read the module %s it built", so);
+    return -1;
+  }
+  pkb_write_if_changed(p.keyfile, text, strlen(text));
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (o->progress || o->verbosity > 0)
     fprintf(stderr, "pkc: built %s (%.1f s)\n", so,

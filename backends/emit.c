@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
+
 #include "pkb_priv.h"
 
 typedef struct { const char *name; const char *text; } pkc_embedded_file;
@@ -54,7 +56,7 @@ int pkb_write_if_changed(const char *path, const char *text, size_t len) {
   if (same)
     return 0;
   char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()); /* one per writer */
   FILE *f = fopen(tmp, "wb");
   if (!f)
     return -1;

@@ -97,6 +97,25 @@ static void bind_args(pkb_ctx *c, const pki_func *f) {
   }
 }
 
+void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor) {
+  pkb_buf *b = c->b;
+  for (int i = 0; i < f->extent_rules.n; i++) {
+    const pki_extent_rule *r = PKI_AT(f->extent_rules, i, pki_extent_rule);
+    const char *name = pkb_ident(c->m->arena, r->view->name);
+    if (f->policy == PKI_POLICY_RANGE)
+      pkb_begin(b, "if (!pkc::range_fits(begin, end, ");
+    else
+      pkb_begin(b, "if (!pkc::range_fits(policy->begin[%d], policy->end[%d], ", r->work, r->work);
+    pkb_putf(b, "%lld, %lld, %s.%s.extent(%d), kernel, ", (long long)r->lo, (long long)r->hi,
+             functor, name, r->dim);
+    pkb_put_cstr(b, r->view->name);
+    pkb_putf(b, ", %d, ", r->dim);
+    pkb_put_cstr(b, f->index[r->work]->name);
+    pkb_put(b, ", err, errlen))\n");
+    pkb_line(b, "  return PKC_ERROR_VALUE;");
+  }
+}
+
 static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag,
                        const char *iter) {
   pkb_buf *b = c->b;
@@ -118,6 +137,17 @@ static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const cha
     pkb_putf(b, ", f, %s<%s>(value));\n", red[f->reducer], acc);
   else
     pkb_putf(b, ", f, %s);\n", scan ? "total" : "value");
+}
+
+/* Raises what Python raises inside the kernel (pkc::take_kernel_error). */
+static void kernel_errors(pkb_ctx *c, const pki_func *f) {
+  const char *where = pki_raising_lines(c->m->arena, f);
+  if (!where && c->o->bounds_check)
+    where = "a View access";
+  if (!where)
+    return;
+  pkb_line(c->b, "if (const int e = pkc::take_kernel_error())");
+  pkb_line(c->b, "  return pkc::kernel_failed(e, kernel, \"%s\", err, errlen);", where);
 }
 
 void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag) {
@@ -152,6 +182,7 @@ void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *
     pkb_line(b, "}");
   } else
     launch_one(c, f, fty, tag, NULL);
+  kernel_errors(c, f);
   if (pkb_valloc(f)) { /* two result slots: the extremum and its location */
     pkb_line(b, "pkc::store_result(result, value.val);");
     pkb_line(b, "result[1].i = value.loc;");
@@ -163,6 +194,7 @@ void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *
 static void launch_main(pkb_ctx *c, const pki_func *f) {
   pkb_buf *b = c->b;
   pkb_line(b, "%s(f);", pkb_main_name(c->m->arena, f));
+  kernel_errors(c, f);
   pki_var *const *args;
   int n = pkb_kernel_args(f, &args);
   for (int i = 0; i < n; i++) {
@@ -207,6 +239,8 @@ static void wrapper(pkb_ctx *c, const pki_func *f) {
     pkb_abi_check_policy(c, f);
   pkb_line(b, "%s f;", fty);
   bind_args(c, f);
+  if (!f->is_main)
+    pkb_abi_check_extents(c, f, "f");
   if (f->is_main)
     launch_main(c, f);
   else

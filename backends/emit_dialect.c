@@ -446,9 +446,10 @@ static void method(pkb_ctx *c, const pki_expr *e, const char *name) {
 static int atomic_target(pkb_ctx *c, const pki_expr *e) {
   const pki_expr *v = e->args[0];
   int rank = v->type.kind == PKI_VIEW ? v->type.rank : 1;
-  pkb_put(c->b, "&");
+  bool checked = c->o->bounds_check && v->type.kind == PKI_VIEW;
+  pkb_put(c->b, checked ? "&PKC_AT(" : "&");
   pkb_emit_expr(c, v);
-  pkb_put(c->b, "(");
+  pkb_put(c->b, checked ? ", " : "(");
   for (int i = 1; i <= rank && i < e->nargs; i++) {
     if (i > 1)
       pkb_put(c->b, ", ");
@@ -542,7 +543,7 @@ void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e) {
   }
   case PKI_INTRINSIC_ATOMIC_INCREMENT:
   case PKI_INTRINSIC_ATOMIC_DECREMENT:
-    atomic(c, e, "Kokkos",
+    atomic(c, e, "pkc", /* Kokkos 4 deprecates Kokkos::atomic_increment */
            id == PKI_INTRINSIC_ATOMIC_INCREMENT ? "atomic_increment" : "atomic_decrement");
     return;
   case PKI_INTRINSIC_POOL_GET_STATE: method(c, e, "get_state"); return;

@@ -501,8 +501,16 @@ static void emit_index(pkb_ctx *c, const pki_expr *e) {
       pkb_emit_subview(c, e->args, e->nargs);
       return;
     }
-  emit_sub(c, e->args[0], expr_prec(e->args[0]) < P_PRIMARY);
   bool arr = e->args[0]->type.kind == PKI_ARRAY;
+  if (c->o->bounds_check && !arr) { /* PKC_AT(v, i, j): pkc_kokkos.hpp, checked_at */
+    pkb_put(c->b, "PKC_AT(");
+    pkb_emit_expr(c, e->args[0]);
+    pkb_put(c->b, ", ");
+    emit_call_args(c, e->args + 1, e->nargs - 1);
+    pkb_put(c->b, ")");
+    return;
+  }
+  emit_sub(c, e->args[0], expr_prec(e->args[0]) < P_PRIMARY);
   pkb_put(c->b, arr ? "[" : "(");
   emit_call_args(c, e->args + 1, e->nargs - 1);
   pkb_put(c->b, arr ? "]" : ")");

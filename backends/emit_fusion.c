@@ -362,12 +362,12 @@ static void host_bind(pkb_ctx *c, const pki_host_fused *g) {
       const pki_var *v = f->params[p];
       int j = g->bind[k][p];
       pkb_begin(b, "%s", "");
-      if (first_k[j] >= 0) {
-        pkb_putf(b, "f.%s.", member_name(c, g, k));
+      if (first_k[j] >= 0) { /* pkc::rebind: see pkc_kokkos.hpp */
+        pkb_putf(b, "pkc::rebind(f.%s.", member_name(c, g, k));
         pkb_put_ident(b, v->name);
-        pkb_putf(b, " = f.%s.", member_name(c, g, first_k[j]));
+        pkb_putf(b, ", f.%s.", member_name(c, g, first_k[j]));
         pkb_put_ident(b, link_of(g, first_k[j])->kernel->params[first_p[j]]->name);
-        pkb_put(b, ";\n");
+        pkb_put(b, ");\n");
         continue;
       }
       first_k[j] = k;
@@ -407,6 +407,9 @@ static void host_wrapper(pkb_ctx *c, const pki_host_fused *g) {
   pkb_abi_check_policy(c, link_of(g, 0)->kernel);
   pkb_line(b, "%s f;", fty);
   host_bind(c, g);
+  for (int k = 0; k < g->n; k++)
+    pkb_abi_check_extents(c, link_of(g, k)->kernel,
+                          pki_sprintf(a, "f.%s", member_name(c, g, k)));
   if (host_tiled(g)) {
     pkb_line(b, "f.begin = begin;");
     pkb_line(b, "f.end = end;");

@@ -91,11 +91,15 @@ void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_tag);
 
 /* emit_abi.c pieces the fused host kernels share (emit_fusion.c): the policy
- * check of kernel f's wrapper (defines begin/end for ranges); the launch of
- * functor type fty with tag (f's own when NULL; c->policy_text replaces the
- * policy), pattern, reducer and result as f's; one pkc_param_desc line; one
- * pkc_kernel_desc line (pattern 3 = main; params: the table's name or NULL). */
+ * check of kernel f's wrapper (defines begin/end for ranges); the launch
+ * range checked against f's Views' extents (f->extent_rules; functor: the
+ * C++ object holding f's Views, "f" or "f.<link>"; returns PKC_ERROR_VALUE
+ * when it leaves them); the launch of functor type fty with tag (f's own
+ * when NULL; c->policy_text replaces the policy), pattern, reducer and
+ * result as f's; one pkc_param_desc line; one pkc_kernel_desc line
+ * (pattern 3 = main; params: the table's name or NULL). */
 void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f);
+void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor);
 void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag);
 void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned access,
                         bool from_global);

@@ -190,7 +190,7 @@ inline bool bind_pool(P &x, const void *arg, const char *kernel, const char *nam
     snprintf(msg, sizeof msg, "argument '%s' is missing (no random pool)", name);
     return !fail(err, errlen, kernel, msg);
   }
-  x = *reinterpret_cast<const P *>(static_cast<uintptr_t>(v->u));
+  rebind(x, *reinterpret_cast<const P *>(static_cast<uintptr_t>(v->u)));
   return true;
 }
 

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -198,12 +199,97 @@ KOKKOS_INLINE_FUNCTION constexpr typename std::common_type<T, U>::type max(T a, 
   return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(b) : static_cast<R>(a);
 }
 
+// ------------------------------------------------- atomics
+// pk.atomic_increment / atomic_decrement: Kokkos::atomic_increment is
+// deprecated in Kokkos 4 (gone without deprecated code); atomic_add is in both.
+template <class T>
+KOKKOS_INLINE_FUNCTION void atomic_increment(T *p) {
+  Kokkos::atomic_add(p, static_cast<T>(1));
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION void atomic_decrement(T *p) {
+  Kokkos::atomic_sub(p, static_cast<T>(1));
+}
+
+// ------------------------------------------------- Python errors in kernels
+// What Python raises inside a kernel (integer // or % by zero, range() with
+// step 0) cannot unwind a parallel region: the point records it here and
+// goes on with a harmless value (0, an empty loop); the wrapper raises after
+// the launch. Host backends only (on GPUs reading it would need a fence
+// after every launch); a module built with --error-model=numpy
+// (PKC_ERROR_MODEL_NUMPY) gives 0 without raising, as NumPy does.
+enum kernel_error { no_kernel_error = 0, zero_division = 1, zero_step = 2, out_of_bounds = 3 };
+#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
+inline int &kernel_error_flag() {
+  static int flag = no_kernel_error;
+  return flag;
+}
+#ifdef PKC_ERROR_MODEL_NUMPY
+inline void raise_in_kernel(int) {}
+#else
+inline void raise_in_kernel(int e) { __atomic_store_n(&kernel_error_flag(), e, __ATOMIC_RELAXED); }
+#endif
+// The error the last launch recorded (cleared).
+inline int take_kernel_error() { return __atomic_exchange_n(&kernel_error_flag(), 0, __ATOMIC_RELAXED); }
+
+// --bounds-check builds: the first access past a View's extent, by any thread.
+struct bounds_error {
+  const char *view;
+  int line, dim;
+  int64_t index, extent;
+};
+inline bounds_error &first_bounds_error() {
+  static bounds_error e;
+  return e;
+}
+inline void raise_out_of_bounds(const char *view, int line, int dim, int64_t index,
+                                int64_t extent) {
+  int none = no_kernel_error;
+  if (__atomic_compare_exchange_n(&kernel_error_flag(), &none, static_cast<int>(out_of_bounds),
+                                  false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    first_bounds_error() = bounds_error{view, line, dim, index, extent};
+}
+template <class T>
+inline T &bounds_sink() {  // what an access past the extent reads and writes instead
+  static T sink{};
+  return sink;
+}
+#else
+KOKKOS_INLINE_FUNCTION void raise_in_kernel(int) {}
+inline int take_kernel_error() { return no_kernel_error; }
+#endif
+
+#define PKC_AT(v, ...) (*pkc::checked_at((v), #v, __LINE__, __VA_ARGS__))
+// v(idx...) in --bounds-check builds (PKC_AT; line: the Python line, through
+// #line): an index outside [0, extent) is recorded and raised as IndexError
+// after the launch on host backends; on GPUs it aborts the kernel (Kokkos::abort).
+template <class V, class... I>
+KOKKOS_INLINE_FUNCTION auto checked_at(const V &v, const char *name, int line, I... idx)
+    -> decltype(&v(idx...)) {
+  const int64_t ix[] = {static_cast<int64_t>(idx)...};
+  for (int d = 0; d < static_cast<int>(sizeof...(I)); d++)
+    if (ix[d] < 0 || ix[d] >= static_cast<int64_t>(v.extent(d))) {
+#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
+      raise_out_of_bounds(name, line, d, ix[d], static_cast<int64_t>(v.extent(d)));
+      return &bounds_sink<typename V::non_const_value_type>();
+#else
+      (void)name;
+      (void)line;
+      Kokkos::abort("pkc --bounds-check: a View index is out of bounds");
+#endif
+    }
+  return &v(idx...);
+}
+
 // ------------------------------------------------- Python arithmetic
 namespace impl {
 template <class T>
-KOKKOS_INLINE_FUNCTION constexpr
-    typename std::enable_if<std::is_integral<T>::value, T>::type
-    floordiv(T a, T b) {
+KOKKOS_INLINE_FUNCTION typename std::enable_if<std::is_integral<T>::value, T>::type
+floordiv(T a, T b) {
+  if (b == 0) {
+    raise_in_kernel(zero_division);
+    return 0;
+  }
   return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<T>(a / b - 1)
                                               : static_cast<T>(a / b);
 }
@@ -213,9 +299,12 @@ floordiv(T a, T b) {
   return pkc::floor(a / b);
 }
 template <class T>
-KOKKOS_INLINE_FUNCTION constexpr
-    typename std::enable_if<std::is_integral<T>::value, T>::type
-    pymod(T a, T b) {
+KOKKOS_INLINE_FUNCTION typename std::enable_if<std::is_integral<T>::value, T>::type
+pymod(T a, T b) {
+  if (b == 0) {
+    raise_in_kernel(zero_division);
+    return 0;
+  }
   return (a % b != 0 && ((a % b < 0) != (b < 0))) ? static_cast<T>(a % b + b)
                                                   : static_cast<T>(a % b);
 }
@@ -254,7 +343,11 @@ KOKKOS_INLINE_FUNCTION R ipow(T base, U exp) {
 
 // for i in range(b, e, s) with a step known only at run time.
 template <class T, class U, class V>
-KOKKOS_INLINE_FUNCTION constexpr bool range_cond(T i, U e, V s) {
+KOKKOS_INLINE_FUNCTION bool range_cond(T i, U e, V s) {
+  if (s == 0) {  // Python: ValueError: range() arg 3 must not be zero
+    raise_in_kernel(zero_step);
+    return false;
+  }
   return s > 0 ? i < e : i > e;
 }
 
@@ -348,6 +441,16 @@ inline V make_view(typename V::value_type *p, const int64_t *shape,
   return V(p, static_cast<size_t>(shape[I])...);
 }
 
+// Copies src into dst, a member of a wrapper's functor that was just
+// default-constructed (it owns nothing), by constructing instead of
+// assigning: g++ 12 leaves a default-constructed Kokkos 4.6 View's tracker
+// zeroed (mdspan's [[no_unique_address]] members), and assigning over it
+// would release a null allocation record.
+template <class T>
+inline void rebind(T &dst, const T &src) {
+  ::new (static_cast<void *>(&dst)) T(src);
+}
+
 // Binds a DLTensor argument to an unmanaged View after checking it.
 template <class V>
 inline bool bind_view(V &v, const void *arg, const char *kernel, const char *name,
@@ -387,7 +490,7 @@ inline bool bind_view(V &v, const void *arg, const char *kernel, const char *nam
     }
   }
   T *p = reinterpret_cast<T *>(static_cast<char *>(t->data) + t->byte_offset);
-  v = make_view<V>(p, t->shape, std::make_index_sequence<static_cast<size_t>(rank)>());
+  rebind(v, make_view<V>(p, t->shape, std::make_index_sequence<static_cast<size_t>(rank)>()));
   return true;
 }
 
@@ -415,6 +518,54 @@ inline void store_result(pkc_value *r, T x) {
   if (std::is_floating_point<T>::value) r->f = static_cast<double>(x);
   else if (std::is_unsigned<T>::value && !std::is_same<T, bool>::value) r->u = static_cast<uint64_t>(x);
   else r->i = static_cast<int64_t>(x);
+}
+
+// The Python error a launch recorded (take_kernel_error), raised by the host
+// as ZeroDivisionError or ValueError; where: the kernel's source lines that
+// can raise it.
+inline int kernel_failed(int e, const char *kernel, const char *where, char *err,
+                         size_t errlen) {
+  char msg[384];
+#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
+  if (e == out_of_bounds) {
+    const bounds_error &b = first_bounds_error();
+    snprintf(msg, sizeof msg, "index %lld is out of bounds for View '%s' with extent %lld in "
+             "dimension %d (line %d)", static_cast<long long>(b.index), b.view,
+             static_cast<long long>(b.extent), b.dim, b.line);
+    fail(err, errlen, kernel, msg);
+    return PKC_ERROR_INDEX;
+  }
+#endif
+  bool zd = e == zero_division;
+  snprintf(msg, sizeof msg, "%s (%s)",
+           zd ? "integer division or modulo by zero" : "range() arg 3 must not be zero", where);
+  fail(err, errlen, kernel, msg);
+  return zd ? PKC_ERROR_ZERO_DIVISION : PKC_ERROR_VALUE;
+}
+
+// ------------------------------------------------- wrappers: launch ranges
+// Work index `work` runs over [begin, end) and every point indexes dimension
+// dim of View `view` at work + lo .. work + hi (pkc's extent rules, from the
+// kernel's access summary): a range leaving [0, extent) is refused before
+// anything runs, instead of reading or writing past the View.
+inline bool range_fits(int64_t begin, int64_t end, int64_t lo, int64_t hi, int64_t extent,
+                       const char *kernel, const char *view, int dim, const char *work,
+                       char *err, size_t errlen) {
+  if (end <= begin || (begin + lo >= 0 && end - 1 + hi < extent)) return true;
+  char msg[384];
+  bool below = begin + lo < 0;
+  int64_t c = below ? lo : hi;
+  char at[96];
+  if (c) snprintf(at, sizeof at, "%s %c %lld", work, c < 0 ? '-' : '+', static_cast<long long>(c < 0 ? -c : c));
+  else snprintf(at, sizeof at, "%s", work);
+  snprintf(msg, sizeof msg,
+           "View '%s' has extent %lld in dimension %d and every point indexes it at %s, "
+           "so %s in range(%lld, %lld) reaches index %lld; %s",
+           view, static_cast<long long>(extent), dim, at, work, static_cast<long long>(begin),
+           static_cast<long long>(end), static_cast<long long>(below ? begin + lo : end - 1 + hi),
+           below ? "start the range later" : "shorten the range or pass a larger View");
+  fail(err, errlen, kernel, msg);
+  return false;
 }
 
 // ------------------------------------------------- module functions

@@ -32,7 +32,7 @@ static const struct {
     {"build", PKC_CMD_BUILD,
      "pkc build FILE [-o DIR] [--backend serial|openmp|cuda|hip] [--kokkos-root DIR] [-j N]\n"
      "          [--specialize 'kernel(x: pk.View1D[pk.float32], n: int)'] [--no-fusion]\n"
-     "          [--allow-warnings]",
+     "          [--bounds-check] [--error-model=python|numpy] [--allow-warnings]",
      "Emits and builds FILE's module (DIR/<name>.<backend>.so, DIR defaults to\n"
      "FILE.pk beside FILE) with CMake against Kokkos. Does nothing when the\n"
      "cache key (source, pkc, backend, Kokkos, compiler, flags) is unchanged.\n"
@@ -45,6 +45,12 @@ static const struct {
      "PKC_RECORD_SIGNATURES=1) is built too, into DIR/spec/<kernel>-<hash>/;\n"
      "--specialize SIG builds only that one signature.\n"
      "--no-fusion builds no fused kernels (PKC_FUSION=0 at run time skips them).\n"
+     "Integer // and % by zero raise ZeroDivisionError, range() with step 0\n"
+     "ValueError after the launch on host backends (Python's rules);\n"
+     "--error-model=numpy gives 0 and raises nothing, as NumPy does.\n"
+     "--bounds-check checks every View access: one past the extent raises\n"
+     "IndexError naming kernel, View, index and line after the launch (host\n"
+     "backends; GPU kernels abort). PKC_BOUNDS_CHECK=1 makes the shim build so.\n"
      "A compiler warning in the generated code is a pkc bug: the build shows it\n"
      "and fails (exit 3); --allow-warnings keeps the module anyway."},
     {"help", PKC_CMD_HELP, "pkc help [COMMAND]", "Shows help for pkc or one command."},
@@ -112,7 +118,7 @@ static int parse_format(const char *v, pkf_diag_format *f) {
 static int parse_valued(pkc_options *o, const char *a, int argc, char **argv, int *i,
                         bool *matched) {
   static const char *const names[] = {"--backend", "--kokkos-root", "--diagnostics-format",
-                                      "-o", "--real", "-j", "--specialize"};
+                                      "-o", "--real", "-j", "--specialize", "--error-model"};
   for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
     const char *v = option_value(a, names[k], argc, argv, i, matched);
     if (!*matched)
@@ -138,6 +144,11 @@ static int parse_valued(pkc_options *o, const char *a, int argc, char **argv, in
       return 0;
     case 6:
       o->specialize[o->nspecialize++] = v;
+      return 0;
+    case 7:
+      if (strcmp(v, "python") && strcmp(v, "numpy"))
+        return usage_error("unknown --error-model '%s' (use python or numpy)", v);
+      o->error_model_numpy = !strcmp(v, "numpy");
       return 0;
     default: {
       char *end;
@@ -178,6 +189,8 @@ int pkc_parse_options(int argc, char **argv, pkc_options *o) {
       o->strict_types = true;
     else if (strcmp(a, "--werror") == 0)
       o->werror = true;
+    else if (strcmp(a, "--bounds-check") == 0)
+      o->bounds_check = true;
     else if (strcmp(a, "--allow-warnings") == 0)
       o->allow_warnings = true;
     else if (strcmp(a, "--no-fusion") == 0)

@@ -34,6 +34,8 @@ typedef struct pkc_options {
   pki_kind real;           /* --real=float32|float64: what pk.real means */
   bool strict_types;       /* --strict-types: parameters left to run-time typing are errors */
   bool werror;             /* --werror: warnings count as errors */
+  bool bounds_check;       /* --bounds-check (build/emit): View accesses checked */
+  bool error_model_numpy;  /* --error-model=numpy (build/emit): no ZeroDivisionError check */
   bool allow_warnings;     /* --allow-warnings (build): keep a module whose C++ drew warnings */
   bool no_fusion;          /* --no-fusion (build/emit/ir): no fused kernels */
   bool fusion_report;      /* --fusion-report (check): every fusion candidate as a note */

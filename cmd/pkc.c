@@ -71,6 +71,8 @@ static void translate(const pkc_options *o, const char *path, const pkf_spec *sp
         u->diags.items[k++] = u->diags.items[i];
     u->diags.n = k;
   }
+  if (u->errors >= 0 && u->module && o->command != PKC_CMD_CHECK)
+    pki_extent_plan_module(u->module); /* the wrappers check launch ranges */
   if (u->errors >= 0 && u->module && (o->command == PKC_CMD_CHECK ? o->fusion_report
                                                                   : !o->no_fusion))
     plan_fusion(o, u);
@@ -143,6 +145,8 @@ static int run_backend(const pkc_options *o, pkc_unit *u, const char *path,
       .verbosity = o->verbosity,
       .progress = isatty(2) && o->verbosity >= 0,
       .allow_warnings = o->allow_warnings,
+      .error_model_numpy = o->error_model_numpy,
+      .bounds_check = o->bounds_check,
   };
   char err[4096] = "";
   int rc;

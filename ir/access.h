@@ -122,6 +122,24 @@ const char *pki_idx_kind_name(pki_idx_kind k);
  * (indices without source text by kind: "<indirect>"). In arena a. */
 const char *pki_access_where(pki_arena *a, const pki_access_summary *s, const pki_access *x);
 
+/* ------------------------------------------------------------ extents */
+
+/* Dimension `dim` of View `view` is indexed on every work point at work
+ * index `work` plus a constant in lo..hi, so a launch over [begin, end) of
+ * that index needs begin + lo >= 0 and end - 1 + hi < view.extent(dim). */
+typedef struct pki_extent_rule {
+  const pki_var *view; /* a View parameter or data member */
+  int dim, work;
+  int64_t lo, hi;
+} pki_extent_rule;
+
+/* The extent rules of RangePolicy/MDRangePolicy workunit f with summary s
+ * (pki_extent_rule *, in m's arena; empty for other kernels): only accesses
+ * every work point makes count (extents.c says which). */
+pki_vec pki_extent_rules(pki_module *m, const pki_func *f, const pki_access_summary *s);
+/* Sets extent_rules of every workunit of checked module m. */
+void pki_extent_plan_module(pki_module *m);
+
 /* ------------------------------------------------------------- fusion */
 
 /* A kernel's bounds compared with those of the sequence's first kernel. */

@@ -189,11 +189,13 @@ pki_type pki_ck_binop(pki_ck *c, pki_op op, const pki_expr *a, const pki_expr *b
     return pki_void_type;
   pki_kind x = kind_of(a), y = kind_of(b), k;
   switch (op) {
-  case PKI_OP_POW:
-    if (intlike(x) && intlike(y)) {
+  case PKI_OP_POW: {
+    int64_t n = 0; /* Python: int ** negative int is a float (2 ** -1 == 0.5) */
+    if (intlike(x) && intlike(y) && !(const_int(b, &n) && n < 0)) {
       k = PKI_I64;
       break;
     }
+  }
     /* fall through */
   case PKI_OP_DIV:
     k = arith(c, a, b, at);
@@ -295,6 +297,14 @@ static void ck_index(pki_ck *c, pki_expr *e, unsigned access) {
               name, t.rank, t.rank == 1 ? "ex" : "ices", n);
   else
     e->type = pki_scalar(t.elem);
+  for (int i = 1; i < e->nargs && i <= t.rank; i++) {
+    int64_t k;
+    if (e->args[i] && const_int(e->args[i], &k) && k < 0)
+      pki_error(c->d, e->args[i]->span, "negative-index",
+                "negative index %lld: Kokkos Views do not wrap around as Python lists do; "
+                "write %s.extent(%d) - %lld for this index", (long long)k, name, i - 1,
+                (long long)-k);
+  }
 }
 
 static void ck_extent(pki_ck *c, pki_expr *e) {

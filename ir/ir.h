@@ -448,6 +448,9 @@ typedef struct pki_func {
    * call at all (the body is not lowered; the module omits the workunit). */
   bool inferred;
   bool runtime_typed;
+  /* pki_extent_rule * (access.h): what a launch range must fit; set by
+   * pki_extent_plan_module for RangePolicy/MDRangePolicy workunits */
+  pki_vec extent_rules;
 } pki_func;
 
 typedef enum pki_entity_kind {
@@ -559,6 +562,10 @@ int pki_check(pki_module *m, pki_diags *d);
  * m.team_scratch (thread false) or m.thread_scratch (thread true); a level that
  * is not a literal counts as every level. */
 bool pki_uses_scratch(const pki_block *b, int level, bool thread);
+/* Where Python would raise inside f or the functions it calls: integer // or
+ * % (ZeroDivisionError), range() with a run-time step (step 0: ValueError).
+ * "line 12" / "lines 12, 15 or 20" (arena string), NULL when nowhere. */
+const char *pki_raising_lines(pki_arena *a, const pki_func *f);
 
 /* Walks every function of an entity (params, locals, statements, expressions,
  * closures) and calls the visitor's hooks; any hook may be NULL. */
@@ -570,6 +577,7 @@ typedef struct pki_visitor {
 } pki_visitor;
 void pki_visit_func(pki_visitor *v, const pki_func *f);
 void pki_visit_expr(pki_visitor *v, const pki_expr *e); /* e and its operands */
+void pki_visit_stmt(pki_visitor *v, const pki_stmt *s); /* s, its expressions and blocks */
 void pki_visit_entity(pki_visitor *v, const pki_entity *e);
 
 /* Partial builds (PyKokkos compiles per workunit): drops from m every entity

@@ -102,3 +102,64 @@ bool pki_func_writes_self(const pki_func *f) {
   pki_visit_func(&v, f);
   return hit;
 }
+
+/* ---- where Python errors can arise inside a kernel (pki_raising_lines) */
+
+typedef struct raising {
+  pki_arena *a;
+  pki_vec funcs; /* functions already scanned */
+  int lines[8];
+  int n;
+} raising;
+
+static void add_line(raising *r, int line) {
+  for (int i = 0; i < r->n; i++)
+    if (r->lines[i] == line)
+      return;
+  if (r->n < 8)
+    r->lines[r->n++] = line;
+}
+
+static void scan_func(raising *r, const pki_func *f);
+
+static void raising_expr(pki_visitor *v, const pki_expr *e) {
+  raising *r = v->data;
+  if (e->kind == PKI_E_BINARY && (e->op == PKI_OP_FLOORDIV || e->op == PKI_OP_MOD) &&
+      pki_is_int(e->type.kind))
+    add_line(r, (int)e->span.line);
+  if (e->kind == PKI_E_CALL && e->func)
+    scan_func(r, e->func);
+}
+
+static void raising_stmt(pki_visitor *v, const pki_stmt *s) {
+  raising *r = v->data;
+  if (s->kind == PKI_S_AUGASSIGN && (s->op == PKI_OP_FLOORDIV || s->op == PKI_OP_MOD) &&
+      s->target && pki_is_int(s->target->type.kind))
+    add_line(r, (int)s->span.line);
+  if (s->kind == PKI_S_FOR && s->step && s->step->kind != PKI_E_INT)
+    add_line(r, (int)s->span.line);
+  if (s->kind == PKI_S_DISPATCH && s->closure) /* @pk.main launching a workunit */
+    scan_func(r, s->closure);
+}
+
+static void scan_func(raising *r, const pki_func *f) {
+  for (int i = 0; i < r->funcs.n; i++)
+    if (r->funcs.items[i] == f)
+      return;
+  pki_vec_push(r->a, &r->funcs, (void *)f);
+  pki_visitor v = {.expr = raising_expr, .stmt = raising_stmt, .data = r};
+  pki_visit_func(&v, f);
+}
+
+const char *pki_raising_lines(pki_arena *a, const pki_func *f) {
+  raising r = {.a = a};
+  scan_func(&r, f);
+  if (!r.n)
+    return NULL;
+  char buf[128];
+  int k = snprintf(buf, sizeof buf, "line%s %d", r.n > 1 ? "s" : "", r.lines[0]);
+  for (int i = 1; i < r.n && k < (int)sizeof buf - 16; i++)
+    k += snprintf(buf + k, sizeof buf - (size_t)k, "%s%d", i == r.n - 1 ? " or " : ", ",
+                  r.lines[i]);
+  return pki_sprintf(a, "%s", buf);
+}

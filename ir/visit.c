@@ -37,6 +37,7 @@ static void visit_block(pki_visitor *v, const pki_block *b) {
 }
 
 void pki_visit_expr(pki_visitor *v, const pki_expr *e) { visit_expr(v, e); }
+void pki_visit_stmt(pki_visitor *v, const pki_stmt *s) { visit_stmt(v, s); }
 
 void pki_visit_func(pki_visitor *v, const pki_func *f) {
   if (v->var) {

@@ -130,6 +130,17 @@ typedef struct pkc_policy {
 typedef int (*pkc_kernel_fn)(void *const *args, const pkc_policy *policy,
                              pkc_value *result, char *err, size_t errlen);
 
+/* What a kernel's non-zero return says went wrong (the Python shim raises
+ * the matching exception; any other non-zero value is a RUNTIME error). */
+enum {
+  PKC_ERROR_RUNTIME = 1, /* RuntimeError: Kokkos or C++ failed, module not ready */
+  PKC_ERROR_VALUE = 2,   /* ValueError: an argument's value, e.g. a launch range
+                            that leaves a View's extent; range() with step 0 */
+  PKC_ERROR_ZERO_DIVISION = 3, /* ZeroDivisionError: integer // or % by zero */
+  PKC_ERROR_INDEX = 4          /* IndexError: a View index past its extent
+                                  (modules built with pkc build --bounds-check) */
+};
+
 /* Kernel flags. INFERRED: some parameter type was inferred from the file's
  * call sites, not annotated (PyKokkos types such parameters per call): a host
  * calling it with other argument types builds a run-time specialization. */

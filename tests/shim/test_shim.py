@@ -47,8 +47,21 @@ def sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def layout(dirname, so=FAKE_SO, source_extra="", key_sha=None):
-    """<dir>/fake.py (+extra text) and <dir>/fake.pk/fake.openmp.{so,key}."""
+def key_inputs(env_extra=None):
+    """Line 3 of a key file as the shim computes it under env_extra."""
+    from pykokkos import _loader
+    saved = dict(os.environ)
+    os.environ.update(env_extra or {})
+    try:
+        return _loader.build_inputs() or "inputs"
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def layout(dirname, so=FAKE_SO, source_extra="", key_sha=None, env_extra=None):
+    """<dir>/fake.py (+extra text) and <dir>/fake.pk/fake.openmp.{so,key}
+    (the key as pkc build writes it, for the environment env_extra adds)."""
     os.makedirs(os.path.join(dirname, "fake.pk"), exist_ok=True)
     src = os.path.join(dirname, "fake.py")
     with open(os.path.join(HERE, "fake.py")) as f:
@@ -57,7 +70,8 @@ def layout(dirname, so=FAKE_SO, source_extra="", key_sha=None):
         f.write(text + source_extra)
     shutil.copy(so, os.path.join(dirname, "fake.pk", "fake.openmp.so"))
     with open(os.path.join(dirname, "fake.pk", "fake.openmp.key"), "w") as f:
-        f.write("fakekey\n" + (key_sha or sha256(os.path.join(HERE, "fake.py"))) + "\n")
+        f.write("fakekey\n" + (key_sha or sha256(os.path.join(HERE, "fake.py"))) + "\n" +
+                key_inputs(env_extra) + "\n" + f"so {os.path.getsize(so)} {sha256(so)}\n")
     return src
 
 
@@ -323,24 +337,24 @@ class TestModuleLoading(unittest.TestCase):
         r = self._call_nstream({"PKC": "", "PATH": "/usr/bin:/bin"})
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("RuntimeError", r.stderr)
-        self.assertIn("missing or stale", r.stderr)
+        self.assertIn("missing, stale or damaged", r.stderr)
         self.assertIn("run `pkc build", r.stderr)
         self.assertIn("fake.py", r.stderr)
 
     def test_missing_module_jit_builds_with_pkc(self):
-        layout(self.tmp)
-        os.remove(os.path.join(self.tmp, "fake.pk", "fake.openmp.so"))
         fakepkc = os.path.join(self.tmp, "fakepkc")
         with open(fakepkc, "w") as f:
             f.write(f"#!/bin/sh\n# args: build FILE --backend B\n"
                     f"cp {FAKE_SO} \"$(dirname $2)/fake.pk/fake.$4.so\"\n")
         os.chmod(fakepkc, 0o755)
+        layout(self.tmp, env_extra={"PKC": fakepkc})
+        os.remove(os.path.join(self.tmp, "fake.pk", "fake.openmp.so"))
         r = self._call_nstream({"PKC": fakepkc})
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.strip(), "[3.0, 3.0, 3.0]")
         src = os.path.join(self.tmp, "fake.py")
         self.assertEqual(r.stderr.strip(), f"pykokkos: building {src} for openmp with pkc "
-                                           "(module missing or stale)")
+                                           "(module missing, stale or damaged)")
 
     def test_descriptor_hash_checked_after_load(self):
         edited = "\n# edited\n"

@@ -48,7 +48,7 @@ LayoutRight, LayoutLeft, LayoutDefault = (Layout.LayoutRight, Layout.LayoutLeft,
 Atomic, RandomAccess, Restrict, Unmanaged = (Trait.Atomic, Trait.RandomAccess,
                                              Trait.Restrict, Trait.Unmanaged)
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402  (one place: pykokkos/_version.py)
 _default_space = ExecutionSpace.OpenMP
 
 

@@ -42,6 +42,11 @@ class ValLoc(tuple):
         return f"ValLoc(val={self[0]!r}, loc={self[1]!r})"
 
 
+# A View slot bound to nothing reusable: every argument (None included) is
+# bound afresh, never skipped as "the same object as last time".
+UNBOUND = object()
+
+
 def reset_plans():
     for d in _plans:
         d.clear()
@@ -56,7 +61,7 @@ def forget(obj):
                 last = getattr(getattr(r, "plan", None), "last", None) or ()
                 for i, o in enumerate(last):
                     if o is obj:
-                        last[i] = None
+                        last[i] = UNBOUND
 
 
 # ---- policies (see _policies) ---------------------------------------------
@@ -67,6 +72,11 @@ _POLICY_CLS = (RangePolicy, MDRangePolicy, TeamPolicy)
 
 
 # ---- argument checks (slow paths) -----------------------------------------
+
+def _int_range(code, bits):
+    """(lowest, highest) value of a DLPack integer dtype."""
+    return (0, (1 << bits) - 1) if code == T.DL_UINT else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+
 
 def _dtname(code, bits):
     if code == T.DL_BOOL or (code, bits) == (T.DL_BOOL, 8):
@@ -99,7 +109,7 @@ class Plan:
         self.params = [kdesc.params[i] for i in range(n)]
         self.names = [p.name.decode() for p in self.params]
         self.args = (ctypes.c_void_p * max(n, 1))()
-        self.last = [None] * n          # the View each View slot holds
+        self.last = [UNBOUND] * n       # the View each View slot holds
         self.arrs = [None] * n          # DLHolder for raw arrays, per slot
         self.slots = [None] * n         # ctypes scalar per scalar slot
         for i, p in enumerate(self.params):
@@ -177,7 +187,7 @@ class Plan:
                              "are not a multiple of the element size")
         h = self.arrs[i] = DLHolder(a, p.dtype_code, p.dtype_bits)
         self.args[i] = h.addr
-        self.last[i] = None
+        self.last[i] = UNBOUND
 
     def _check_host_array(self, i, p, a):
         """Host arrays a kernel cannot take as they are: another byte order
@@ -202,7 +212,7 @@ class Plan:
         if h is not None and h.array is v and h.keep is None:
             self.args[i] = h.addr   # same device array as last call
             return
-        self.last[i] = None
+        self.last[i] = UNBOUND
         dev = _device_of(v)
         if dev is not None and dev[0] != 1:     # not on the host
             h = self.arrs[i] = self._device_holder(i, v, dev)
@@ -311,10 +321,22 @@ class Plan:
             return range_of(policy)
         except TypeError:
             self.bad_policy(policy)
+        except OverflowError as e:
+            raise OverflowError(f"{self.kname}: {e}") from None
 
     def _bad_view(self, i, got):
         raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected "
                         f"{self.expected(self.params[i])}, got {got}")
+
+    def bad_range(self, n):
+        raise OverflowError(f"{self.kname}: the range {n} does not fit a 64-bit "
+                            "index (-2**63 <= value < 2**63)")
+
+    def overflow(self, i, v):
+        p = self.params[i]
+        lo, hi = _int_range(p.dtype_code, p.dtype_bits)
+        raise OverflowError(f"{self.kname}: argument '{self.names[i]}': {v} does not fit "
+                            f"{_dtname(p.dtype_code, p.dtype_bits)} ({lo}..{hi})")
 
     def bad_scalar(self, vals):
         for i, s in enumerate(self.slots):
@@ -359,8 +381,15 @@ class Plan:
                 raise TypeError(f"{self.kname}: {what} has no member '{n}'")
         raise TypeError(f"{self.kname}: cannot read functor members")
 
-    def failed(self):
-        raise RuntimeError(self.err.value.decode(errors="replace"))
+    def failed(self, rc=1):
+        """Raises the kernel's error: ValueError for PKC_ERROR_VALUE (an
+        argument's value, e.g. a range past a View's extent), ZeroDivisionError
+        for PKC_ERROR_ZERO_DIVISION, IndexError for PKC_ERROR_INDEX (a
+        --bounds-check build), else RuntimeError."""
+        from . import _abi
+        cls = {_abi.ERROR_VALUE: ValueError, _abi.ERROR_INDEX: IndexError,
+               _abi.ERROR_ZERO_DIVISION: ZeroDivisionError}.get(rc, RuntimeError)
+        raise cls(self.err.value.decode(errors="replace"))
 
 
 def _other_order(a, left):
@@ -462,6 +491,7 @@ def _gen_run(plan, class_sty):
         # cur mirrors (begin, end) in the struct: unchanged bounds cost no ctypes write
         L += ["    if policy.__class__ is int:",
               "        if cur[1] != policy or cur[0]:",
+              "            if not -I64 <= policy < I64: bad_range(policy)",
               "            pend.value = cur[1] = policy; pbegin.value = cur[0] = 0",
               "    else:",
               "        cur[0], cur[1] = b, e = range_of(policy)",
@@ -489,11 +519,16 @@ def _gen_run(plan, class_sty):
         L += [f"        s{i}.value = v{i}" for i in scal]
         L += ["    except TypeError:",
               f"        bad_scalar([{', '.join(f'v{i}' for i in range(n))}])"]
+    for i in scal:   # ctypes wraps integers silently: check the C type's range
+        p = plan.params[i]
+        if p.dtype_code in (T.DL_INT, T.DL_UINT):
+            lo, hi = _int_range(p.dtype_code, p.dtype_bits)
+            L.append(f"    if not {lo} <= v{i} <= {hi}: overflow({i}, v{i})")
     if plan.dev:   # GPU: staged host arrays go back after the call
-        L += [f"    if {call}:", "        post.clear(); failed()",
+        L += [f"    if (rc := {call}):", "        post.clear(); failed(rc)",
               "    if post: copy_back()"]
     else:
-        L.append(f"    if {call}: failed()")
+        L.append(f"    if (rc := {call}): failed(rc)")
     if plan.kdesc.pattern == _abi.PATTERN_MAIN:
         for i in scal:
             if plan.params[i].access & _abi.ACCESS_WRITE and not glob[i]:
@@ -512,7 +547,8 @@ def _gen_run(plan, class_sty):
            "polcls": _POLICY_CLS[pk] if 0 <= pk < 3 else None,
            "fn": plan.fn, "fixed": plan.fixed, "failed": plan.failed,
            "rslot": plan.rslot, "post": plan.post, "copy_back": plan.copy_back,
-           "glob": plan.glob, "rloc": plan.rloc, "ValLoc": ValLoc}
+           "glob": plan.glob, "rloc": plan.rloc, "ValLoc": ValLoc,
+           "I64": 1 << 63, "bad_range": plan.bad_range, "overflow": plan.overflow}
     for i in scal:
         env[f"s{i}"] = plan.slots[i]
     exec(compile("\n".join(L), f"<pykokkos plan {plan.kname}>", "exec"), env)

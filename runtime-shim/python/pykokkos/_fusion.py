@@ -205,6 +205,7 @@ def _fused_or_each(var, calls):
     if merged.__class__ is str:
         _log(var, calls, "not fused at run time: " + merged)
         return _each(calls)
+    from ._dispatch import UNBOUND
     run = var.run()
     try:
         r = run(calls[0][1], merged)
@@ -215,7 +216,7 @@ def _fused_or_each(var, calls):
     finally:   # the fused kernel's plan keeps no View alive (its memory goes when the
         last = run.plan.last   # program drops it, not at this call site's next launch)
         for i in range(len(last)):
-            last[i] = None
+            last[i] = UNBOUND
     _log(var, calls, "fused")
     return r
 

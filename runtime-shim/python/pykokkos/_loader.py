@@ -56,13 +56,16 @@ def pkc_executable():
 
 
 def find_runtime_lib():
-    """libpkcrt.so: env PKC_RUNTIME_LIB > <repo>/build/lib > <pkc bindir>/../lib."""
+    """libpkcrt.so: env PKC_RUNTIME_LIB > <repo>/build/lib > beside an installed
+    shim (<prefix>/lib/python3.X/dist-packages/pykokkos -> <prefix>/lib) >
+    <pkc bindir>/../lib."""
     env = os.environ.get("PKC_RUNTIME_LIB")
     if env:
         return env
     here = os.path.dirname(os.path.abspath(__file__))
     cands = [os.path.join(here, "..", "..", "..", "build", "lib", "libpkcrt.so"),
-             os.path.join(here, "..", "..", "lib", "libpkcrt.so")]
+             os.path.join(here, "..", "..", "lib", "libpkcrt.so"),
+             os.path.join(here, "..", "..", "..", "libpkcrt.so")]
     exe = pkc_executable()
     if exe:
         exe = os.path.realpath(exe)
@@ -106,17 +109,50 @@ def source_sha256(source):
         raise RuntimeError(f"pykokkos: cannot read kernel source {source}: {e}") from None
 
 
+def build_inputs():
+    """The environment a module's cache key depends on, as `pkc build`
+    records it in line 3 of the key file (backends/cmake.c, key_text), or
+    None when pkc is not available (then the recorded one is trusted)."""
+    exe = pkc_executable()
+    if not exe:
+        return None
+    import shutil
+    path = shutil.which(exe) or exe
+    try:
+        path = os.path.realpath(path)
+        st = os.stat(path)
+    except OSError:
+        return None
+    env = "\t".join(f"{k}={os.environ.get(k, '')}" for k in ("CXX", "CXXFLAGS", "Kokkos_ROOT"))
+    return f"inputs pkc={path}|{st.st_size}|{st.st_mtime_ns}\t{env}"
+
+
+def _module_intact(so, line):
+    """Does the module file match key line 4, "so <size> <sha256>"?"""
+    import hashlib
+    parts = line.split()
+    try:
+        if len(parts) != 3 or os.path.getsize(so) != int(parts[1]):
+            return False
+        with open(so, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest() == parts[2]
+    except (OSError, ValueError):
+        return False
+
+
 def freshness(so, keyf, sha):
-    """'fresh', 'stale' (missing, hash differs, or no hash and source newer than
-    the module) or 'unknown' (key lacks line 2: checked after loading)."""
+    """'fresh'; 'stale' (missing, source hash differs, module damaged, or no
+    hash and source newer than the module); 'recheck' (built with another
+    pkc, compiler, CXXFLAGS or Kokkos_ROOT than now: `pkc build` decides);
+    'unknown' (key lacks line 2: checked after loading)."""
     if not os.path.isfile(so) or not os.path.isfile(keyf):
         return "stale"
     try:
         with open(keyf) as f:
-            lines = f.read().split()
+            lines = f.read().split("\n")
     except OSError:
         return "stale"
-    if len(lines) < 2:   # no source hash recorded: fall back on mtimes
+    if len(lines) < 2 or not lines[1]:   # no source hash recorded: fall back on mtimes
         src = os.path.join(os.path.dirname(os.path.dirname(keyf)),
                            os.path.basename(so).split(".")[0] + ".py")
         try:
@@ -125,19 +161,24 @@ def freshness(so, keyf, sha):
         except OSError:
             pass
         return "unknown"
-    return "fresh" if lines[1] == sha else "stale"
+    if lines[1] != sha or len(lines) < 4 or not _module_intact(so, lines[3]):
+        return "stale"
+    now = build_inputs()
+    return "recheck" if now is not None and lines[2] != now else "fresh"
 
 
-def jit_build(source, backend):
-    """Runs `pkc build source --backend b` if pkc is available; else raises."""
+def jit_build(source, backend, recheck=False):
+    """Runs `pkc build source --backend b` if pkc is available; else raises.
+    recheck: only the toolchain changed; pkc says whether anything is rebuilt."""
     exe = pkc_executable()
     if not exe:
         raise RuntimeError(
-            f"pykokkos: the module for {source} ({backend}) is missing or stale "
+            f"pykokkos: the module for {source} ({backend}) is missing, stale or damaged "
             f"and pkc is not on PATH; run `pkc build {source} --backend {backend}`")
     import subprocess
-    print(f"pykokkos: building {source} for {backend} with pkc "
-          "(module missing or stale)", file=sys.stderr, flush=True)
+    if not recheck:
+        print(f"pykokkos: building {source} for {backend} with pkc "
+              "(module missing, stale or damaged)", file=sys.stderr, flush=True)
     try:   # pkc's output to stderr (fd 2 where sys.stderr is not a file: notebooks, tests)
         out = sys.stderr.fileno()
     except (AttributeError, OSError, ValueError):
@@ -201,10 +242,10 @@ def load_module(rt, source, backend, paths=None, build=None):
     sha = source_sha256(source)
     so, keyf = paths or module_paths(source, backend)
     state = freshness(so, keyf, sha)
-    if state == "stale":
-        (build or (lambda: jit_build(source, backend)))()
+    if state in ("stale", "recheck"):
+        (build or (lambda: jit_build(source, backend, state == "recheck")))()
         state = freshness(so, keyf, sha)
-        if state == "stale":
+        if state in ("stale", "recheck"):
             raise RuntimeError(f"pykokkos: pkc did not produce a fresh {so} "
                                f"for {source}")
     lib = rt.runtime_lib()

@@ -60,6 +60,19 @@ def _int(x, what):
     return x.__index__()
 
 
+_I64 = 1 << 63
+
+
+def index64(x, what):
+    """x as an int that fits Kokkos' int64 index type; OverflowError naming
+    `what` otherwise (ctypes would wrap it silently)."""
+    x = int(x)
+    if not -_I64 <= x < _I64:
+        raise OverflowError(f"{what} {x} does not fit a 64-bit index "
+                            f"(-2**63 <= value < 2**63)")
+    return x
+
+
 class RangePolicy:
     """RangePolicy([space | instance,] begin, end) (or RangePolicy(end));
     a pk.ExecutionSpaceInstance is accepted and serialized (see pk.fence)."""
@@ -73,7 +86,8 @@ class RangePolicy:
         if len(args) != 2:
             raise TypeError("RangePolicy([space,] begin, end)")
         self.space = space
-        self.begin, self.end = int(args[0]), int(args[1])
+        self.begin = index64(args[0], "pk.RangePolicy: begin")
+        self.end = index64(args[1], "pk.RangePolicy: end")
 
     def __repr__(self):
         return f"pk.RangePolicy({self.begin}, {self.end})"
@@ -119,7 +133,9 @@ class MDRangePolicy:
             c = _abi.pkc_policy()
             c.kind, c.rank, c.iterate = _abi.POLICY_MDRANGE, len(self.begin), self.iterate
             for d, (b, e, t) in enumerate(zip(self.begin, self.end, self.tile)):
-                c.begin[d], c.end[d], c.tile[d] = b, e, t
+                c.begin[d] = index64(b, f"pk.MDRangePolicy: begin[{d}]")
+                c.end[d] = index64(e, f"pk.MDRangePolicy: end[{d}]")
+                c.tile[d] = index64(t, f"pk.MDRangePolicy: tile[{d}]")
             self._c, self._a = c, addressof(c)
         return self._a
 
@@ -201,9 +217,9 @@ class TeamPolicy:
         from ctypes import addressof
         c = _abi.pkc_policy()
         c.kind, c.rank = _abi.POLICY_TEAM, 1
-        c.end[0] = self.league_size
-        c.league_size, c.team_size = self.league_size, self.team_size
-        c.vector_length = self.vector_length
+        c.end[0] = c.league_size = index64(self.league_size, "pk.TeamPolicy: league_size")
+        c.team_size = index64(self.team_size, "pk.TeamPolicy: team_size")
+        c.vector_length = index64(self.vector_length, "pk.TeamPolicy: vector_length")
         for lv in (0, 1):
             c.scratch_team[lv] = self.scratch_team[lv]
             c.scratch_thread[lv] = self.scratch_thread[lv]
@@ -226,6 +242,6 @@ def range_of(policy):
     if c is RangePolicy:
         return policy.begin, policy.end
     if hasattr(policy, "__index__") and not isinstance(policy, bool):
-        return 0, int(policy)
+        return 0, index64(policy, "the range")
     raise TypeError(f"expected an int or a RangePolicy as the policy, "
                     f"got {type(policy).__name__}")

@@ -121,10 +121,14 @@ real = _real_from_env()
 
 
 def pkc_build_args():
-    """Extra `pkc build` arguments the JIT build passes (--real from PKC_REAL)."""
+    """Extra `pkc build` arguments the JIT build passes (--real from PKC_REAL,
+    --bounds-check from PKC_BOUNDS_CHECK=1)."""
     import os
     r = os.environ.get("PKC_REAL", "")
-    return [f"--real={real.name}"] if r else []
+    args = [f"--real={real.name}"] if r else []
+    if os.environ.get("PKC_BOUNDS_CHECK", "") not in ("", "0"):
+        args.append("--bounds-check")
+    return args
 
 ALL_DTYPES = (int8, int16, int32, int64, uint8, uint16, uint32, uint64,
               float32, float64, bool_)

@@ -1,0 +1,135 @@
+/*
+ * extents.c - what a launch range must fit before a kernel runs (hardening:
+ * a range larger than the Views, or a negative begin, must raise instead of
+ * corrupting memory).
+ *
+ * From the kernel's access summary, only accesses that every work point
+ * performs count: those in the simple statements at the top of the body,
+ * before any statement that may return, and not under a conditional
+ * expression or the right side of `and`/`or`. Where such an access indexes
+ * dimension d of View v by work index k plus a constant c, every point of
+ * the range touches v at k + c, so begin_k + c >= 0 and end_k - 1 + c <
+ * extent(d) must hold (the wrapper checks it; pkb). An access under `if 0 <
+ * i < n - 1:` implies nothing, so guarded stencils run over any range.
+ */
+#include "access.h"
+
+#include <string.h>
+
+typedef struct region {
+  pki_vec always;   /* pki_span *: statements every work point runs */
+  pki_vec maybe;    /* pki_span *: conditional parts inside them */
+  pki_arena *a;
+} region;
+
+static void push_span(region *r, pki_vec *v, pki_span s) {
+  pki_span *p = pki_alloc(r->a, sizeof *p);
+  *p = s;
+  pki_vec_push(r->a, v, p);
+}
+
+static void on_cond_expr(pki_visitor *v, const pki_expr *e) {
+  region *r = v->data;
+  if (e->kind == PKI_E_COND) {
+    push_span(r, &r->maybe, e->args[1]->span);
+    push_span(r, &r->maybe, e->args[2]->span);
+  } else if (e->kind == PKI_E_LOGICAL && e->nargs > 1 && e->args[1])
+    push_span(r, &r->maybe, e->args[1]->span);
+}
+
+static void on_return(pki_visitor *v, const pki_stmt *s) {
+  if (s->kind == PKI_S_RETURN)
+    *(bool *)v->data = true;
+}
+
+static bool has_return(const pki_stmt *s) {
+  bool found = false;
+  pki_visitor v = {.stmt = on_return, .data = &found};
+  pki_visit_stmt(&v, s);
+  return found;
+}
+
+static void find_regions(const pki_func *f, region *r) {
+  for (int i = 0; i < f->body.n; i++) {
+    const pki_stmt *s = f->body.stmts[i];
+    if (s->kind == PKI_S_RETURN || s->kind == PKI_S_BREAK || s->kind == PKI_S_CONTINUE ||
+        has_return(s))
+      return; /* later statements may not run */
+    if (s->kind != PKI_S_DECL && s->kind != PKI_S_ASSIGN && s->kind != PKI_S_AUGASSIGN &&
+        s->kind != PKI_S_EXPR)
+      continue;
+    push_span(r, &r->always, s->span);
+    pki_visitor v = {.expr = on_cond_expr, .data = r};
+    const pki_expr *es[] = {s->target, s->value};
+    for (int k = 0; k < 2; k++)
+      pki_visit_expr(&v, es[k]);
+  }
+}
+
+static bool inside(pki_span in, pki_span out) {
+  return in.start_byte >= out.start_byte && in.end_byte <= out.end_byte;
+}
+
+static bool any_inside(pki_span s, const pki_vec *spans) {
+  for (int i = 0; i < spans->n; i++)
+    if (inside(s, *PKI_AT(*spans, i, pki_span)))
+      return true;
+  return false;
+}
+
+static pki_extent_rule *find_rule(pki_vec *rules, const pki_var *v, int dim) {
+  for (int i = 0; i < rules->n; i++) {
+    pki_extent_rule *x = PKI_AT(*rules, i, pki_extent_rule);
+    if (x->view == v && x->dim == dim)
+      return x;
+  }
+  return NULL;
+}
+
+static void add_rule(pki_arena *a, pki_vec *rules, const pki_access *x, int d) {
+  const pki_idx *ix = &x->idx[d];
+  int64_t c = ix->kind == PKI_IDX_OFFSET ? ix->offset : 0;
+  pki_extent_rule *r = find_rule(rules, x->view, d);
+  if (r && r->work != ix->work)
+    return; /* another work index in this dimension: keep the first */
+  if (!r) {
+    r = pki_alloc(a, sizeof *r);
+    *r = (pki_extent_rule){.view = x->view, .dim = d, .work = ix->work, .lo = c, .hi = c};
+    pki_vec_push(a, rules, r);
+    return;
+  }
+  r->lo = c < r->lo ? c : r->lo;
+  r->hi = c > r->hi ? c : r->hi;
+}
+
+pki_vec pki_extent_rules(pki_module *m, const pki_func *f, const pki_access_summary *s) {
+  pki_vec rules = {0};
+  if (!f->is_workunit || f->is_main ||
+      (f->policy != PKI_POLICY_RANGE && f->policy != PKI_POLICY_MDRANGE))
+    return rules;
+  region r = {.a = m->arena};
+  find_regions(f, &r);
+  for (int i = 0; i < s->accesses.n; i++) {
+    const pki_access *x = PKI_AT(s->accesses, i, pki_access);
+    if (x->callee || !any_inside(x->span, &r.always) || any_inside(x->span, &r.maybe))
+      continue;
+    if (x->view->kind != PKI_VAR_PARAM && x->view->kind != PKI_VAR_MEMBER)
+      continue;
+    for (int d = 0; d < x->rank && d < x->view->type.rank; d++)
+      if ((x->idx[d].kind == PKI_IDX_IDENTITY || x->idx[d].kind == PKI_IDX_OFFSET) &&
+          x->idx[d].work < f->nindex)
+        add_rule(m->arena, &rules, x, d);
+  }
+  return rules;
+}
+
+void pki_extent_plan_module(pki_module *m) {
+  for (int i = 0; i < m->nentities; i++) {
+    pki_entity *e = m->entities[i];
+    for (int j = 0; e && j < e->nfuncs; j++) {
+      pki_func *f = e->funcs[j];
+      if (f && f->is_workunit && !f->is_closure && !f->runtime_typed)
+        f->extent_rules = pki_extent_rules(m, f, pki_access_summarize(m, f));
+    }
+  }
+}

@@ -1,0 +1,238 @@
+"""The bad-argument matrix (issue 11): every way a call can hand a kernel the
+wrong thing raises before anything runs, with the exception type Python
+users expect and a message naming the kernel and the argument; nothing is
+written through, nothing segfaults. One pkc-built module (built on first use
+into a temporary directory) serves every case.
+
+Run: /usr/bin/python3 tests/shim/test_bad_arguments.py
+"""
+import importlib.util
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "runtime-shim", "python"))
+os.environ["PATH"] = os.path.join(ROOT, "build", "bin") + os.pathsep + os.environ.get("PATH", "")
+import pykokkos as pk  # noqa: E402
+
+PROGRAM = '''import pykokkos as pk
+
+@pk.workunit
+def axpy(i: int, y: pk.View1D[pk.double], x: pk.View1D[pk.double], a: float):
+    y[i] = y[i] + a * x[i]
+
+@pk.workunit
+def shift(i: int, d: pk.View1D[pk.double], u: pk.View1D[pk.double]):
+    d[i] = u[i + 1] - u[i]
+
+@pk.workunit
+def fill(i: int, j: int, g: pk.View2D[pk.double], v: pk.int32, n: pk.uint8):
+    g[i, j] = v + n
+
+def fill_grid(g, v, n):
+    """A call site: it tells pkc that fill is an MDRange kernel (i, j)."""
+    pk.parallel_for(pk.MDRangePolicy([0, 0], [g.shape[0], g.shape[1]]), fill, g=g, v=v, n=n)
+
+@pk.workunit
+def guarded(i: int, d: pk.View1D[pk.double], u: pk.View1D[pk.double]):
+    if i > 0 and i < u.extent(0) - 1:
+        d[i] = u[i + 1] - u[i - 1]
+'''
+
+
+class BadArguments(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="pkbadargs")
+        path = os.path.join(cls.tmp, "kernels.py")
+        with open(path, "w") as f:
+            f.write(PROGRAM)
+        spec = importlib.util.spec_from_file_location("kernels", path)
+        cls.k = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(cls.k)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def raises(self, exc, kernel, argument, fn):
+        with self.assertRaises(exc) as cm:
+            fn()
+        msg = str(cm.exception)
+        self.assertIn(kernel, msg)
+        self.assertIn(f"'{argument}'", msg)
+        return msg
+
+    def ys(self, n=10):
+        return np.ones(n), np.arange(n, dtype=np.float64)
+
+    # --- dtype, rank, layout ---------------------------------------------
+    def test_wrong_dtype(self):
+        y, _ = self.ys()
+        self.raises(TypeError, "axpy", "x", lambda: pk.parallel_for(
+            10, self.k.axpy, y=y, x=np.arange(10, dtype=np.float32), a=1.0))
+
+    def test_wrong_rank(self):
+        y, _ = self.ys()
+        self.raises(TypeError, "axpy", "x", lambda: pk.parallel_for(
+            10, self.k.axpy, y=y, x=np.zeros((10, 1)), a=1.0))
+
+    def test_scalar_for_view_and_view_for_scalar(self):
+        y, x = self.ys()
+        self.raises(TypeError, "axpy", "x", lambda: pk.parallel_for(
+            10, self.k.axpy, y=y, x=3.0, a=1.0))
+        self.raises(TypeError, "axpy", "a", lambda: pk.parallel_for(
+            10, self.k.axpy, y=y, x=x, a=np.ones(3)))
+
+    # --- extents ----------------------------------------------------------
+    def test_range_past_a_view(self):
+        y, _ = self.ys()
+        x = np.arange(8, dtype=np.float64)
+        before = y.copy()
+        msg = self.raises(ValueError, "axpy", "x", lambda: pk.parallel_for(
+            10, self.k.axpy, y=y, x=x, a=1.0))
+        self.assertIn("extent 8", msg)
+        np.testing.assert_array_equal(y, before)   # nothing ran
+
+    def test_offset_access_past_the_end(self):
+        d, u = self.ys()
+        msg = self.raises(ValueError, "shift", "u", lambda: pk.parallel_for(
+            10, self.k.shift, d=d, u=u))
+        self.assertIn("i + 1", msg)
+        pk.parallel_for(9, self.k.shift, d=d, u=u)   # the range that fits runs
+        np.testing.assert_array_equal(d[:9], np.ones(9))
+
+    def test_negative_begin(self):
+        y, x = self.ys()
+        msg = self.raises(ValueError, "axpy", "y", lambda: pk.parallel_for(
+            pk.RangePolicy(-1, 5), self.k.axpy, y=y, x=x, a=1.0))
+        self.assertIn("index -1", msg)
+
+    def test_mdrange_past_a_view(self):
+        g = np.zeros((4, 5))
+        msg = self.raises(ValueError, "fill", "g", lambda: pk.parallel_for(
+            pk.MDRangePolicy([0, 0], [4, 6]), self.k.fill, g=g, v=1, n=2))
+        self.assertIn("dimension 1", msg)
+
+    def test_guarded_accesses_run_over_any_range(self):
+        d, u = np.zeros(10), np.arange(10, dtype=np.float64) ** 2
+        pk.parallel_for(10, self.k.guarded, d=d, u=u)
+        want = np.zeros(10)
+        want[1:-1] = u[2:] - u[:-2]
+        np.testing.assert_array_equal(d, want)
+
+    # --- memory the kernel may not write --------------------------------
+    def test_read_only_array(self):
+        y, x = self.ys()
+        y.setflags(write=False)
+        self.raises(TypeError, "axpy", "y", lambda: pk.parallel_for(
+            10, self.k.axpy, y=y, x=x, a=1.0))
+        buf = np.frombuffer(bytes(80), dtype=np.float64)   # over immutable bytes
+        self.raises(TypeError, "axpy", "y", lambda: pk.parallel_for(
+            10, self.k.axpy, y=buf, x=x, a=1.0))
+
+    def test_other_byte_order(self):
+        y, _ = self.ys()
+        x = np.arange(10, dtype=">f8")
+        self.raises(TypeError, "axpy", "x", lambda: pk.parallel_for(
+            10, self.k.axpy, y=y, x=x, a=1.0))
+
+    def test_dtype_changed_in_place(self):
+        y, x = self.ys()
+        pk.parallel_for(10, self.k.axpy, y=y, x=x, a=1.0)
+        x.dtype = np.int64    # same buffer, now read as int64
+        self.raises(TypeError, "axpy", "x", lambda: pk.parallel_for(
+            10, self.k.axpy, y=y, x=x, a=1.0))
+
+    # --- integers that do not fit the parameter -------------------------
+    def test_integer_overflow(self):
+        g = np.zeros((2, 2))
+        self.raises(OverflowError, "fill", "v", lambda: pk.parallel_for(
+            pk.MDRangePolicy([0, 0], [2, 2]), self.k.fill, g=g, v=2**31, n=0))
+        self.raises(OverflowError, "fill", "n", lambda: pk.parallel_for(
+            pk.MDRangePolicy([0, 0], [2, 2]), self.k.fill, g=g, v=0, n=256))
+        self.raises(OverflowError, "fill", "n", lambda: pk.parallel_for(
+            pk.MDRangePolicy([0, 0], [2, 2]), self.k.fill, g=g, v=0, n=-1))
+        np.testing.assert_array_equal(g, np.zeros((2, 2)))
+
+    def test_range_overflow(self):
+        y, x = self.ys()
+        with self.assertRaisesRegex(OverflowError, "axpy: the range"):
+            pk.parallel_for(2**64 + 5, self.k.axpy, y=y, x=x, a=1.0)
+        with self.assertRaisesRegex(OverflowError, "pk.RangePolicy: end"):
+            pk.RangePolicy(0, 2**64)
+
+    # --- missing, extra, None --------------------------------------------
+    def test_missing_extra_and_none_arguments(self):
+        y, x = self.ys()
+        self.raises(TypeError, "axpy", "a", lambda: pk.parallel_for(
+            10, self.k.axpy, y=y, x=x))
+        self.raises(TypeError, "axpy", "b", lambda: pk.parallel_for(
+            10, self.k.axpy, y=y, x=x, a=1.0, b=2.0))
+        self.raises(TypeError, "axpy", "x", lambda: pk.parallel_for(
+            10, self.k.axpy, y=y, x=None, a=1.0))
+
+
+BOUNDS_PROGRAM = '''import numpy as np
+import pykokkos as pk
+
+@pk.workunit
+def gather(i: int, out: pk.View1D[pk.double], src: pk.View1D[pk.double],
+           idx: pk.View1D[pk.int64]):
+    out[i] = src[idx[i]]
+
+@pk.workunit
+def corner(i: int, g: pk.View2D[pk.double], k: int):
+    g[i, k] = 1.0
+
+src, out = np.arange(5.0), np.zeros(4)
+idx = np.array([0, 4, 5, 1])
+try:
+    pk.parallel_for(4, gather, out=out, src=src, idx=idx)
+    print("no error")
+except IndexError as e:
+    print(e)
+idx[2] = 2
+pk.parallel_for(4, gather, out=out, src=src, idx=idx)
+assert np.array_equal(out, src[idx]), out
+g = np.zeros((3, 3))
+try:
+    pk.parallel_for(3, corner, g=g, k=-1)
+    print("no error")
+except IndexError as e:
+    print(e)
+'''
+
+
+class BoundsCheck(unittest.TestCase):
+    """pkc build --bounds-check (here through PKC_BOUNDS_CHECK=1, as the shim
+    builds): accesses no launch-range check can see (indirect, a scalar
+    index) raise IndexError naming kernel, View, index and line."""
+
+    def test_indirect_and_scalar_indices(self):
+        import subprocess
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bounds.py")
+            with open(path, "w") as f:
+                f.write(BOUNDS_PROGRAM)
+            env = dict(os.environ, PKC_BOUNDS_CHECK="1",
+                       PYTHONPATH=os.path.join(ROOT, "runtime-shim", "python"))
+            r = subprocess.run([sys.executable, path], capture_output=True, text=True,
+                               env=env, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            lines = r.stdout.splitlines()
+            self.assertEqual(lines, [
+                "gather: index 5 is out of bounds for View 'src' with extent 5 in "
+                "dimension 0 (line 7)",
+                "corner: index -1 is out of bounds for View 'g' with extent 3 in "
+                "dimension 1 (line 11)"], r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,115 @@
+"""The module cache under concurrency and damage (issue 11): many processes
+starting one program on a missing or stale module (one builds, all run), a
+truncated or overwritten module (rebuilt by the shim and by `pkc build`,
+never loaded), and a changed toolchain (CXXFLAGS: `pkc build` decides, the
+module is rebuilt and the key file records the new environment)."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+PKC = os.path.join(ROOT, "build", "bin", "pkc")
+
+PROGRAM = '''import numpy as np
+import pykokkos as pk
+
+@pk.workunit
+def scale(i: int, y: pk.View1D[float], x: pk.View1D[float], a: float):
+    y[i] = a * x[i]
+
+if __name__ == "__main__":
+    x = np.arange(1000, dtype=np.float64)
+    y = np.zeros(1000)
+    pk.parallel_for(1000, scale, y=y, x=x, a=3.0)
+    assert np.array_equal(y, 3.0 * x), "wrong result"
+    print("OK")
+'''
+
+
+def env(**extra):
+    e = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "runtime-shim", "python"),
+             OMP_NUM_THREADS="1", PKC_BACKEND="openmp")
+    e["PATH"] = os.path.join(ROOT, "build", "bin") + os.pathsep + e.get("PATH", "")
+    e.pop("PKC", None)
+    e.update(extra)
+    return e
+
+
+class ModuleCache(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="pkcache")
+        self.src = os.path.join(self.tmp.name, "scale.py")
+        self.write_source()
+        self.so = os.path.join(self.tmp.name, "scale.pk", "scale.openmp.so")
+        self.key = os.path.join(self.tmp.name, "scale.pk", "scale.openmp.key")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write_source(self, comment=""):
+        with open(self.src, "w") as f:
+            f.write(PROGRAM + comment)
+
+    def run_program(self, **extra):
+        return subprocess.run([sys.executable, self.src], capture_output=True, text=True,
+                              env=env(**extra), timeout=300)
+
+    def test_concurrent_processes_build_once_and_all_run(self):
+        """8 processes at once, 20 rounds; the source changes in 3 of them, so
+        those rounds start on a stale module."""
+        for rnd in range(20):
+            if rnd in (0, 7, 14):
+                self.write_source(f"# round {rnd}\n")
+            procs = [subprocess.Popen([sys.executable, self.src], stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, env=env())
+                     for _ in range(8)]
+            for p in procs:
+                out, err = p.communicate(timeout=600)
+                self.assertEqual((p.returncode, out.strip()), (0, "OK"),
+                                 f"round {rnd}: {err}")
+        leftovers = [n for n in os.listdir(os.path.dirname(self.so)) if n.endswith(".tmp")]
+        self.assertEqual(leftovers, [])
+
+    def test_damaged_module_is_rebuilt_not_loaded(self):
+        r = self.run_program()
+        self.assertEqual(r.stdout.strip(), "OK", r.stderr)
+        size = os.path.getsize(self.so)
+        os.truncate(self.so, size // 3)                     # truncated: the shim rebuilds
+        r = self.run_program()
+        self.assertEqual((r.returncode, r.stdout.strip()), (0, "OK"), r.stderr)
+        self.assertIn("damaged", r.stderr)
+        self.assertEqual(os.path.getsize(self.so), size)
+        with open(self.so, "r+b") as f:                     # overwritten in place, same size
+            f.seek(size // 2)
+            f.write(b"\xde\xad" * 2048)
+        b = subprocess.run([PKC, "build", self.src], capture_output=True, text=True, env=env())
+        self.assertEqual(b.returncode, 0, b.stderr)
+        r = self.run_program(PKC="/nonexistent/pkc")        # must not need a rebuild now
+        self.assertEqual((r.returncode, r.stdout.strip()), (0, "OK"), r.stderr)
+
+    def test_damaged_module_without_pkc_is_refused(self):
+        self.assertEqual(self.run_program().stdout.strip(), "OK")
+        os.truncate(self.so, 4096)
+        r = self.run_program(PKC="", PATH="/usr/bin:/bin")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("RuntimeError", r.stderr)
+        self.assertIn(f"pkc build {self.src}", r.stderr)
+
+    def test_changed_cxxflags_rebuild(self):
+        self.assertEqual(self.run_program().stdout.strip(), "OK")
+        before = os.path.getmtime(self.so)
+        r = self.run_program(CXXFLAGS="-DPKC_CACHE_TEST=1")
+        self.assertEqual((r.returncode, r.stdout.strip()), (0, "OK"), r.stderr)
+        self.assertGreater(os.path.getmtime(self.so), before, "not rebuilt for new CXXFLAGS")
+        with open(self.key) as f:
+            self.assertIn("CXXFLAGS=-DPKC_CACHE_TEST=1", f.read())
+        cache = os.path.join(self.tmp.name, "scale.pk", "build-openmp", "CMakeCache.txt")
+        with open(cache) as f:
+            self.assertIn("CMAKE_CXX_FLAGS:STRING=-DPKC_CACHE_TEST=1", f.read())
+
+
+if __name__ == "__main__":
+    unittest.main()
