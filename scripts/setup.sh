@@ -79,6 +79,28 @@ else
   installed+=("Kokkos 3.4.01 OpenMP+Serial in .deps/kokkos-openmp")
 fi
 
+# --- 3b. Kokkos 4 (OpenMP + Serial, deprecated code off) ---------------------
+# From ../shared/kokkos4 (the develop tree at 4.6.99) when it is there: make
+# test also builds and runs the examples and feature programs against it.
+K4_TAR=$(compgen -G "$ROOT/../shared/kokkos4/kokkos-4*.tar.gz" | head -n 1 || true)
+if has_kokkos "$ROOT/.deps/kokkos4-openmp"; then
+  say "Kokkos 4 present in .deps/kokkos4-openmp"
+elif [[ -n $K4_TAR ]]; then
+  say "building Kokkos 4 (OpenMP + Serial, deprecated code off) from $(basename "$K4_TAR")"
+  t=$SECONDS
+  k4=$(mktemp -d)
+  tar xzf "$K4_TAR" -C "$k4"
+  k4src=$(dirname "$(compgen -G "$k4/*/CMakeLists.txt" | head -n 1)")
+  cmake -S "$k4src" -B "$k4/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
+    -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF \
+    -DCMAKE_INSTALL_PREFIX="$ROOT/.deps/kokkos4-openmp" >/dev/null
+  cmake --build "$k4/build" -j"$JOBS" >/dev/null && cmake --install "$k4/build" >/dev/null
+  rm -rf "$k4"
+  installed+=("Kokkos 4 OpenMP+Serial in .deps/kokkos4-openmp ($((SECONDS - t)) s)")
+else
+  say "no ../shared/kokkos4: the Kokkos 4 tests will be skipped"
+fi
+
 # --- 4. Kokkos with CUDA and with HIP (compile-only in CI) --------------------
 # nvcc: on PATH, else the CUDA toolkit's usual places.
 find_nvcc() {

@@ -13,6 +13,10 @@ Groups (run in this order; `--only a,b` selects some):
   gpu-compile  `pkc build` (compile + link only) of every examples/*.py for
                cuda (.deps/kokkos-cuda, sm_90) and hip (.deps/kokkos-hip,
                gfx908) into build/gpu-compile/, two at a time, warning-free
+  kokkos4      every examples/*.py and tests/features/*.py built (warnings
+               are failures) and run on OpenMP against Kokkos 4 with
+               deprecated code off (.deps/kokkos4-openmp, which setup.sh
+               builds from ../shared/kokkos4; one SKIP line when absent)
   install      tests/install/ (unittest, as shim): `make install` into a
                temporary DESTDIR and a CMake project, Python, pkg-config and
                pip using only what was installed
@@ -37,8 +41,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PKC = os.path.join(ROOT, "build", "bin", "pkc")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
-GROUPS = ["unit", "diagnostics", "examples", "features", "compat", "c_host", "shim", "api", "gpu-compile",
-          "install"]
+GROUPS = ["unit", "diagnostics", "examples", "features", "compat", "c_host", "shim", "api", "kokkos4",
+          "gpu-compile", "install"]
 BACKENDS = ["openmp", "serial"]
 # Small problem sizes for each example (argv after the script name).
 EXAMPLE_ARGS = {
@@ -658,6 +662,54 @@ def group_shim(res, group="shim"):
         res.fail(group, f"no tests found in tests/{group}", out)
 
 
+# --- Kokkos 4: build and run against the next major version ------------------
+
+KOKKOS4 = os.path.join(ROOT, ".deps", "kokkos4-openmp")
+
+
+def kokkos4_one(src, tmp):
+    """Copies src into tmp, runs it there (the shim builds its module against
+    Kokkos 4 through Kokkos_ROOT); returns (rc, output, compiler warnings)."""
+    stem = os.path.splitext(os.path.basename(src))[0]
+    dst = os.path.join(tmp, os.path.basename(src))
+    shutil.copy(src, dst)
+    env = dict(run_env("openmp"), Kokkos_ROOT=KOKKOS4)
+    with open(src, encoding="utf-8") as fh:
+        for _, line in zip(range(5), fh):
+            m = ENV_RE.match(line.strip())
+            if m:
+                env[m.group(1)] = m.group(2)
+    args = example_args(src, stem) if "examples" in src else []
+    rc, out, _ = run([PYTHON, dst] + args, env=env, timeout=600, cwd=tmp)
+    hits = []
+    for log in glob.glob(os.path.join(tmp, stem + ".pk", "**", "pkc-build.log"), recursive=True):
+        with open(log, encoding="utf-8", errors="replace") as f:
+            hits += [l.rstrip() for l in f if "warning" in l.lower()]
+    return rc, out, hits
+
+
+def group_kokkos4(res):
+    if not glob.glob(os.path.join(KOKKOS4, "lib*", "cmake", "Kokkos", "KokkosConfig.cmake")):
+        print(f"SKIP kokkos4: no Kokkos 4 install at {rel(KOKKOS4)} (setup.sh builds it "
+              "when ../shared/kokkos4 is present)", flush=True)
+        return
+    progs = example_files() + sorted(glob.glob(os.path.join(ROOT, "tests", "features", "*.py")))
+    with tempfile.TemporaryDirectory(prefix="pkc-k4-") as tmp, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+        dirs = []
+        for i in range(len(progs)):
+            dirs.append(os.path.join(tmp, str(i)))
+            os.makedirs(dirs[-1])
+        for src, (rc, out, hits) in zip(progs, pool.map(kokkos4_one, progs, dirs)):
+            stem = os.path.splitext(os.path.basename(src))[0]
+            lines = [l for l in out.splitlines() if l.strip()]
+            ok = (any("verification PASSED" in l for l in lines) if "examples" in src
+                  else bool(lines) and lines[-1].strip() == "OK")
+            res.check(f"kokkos4/{stem}", rc == 0 and ok and not hits,
+                      f"{status_text(rc)}; " + ("" if ok else "no PASSED/OK line; ") +
+                      f"{len(hits)} compiler warning(s)", "\n".join(hits[:10]) + "\n" + out)
+
+
 # --- f. GPU backends: compile + link only ------------------------------------
 
 GPU_TARGETS = {  # backend -> (compiler, Kokkos install, what setup.sh needs)
@@ -784,6 +836,8 @@ def main():
             group_gpu_compile(res)
         elif g == "install":
             group_install(res)
+        elif g == "kokkos4":
+            group_kokkos4(res)
     print(f"{res.passed} passed, {res.failed} failed", flush=True)
     return 1 if res.failed else 0
 
