@@ -37,7 +37,7 @@ DLPACK_H ?= $(firstword $(wildcard /usr/include/dlpack/dlpack.h \
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all test clean bench install install-kernels uninstall
+.PHONY: all test clean bench install install-kernels uninstall fuzz test-sanitize
 all: $(B)/bin/pkc $(B)/lib/libpkcrt.so $(UNIT_BIN) $(B)/tests/c_host $(B)/man/pkc.1
 
 $(B)/obj/%.o: %.c $(wildcard */*.h)
@@ -81,6 +81,16 @@ $(B)/man/pkc.1: $(B)/bin/pkc scripts/man.sh
 
 test: all
 	$(PYTHON) tests/run_tests.py
+
+# libFuzzer on the translator (clang; findings in build/fuzz/findings/) and
+# pkc under ASan + UBSan over every Python file in the tree; `make test` runs
+# both (group sanitize, 60 s of fuzzing).
+FUZZ_SECONDS ?= 3600
+fuzz: $(B)/gen/embedded.c
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+test-sanitize:
+	bash scripts/sanitize.sh
 
 bench: all
 	$(PYTHON) scripts/bench.py

@@ -3,8 +3,11 @@
 #   1. Debian packages (compiler, CMake, tree-sitter runtime, cmocka, OpenSSL,
 #      DLPack header, numpy, git, and node/npm only if npm is missing),
 #   2. the pinned Python grammar from npm (package-lock.json, no install scripts),
+#      clang + libclang-rt-14-dev (libFuzzer: scripts/fuzz.sh),
 #   3. Kokkos 3.4.01 from Debian's trilinos *source*, built with OpenMP + Serial
 #      as shared libraries into .deps/kokkos-openmp (skipped when present),
+#      and Kokkos 4 from ../shared/kokkos4 into .deps/kokkos4-openmp when that
+#      folder is there (make test's kokkos4 group),
 #   4. Kokkos with CUDA (nvcc, sm_90) into .deps/kokkos-cuda and with HIP
 #      (Debian's hipcc, gfx908) into .deps/kokkos-hip, for CI's compile-only
 #      GPU checks; each skipped when present, or (one line says why) when its
@@ -28,7 +31,8 @@ say() { echo "setup: $*"; }
 # openmpi-bin + python3-mpi4py: several ranks (pykokkos.mpi, examples/mpi_*.py)
 PKGS=(build-essential cmake libtree-sitter-dev libcmocka-dev libssl-dev
       libdlpack-dev python3-numpy git ca-certificates dpkg-dev
-      openmpi-bin python3-mpi4py python3-pip python3-setuptools pkgconf groff-base)
+      openmpi-bin python3-mpi4py python3-pip python3-setuptools pkgconf groff-base
+      clang libclang-rt-14-dev)
 command -v npm >/dev/null 2>&1 || PKGS+=(nodejs npm)
 
 missing=()

@@ -17,6 +17,9 @@ Groups (run in this order; `--only a,b` selects some):
                are failures) and run on OpenMP against Kokkos 4 with
                deprecated code off (.deps/kokkos4-openmp, which setup.sh
                builds from ../shared/kokkos4; one SKIP line when absent)
+  sanitize     scripts/sanitize.sh (pkc built with ASan + UBSan runs check,
+               ir and emit on every Python file in the tree) and 60 s of
+               libFuzzer on the translator (scripts/fuzz.sh, clang)
   install      tests/install/ (unittest, as shim): `make install` into a
                temporary DESTDIR and a CMake project, Python, pkg-config and
                pip using only what was installed
@@ -42,7 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PKC = os.path.join(ROOT, "build", "bin", "pkc")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 GROUPS = ["unit", "diagnostics", "examples", "features", "compat", "c_host", "shim", "api", "kokkos4",
-          "gpu-compile", "install"]
+          "sanitize", "gpu-compile", "install"]
 BACKENDS = ["openmp", "serial"]
 # Small problem sizes for each example (argv after the script name).
 EXAMPLE_ARGS = {
@@ -662,6 +665,16 @@ def group_shim(res, group="shim"):
         res.fail(group, f"no tests found in tests/{group}", out)
 
 
+# --- sanitizers and fuzzing ---------------------------------------------------
+
+def group_sanitize(res):
+    rc, out, _ = run(["bash", "scripts/sanitize.sh"], timeout=900)
+    res.check("sanitize/check-ir-emit-every-file", rc == 0, status_text(rc), out[-3000:])
+    rc, out, _ = run(["bash", "scripts/fuzz.sh", "60"], timeout=900)
+    res.check("sanitize/libfuzzer-60s", rc == 0 and "Done " in out,
+              f"{status_text(rc)}; findings in build/fuzz/findings/", out[-3000:])
+
+
 # --- Kokkos 4: build and run against the next major version ------------------
 
 KOKKOS4 = os.path.join(ROOT, ".deps", "kokkos4-openmp")
@@ -838,6 +851,8 @@ def main():
             group_install(res)
         elif g == "kokkos4":
             group_kokkos4(res)
+        elif g == "sanitize":
+            group_sanitize(res)
     print(f"{res.passed} passed, {res.failed} failed", flush=True)
     return 1 if res.failed else 0
 
