@@ -239,6 +239,11 @@ static void ck_for(pki_ck *c, pki_stmt *s) {
   s->begin = ck_range_arg(c, s->begin);
   s->end = ck_range_arg(c, s->end);
   s->step = ck_range_arg(c, s->step);
+  int64_t step = 1;
+  if (s->step && pki_ck_const_int(s->step, &step) && step == 0)
+    pki_error(c->d, s->step->span, "zero-step",
+              "range() step must not be zero (Python raises ValueError; the loop would "
+              "never end)");
   if (s->var && (s->var->type.kind == PKI_VOID || pki_is_int(s->var->type.kind)))
     s->var->type = pki_int_type;
   pki_ck_block(c, &s->body);
