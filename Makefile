@@ -57,9 +57,11 @@ $(B)/obj/gen/embedded.o: $(B)/gen/embedded.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -c $< -o $@
 
+# linked beside and renamed: a pkc that is running (a build, the shim) never
+# sees a half-written binary
 $(B)/bin/pkc: $(CORE_OBJ) $(CMD_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $^ -o $@ $(LIBS)
+	$(CC) $(CFLAGS) $^ -o $@.tmp $(LIBS) && mv -f $@.tmp $@
 
 $(B)/lib/libpkcrt.so: runtime-shim/pkcrt.c runtime-shim/pkcrt.h runtime-shim/pkc_abi.h
 	@mkdir -p $(dir $@)
