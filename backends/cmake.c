@@ -96,7 +96,7 @@ static bool on_path(const char *prog) {
 }
 
 /* Runs argv with stdout+stderr appended to log; returns the exit status or -1. */
-static int run_logged(char *const argv[], const char *log, int verbosity) {
+int pkb_run_logged(char *const argv[], const char *log, int verbosity) {
   FILE *lf = fopen(log, "a");
   if (lf) {
     fputs("$", lf);
@@ -130,7 +130,7 @@ static int run_logged(char *const argv[], const char *log, int verbosity) {
 /* Prints the log's error lines (or its tail) to stderr; a CMake error's
  * message is on the indented lines after "CMake Error at ...", so those go
  * too (e.g. "No CMAKE_CXX_COMPILER could be found."). */
-static void show_errors(const char *log) {
+void pkb_show_errors(const char *log) {
   size_t len = 0;
   char *text = pkb_read_file(log, &len);
   if (!text)
@@ -299,7 +299,7 @@ static int configure(const pki_module *m, const pkb_options *o, build_paths *p,
     return 0;
   /* a different toolchain: start from a clean build directory */
   char *rm[] = {"cmake", "-E", "remove_directory", p->dir, NULL};
-  run_logged(rm, "/dev/null", o->verbosity);
+  pkb_run_logged(rm, "/dev/null", o->verbosity);
   if (mkdir(p->dir, 0755) != 0 && errno != EEXIST) {
     snprintf(err, errlen, "cannot create %s: %s", p->dir, strerror(errno));
     return -1;
@@ -318,9 +318,9 @@ static int configure(const pki_module *m, const pkb_options *o, build_paths *p,
   if (cxx)
     argv[n++] = pki_sprintf(a, "-DCMAKE_CXX_COMPILER=%s", cxx);
   argv[n] = NULL;
-  int rc = run_logged((char *const *)argv, p->log, o->verbosity);
+  int rc = pkb_run_logged((char *const *)argv, p->log, o->verbosity);
   if (rc != 0) {
-    show_errors(p->log);
+    pkb_show_errors(p->log);
     snprintf(err, errlen, "toolchain failure: CMake could not configure %s for backend '%s'"
              " (log: %s)", m->name, o->backend, p->log);
     return -1;
@@ -337,8 +337,8 @@ static int compile(const pki_module *m, const pkb_options *o, build_paths *p, ch
   char j[32];
   snprintf(j, sizeof j, "%ld", jobs);
   char *argv[] = {"cmake", "--build", p->dir, "-j", j, NULL};
-  if (run_logged(argv, p->log, o->verbosity) != 0) {
-    show_errors(p->log);
+  if (pkb_run_logged(argv, p->log, o->verbosity) != 0) {
+    pkb_show_errors(p->log);
     snprintf(err, errlen, "toolchain failure: building %s for backend '%s' failed (log: %s)",
              m->name, o->backend, p->log);
     return -1;
@@ -468,11 +468,20 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
   if (o->progress)
     fprintf(stderr, "pkc: building %s.%s.so ...\n", m->name, o->backend);
   const char *keyh = pki_sprintf(m->arena, "#define PKC_CACHE_KEY \"%s\"\n", key);
-  if (configure(m, o, &p, err, errlen) != 0)
-    return -1;
   pkb_write_if_changed(p.keyh, keyh, strlen(keyh));
-  if (compile(m, o, &p, err, errlen) != 0)
+  /* the toolchain's captured commands (fastbuild.c), else the CMake project;
+   * --error-model=numpy defines a macro before the support header, which the
+   * precompiled one cannot know */
+  int fast = o->error_model_numpy ? 0 : pkb_fast_build(m, o, p.dir, p.log, so, err, errlen);
+  if (fast < 0)
     return -1;
+  if (!fast) {
+    if (configure(m, o, &p, err, errlen) != 0)
+      return -1;
+    pkb_write_if_changed(p.keyh, keyh, strlen(keyh));
+    if (compile(m, o, &p, err, errlen) != 0)
+      return -1;
+  }
   int warnings = show_generated_warnings(m, p.log);
   if (warnings && !o->allow_warnings) {
     snprintf(err, errlen, "the generated C++ drew %d compiler warning%s (shown above; log: %s)."

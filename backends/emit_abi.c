@@ -162,7 +162,14 @@ void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *
   else if (f->pattern != PKI_PATTERN_FOR)
     pkb_line(b, "%s %s = 0;", pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64),
              scan ? "total" : "value");
-  if (f->policy == PKI_POLICY_MDRANGE) { /* iteration order chosen at run time */
+  /* MDRange: the iteration order a policy asks for, chosen at run time; a
+   * file that never names one (pk.Iterate / iterate=) gets the default only
+   * (any order gives the same results; each costs an instantiation) */
+  bool orders = strstr(c->m->source, "Iterate") || strstr(c->m->source, "iterate");
+  if (f->policy == PKI_POLICY_MDRANGE && !orders) {
+    pkb_line(b, "if (!pkc::tiles_fit(*policy, %d, kernel, err, errlen)) return 1;", f->nindex);
+    launch_one(c, f, fty, tag, NULL);
+  } else if (f->policy == PKI_POLICY_MDRANGE) {
     pkb_line(b, "if (!pkc::tiles_fit(*policy, %d, kernel, err, errlen)) return 1;", f->nindex);
     pkb_line(b, "switch (policy->iterate) {");
     pkb_line(b, "case 1:");
@@ -255,6 +262,26 @@ static void wrapper(pkb_ctx *c, const pki_func *f) {
   b->indent--;
   pkb_line(b, "}");
   pkb_nl(b);
+}
+
+static void pool_var(pki_visitor *v, const pki_var *var) {
+  if (var->type.kind == PKI_POOL || var->type.kind == PKI_RAND_STATE)
+    *(bool *)v->data = true;
+}
+
+static void pool_expr(pki_visitor *v, const pki_expr *e) {
+  if (e->type.kind == PKI_POOL || e->type.kind == PKI_RAND_STATE)
+    *(bool *)v->data = true;
+}
+
+/* Does some entity of m take, make or use a random pool? */
+static bool uses_pools(const pki_module *m) {
+  bool found = false;
+  pki_visitor v = {.expr = pool_expr, .var = pool_var, .data = &found};
+  for (int i = 0; i < m->nentities && !found; i++)
+    if (m->entities[i])
+      pki_visit_entity(&v, m->entities[i]);
+  return found;
 }
 
 /* Calls fn for every workunit of the module, in source order. */
@@ -428,8 +455,10 @@ void pkb_gen_descriptor(pkb_ctx *c) {
   pkb_line(b, "      pkc::on_device ? pkc::allocate : nullptr,");
   pkb_line(b, "      pkc::on_device ? pkc::deallocate : nullptr,");
   pkb_line(b, "      pkc::copy,");
-  pkb_line(b, "      pkc::pool_create,");
-  pkb_line(b, "      pkc::pool_destroy,");
+  /* only a module that takes or makes random pools instantiates them */
+  bool pools = uses_pools(m);
+  pkb_line(b, "      %s", pools ? "pkc::pool_create," : "nullptr,  // pool_create: no random pools");
+  pkb_line(b, "      %s", pools ? "pkc::pool_destroy," : "nullptr,  // pool_destroy");
   omitted_list(c);
   pkb_line(b, "  return &desc;");
   pkb_line(b, "}");

@@ -179,6 +179,19 @@ int pkb_write_if_changed(const char *path, const char *text, size_t len);
 char *pkb_read_file(const char *path, size_t *len);
 /* mkdir -p: creates path and its missing parents; 0 or -1 (errno set). */
 int pkb_mkdirs(const char *path);
+/* Runs argv with stdout+stderr appended to log (verbosity > 0: echoes the
+ * command); returns the exit status, 128+signal, or -1 (cannot start). */
+int pkb_run_logged(char *const argv[], const char *log, int verbosity);
+/* Prints the log's error lines (or its tail) to stderr. */
+void pkb_show_errors(const char *log);
+/* fastbuild.c: builds the module of m into so by running the compile and
+ * link commands CMake chose for this toolchain (captured once per toolchain
+ * from a probe project, with a precompiled pkc_kokkos.hpp) instead of
+ * configuring a CMake project per module. Host backends only. Returns 1
+ * built, 0 not available here (the caller builds with CMake), -1 the
+ * compiler or linker failed (message in err, output shown). */
+int pkb_fast_build(const pki_module *m, const pkb_options *o, const char *build_dir,
+                   const char *log, const char *so, char *err, size_t errlen);
 /* The embedded support file with this name, or NULL. */
 const char *pkb_embedded(const char *name);
 

@@ -635,10 +635,16 @@ inline int copy(void *dst, int dst_dev, const void *src, int src_dev, size_t n,
   try {
     char *d = static_cast<char *>(dst);
     char *s = const_cast<char *>(static_cast<const char *>(src));
+#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
+    (void)dst_dev;  // host memory only: no Kokkos::deep_copy to instantiate
+    (void)src_dev;
+    std::memcpy(d, s, n);
+#else
     if (dst_dev && src_dev) Kokkos::deep_copy(DeviceBytes(d, n), DeviceBytes(s, n));
     else if (dst_dev) Kokkos::deep_copy(DeviceBytes(d, n), Bytes(s, n));
     else if (src_dev) Kokkos::deep_copy(Bytes(d, n), DeviceBytes(s, n));
     else std::memcpy(d, s, n);
+#endif
     return 0;
   } catch (const std::exception &e) {
     return fail(err, errlen, "copy", e.what());
