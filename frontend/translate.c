@@ -13,18 +13,27 @@
  * emitter adds casts and parentheses of its own). */
 enum { MAX_TREE_DEPTH = 1000, MAX_BRACKET_DEPTH = 100 };
 
-static int is_bracket(TSNode n) {
+/* The grammar's symbols that open brackets (by name: a name may have
+ * several symbols), as a table indexed by symbol; caller frees. */
+static bool *bracket_symbols(const TSLanguage *lang) {
   static const char *const t[] = {"parenthesized_expression", "argument_list", "subscript",
                                   "list", "tuple", "dictionary", "set"};
-  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-    if (!strcmp(ts_node_type(n), t[i]))
-      return 1;
-  return 0;
+  uint32_t n = ts_language_symbol_count(lang);
+  bool *is = calloc(n ? n : 1, sizeof *is);
+  for (uint32_t s = 0; is && s < n; s++)
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+      if (!strcmp(ts_language_symbol_name(lang, (TSSymbol)s), t[i]))
+        is[s] = true;
+  return is;
 }
 
 /* Walks the tree without recursion; reports the first node nested deeper than
  * the limits (before anything recursive sees the tree). True if none is. */
 static bool nesting_ok(pkf_ctx *c, TSNode root) {
+  bool *brackets = bracket_symbols(ts_tree_language(root.tree));
+  if (!brackets)
+    return true;
+#define is_bracket(n) ((int)brackets[ts_node_symbol(n)])
   TSTreeCursor cur = ts_tree_cursor_new(root);
   int depth = 0, br = 0;
   bool ok = true;
@@ -55,7 +64,9 @@ static bool nesting_ok(pkf_ctx *c, TSNode root) {
     }
   }
 done:
+#undef is_bracket
   ts_tree_cursor_delete(&cur);
+  free(brackets);
   return ok;
 }
 
