@@ -30,10 +30,12 @@ static bool *bracket_symbols(const TSLanguage *lang) {
 /* Walks the tree without recursion; reports the first node nested deeper than
  * the limits (before anything recursive sees the tree). True if none is. */
 static bool nesting_ok(pkf_ctx *c, TSNode root) {
-  bool *brackets = bracket_symbols(ts_tree_language(root.tree));
+  const TSLanguage *lang = ts_tree_language(root.tree);
+  bool *brackets = bracket_symbols(lang);
   if (!brackets)
     return true;
-#define is_bracket(n) ((int)brackets[ts_node_symbol(n)])
+  uint32_t nsym = ts_language_symbol_count(lang); /* ERROR nodes: a symbol past them */
+#define is_bracket(n) (ts_node_symbol(n) < nsym && brackets[ts_node_symbol(n)])
   TSTreeCursor cur = ts_tree_cursor_new(root);
   int depth = 0, br = 0;
   bool ok = true;
