@@ -37,7 +37,7 @@ DLPACK_H ?= $(firstword $(wildcard /usr/include/dlpack/dlpack.h \
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all test clean bench install install-kernels uninstall fuzz test-sanitize
+.PHONY: all test clean bench bench-peers install install-kernels uninstall fuzz test-sanitize
 all: $(B)/bin/pkc $(B)/lib/libpkcrt.so $(UNIT_BIN) $(B)/tests/c_host $(B)/man/pkc.1
 
 $(B)/obj/%.o: %.c $(wildcard */*.h)
@@ -66,6 +66,18 @@ $(B)/bin/pkc: $(CORE_OBJ) $(CMD_OBJ)
 $(B)/lib/libpkcrt.so: runtime-shim/pkcrt.c runtime-shim/pkcrt.h runtime-shim/pkc_abi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(DEFS) $(CFLAGS) -fPIC -shared -fvisibility=hidden -Iruntime-shim $< -o $@ -ldl
+
+# The shim's optional C fast path for launches (CPython extension, beside
+# libpkcrt.so; built only where Python's headers are installed: python3-dev).
+PY_INCLUDE := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)
+PY_EXT     := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))' 2>/dev/null)
+FASTCALL   := $(if $(wildcard $(PY_INCLUDE)/Python.h),$(B)/lib/_fastcall$(PY_EXT))
+all: $(FASTCALL)
+
+$(B)/lib/_fastcall$(PY_EXT): runtime-shim/fastcall.c runtime-shim/pkc_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Wall -Wextra -Wno-missing-field-initializers -fPIC -shared -fvisibility=hidden \
+	  -I$(PY_INCLUDE) -Iruntime-shim $< -o $@.tmp && mv -f $@.tmp $@
 
 $(B)/tests/test_%: tests/unit/test_%.c $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -97,6 +109,11 @@ test-sanitize:
 bench: all
 	$(PYTHON) scripts/bench.py
 
+# pkc against Numba and NumPy on the same kernels (bench/peers/README.md;
+# needs python3-numba): table on stdout and in bench/peers/last_run.md
+bench-peers: all
+	$(PYTHON) bench/peers/run.py
+
 clean:
 	rm -rf $(B)
 
@@ -125,6 +142,7 @@ install: $(B)/bin/pkc $(B)/lib/libpkcrt.so $(B)/man/pkc.1
 	  $(DESTDIR)$(INCLUDEDIR)/pkc/dlpack $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PYTHONDIR)
 	install -m 755 $(B)/bin/pkc $(DESTDIR)$(BINDIR)/pkc
 	install -m 755 $(B)/lib/libpkcrt.so $(DESTDIR)$(LIBDIR)/libpkcrt.so
+	$(if $(FASTCALL),install -m 755 $(FASTCALL) $(DESTDIR)$(LIBDIR)/)
 	install -m 644 runtime-shim/pkcrt.h runtime-shim/pkc_abi.h $(DESTDIR)$(INCLUDEDIR)/pkc/
 	install -m 644 $(DLPACK_H) $(DESTDIR)$(INCLUDEDIR)/pkc/dlpack/dlpack.h
 	install -m 644 $(B)/man/pkc.1 $(DESTDIR)$(MANDIR)/man1/pkc.1
@@ -154,5 +172,5 @@ install-kernels:
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pkc $(DESTDIR)$(LIBDIR)/libpkcrt.so $(DESTDIR)$(LIBDIR)/pkgconfig/pkcrt.pc \
-	  $(DESTDIR)$(MANDIR)/man1/pkc.1
+	  $(DESTDIR)$(MANDIR)/man1/pkc.1 $(DESTDIR)$(LIBDIR)/_fastcall$(PY_EXT)
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/pkc $(DESTDIR)$(LIBDIR)/cmake/pkc $(DESTDIR)$(PYTHONDIR)/pykokkos

@@ -172,6 +172,7 @@ class Plan:
         if (h is not None and h.array is a and a.shape == tuple(h.shape[:a.ndim])
                 and a.dtype == h.dtype):   # the dtype seen at binding (x.dtype = ... changes it)
             self.args[i] = h.addr
+            self.last[i] = UNBOUND   # the slot no longer holds the View bound before
             return
         self._check_host_array(i, p, a)
         dt = T.dtype_of_numpy(a.dtype)
@@ -211,6 +212,7 @@ class Plan:
         h = self.arrs[i]
         if h is not None and h.array is v and h.keep is None:
             self.args[i] = h.addr   # same device array as last call
+            self.last[i] = UNBOUND
             return
         self.last[i] = UNBOUND
         dev = _device_of(v)
@@ -554,7 +556,78 @@ def _gen_run(plan, class_sty):
     exec(compile("\n".join(L), f"<pykokkos plan {plan.kname}>", "exec"), env)
     run = env["run"]
     run.plan = plan
-    return run
+    return _fast_launcher(plan, run, class_sty) or run
+
+
+_FASTCALL = []
+
+
+def _fastcall():
+    """pykokkos._fastcall (runtime-shim/fastcall.c, built beside libpkcrt.so),
+    or None: not built, PKC_FASTCALL=0, or another Python."""
+    if not _FASTCALL:
+        _FASTCALL.append(None)
+        import os
+        import sysconfig
+        if os.environ.get("PKC_FASTCALL", "1") != "0":
+            from ._loader import find_runtime_lib
+            try:
+                d = os.path.dirname(find_runtime_lib())
+                path = os.path.join(d, "_fastcall" + sysconfig.get_config_var("EXT_SUFFIX"))
+                if os.path.isfile(path):
+                    import importlib.machinery
+                    import importlib.util
+                    loader = importlib.machinery.ExtensionFileLoader("pykokkos._fastcall", path)
+                    spec = importlib.util.spec_from_file_location("pykokkos._fastcall", path,
+                                                                  loader=loader)
+                    mod = importlib.util.module_from_spec(spec)
+                    loader.exec_module(mod)
+                    from . import _abi
+                    if mod.ABI_VERSION == _abi.PKC_ABI_VERSION:
+                        _FASTCALL[0] = mod
+            except (ImportError, OSError, RuntimeError):
+                pass
+    return _FASTCALL[0]
+
+
+def _fast_launcher(plan, run, class_sty):
+    """The C launcher of a host RangePolicy for/reduce/scan plan (the steady
+    state of launch loops, fastcall.c), falling back to run; None where the
+    plan needs Python on every call (GPU staging, pools, globals, MaxLoc)."""
+    from . import _abi
+    k = plan.kdesc
+    fc = _fastcall()
+    if (fc is None or plan.dev or k.policy != _abi.POLICY_RANGE or
+            k.pattern not in (_abi.PATTERN_FOR, _abi.PATTERN_REDUCE, _abi.PATTERN_SCAN) or
+            k.reducer in (_abi.REDUCER_MAXLOC, _abi.REDUCER_MINLOC)):
+        return None
+    import ctypes
+    kinds, slots, ranges = [], [], []
+    for i, p in enumerate(plan.params):
+        if p.flags & _abi.PARAM_FROM_GLOBAL or p.kind == _abi.PARAM_POOL:
+            return None
+        if p.kind == _abi.PARAM_VIEW:
+            kinds.append(1), slots.append(0), ranges.append(None)
+            continue
+        slots.append(ctypes.addressof(plan.slots[i]))
+        c, bits = p.dtype_code, p.dtype_bits
+        if c == T.DL_FLOAT:
+            kinds.append(2), ranges.append(None)
+        elif c == T.DL_BOOL:
+            kinds.append(5), ranges.append(None)
+        elif c == T.DL_UINT and bits == 64:
+            kinds.append(4), ranges.append(None)
+        else:
+            kinds.append(3), ranges.append(_int_range(c, bits))
+    rc = k.result_code
+    res = (0 if k.pattern == _abi.PATTERN_FOR else 4 if plan.rbool else
+           1 if rc == T.DL_FLOAT else 3 if rc == T.DL_UINT else 2)
+    A = ctypes.addressof
+    return fc.Launcher(plan, run, plan.failed, plan.last, run.__globals__["cur"],
+                       ctypes.cast(plan.fn, ctypes.c_void_p).value,
+                       A(plan.args), A(plan.policy), A(plan.result), A(plan.err), len(plan.err),
+                       tuple(plan.names), tuple(kinds), tuple(slots), tuple(ranges), res,
+                       -1 if class_sty else len(plan.params))
 
 
 def _kernel_run(mod, entity, name, kname, pattern, class_sty, glob=None):
