@@ -244,7 +244,7 @@ static void wrapper(pkb_ctx *c, const pki_func *f) {
   pkb_line(b, "if (!pkc::ready(kernel, err, errlen)) return 1;");
   if (!f->is_main)
     pkb_abi_check_policy(c, f);
-  pkb_line(b, "%s f;", fty);
+  pkb_line(b, "%s f{};", fty);
   bind_args(c, f);
   if (!f->is_main)
     pkb_abi_check_extents(c, f, "f");

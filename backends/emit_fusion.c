@@ -405,7 +405,7 @@ static void host_wrapper(pkb_ctx *c, const pki_host_fused *g) {
   b->indent++;
   pkb_line(b, "if (!pkc::ready(kernel, err, errlen)) return 1;");
   pkb_abi_check_policy(c, link_of(g, 0)->kernel);
-  pkb_line(b, "%s f;", fty);
+  pkb_line(b, "%s f{};", fty);
   host_bind(c, g);
   for (int k = 0; k < g->n; k++)
     pkb_abi_check_extents(c, link_of(g, k)->kernel,
