@@ -591,13 +591,15 @@ def _fastcall():
 
 
 def _fast_launcher(plan, run, class_sty):
-    """The C launcher of a host RangePolicy for/reduce/scan plan (the steady
-    state of launch loops, fastcall.c), falling back to run; None where the
-    plan needs Python on every call (GPU staging, pools, globals, MaxLoc)."""
+    """The C launcher of a RangePolicy for/reduce/scan plan (the steady state
+    of launch loops, fastcall.c), falling back to run; None where the plan
+    needs Python on every call (pools, globals, MaxLoc). On GPUs only Views
+    take the fast path: staged host arrays are never "the same View", so
+    their calls (and copies back) stay in run."""
     from . import _abi
     k = plan.kdesc
     fc = _fastcall()
-    if (fc is None or plan.dev or k.policy != _abi.POLICY_RANGE or
+    if (fc is None or k.policy != _abi.POLICY_RANGE or
             k.pattern not in (_abi.PATTERN_FOR, _abi.PATTERN_REDUCE, _abi.PATTERN_SCAN) or
             k.reducer in (_abi.REDUCER_MAXLOC, _abi.REDUCER_MINLOC)):
         return None
