@@ -216,7 +216,10 @@ class View:
         order = "F" if layout is T.Layout.LayoutLeft else "C"
         if array is None:
             shp = _shape_tuple(shape)
-            array = np.zeros(shp, dtype=self._dt.np_dtype, order=order)
+            # empty + fill, not zeros: NumPy backs large empty arrays with
+            # transparent huge pages (madvise) but calloc's zeroed pages not
+            array = np.empty(shp, dtype=self._dt.np_dtype, order=order)
+            array.fill(0)
         self._a = array
         self._dl = None
         self._dev = None      # DeviceMem once the View lives on a GPU

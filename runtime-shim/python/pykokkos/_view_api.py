@@ -46,7 +46,8 @@ def resize_view(v, *extents):
     if any(e < 0 for e in shp):
         raise ValueError(f"pk.resize: negative extent in {list(shp)}")
     order = "F" if v.layout is T.Layout.LayoutLeft else "C"
-    new = np.zeros(shp, dtype=old.dtype, order=order)
+    new = np.empty(shp, dtype=old.dtype, order=order)   # huge pages (see View)
+    new.fill(0)
     common = tuple(slice(0, min(a, b)) for a, b in zip(old.shape, shp))
     new[common] = old[common]
     v._a, v._dl = new, None
