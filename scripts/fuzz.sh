@@ -14,10 +14,11 @@ CC=${FUZZ_CC:-clang}
 FLAGS="-g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 DEFS="-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DPKC_VERSION=\"fuzz\""
 G=node_modules/tree-sitter-python/src
+RT=node_modules/tree-sitter/vendor/tree-sitter/lib
 objs=()
 compile() { # src obj [flags...]
   local src=$1 obj=$2; shift 2
-  if [[ ! -f $obj || $src -nt $obj || ir/ir.h -nt $obj ]]; then
+  if [[ ! -f $obj || $src -nt $obj || ir/ir.h -nt $obj || node_modules/.package-lock.json -nt $obj ]]; then
     $CC $FLAGS "$@" -c "$src" -o "$obj"
   fi
   objs+=("$obj")
@@ -25,13 +26,13 @@ compile() { # src obj [flags...]
 pids=()
 for src in ir/*.c frontend/*.c backends/*.c build/gen/embedded.c; do
   obj=$B/obj/$(echo "$src" | tr / _).o
-  compile "$src" "$obj" -std=c11 $DEFS -Iir -Ifrontend -Ibackends -Iruntime-shim
+  compile "$src" "$obj" -std=c11 $DEFS -I$RT/include -Iir -Ifrontend -Ibackends -Iruntime-shim
 done
 compile $G/parser.c $B/obj/parser.o -w -I$G
 compile $G/scanner.c $B/obj/scanner.o -w -I$G
-TS=$(ls /usr/lib/*/libtree-sitter.a 2>/dev/null | head -n 1 || true)
-$CC $FLAGS -fsanitize=fuzzer -std=c11 $DEFS -Iir -Ifrontend -Ibackends -Iruntime-shim \
-  tests/fuzz/fuzz_translate.c "${objs[@]}" ${TS:--ltree-sitter} -lcrypto -lm -o $B/fuzz_translate
+compile $RT/src/lib.c $B/obj/ts_runtime.o -w -std=c11 -D_DEFAULT_SOURCE -I$RT/include -I$RT/src
+$CC $FLAGS -fsanitize=fuzzer -std=c11 $DEFS -I$RT/include -Iir -Ifrontend -Ibackends -Iruntime-shim \
+  tests/fuzz/fuzz_translate.c "${objs[@]}" -lcrypto -lm -o $B/fuzz_translate
 for f in examples/*.py tests/*/*.py tests/diagnostics/ok/*.py; do
   cp -n "$f" "$B/corpus/$(echo "$f" | tr / _)" 2>/dev/null || true
 done

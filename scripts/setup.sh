@@ -55,12 +55,16 @@ else
 fi
 
 # --- 2. tree-sitter-python grammar (npm, pinned by package-lock.json) ---------
+# and the tree-sitter runtime's C sources (the npm package's vendor/ copy)
 want=$(sed -n 's/.*"tree-sitter-python": *"\([^"]*\)".*/\1/p' package.json | head -1)
 have=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' node_modules/tree-sitter-python/package.json 2>/dev/null | head -1 || true)
-if [[ -n $want && $want == "$have" && -f node_modules/tree-sitter-python/src/parser.c ]]; then
-  say "tree-sitter-python $have present"
+rt_want=$(sed -n 's/.*"tree-sitter": *"\([^"]*\)".*/\1/p' package.json | head -1)
+rt_have=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' node_modules/tree-sitter/package.json 2>/dev/null | head -1 || true)
+if [[ -n $want && $want == "$have" && -f node_modules/tree-sitter-python/src/parser.c &&
+      $rt_want == "$rt_have" && -f node_modules/tree-sitter/vendor/tree-sitter/lib/src/lib.c ]]; then
+  say "tree-sitter-python $have and tree-sitter $rt_have present"
 else
-  say "installing tree-sitter-python $want from npm (npm ci)"
+  say "installing tree-sitter-python $want and tree-sitter $rt_want from npm (npm ci)"
   npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
   installed+=("tree-sitter-python $want (npm)")
 fi
