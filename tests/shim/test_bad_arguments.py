@@ -6,9 +6,7 @@ into a temporary directory) serves every case.
 
 Run: /usr/bin/python3 tests/shim/test_bad_arguments.py
 """
-import importlib.util
 import os
-import shutil
 import sys
 import tempfile
 import unittest
@@ -18,8 +16,10 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "runtime-shim", "python"))
+sys.path.insert(0, HERE)
 os.environ["PATH"] = os.path.join(ROOT, "build", "bin") + os.pathsep + os.environ.get("PATH", "")
 import pykokkos as pk  # noqa: E402
+from kernel_program import ProgramCase  # noqa: E402
 
 PROGRAM = '''import pykokkos as pk
 
@@ -46,20 +46,9 @@ def guarded(i: int, d: pk.View1D[pk.double], u: pk.View1D[pk.double]):
 '''
 
 
-class BadArguments(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="pkbadargs")
-        path = os.path.join(cls.tmp, "kernels.py")
-        with open(path, "w") as f:
-            f.write(PROGRAM)
-        spec = importlib.util.spec_from_file_location("kernels", path)
-        cls.k = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(cls.k)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+class BadArguments(ProgramCase):
+    PROGRAM = PROGRAM
+    NAME = "kernels"
 
     def raises(self, exc, kernel, argument, fn):
         with self.assertRaises(exc) as cm:

@@ -8,11 +8,8 @@ own memory (the Python path used to reuse the array's binding for the View).
 
 Run: /usr/bin/python3 tests/shim/test_fastcall.py
 """
-import importlib.util
 import os
-import shutil
 import sys
-import tempfile
 import unittest
 
 import numpy as np
@@ -20,9 +17,11 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "runtime-shim", "python"))
+sys.path.insert(0, HERE)
 os.environ["PATH"] = os.path.join(ROOT, "build", "bin") + os.pathsep + os.environ.get("PATH", "")
 os.environ["PKC_FUSION"] = "0"
 import pykokkos as pk  # noqa: E402
+from kernel_program import ProgramCase  # noqa: E402
 from pykokkos import _dispatch  # noqa: E402
 
 PROGRAM = '''import pykokkos as pk
@@ -43,20 +42,9 @@ def total(i: int, acc: pk.Acc[pk.double], x: pk.View1D[pk.double], flip: bool):
 
 
 @unittest.skipIf(_dispatch._fastcall() is None, "pykokkos._fastcall not built (python3-dev)")
-class FastCall(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="pkfast")
-        path = os.path.join(cls.tmp, "fastk.py")
-        with open(path, "w") as f:
-            f.write(PROGRAM)
-        spec = importlib.util.spec_from_file_location("fastk", path)
-        cls.k = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(cls.k)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+class FastCall(ProgramCase):
+    PROGRAM = PROGRAM
+    NAME = "fastk"
 
     def test_plans_are_launchers_with_python_results(self):
         x = pk.View([100], pk.double)
