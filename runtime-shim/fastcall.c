@@ -45,6 +45,7 @@ typedef struct {
   PyObject *slow;    /* the plan's Python run(policy, kw) */
   PyObject *failed;  /* plan.failed(rc): raises the kernel's error */
   PyObject *plan;
+  PyObject *dict;    /* attributes set by Python code, as on a function */
   vectorcallfunc vectorcall;
 } Launcher;
 
@@ -61,6 +62,7 @@ static void launcher_dealloc(Launcher *l) {
   Py_XDECREF(l->slow);
   Py_XDECREF(l->failed);
   Py_XDECREF(l->plan);
+  Py_XDECREF(l->dict);
   Py_TYPE(l)->tp_free((PyObject *)l);
 }
 
@@ -262,6 +264,9 @@ static PyTypeObject LauncherType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
     .tp_doc = "A kernel's launch in C (see fastcall.c); run(policy, kw).",
     .tp_members = launcher_members,
+    .tp_dictoffset = offsetof(Launcher, dict),
+    .tp_getattro = PyObject_GenericGetAttr,
+    .tp_setattro = PyObject_GenericSetAttr,
     .tp_new = launcher_new,
 };
 
