@@ -1,7 +1,8 @@
 /*
  * cache.c - SHA-256 (OpenSSL EVP) and the build cache key of SPEC §6:
  * source bytes, pkc version, backend, the Kokkos install (root and its
- * KokkosConfig*.cmake files), compiler (CXX), CXXFLAGS, #line flag, and the
+ * KokkosConfig*.cmake files), compiler (CXX), CXXFLAGS, the CPU (model and
+ * flags: host modules are built with -march=native), #line flag, and the
  * generated texts themselves.
  */
 #include <dirent.h>
@@ -76,6 +77,24 @@ static void feed_kokkos_config(EVP_MD_CTX *ctx, const char *root) {
   }
 }
 
+void pkb_cpu_id(char out[65]) {
+  /* the model and feature flags of the first CPU in /proc/cpuinfo */
+  char *text = pkb_read_file("/proc/cpuinfo", NULL);
+  pkb_buf b;
+  pkb_buf_init(&b);
+  const char *keys[] = {"model name", "flags"};
+  for (int k = 0; text && k < 2; k++) {
+    const char *at = strstr(text, keys[k]);
+    const char *end = at ? strchr(at, '\n') : NULL;
+    if (at && end)
+      pkb_putf(&b, "%.*s\n", (int)(end - at), at);
+  }
+  free(text);
+  if (pkb_sha256_hex(b.data ? b.data : "", b.len, out) != 0)
+    strcpy(out, "unknown");
+  pkb_buf_free(&b);
+}
+
 int pkb_cache_key(const pki_module *m, const pkb_options *o, const char *generated,
                   char out[65]) {
   EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -92,6 +111,9 @@ int pkb_cache_key(const pki_module *m, const pkb_options *o, const char *generat
   feed_kokkos_config(ctx, o->kokkos_root);
   feed_str(ctx, "CXX", getenv("CXX"));
   feed_str(ctx, "CXXFLAGS", getenv("CXXFLAGS"));
+  char cpu[65];
+  pkb_cpu_id(cpu); /* host modules are built for this CPU (-march=native) */
+  feed_str(ctx, "cpu", cpu);
   feed_str(ctx, "line_directives", o->line_directives ? "1" : "0");
   feed_str(ctx, "generated", generated);
   unsigned char md[EVP_MAX_MD_SIZE];

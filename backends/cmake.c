@@ -61,6 +61,12 @@ void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b) {
           "  VISIBILITY_INLINES_HIDDEN ON)\n"
           "if(CMAKE_CXX_COMPILER_ID MATCHES \"GNU|Clang\")\n"
           "  target_compile_options(${PKC_TARGET} PRIVATE -Wall -Wextra)\n"
+          "  # host backends: the CPU it is built on, as Numba and Kokkos_ARCH_NATIVE do\n"
+          "  # (pkc's cache key holds the CPU; CXXFLAGS=-march=... chooses another), and\n"
+          "  # no fused multiply-adds the Python source did not write (as NumPy, Numba)\n"
+          "  if(PKC_BACKEND MATCHES \"^(serial|openmp)$\" AND NOT CMAKE_CXX_FLAGS MATCHES \"-march=\")\n"
+          "    target_compile_options(${PKC_TARGET} PRIVATE -march=native -ffp-contract=off)\n"
+          "  endif()\n"
           "endif()\n"
           "# Export the C ABI (pkc_*) only: weak std:: template symbols left global\n"
           "# would interpose on libkokkoscore's when the host loaded libstdc++ locally.\n"
@@ -382,7 +388,7 @@ static int build_texts(const pki_module *m, const pkb_options *o, pkb_texts *t,
 /* The key file, <outdir>/<name>.<backend>.key, one fact per line:
  *   1 the cache key (pkb_cache_key)
  *   2 the source's SHA-256 (the shim compares it with the file it runs)
- *   3 "inputs pkc=<path>|<size>|<mtime ns>\tCXX=...\tCXXFLAGS=...\tKokkos_ROOT=..."
+ *   3 "inputs pkc=<path>|<size>|<mtime ns>\tCXX=...\tCXXFLAGS=...\tKokkos_ROOT=...\tcpu=..."
  *     (the environment the key depends on: where it differs, the shim lets
  *     pkc build decide again, as only it can compute the key)
  *   4 "so <size> <sha256>" of the module (a damaged module is rebuilt, never loaded)
@@ -407,10 +413,12 @@ static const char *key_text(const pki_module *m, const char *key, const char *so
   const char *e[3];
   for (int i = 0; i < 3; i++)
     e[i] = getenv(env[i]) ? getenv(env[i]) : "";
-  return pki_sprintf(m->arena, "%s\n%s\ninputs pkc=%s|%lld|%lld\tCXX=%s\tCXXFLAGS=%s\tKokkos_ROOT=%s\n"
-                     "so %zu %s\n", key, src_sha, self, (long long)st.st_size,
+  char cpu[65];
+  pkb_cpu_id(cpu);
+  return pki_sprintf(m->arena, "%s\n%s\ninputs pkc=%s|%lld|%lld\tCXX=%s\tCXXFLAGS=%s\tKokkos_ROOT=%s"
+                     "\tcpu=%.16s\nso %zu %s\n", key, src_sha, self, (long long)st.st_size,
                      (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
-                     e[0], e[1], e[2], len, so_sha);
+                     e[0], e[1], e[2], cpu, len, so_sha);
 }
 
 /* Does the module at so match line 4 ("so <size> <sha256>") of key file text old? */

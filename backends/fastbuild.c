@@ -62,6 +62,9 @@ static int toolchain_key(const pki_module *m, const pkb_options *o, const char *
   pkb_put(&b, text ? text : "");
   free(text);
   pkb_put(&b, cmake);
+  char cpu[65];
+  pkb_cpu_id(cpu); /* -march=native */
+  pkb_put(&b, cpu);
   for (int i = 0; SUPPORT[i]; i++)
     pkb_put(&b, pkb_embedded(SUPPORT[i]) ? pkb_embedded(SUPPORT[i]) : "");
   (void)m;

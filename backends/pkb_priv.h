@@ -165,6 +165,8 @@ bool pkb_is_class_entity(const pki_entity *e);
 
 /* Hex SHA-256 (65 bytes incl. NUL) of data. Returns 0 or -1. */
 int pkb_sha256_hex(const void *data, size_t n, char out[65]);
+/* SHA-256 (hex) of this machine's CPU model and feature flags (/proc/cpuinfo). */
+void pkb_cpu_id(char out[65]);
 /* A pk.MaxLoc/MinLoc reduction: the accumulator is Kokkos::ValLocScalar<T, int64_t>. */
 bool pkb_valloc(const pki_func *f);
 /* Cache key over the inputs of SPEC §6 plus the generated texts. */

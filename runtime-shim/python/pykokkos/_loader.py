@@ -124,7 +124,24 @@ def build_inputs():
     except OSError:
         return None
     env = "\t".join(f"{k}={os.environ.get(k, '')}" for k in ("CXX", "CXXFLAGS", "Kokkos_ROOT"))
-    return f"inputs pkc={path}|{st.st_size}|{st.st_mtime_ns}\t{env}"
+    return f"inputs pkc={path}|{st.st_size}|{st.st_mtime_ns}\t{env}\tcpu={_cpu_id()[:16]}"
+
+
+def _cpu_id():
+    """SHA-256 of the first CPU's model name and flags lines (backends/cache.c,
+    pkb_cpu_id): host modules are built for the CPU (-march=native)."""
+    import hashlib
+    text, want = "", ("model name", "flags")
+    try:
+        with open("/proc/cpuinfo") as f:
+            lines = f.read().split("\n")
+    except OSError:
+        lines = []
+    for k in want:
+        line = next((l for l in lines if l.startswith(k)), None)
+        if line is not None:
+            text += line + "\n"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _module_intact(so, line):
