@@ -1,0 +1,67 @@
+"""Worker of bench/peers/run.py's first-call rows, run in a fresh process:
+
+    python3 first_call.py pkc   KERNEL_FILE   (a copy of first_pk.py; its
+                                               <file>.pk/ cache decides warm/cold)
+    python3 first_call.py numba KERNEL_FILE   (first_nb.py or first_nb_cached.py;
+                                               NUMBA_CACHE_DIR from the caller)
+
+Times the import of the package and the kernel file (numpy excluded), then
+the first and the second call of the
+nstream kernel on small arrays (2^16 doubles, so the kernel itself is a few
+microseconds) and prints one JSON line: {"import": s, "first": s, "second": s}.
+The first call includes, for pkc: finding and loading the module (and `pkc
+build` when the cache is empty or stale), starting Kokkos; for Numba: type
+inference, LLVM compilation (or loading the on-disk cache with cache=True),
+starting the thread pool."""
+import importlib.util
+import json
+import os
+import sys
+import time
+
+N = 1 << 16
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location(
+        os.path.splitext(os.path.basename(path))[0], path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def main():
+    who, path = sys.argv[1], os.path.abspath(sys.argv[2])
+    import numpy as np   # not counted: both need it
+    t0 = time.perf_counter()
+    if who == "pkc":
+        import pykokkos as pk
+        mod = load(path)
+        t1 = time.perf_counter()
+        A, B, C = (pk.View([N], pk.double) for _ in range(3))
+        B.fill(2.0)
+        C.fill(2.0)
+
+        def call():
+            mod.run_nstream(A, B, C, 3.0)
+            pk.fence()
+    else:
+        import numba  # noqa: F401
+        mod = load(path)
+        t1 = time.perf_counter()
+        A, B, C = np.zeros(N), np.full(N, 2.0), np.full(N, 2.0)
+
+        def call():
+            mod.nstream(A, B, C, 3.0)
+    t2 = time.perf_counter()
+    call()
+    t3 = time.perf_counter()
+    call()
+    t4 = time.perf_counter()
+    got = np.asarray(A)
+    assert np.all(got == 2 * (2.0 + 3.0 * 2.0)), "first_call: wrong nstream result"
+    print(json.dumps({"import": t1 - t0, "first": t3 - t2, "second": t4 - t3}))
+
+
+if __name__ == "__main__":
+    main()

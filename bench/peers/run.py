@@ -1,0 +1,795 @@
+#!/usr/bin/env python3
+"""pkc against its peers: the same kernels written idiomatically in pkc
+(PyKokkos style, pk_kernels.py), in Numba (`@njit(parallel=True)` + `prange`,
+nb_kernels.py) and in NumPy (whole-array expressions, np_kernels.py), timed in
+one process.
+
+    /usr/bin/python3 bench/peers/run.py [--repeats R] [--threads T] [--quick]
+                                        [--only NAME,...] [--md PATH] [--pk-huge-pages]
+    make bench-peers
+
+Rules:
+  - the contenders alternate: repetition r runs them in the order rotated by
+    r (pkc, Numba, NumPy / Numba, NumPy, pkc / ...), at least R (default 11)
+    timed repetitions (more for short kernels, up to 41: about 4 s a row)
+    after 2 untimed warm-ups (pkc's module load and Kokkos start, Numba's JIT
+    compilation, page faults of fresh arrays happen there); each cell is the
+    median. A pkc launch is followed by pk.fence().
+  - threads: pkc's OpenMP backend gets OMP_NUM_THREADS=T (with
+    OMP_PROC_BIND=spread, OMP_PLACES=threads, as scripts/bench.py), Numba
+    NUMBA_NUM_THREADS=T and numba.set_num_threads(T); T defaults to the
+    machine's cores. NumPy is single-threaded (its BLAS here is the reference
+    BLAS): it is what it is.
+  - every contender's result is checked against NumPy's after its first run
+    and again after the last (all ran the same number of times), with an
+    assert: a wrong kernel stops the benchmark.
+  - the trivial launch: `calls` launches over one element in a row per
+    repetition, us/call.
+  - import and first-call rows run in fresh processes (first_call.py): the
+    import of pykokkos / numba, pkc's first call with the module already
+    built, with the module not built (cold `pkc build`, toolchain cache warm)
+    and on a machine never used (empty PKC_CACHE_DIR too), against Numba's
+    first call (JIT compilation), and with Numba's cache=True cache warm.
+  - --pk-huge-pages: pkc's Views over np.empty arrays (see new_view), to
+    show what pk.View's own allocation costs.
+
+Prints a markdown table (times, ratios pkc/Numba and pkc/NumPy: ratios of the
+medians, < 1 means pkc is faster; GB/s from the bytes each kernel must move)
+and writes it with the machine's description to bench/peers/last_run.md
+(--md to change).
+"""
+import argparse
+import datetime
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+WHO = ("pkc", "numba", "numpy")
+NAMES = {"pkc": "pkc", "numba": "Numba", "numpy": "NumPy"}
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeats", type=int, default=11, help="timed repetitions (default 11)")
+    ap.add_argument("--warmup", type=int, default=2, help="untimed repetitions (default 2)")
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                    help="threads for pkc (OpenMP) and Numba (default: the machine's cores)")
+    ap.add_argument("--quick", action="store_true", help="small sizes, 3 repeats (smoke test)")
+    ap.add_argument("--pk-huge-pages", action="store_true",
+                    help="pkc's Views over np.empty arrays (huge pages), not pk.View's np.zeros")
+    ap.add_argument("--only", default="", help="comma-separated row names (substrings)")
+    ap.add_argument("--md", default=os.path.join(HERE, "last_run.md"),
+                    help="markdown output (default bench/peers/last_run.md; '' for none)")
+    a = ap.parse_args()
+    if a.quick:
+        a.repeats = min(a.repeats, 3)
+        a.warmup = 1
+    return a
+
+
+ARGS = parse_args()
+REP_SECONDS = 4.0   # a row's repetitions take about this long at least (see time_case)
+
+
+def environment(threads):
+    """The environment of this process and of the first-call workers: set
+    before pykokkos (Kokkos reads OMP_* when it starts) and numba load."""
+    e = os.environ
+    e["PATH"] = os.path.join(ROOT, "build", "bin") + os.pathsep + e.get("PATH", "")
+    shim = os.path.join(ROOT, "runtime-shim", "python")
+    e["PYTHONPATH"] = shim + (os.pathsep + e["PYTHONPATH"] if e.get("PYTHONPATH") else "")
+    e["PKC_BACKEND"] = "openmp"
+    e["OMP_NUM_THREADS"] = str(threads)
+    e["OMP_PROC_BIND"] = "spread"
+    e["OMP_PLACES"] = "threads"
+    e["NUMBA_NUM_THREADS"] = str(threads)
+    if shim not in sys.path:
+        sys.path.insert(0, shim)
+
+
+environment(ARGS.threads)
+sys.path.insert(0, HERE)
+import numpy as np  # noqa: E402
+import numba  # noqa: E402
+import pykokkos as pk  # noqa: E402
+import pk_kernels as K  # noqa: E402
+import nb_kernels as NB  # noqa: E402
+import np_kernels as NP  # noqa: E402
+
+numba.set_num_threads(ARGS.threads)
+
+# Sizes: the arrays of the memory-bound rows are about 2^24 doubles (128 MiB),
+# far beyond the 32 MiB L3 of the CI machine; --quick makes them 4-16 times smaller.
+Q = 16 if ARGS.quick else 1
+SIZES = {
+    "stream": (1 << 24) // Q,            # nstream, BabelStream: elements per array
+    # n x n grids of 4000 (122 MiB), not 4096: with rows a power of two apart
+    # (32 KiB) the 32-row tiles fall into few cache sets, and how few depends
+    # on where the pages landed physically (4 KiB pages: random; 2 MiB: the
+    # same sets): the 4096 transpose took 68-200 ms for the same code between
+    # runs, pkc or Numba ahead by the memory it was given (see README.md).
+    "stencil": 4000 // (4 if Q > 1 else 1),
+    "transpose": 4000 // (4 if Q > 1 else 1),  # tile 32
+    "tile": 32,
+    "gather": (1 << 24) // Q,            # table and index count
+    "gups_table": (1 << 24) // Q,
+    "gups_updates": (1 << 22) // Q,      # NumPy's ufunc.at takes ~0.9 s for 2^22
+    "yAx": (16384 // Q, 1024),           # N rows x M columns
+    "lj_nx": 8 if Q > 1 else 14,         # 4 nx^3 atoms
+    "trivial_calls": 2000 // (4 if Q > 1 else 1),
+}
+
+
+# --- the kernels, one Case each: how to set up each contender's data, run it
+# once (synchronously) and read its result back for the check --------------
+
+class Case:
+    """One kernel: run[who]() runs it once, result[who]() returns what is
+    checked against result["numpy"](). rows: [(row name, {who: key in run or
+    None})] for a case reported as several rows (gups)."""
+
+    def __init__(self, name, size, nbytes=None, updates=None, rtol=0.0, bad_ok=0, rows=None):
+        self.name, self.size, self.nbytes, self.updates = name, size, nbytes, updates
+        self.rtol, self.bad_ok = rtol, bad_ok
+        self.rows = rows
+        self.run, self.result = {}, {}
+
+
+def new_view(shape, dtype=pk.double):
+    """pk.View(shape, dtype), as users make them; with --pk-huge-pages a View
+    over an np.empty array (NumPy asks for transparent huge pages there, as
+    for Numba's and NumPy's arrays here): what the shim would give if it
+    allocated that way (see README.md, findings)."""
+    if ARGS.pk_huge_pages:
+        a = np.empty(shape, dtype=np.dtype(dtype))
+        a[...] = 0
+        return pk.View(list(shape), dtype, array=a)
+    return pk.View(list(shape), dtype)
+
+
+def pk_view(a, dtype=pk.double):
+    """A pk.View holding a copy of numpy array a (how a PyKokkos user gets data in)."""
+    v = new_view(a.shape, dtype)
+    np.asarray(v)[...] = a
+    return v
+
+
+def fenced(f):
+    def g():
+        r = f()
+        pk.fence()
+        return r
+    return g
+
+
+def case_nstream():
+    n = SIZES["stream"]
+    c = Case("nstream (A += B + s*C)", f"N=2^{n.bit_length() - 1}", nbytes=4 * 8 * n, rtol=1e-13)
+    A0, B0, C0 = np.zeros(n), np.full(n, 2.0), np.arange(n, dtype=np.float64) % 97
+    s = 3.0
+    A, B, C = pk_view(A0), pk_view(B0), pk_view(C0)
+    c.run["pkc"] = fenced(lambda: K.run_nstream(A, B, C, s))
+    c.result["pkc"] = lambda: np.asarray(A)
+    a, b, cc = A0.copy(), B0.copy(), C0.copy()
+    c.run["numba"] = lambda: NB.nstream(a, b, cc, s)
+    c.result["numba"] = lambda: a
+    a2, b2, c2 = A0.copy(), B0.copy(), C0.copy()
+    c.run["numpy"] = lambda: NP.nstream(a2, b2, c2, s)
+    c.result["numpy"] = lambda: a2
+    c.memory = {"pkc": B, "numba": b, "numpy": b2}
+    return c
+
+
+def stream_inputs(n):
+    # BabelStream's start values (0.1, 0.2, 0.0), with a little variation so
+    # that a kernel reading the wrong array is caught.
+    i = np.arange(n, dtype=np.float64)
+    return 0.1 + (i % 7) * 0.01, 0.2 + (i % 5) * 0.01, np.zeros(n)
+
+
+def case_babel(kind):
+    n = SIZES["stream"]
+    moved = {"copy": 2, "mul": 2, "add": 3, "triad": 3, "dot": 2}[kind]
+    c = Case(f"BabelStream {kind}", f"N=2^{n.bit_length() - 1}", nbytes=moved * 8 * n,
+             # triad: a compiler may fuse b + s*c into one FMA (1 ulp off NumPy)
+             rtol={"dot": 1e-10, "triad": 1e-15}.get(kind, 0.0))
+    a0, b0, c0 = stream_inputs(n)
+    s = 0.4
+    pa, pb, pc = pk_view(a0), pk_view(b0), pk_view(c0)
+    na, nb, nc = a0.copy(), b0.copy(), c0.copy()
+    ma, mb, mc = a0.copy(), b0.copy(), c0.copy()
+    # Each kernel is timed on its own arrays (the output never feeds an input,
+    # so every repetition computes the same values).
+    if kind == "copy":
+        c.run["pkc"] = fenced(lambda: K.run_copy(pa, pc))
+        c.run["numba"] = lambda: NB.copy(na, nc)
+        c.run["numpy"] = lambda: NP.copy(ma, mc)
+        out = (pc, nc, mc)
+    elif kind == "mul":
+        pc.fill(0.3)
+        nc[:] = 0.3
+        mc[:] = 0.3
+        c.run["pkc"] = fenced(lambda: K.run_mul(pb, pc, s))
+        c.run["numba"] = lambda: NB.mul(nb, nc, s)
+        c.run["numpy"] = lambda: NP.mul(mb, mc, s)
+        out = (pb, nb, mb)
+    elif kind == "add":
+        c.run["pkc"] = fenced(lambda: K.run_add(pa, pb, pc))
+        c.run["numba"] = lambda: NB.add(na, nb, nc)
+        c.run["numpy"] = lambda: NP.add(ma, mb, mc)
+        out = (pc, nc, mc)
+    elif kind == "triad":
+        pc.fill(0.3)
+        nc[:] = 0.3
+        mc[:] = 0.3
+        c.run["pkc"] = fenced(lambda: K.run_triad(pa, pb, pc, s))
+        c.run["numba"] = lambda: NB.triad(na, nb, nc, s)
+        c.run["numpy"] = lambda: NP.triad(ma, mb, mc, s)
+        out = (pa, na, ma)
+    else:  # dot: a reduction returns its value (the call waits for it)
+        last = {}
+
+        def keep(who, f):
+            def g():
+                last[who] = f()
+            return g
+        c.run["pkc"] = keep("pkc", lambda: K.run_dot(pa, pb))
+        c.run["numba"] = keep("numba", lambda: NB.dot(na, nb))
+        c.run["numpy"] = keep("numpy", lambda: NP.dot(ma, mb))
+        for who in WHO:
+            c.result[who] = (lambda w: lambda: np.array([last[w]]))(who)
+        return c
+    for who, arr in zip(WHO, out):
+        c.result[who] = (lambda x: lambda: np.asarray(x))(arr)
+    return c
+
+
+def case_stencil():
+    n, tile = SIZES["stencil"], SIZES["tile"]
+    c = Case("stencil 2D 5-point", f"{n}x{n}", nbytes=2 * 8 * (n - 2) ** 2, rtol=1e-13)
+    i = np.arange(n, dtype=np.float64)
+    inp0 = np.sin(i)[:, None] * 2.0 + np.cos(i)[None, :]
+    pin, pout = pk_view(inp0), new_view((n, n))
+    nin, nout = inp0.copy(), np.zeros((n, n))
+    min_, mout = inp0.copy(), np.zeros((n, n))
+    c.run["pkc"] = fenced(lambda: K.run_stencil5(pin, pout, tile))
+    c.run["numba"] = lambda: NB.stencil5(nin, nout)
+    c.run["numpy"] = lambda: NP.stencil5(min_, mout)
+    for who, arr in zip(WHO, (pout, nout, mout)):
+        c.result[who] = (lambda x: lambda: np.asarray(x))(arr)
+    return c
+
+
+def case_transpose():
+    n, tile = SIZES["transpose"], SIZES["tile"]
+    c = Case("transpose (B += A^T; A += 1)", f"{n}x{n}, tile {tile}", nbytes=4 * 8 * n * n)
+    A0 = np.arange(n * n, dtype=np.float64).reshape(n, n)
+    pA, pB = pk_view(A0), new_view((n, n))
+    nA, nB = A0.copy(), np.zeros((n, n))
+    mA, mB = A0.copy(), np.zeros((n, n))
+    c.run["pkc"] = fenced(lambda: K.run_transpose(pA, pB, tile))
+    c.run["numba"] = lambda: NB.transpose(nA, nB, tile)
+    c.run["numpy"] = lambda: NP.transpose(mA, mB)
+    for who, arr in zip(WHO, (pB, nB, mB)):
+        c.result[who] = (lambda x: lambda: np.asarray(x))(arr)
+    return c
+
+
+def case_gather():
+    n = SIZES["gather"]
+    c = Case("gather y[i] = x[idx[i]]", f"N=2^{n.bit_length() - 1}, random idx",
+             nbytes=3 * 8 * n)
+    rng = np.random.default_rng(12)
+    idx0 = rng.integers(0, n, n, dtype=np.int64)
+    x0 = rng.random(n)
+    px, pidx, py = pk_view(x0), pk_view(idx0, pk.int64), new_view((n,))
+    nx_, nidx, ny = x0.copy(), idx0.copy(), np.zeros(n)
+    mx, midx, my = x0.copy(), idx0.copy(), np.zeros(n)
+    c.run["pkc"] = fenced(lambda: K.run_gather(px, pidx, py))
+    c.run["numba"] = lambda: NB.gather(nx_, nidx, ny)
+    c.run["numpy"] = lambda: NP.gather(mx, midx, my)
+    for who, arr in zip(WHO, (py, ny, my)):
+        c.result[who] = (lambda x: lambda: np.asarray(x))(arr)
+    return c
+
+
+def case_gups():
+    """Two rows: non-atomic (pkc, Numba, NumPy's ufunc.at) and atomic
+    (pkc's pk.atomic_fetch_xor; Numba has no CPU atomics; NumPy the same
+    ufunc.at, measured once for both rows)."""
+    T, U = SIZES["gups_table"], SIZES["gups_updates"]
+    c = Case("gups", f"table 2^{T.bit_length() - 1}, 2^{U.bit_length() - 1} updates",
+             updates=U,
+             # a lost update (two threads xor-ing one entry at once) flips an
+             # entry back: a handful can happen in the non-atomic versions
+             bad_ok=max(16, T // 10000),
+             rows=[("gups xor, non-atomic", {"pkc": "pkc", "numba": "numba", "numpy": "numpy"}),
+                   ("gups xor, atomic (Numba: no CPU atomics)",
+                    {"pkc": "pkc_atomic", "numba": None, "numpy": "numpy"})])
+    rng = np.random.default_rng(2021)
+    idx0 = rng.integers(0, T, U, dtype=np.int64)
+    t0 = np.arange(T, dtype=np.int64)
+    datum = np.int64(-1)
+    ptab, pidx = pk_view(t0, pk.int64), pk_view(idx0, pk.int64)
+    ptab2 = pk_view(t0, pk.int64)
+    ntab, nidx = t0.copy(), idx0.copy()
+    mtab, midx = t0.copy(), idx0.copy()
+    c.run["pkc"] = fenced(lambda: K.run_gups(ptab, pidx, -1))
+    c.run["pkc_atomic"] = fenced(lambda: K.run_gups_atomic(ptab2, pidx, -1))
+    c.run["numba"] = lambda: NB.gups(ntab, nidx, datum)
+    c.run["numpy"] = lambda: NP.gups(mtab, midx, datum)
+    for who, arr in (("pkc", ptab), ("pkc_atomic", ptab2), ("numba", ntab), ("numpy", mtab)):
+        c.result[who] = (lambda x: lambda: np.asarray(x))(arr)
+    c.exact = {"pkc_atomic"}   # atomic updates lose nothing: must be exact
+    return c
+
+
+def case_yAx():
+    N, M = SIZES["yAx"]
+    c = Case("yAx = y^T A x (pkc: TeamPolicy)", f"{N}x{M}", nbytes=8 * (N * M + N + M),
+             rtol=1e-10)
+    i, j = np.arange(N), np.arange(M)
+    y0 = 1.0 + (i % 7) * 0.5
+    x0 = (j % 5) - 1.5
+    A0 = ((i[:, None] + 2 * j[None, :]) % 11) * 0.25
+    py, px, pA = pk_view(y0), pk_view(x0), pk_view(A0)
+    last = {}
+
+    def keep(who, f):
+        def g():
+            last[who] = f()
+        return g
+    c.run["pkc"] = keep("pkc", lambda: K.run_yAx(M, py, px, pA))
+    c.run["numba"] = keep("numba", lambda: NB.yAx(y0, x0, A0))
+    c.run["numpy"] = keep("numpy", lambda: NP.yAx(y0, x0, A0))
+    for who in WHO:
+        c.result[who] = (lambda w: lambda: np.array([last[w]]))(who)
+    return c
+
+
+RHO, CUTOFF, SKIN = 0.8442, 2.5, 0.3
+
+
+def lj_system(nx):
+    """FCC lattice (md_lj.py's density), positions jittered so that forces
+    are not zero by symmetry, and a full neighbour list within cutoff + skin
+    (minimum image), padded with -1 to the longest list."""
+    a = (4.0 / RHO) ** (1.0 / 3.0)
+    L = nx * a
+    basis = np.array([[0.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.5, 0.0, 0.5], [0.0, 0.5, 0.5]])
+    g = np.arange(nx, dtype=np.float64)
+    cells = np.stack(np.meshgrid(g, g, g, indexing="ij"), -1).reshape(-1, 3)
+    x = ((cells[:, None, :] + basis[None, :, :]) * a).reshape(-1, 3)
+    x += np.random.default_rng(5).uniform(-0.05, 0.05, x.shape)
+    x %= L
+    n = len(x)
+    rn2 = (CUTOFF + SKIN) ** 2
+    lists = []
+    for s in range(0, n, 512):
+        d = x[s:s + 512, None, :] - x[None, :, :]
+        d -= L * np.floor(d / L + 0.5)
+        r2 = np.einsum("ijc,ijc->ij", d, d)
+        r2[np.arange(len(r2)), np.arange(s, s + len(r2))] = np.inf
+        lists.extend(np.flatnonzero(row < rn2) for row in r2)
+    K_ = max(len(li) for li in lists)
+    neigh = np.zeros((n, K_), dtype=np.int32)
+    num = np.array([len(li) for li in lists], dtype=np.int32)
+    for i, li in enumerate(lists):
+        neigh[i, :len(li)] = li
+        neigh[i, len(li):] = i   # padding: never read by the loops, masked in NumPy
+    return x, L, num, neigh
+
+
+def case_lj():
+    nx = SIZES["lj_nx"]
+    x0, L, num0, neigh0 = lj_system(nx)
+    n = len(x0)
+    rc2 = CUTOFF * CUTOFF
+    c = Case("Lennard-Jones force (neighbour list)",
+             f"{n} atoms, {int(num0.mean())} neigh/atom", rtol=1e-10)
+    c.atol_scale = True
+    px, pnum, pneigh = pk_view(x0), pk_view(num0, pk.int32), pk_view(neigh0, pk.int32)
+    pf = new_view((n, 3))
+    nf, mf = np.zeros((n, 3)), np.zeros((n, 3))
+    nx_, nnum, nneigh = x0.copy(), num0.copy(), neigh0.copy()
+    c.run["pkc"] = fenced(lambda: K.run_lj_force(L, rc2, px, pnum, pneigh, pf))
+    c.run["numba"] = lambda: NB.lj_force(L, rc2, nx_, nnum, nneigh, nf)
+    c.run["numpy"] = lambda: NP.lj_force(L, rc2, x0, num0, neigh0, mf)
+    for who, arr in zip(WHO, (pf, nf, mf)):
+        c.result[who] = (lambda a: lambda: np.asarray(a))(arr)
+    c.pairs = int(num0.sum())
+    return c
+
+
+# --- running and checking ----------------------------------------------------
+
+def huge_share(a):
+    """Share of array a's memory in transparent huge pages (Linux smaps), or
+    None where that cannot be read."""
+    a = np.asarray(a)
+    lo, hi = a.ctypes.data, a.ctypes.data + a.nbytes
+    rss = huge = 0
+    cur = False
+    try:
+        with open("/proc/self/smaps") as f:
+            for line in f:
+                parts = line.split()
+                if parts and "-" in parts[0] and not parts[0].endswith(":"):
+                    b, e = (int(x, 16) for x in parts[0].split("-"))
+                    cur = b < hi and e > lo
+                elif cur and parts[0] == "Rss:":
+                    rss += int(parts[1])
+                elif cur and parts[0] == "AnonHugePages:":
+                    huge += int(parts[1])
+    except (OSError, ValueError):
+        return None
+    return huge / rss if rss else None
+
+
+MEMORY = {}   # who -> share of the nstream inputs in huge pages (reported)
+
+
+def check(case, who, got, ref, when):
+    got, ref = np.asarray(got), np.asarray(ref)
+    assert got.shape == ref.shape, f"{case.name}: {who} result shape {got.shape} != {ref.shape}"
+    if case.bad_ok and who not in getattr(case, "exact", ()):
+        bad = int(np.count_nonzero(got != ref))
+        assert bad <= case.bad_ok, (f"{case.name}: {who} differs from NumPy in {bad} entries "
+                                    f"({when}; {case.bad_ok} lost updates allowed)")
+        if bad:
+            log(f"#   {case.name}: {who}: {bad} entries differ from NumPy ({when}): lost updates")
+        return
+    if case.rtol == 0.0:
+        ok = np.array_equal(got, ref)
+        assert ok, f"{case.name}: {who} result differs from NumPy's ({when})"
+        return
+    scale = float(np.abs(ref).max()) if getattr(case, "atol_scale", False) else 0.0
+    ok = np.allclose(got, ref, rtol=case.rtol, atol=case.rtol * scale)
+    worst = float(np.max(np.abs(got - ref) / np.maximum(np.abs(ref), 1e-300)))
+    assert ok, (f"{case.name}: {who} result differs from NumPy's ({when}; largest relative "
+                f"difference {worst:.3g}, allowed {case.rtol:g})")
+
+
+def check_all(case, when):
+    ref = np.array(case.result["numpy"](), copy=True)
+    for who in case.run:
+        if who != "numpy":
+            check(case, who, case.result[who](), ref, when)
+
+
+def time_case(case, repeats, warmup):
+    """Runs every contender once and checks it, warms up, then alternating
+    timed repetitions: `repeats`, or more (up to 41) so that they take about
+    REP_SECONDS (short kernels are the noisiest); returns {who: [seconds]}."""
+    order = list(case.run)
+    for who in order:
+        case.run[who]()
+    check_all(case, "after the first run")
+    t0 = time.perf_counter()
+    for _ in range(warmup):
+        for who in order:
+            case.run[who]()
+    per_rep = (time.perf_counter() - t0) / max(warmup, 1)
+    if not ARGS.quick:
+        repeats = max(repeats, min(41, int(REP_SECONDS / max(per_rep, 1e-6))))
+    case.repeats = repeats
+    times = {who: [] for who in order}
+    for r in range(repeats):
+        k = r % len(order)
+        for who in order[k:] + order[:k]:
+            f = case.run[who]
+            t0 = time.perf_counter()
+            f()
+            times[who].append(time.perf_counter() - t0)
+    check_all(case, f"after {1 + warmup + repeats} runs")
+    return times
+
+
+def time_trivial(repeats, warmup):
+    """Per-call time of a launch over one element, us/call: `calls` calls in a
+    row per repetition, the contenders alternating between repetitions."""
+    calls = SIZES["trivial_calls"]
+    pv, nv, mv = pk.View([1], pk.double), np.zeros(1), np.zeros(1)
+
+    def pk_calls():
+        for _ in range(calls):
+            K.run_increment(pv)
+        pk.fence()
+
+    def nb_calls():
+        for _ in range(calls):
+            NB.increment(nv)
+
+    def np_calls():
+        for _ in range(calls):
+            NP.increment(mv)
+    run = {"pkc": pk_calls, "numba": nb_calls, "numpy": np_calls}
+    for _ in range(warmup):
+        for f in run.values():
+            f()
+    times = {who: [] for who in run}
+    order = list(run)
+    for r in range(repeats):
+        k = r % 3
+        for who in order[k:] + order[:k]:
+            t0 = time.perf_counter()
+            run[who]()
+            times[who].append((time.perf_counter() - t0) / calls)
+    total = float(calls * (warmup + repeats))
+    for who, v in (("pkc", pv), ("numba", nv), ("numpy", mv)):
+        assert float(np.asarray(v)[0]) == total, f"trivial: {who} counted {np.asarray(v)[0]}"
+    return times, calls
+
+
+def first_calls(reps, coldest_reps):
+    """{label: [first-call seconds]} from fresh processes (first_call.py)."""
+    worker = os.path.join(HERE, "first_call.py")
+    env = dict(os.environ)
+
+    def one(who, path, extra=None):
+        e = dict(env)
+        e.update(extra or {})
+        p = subprocess.run([PYTHON, worker, who, path], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, env=e, timeout=600)
+        assert p.returncode == 0, f"first_call.py {who} {path} failed:\n{p.stderr[-2000:]}"
+        import json
+        return json.loads(p.stdout.strip().splitlines()[-1])
+
+    out = {"pkc_warm": [], "pkc_cold": [], "pkc_coldest": [], "numba": [], "numba_cached": [],
+           "pkc_import": [], "numba_import": []}
+    tmp = tempfile.mkdtemp(prefix="pkc-peers-")
+    try:
+        # A private copy of pkc: a module's cache key records pkc's path, size
+        # and mtime, so relinking build/bin/pkc (make, by anyone, during the
+        # run) would make the warm module "recheck" and could break a build in
+        # flight. Same binary, same Kokkos, same compiler.
+        exe = shutil.which("pkc")
+        assert exe, "pkc is not on PATH (make first)"
+        priv = os.path.join(tmp, "pkc")
+        shutil.copy2(exe, priv)
+        env["PKC"] = priv
+        warm = os.path.join(tmp, "warm")
+        os.makedirs(warm)
+        shutil.copy(os.path.join(HERE, "first_pk.py"), warm)
+        pk_file = os.path.join(warm, "first_pk.py")
+        one("pkc", pk_file)   # builds warm/first_pk.pk/ (not timed)
+        nb_cache = os.path.join(tmp, "numba-cache")
+        one("numba", os.path.join(HERE, "first_nb_cached.py"), {"NUMBA_CACHE_DIR": nb_cache})
+        for r in range(reps):
+            cold = os.path.join(tmp, f"cold{r}")
+            os.makedirs(cold)
+            shutil.copy(os.path.join(HERE, "first_pk.py"), cold)
+            # alternate the four kinds of process
+            coldest = os.path.join(tmp, f"coldest{r}")
+            os.makedirs(coldest)
+            shutil.copy(os.path.join(HERE, "first_pk.py"), coldest)
+            kinds = [("pkc_warm", "pkc", pk_file, None),
+                     ("numba", "numba", os.path.join(HERE, "first_nb.py"), None),
+                     ("pkc_cold", "pkc", os.path.join(cold, "first_pk.py"), None),
+                     ("numba_cached", "numba", os.path.join(HERE, "first_nb_cached.py"),
+                      {"NUMBA_CACHE_DIR": nb_cache})]
+            if r < coldest_reps:   # also an empty toolchain cache (pkc's first build ever)
+                kinds.append(("pkc_coldest", "pkc", os.path.join(coldest, "first_pk.py"),
+                              {"PKC_CACHE_DIR": os.path.join(coldest, "toolchains")}))
+            k = r % len(kinds)
+            for label, who, path, extra in kinds[k:] + kinds[:k]:
+                res = one(who, path, extra)
+                out[label].append(res["first"])
+                if label == "pkc_warm":
+                    out["pkc_import"].append(res["import"])
+                if label == "numba":
+                    out["numba_import"].append(res["import"])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
+# --- reporting -----------------------------------------------------------------
+
+def paired(a, b):
+    """'median (q1-q3)' of the per-repetition ratios a[r] / b[r]."""
+    r = sorted(x / y for x, y in zip(a, b) if y)
+    if len(r) < 3:
+        return ""
+    q = statistics.quantiles(r, n=4)
+    return f"{q[1]:.2f} ({q[0]:.2f}-{q[2]:.2f})"
+
+
+def fmt_t(s, unit):
+    v = s * {"ms": 1e3, "us/call": 1e6, "s": 1.0}[unit]
+    return f"{v:.3f}" if v < 100 else f"{v:.1f}"
+
+
+def thp_mode():
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            t = f.read()
+        return t[t.index("[") + 1:t.index("]")]
+    except (OSError, ValueError):
+        return "?"
+
+
+def machine():
+    info = {}
+    try:
+        out = subprocess.run(["lscpu"], stdout=subprocess.PIPE, text=True).stdout
+        for line in out.splitlines():
+            k, _, v = line.partition(":")
+            info[k.strip()] = v.strip()
+    except OSError:
+        pass
+    cxx = subprocess.run(["c++", "--version"], stdout=subprocess.PIPE,
+                         text=True).stdout.splitlines()
+    return {
+        "cpu": f"{info.get('Model name', '?')}, {info.get('CPU(s)', os.cpu_count())} cores "
+               f"(L3 {info.get('L3 cache', '?')})",
+        "cxx": cxx[0] if cxx else "?",
+        "numba": f"Numba {numba.__version__} (threading layer "
+                 f"{numba.threading_layer()}, {numba.get_num_threads()} threads)",
+        "numpy": f"NumPy {np.__version__}",
+        "python": f"Python {platform.python_version()}",
+    }
+
+
+def main():
+    only = [s for s in ARGS.only.split(",") if s]
+    want = (lambda name: not only or any(o in name for o in only))
+    t_start = time.perf_counter()
+    load0 = os.getloadavg()
+    rows = []   # (name, size, unit, {who: median s or None}, {who: rate str}, spread str)
+
+    def add_rows(case, times):
+        specs = case.rows or [(case.name, {w: w for w in WHO})]
+        for name, keys in specs:
+            med = {w: (statistics.median(times[k]) if k else None) for w, k in keys.items()}
+            rate = {}
+            for w, m in med.items():
+                if m is None:
+                    rate[w] = "n/a"
+                elif case.nbytes:
+                    rate[w] = f"{case.nbytes / m / 1e9:.1f} GB/s"
+                elif case.updates:
+                    rate[w] = f"{case.updates / m / 1e9:.3f} GUP/s"
+                elif getattr(case, "pairs", None):
+                    rate[w] = f"{case.pairs / m / 1e6:.0f} Mpair/s"
+                else:
+                    rate[w] = ""
+            spread = paired(times[keys["pkc"]], times[keys["numba"]]) if keys["numba"] else "n/a"
+            rows.append((name, f"{case.size}; {case.repeats} reps", "ms", med, rate, spread))
+            log(f"# {name}: " + ", ".join(
+                f"{NAMES[w]} {fmt_t(m, 'ms') if m else 'n/a'} ms" for w, m in med.items()))
+
+    builders = [("nstream", case_nstream)]
+    builders += [(f"BabelStream {k}", (lambda k: lambda: case_babel(k))(k))
+                 for k in ("copy", "mul", "add", "triad", "dot")]
+    builders += [("stencil", case_stencil), ("transpose", case_transpose),
+                 ("gather", case_gather), ("gups", case_gups), ("yAx", case_yAx),
+                 ("Lennard-Jones", case_lj)]
+    for name, build in builders:
+        if not want(name):
+            continue
+        t0 = time.perf_counter()
+        case = build()
+        times = time_case(case, ARGS.repeats, ARGS.warmup)
+        for who, arr in getattr(case, "memory", {}).items():
+            MEMORY[who] = huge_share(arr)
+        add_rows(case, times)
+        del case
+        log(f"#   ({time.perf_counter() - t0:.1f} s)")
+    if want("trivial"):
+        times, calls = time_trivial(ARGS.repeats, ARGS.warmup)
+        med = {w: statistics.median(t) for w, t in times.items()}
+        rows.append(("trivial launch (N=1)", f"{calls} calls in a row", "us/call", med,
+                     {w: "" for w in WHO}, paired(times["pkc"], times["numba"])))
+        log("# trivial: " + ", ".join(f"{NAMES[w]} {m * 1e6:.2f} us/call" for w, m in med.items()))
+    first = None
+    if want("first"):
+        t0 = time.perf_counter()
+        first = first_calls(3 if ARGS.quick else 5, 1 if ARGS.quick else 3)
+        fm = {k: statistics.median(v) for k, v in first.items()}
+        none = {w: "" for w in WHO}
+        rows.append(("import, fresh process (pykokkos / numba + the kernel file)", "", "s",
+                     {"pkc": fm["pkc_import"], "numba": fm["numba_import"], "numpy": None}, none,
+                     paired(first["pkc_import"], first["numba_import"])))
+        rows.append(("first call, fresh process (pkc: module already built; Numba: JIT compile)",
+                     "nstream, 2^16", "s",
+                     {"pkc": fm["pkc_warm"], "numba": fm["numba"], "numpy": None}, none,
+                     paired(first["pkc_warm"], first["numba"])))
+        rows.append(("first call, fresh process, module not built (pkc: cold `pkc build`, "
+                     "toolchain cache warm; Numba: JIT compile)", "nstream, 2^16", "s",
+                     {"pkc": fm["pkc_cold"], "numba": fm["numba"], "numpy": None}, none,
+                     paired(first["pkc_cold"], first["numba"])))
+        rows.append(("first call, fresh process, nothing cached, no toolchain cache either "
+                     "(pkc: first build on the machine; Numba: JIT compile)", "nstream, 2^16", "s",
+                     {"pkc": fm["pkc_coldest"], "numba": fm["numba"], "numpy": None}, none,
+                     paired(first["pkc_coldest"], first["numba"])))
+        rows.append(("first call, fresh process, compiled code on disk (pkc: module built; "
+                     "Numba: cache=True, warm)", "nstream, 2^16", "s",
+                     {"pkc": fm["pkc_warm"], "numba": fm["numba_cached"], "numpy": None}, none,
+                     paired(first["pkc_warm"], first["numba_cached"])))
+        log("# first calls: " + ", ".join(f"{k} {v:.3f} s" for k, v in fm.items())
+            + f" ({time.perf_counter() - t0:.1f} s)")
+    elapsed = time.perf_counter() - t_start
+    load1 = os.getloadavg()
+
+    m = machine()
+    head = ("| kernel | size | unit | pkc | Numba | NumPy | pkc/Numba | pkc/Numba per rep "
+            "| pkc/NumPy | pkc rate | Numba rate | NumPy rate |")
+    lines = [head, "|" + "---|" * 12]
+    for name, size, unit, med, rate, spread in rows:
+        cell = {w: (fmt_t(med[w], unit) if med[w] is not None else "n/a") for w in WHO}
+        r_nb = f"{med['pkc'] / med['numba']:.2f}" if med["numba"] else "n/a"
+        r_np = f"{med['pkc'] / med['numpy']:.2f}" if med["numpy"] else "n/a"
+        lines.append(f"| {name} | {size} | {unit} | {cell['pkc']} | {cell['numba']} | "
+                     f"{cell['numpy']} | {r_nb} | {spread} | {r_np} | {rate['pkc']} | {rate['numba']} | "
+                     f"{rate['numpy']} |")
+    table = "\n".join(lines)
+    desc = (f"{m['cpu']}; {m['cxx']}; {m['numba']}; {m['numpy']}; {m['python']}. "
+            f"pkc: OpenMP backend, OMP_NUM_THREADS={ARGS.threads}, OMP_PROC_BIND=spread, "
+            f"OMP_PLACES=threads; Numba: NUMBA_NUM_THREADS={ARGS.threads}; NumPy: one thread."
+            + (" pkc's Views over np.empty arrays (--pk-huge-pages)." if ARGS.pk_huge_pages else ""))
+    notes = [
+        f"Medians of at least {ARGS.repeats} timed repetitions after {ARGS.warmup} warm-ups, the "
+        "contenders alternating in rotated order each repetition; ratios are ratios of the "
+        "medians (time pkc / time other: < 1 means pkc is faster); \"per rep\" gives the "
+        "median and quartiles of pkc/Numba within each repetition (the two ran back to back): "
+        "steadier than the ratio of medians when the load drifts, and the quartiles show the "
+        "noise. Rows of short kernels repeat more (up to 41 times, about 4 s a row). "
+        "Rates count the bytes a "
+        "kernel must move (no write-allocate traffic; gather counts 8 bytes per random read).",
+        "Import and first-call rows: medians of fresh processes (first_call.py; 5 of each kind, "
+        "3 for the empty toolchain cache, the kinds alternating), the first call of nstream on "
+        "2^16 doubles, imports not included; pkc's first call loads the module and starts "
+        "Kokkos (cold: runs `pkc build` first, with a private copy of pkc; its toolchain cache "
+        "is ~/.cache/pkc, or a fresh PKC_CACHE_DIR for the first build on the machine), "
+        "Numba's compiles (or loads its cache) and starts its threads.",
+        f"Load average {load0[0]:.2f} at the start, {load1[0]:.2f} at the end, niceness "
+        f"{os.getpriority(os.PRIO_PROCESS, 0)} (a 2-core VM shared with other work: "
+        f"expect several % of noise between runs); whole run {elapsed:.0f} s.",
+    ]
+    if MEMORY:
+        low = (MEMORY.get("pkc") or 0.0) + 0.5 < max(v or 0.0 for v in MEMORY.values())
+        notes.append("Memory in transparent huge pages (nstream's inputs; THP mode "
+                     f"{thp_mode()}): " + ", ".join(
+                         f"{NAMES[w]} {'?' if v is None else f'{100 * v:.0f}%'}"
+                         for w, v in MEMORY.items())
+                     + (" (pkc's Views are not: random access and tiled kernels pay TLB "
+                        "misses that the others do not)." if low else "."))
+    print()
+    print(desc)
+    print()
+    print(table)
+    print()
+    for n in notes:
+        print(n)
+    if ARGS.md:
+        cmd = "/usr/bin/python3 bench/peers/run.py " + " ".join(sys.argv[1:])
+        try:
+            rev = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 text=True).stdout.strip() or "?"
+        except OSError:
+            rev = "?"
+        with open(ARGS.md, "w") as f:
+            f.write(f"# bench/peers: pkc vs Numba vs NumPy\n\n"
+                    f"`{cmd.strip()}` on {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}, "
+                    f"tree {rev}\n\n"
+                    f"Machine: {desc}\n\n{table}\n\n" + "\n\n".join(notes) + "\n")
+        log(f"# wrote {ARGS.md}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
