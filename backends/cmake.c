@@ -407,6 +407,9 @@ static const char *key_text(const pki_module *m, const char *key, const char *so
   char self[4096] = "";
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   self[n > 0 ? n : 0] = 0;
+  char *gone = strstr(self, " (deleted)"); /* pkc was replaced while it ran: name the new one */
+  if (gone && !gone[strlen(" (deleted)")])
+    *gone = 0;
   struct stat st = {0};
   stat(self, &st);
   const char *env[] = {"CXX", "CXXFLAGS", "Kokkos_ROOT"};

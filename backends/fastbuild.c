@@ -3,8 +3,8 @@
  *
  * Configuring a CMake project and parsing Kokkos_Core.hpp dominate a cold
  * `pkc build` of a small file. Both are the same for every module of one
- * toolchain (backend, Kokkos install, compiler, CXX/CXXFLAGS, pkc's support
- * headers), so pkc configures and builds a probe project once per toolchain
+ * toolchain (backend, Kokkos install, compiler, CXX/CXXFLAGS, the CPU, pkc's
+ * support headers), so pkc configures a probe project once per toolchain
  * in its cache directory (the same CMakeLists.txt it generates for modules),
  * keeps the compile and link commands CMake chose for it, and precompiles
  * pkc_kokkos.hpp with exactly that compile command. A module's build then
@@ -134,7 +134,7 @@ static int run_sh(const char *cmd, const char *cwd, const char *log, int verbosi
   return rc;
 }
 
-/* Configures and builds the probe, keeps its commands as templates
+/* Configures the probe, keeps its commands as templates
  * (compile.sh, link.sh: @SRC@, @OBJ@, @SO@) and precompiles the header. */
 static int setup(const pki_module *m, const pkb_options *o, const toolchain *t,
                  const char *cmake, const char *log) {
@@ -161,9 +161,8 @@ static int setup(const pki_module *m, const pkb_options *o, const toolchain *t,
   if (o->kokkos_root)
     argv[n++] = pki_sprintf(a, "-DKokkos_ROOT=%s", o->kokkos_root);
   argv[n] = NULL;
-  char *build[] = {"cmake", "--build", (char *)t->build, NULL};
-  if (pkb_run_logged((char *const *)argv, log, o->verbosity) != 0 ||
-      pkb_run_logged(build, log, o->verbosity) != 0)
+  /* configuring writes compile_commands.json and link.txt: nothing to build */
+  if (pkb_run_logged((char *const *)argv, log, o->verbosity) != 0)
     return -1;
   char *json = pkb_read_file(pki_sprintf(a, "%s/compile_commands.json", t->build), NULL);
   char *cc = compile_command(a, json);
