@@ -17,13 +17,13 @@ enum {
 };
 
 typedef enum { PKC_CMD_NONE, PKC_CMD_CHECK, PKC_CMD_EMIT, PKC_CMD_IR, PKC_CMD_BUILD,
-               PKC_CMD_HELP, PKC_CMD_VERSION } pkc_command;
+               PKC_CMD_ANNOTATE, PKC_CMD_HELP, PKC_CMD_VERSION } pkc_command;
 
 typedef struct pkc_options {
   pkc_command command;
   const char **files; /* positional arguments (argv storage) */
   int nfiles;
-  const char *outdir;      /* -o DIR */
+  const char *outdir;      /* -o DIR (annotate: -o FILE.html) */
   const char *backend;     /* --backend */
   const char *kokkos_root; /* --kokkos-root */
   int jobs;                /* -j N */

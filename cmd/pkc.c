@@ -1,5 +1,5 @@
 /*
- * pkc.c - the pkc command: check, emit, ir, build (SPEC §1).
+ * pkc.c - the pkc command: check, emit, ir, build (SPEC §1), annotate (annotate.c).
  * Data flows one way: source -> frontend (IR, diagnostics) -> backends.
  */
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include "../backends/backends.h"
 #include "../ir/access.h"
 #include "../frontend/frontend.h"
+#include "annotate.h"
 #include "options.h"
 
 /* One translated file: its IR and diagnostics (both in the module's arena). */
@@ -265,6 +266,70 @@ static int run_files(const pkc_options *o) {
   return status;
 }
 
+/* What `pkc annotate` prints: errors and warnings, as builds do (notes, the
+ * fusion notes among them, with -v); the page shows them all. */
+static void render_annotated(const pkc_options *o, const pkc_unit *u) {
+  pkc_unit shown = *u;
+  pki_diag *items = malloc(((size_t)u->diags.n + 1) * sizeof *items);
+  int k = 0;
+  for (int i = 0; items && i < u->diags.n; i++)
+    if (o->verbosity > 0 || u->diags.items[i].severity != PKI_SEV_NOTE)
+      items[k++] = u->diags.items[i];
+  shown.diags.items = items;
+  shown.diags.n = k;
+  render(o, &shown, 1);
+  free(items);
+}
+
+/* `pkc annotate` of one file, translated as `pkc check --fusion-report`
+ * (diagnostics, kernels) and as `pkc emit` (the C++ of the entities without
+ * errors); the page is written with errors too. Returns an exit status. */
+static int annotate_file(const pkc_options *o, const char *path) {
+  pkc_options co = *o, eo = *o;
+  co.command = PKC_CMD_CHECK;
+  co.fusion_report = true;
+  eo.command = PKC_CMD_EMIT;
+  pkc_unit cu, eu;
+  translate(&co, path, NULL, &cu);
+  if (cu.errors < 0)
+    return PKC_EXIT_USAGE; /* unreadable: already reported */
+  render_annotated(o, &cu);
+  translate(&eo, path, NULL, &eu);
+  const pki_module *em = eu.module;
+  if (eu.errors < 0 || (eu.errors > 0 && em->nentities == 0 && em->nomitted == 0))
+    em = NULL; /* rejected as a whole: no C++ */
+  pkb_options bo = {.backend = o->backend,
+                    .pkc_version = PKC_VERSION,
+                    .line_directives = true,
+                    .error_model_numpy = o->error_model_numpy,
+                    .bounds_check = o->bounds_check};
+  pkc_annotation a = {.path = path, .checked = cu.module, .diags = &cu.diags,
+                      .emitted = em, .bo = &bo, .version = PKC_VERSION};
+  char *out = o->outdir ? strdup(o->outdir) : pkc_annotate_default_path(path);
+  char err[4400] = "";
+  int status = cu.errors > 0 ? PKC_EXIT_INPUT : PKC_EXIT_OK;
+  if (!out || pkc_annotate(&a, out, err, sizeof err) != 0) {
+    fprintf(stderr, "pkc: %s: %s\n", path, err[0] ? err : "out of memory");
+    status = PKC_EXIT_TOOLCHAIN; /* as pkc emit when it cannot write */
+  } else if (o->verbosity > 0) {
+    fprintf(stderr, "pkc: wrote %s\n", out);
+  }
+  free(out);
+  pki_module_free(eu.module);
+  pki_module_free(cu.module);
+  return status;
+}
+
+static int run_annotate(const pkc_options *o) {
+  int status = PKC_EXIT_OK;
+  for (int i = 0; i < o->nfiles; i++) {
+    int rc = annotate_file(o, o->files[i]);
+    if (rc > status)
+      status = rc;
+  }
+  return status;
+}
+
 int main(int argc, char **argv) {
   pkc_options o;
   int rc = pkc_parse_options(argc, argv, &o);
@@ -275,6 +340,9 @@ int main(int argc, char **argv) {
       break;
     case PKC_CMD_HELP:
       rc = pkc_print_help(o.help_topic);
+      break;
+    case PKC_CMD_ANNOTATE:
+      rc = run_annotate(&o);
       break;
     default:
       rc = run_files(&o);

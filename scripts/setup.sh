@@ -32,7 +32,7 @@ say() { echo "setup: $*"; }
 PKGS=(build-essential cmake libtree-sitter-dev libcmocka-dev libssl-dev
       libdlpack-dev python3-numpy git ca-certificates dpkg-dev
       openmpi-bin python3-mpi4py python3-pip python3-setuptools pkgconf groff-base
-      clang libclang-rt-14-dev python3-numba)
+      clang libclang-rt-14-dev python3-numba chromium)
 command -v npm >/dev/null 2>&1 || PKGS+=(nodejs npm)
 
 missing=()

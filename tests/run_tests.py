@@ -45,7 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PKC = os.path.join(ROOT, "build", "bin", "pkc")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 GROUPS = ["unit", "diagnostics", "examples", "features", "compat", "c_host", "shim", "api", "kokkos4",
-          "sanitize", "gpu-compile", "install"]
+          "sanitize", "gpu-compile", "install", "annotate"]
 BACKENDS = ["openmp", "serial"]
 # Small problem sizes for each example (argv after the script name).
 EXAMPLE_ARGS = {
@@ -845,6 +845,8 @@ def main():
             group_shim(res)
         elif g == "api":
             group_shim(res, "api")
+        elif g == "annotate":
+            group_shim(res, "annotate")
         elif g == "gpu-compile":
             group_gpu_compile(res)
         elif g == "install":
