@@ -10,7 +10,7 @@
  * CMakeLists.txt using find_package(Kokkos). The same sources serve every
  * backend. pkb_build then configures and builds with CMake into
  * <outdir>/build-<backend>/ and places <outdir>/<name>.<backend>.so, skipping
- * all work when the cache key (SPEC §6) is unchanged.
+ * all work when the cache key (docs/ARCHITECTURE.md, "The cache key") is unchanged.
  */
 #ifndef PKC_BACKENDS_H
 #define PKC_BACKENDS_H

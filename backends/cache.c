@@ -1,5 +1,6 @@
 /*
- * cache.c - SHA-256 (OpenSSL EVP) and the build cache key of SPEC §6:
+ * cache.c - SHA-256 (OpenSSL EVP) and the build cache key
+ * (docs/ARCHITECTURE.md, "The cache key"):
  * source bytes, pkc version, backend, the Kokkos install (root and its
  * KokkosConfig*.cmake files), compiler (CXX), CXXFLAGS, the CPU (model and
  * flags: host modules are built with -march=native), #line flag, and the

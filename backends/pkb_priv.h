@@ -169,7 +169,8 @@ int pkb_sha256_hex(const void *data, size_t n, char out[65]);
 void pkb_cpu_id(char out[65]);
 /* A pk.MaxLoc/MinLoc reduction: the accumulator is Kokkos::ValLocScalar<T, int64_t>. */
 bool pkb_valloc(const pki_func *f);
-/* Cache key over the inputs of SPEC §6 plus the generated texts. */
+/* Cache key over the build inputs (cache.c; docs/ARCHITECTURE.md, "The cache key")
+ * plus the generated texts. */
 int pkb_cache_key(const pki_module *m, const pkb_options *o, const char *generated,
                   char out[65]);
 

@@ -8,7 +8,7 @@
 
 #include "../frontend/frontend.h"
 
-/* Exit codes of every pkc command (SPEC §1). */
+/* Exit codes of every pkc command (docs/ARCHITECTURE.md, section 1). */
 enum {
   PKC_EXIT_OK = 0,
   PKC_EXIT_INPUT = 1,     /* the input has errors */

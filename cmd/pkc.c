@@ -1,5 +1,6 @@
 /*
- * pkc.c - the pkc command: check, emit, ir, build (SPEC §1), annotate (annotate.c).
+ * pkc.c - the pkc command: check, emit, ir, build (docs/ARCHITECTURE.md, section 1),
+ * annotate (annotate.c).
  * Data flows one way: source -> frontend (IR, diagnostics) -> backends.
  */
 #include <errno.h>

@@ -7,7 +7,8 @@
  * annotations turned into pki_types, calls to device functions and builtins
  * resolved. Everything it cannot translate becomes a located diagnostic;
  * it never aborts on bad input. Host code outside annotated entities is
- * ignored except where SPEC §2.2 asks for call-site inference.
+ * read only to type kernel parameters from their call sites, and to find
+ * host lambdas and chains of launches (docs/DIALECT.md, sections 1.1, 2.2).
  */
 #ifndef PKC_FRONTEND_H
 #define PKC_FRONTEND_H

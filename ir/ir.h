@@ -554,7 +554,7 @@ pki_expr *pki_cast(pki_module *m, pki_expr *e, pki_type t);
 /* ---------------------------------------------------------------- passes */
 
 /* Types every expression, inserts explicit casts, infers local types,
- * computes parameter/member access modes and checks the rules of SPEC §2.
+ * computes parameter/member access modes and checks the rules of docs/DIALECT.md.
  * Reports into d; returns the number of errors it reported. */
 int pki_check(pki_module *m, pki_diags *d);
 
