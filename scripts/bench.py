@@ -89,7 +89,9 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def machine():
+def host_facts():
+    """(lscpu's fields as a dict, the first line of `c++ --version`); also
+    used by bench/peers/run.py."""
     info = {}
     try:
         out = subprocess.run(["lscpu"], stdout=subprocess.PIPE, text=True).stdout
@@ -98,10 +100,15 @@ def machine():
             info[k.strip()] = v.strip()
     except OSError:
         pass
+    cxx = subprocess.run(["c++", "--version"], stdout=subprocess.PIPE, text=True).stdout.splitlines()
+    return info, cxx[0] if cxx else "c++ ?"
+
+
+def machine():
+    info, cxx = host_facts()
     model = info.get("Model name", "unknown CPU")
     cores = info.get("CPU(s)", str(os.cpu_count()))
-    cxx = subprocess.run(["c++", "--version"], stdout=subprocess.PIPE, text=True).stdout.splitlines()
-    return (f"{model}, {cores} cores; {cxx[0] if cxx else 'c++ ?'}; "
+    return (f"{model}, {cores} cores; {cxx}; "
             f"Kokkos {kokkos_version()} (OpenMP) from {KOKKOS_ROOT}")
 
 

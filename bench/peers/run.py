@@ -622,20 +622,13 @@ def thp_mode():
 
 
 def machine():
-    info = {}
-    try:
-        out = subprocess.run(["lscpu"], stdout=subprocess.PIPE, text=True).stdout
-        for line in out.splitlines():
-            k, _, v = line.partition(":")
-            info[k.strip()] = v.strip()
-    except OSError:
-        pass
-    cxx = subprocess.run(["c++", "--version"], stdout=subprocess.PIPE,
-                         text=True).stdout.splitlines()
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+    from bench import host_facts   # scripts/bench.py
+    info, cxx = host_facts()
     return {
         "cpu": f"{info.get('Model name', '?')}, {info.get('CPU(s)', os.cpu_count())} cores "
                f"(L3 {info.get('L3 cache', '?')})",
-        "cxx": cxx[0] if cxx else "?",
+        "cxx": cxx,
         "numba": f"Numba {numba.__version__} (threading layer "
                  f"{numba.threading_layer()}, {numba.get_num_threads()} threads)",
         "numpy": f"NumPy {np.__version__}",

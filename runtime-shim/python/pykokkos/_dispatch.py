@@ -556,7 +556,7 @@ def _gen_run(plan, class_sty):
     exec(compile("\n".join(L), f"<pykokkos plan {plan.kname}>", "exec"), env)
     run = env["run"]
     run.plan = plan
-    return _fast_launcher(plan, run, class_sty) or run
+    return _fast_launcher(plan, run, env["cur"], class_sty) or run
 
 
 _FASTCALL = []
@@ -590,7 +590,7 @@ def _fastcall():
     return _FASTCALL[0]
 
 
-def _fast_launcher(plan, run, class_sty):
+def _fast_launcher(plan, run, cur, class_sty):
     """The C launcher of a RangePolicy for/reduce/scan plan (the steady state
     of launch loops, fastcall.c), falling back to run; None where the plan
     needs Python on every call (pools, globals, MaxLoc). On GPUs only Views
@@ -625,7 +625,7 @@ def _fast_launcher(plan, run, class_sty):
     res = (0 if k.pattern == _abi.PATTERN_FOR else 4 if plan.rbool else
            1 if rc == T.DL_FLOAT else 3 if rc == T.DL_UINT else 2)
     A = ctypes.addressof
-    return fc.Launcher(plan, run, plan.failed, plan.last, run.__globals__["cur"],
+    return fc.Launcher(plan, run, plan.failed, plan.last, cur,
                        ctypes.cast(plan.fn, ctypes.c_void_p).value,
                        A(plan.args), A(plan.policy), A(plan.result), A(plan.err), len(plan.err),
                        tuple(plan.names), tuple(kinds), tuple(slots), tuple(ranges), res,
