@@ -165,7 +165,7 @@ void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *
   /* MDRange: the iteration order a policy asks for, chosen at run time; a
    * file that never names one (pk.Iterate / iterate=) gets the default only
    * (any order gives the same results; each costs an instantiation) */
-  bool orders = strstr(c->m->source, "Iterate") || strstr(c->m->source, "iterate");
+  bool orders = c->names_iterate;
   if (f->policy == PKI_POLICY_MDRANGE && !orders) {
     pkb_line(b, "if (!pkc::tiles_fit(*policy, %d, kernel, err, errlen)) return 1;", f->nindex);
     launch_one(c, f, fty, tag, NULL);

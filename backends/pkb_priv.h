@@ -45,6 +45,7 @@ typedef struct pkb_ctx {
   size_t lines_scanned; /* restore_line: bytes of b already counted ... */
   int lines_counted;    /* ... and the newlines among them */
   bool unfused;         /* emitting the original statements of a fused group */
+  bool names_iterate;   /* the source names an MDRange iteration order (pk.Iterate / iterate=) */
   const char *policy_text; /* a fused dispatch's policy, written as is (tiles) */
   /* a repeated chain's link inlined in its fused operator: element accesses
    * at the work point of point_vars[k] are written as the local point_names[k] */

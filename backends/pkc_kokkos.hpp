@@ -215,9 +215,11 @@ KOKKOS_INLINE_FUNCTION void atomic_decrement(T *p) {
 // What Python raises inside a kernel (integer // or % by zero, range() with
 // step 0) cannot unwind a parallel region: the point records it here and
 // goes on with a harmless value (0, an empty loop); the wrapper raises after
-// the launch. Host backends only (on GPUs reading it would need a fence
-// after every launch); a module built with --error-model=numpy
-// (PKC_ERROR_MODEL_NUMPY) gives 0 without raising, as NumPy does.
+// the launch. On GPUs the flag is a __device__ int of the module: the
+// wrapper of a kernel that can raise (and only such a kernel) fences and
+// reads it after the launch. A module built with --error-model=numpy
+// (PKC_ERROR_MODEL_NUMPY) gives 0 without raising, as NumPy does, and
+// never fences for it.
 enum kernel_error { no_kernel_error = 0, zero_division = 1, zero_step = 2, out_of_bounds = 3 };
 #if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
 inline int &kernel_error_flag() {
@@ -253,6 +255,32 @@ template <class T>
 inline T &bounds_sink() {  // what an access past the extent reads and writes instead
   static T sink{};
   return sink;
+}
+#elif (defined(PKC_BACKEND_CUDA) || defined(PKC_BACKEND_HIP)) && !defined(PKC_ERROR_MODEL_NUMPY)
+// internal linkage: one flag per module (per translation unit), no device link step
+static __device__ int device_kernel_error = no_kernel_error;
+KOKKOS_INLINE_FUNCTION void raise_in_kernel(int e) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  atomicCAS(&device_kernel_error, static_cast<int>(no_kernel_error), e);  // the first error wins
+#else
+  (void)e;  // kernels of a GPU module run on the device
+#endif
+}
+// Waits for the launch, then takes the error it recorded (cleared).
+inline int take_kernel_error() {
+  Kokkos::fence();
+  int e = no_kernel_error;
+#if defined(PKC_BACKEND_CUDA)
+  if (cudaMemcpyFromSymbol(&e, device_kernel_error, sizeof e) != cudaSuccess) return no_kernel_error;
+  const int none = no_kernel_error;
+  if (e != no_kernel_error) cudaMemcpyToSymbol(device_kernel_error, &none, sizeof none);
+#else
+  if (hipMemcpyFromSymbol(&e, HIP_SYMBOL(device_kernel_error), sizeof e) != hipSuccess)
+    return no_kernel_error;
+  const int none = no_kernel_error;
+  if (e != no_kernel_error) hipMemcpyToSymbol(HIP_SYMBOL(device_kernel_error), &none, sizeof none);
+#endif
+  return e;
 }
 #else
 KOKKOS_INLINE_FUNCTION void raise_in_kernel(int) {}

@@ -149,26 +149,11 @@ static pki_kind arith(pki_ck *c, const pki_expr *a, const pki_expr *b, pki_span 
 }
 
 /* e's value when it is an integer constant (through casts and a unary minus). */
-bool pki_ck_const_int(const pki_expr *e, int64_t *v) {
-  while (e && e->kind == PKI_E_CAST && e->nargs == 1)
-    e = e->args[0];
-  if (e && e->kind == PKI_E_INT) {
-    *v = e->ival;
-    return true;
-  }
-  if (e && e->kind == PKI_E_UNARY && e->op == PKI_OP_NEG && e->nargs == 1 &&
-      pki_ck_const_int(e->args[0], v)) {
-    *v = -*v;
-    return true;
-  }
-  return false;
-}
-
 /* A constant shift count the C++ shift of a `k` value cannot take. */
 static void ck_shift_count(pki_ck *c, pki_op op, const pki_expr *b, pki_kind k) {
   int64_t n;
   int bits = pki_kind_bits(k);
-  if (!pki_ck_const_int(b, &n) || (n >= 0 && n < bits))
+  if (!pki_const_int(b, &n) || (n >= 0 && n < bits))
     return;
   if (n < 0)
     pki_error(c->d, b->span, "shift-count", "negative shift count %lld (Python raises "
@@ -190,14 +175,14 @@ pki_type pki_ck_binop(pki_ck *c, pki_op op, const pki_expr *a, const pki_expr *b
   pki_kind x = kind_of(a), y = kind_of(b), k;
   int64_t zero = 1;
   if ((op == PKI_OP_DIV || op == PKI_OP_FLOORDIV || op == PKI_OP_MOD) &&
-      ((pki_ck_const_int(b, &zero) && zero == 0) || (b->kind == PKI_E_FLOAT && b->fval == 0.0)))
+      ((pki_const_int(b, &zero) && zero == 0) || (b->kind == PKI_E_FLOAT && b->fval == 0.0)))
     pki_error(c->d, b->span, "zero-division",
               "division by zero: Python raises ZeroDivisionError for '%s 0' at every point; "
               "divide by something else", sym);
   switch (op) {
   case PKI_OP_POW: {
     int64_t n = 0; /* Python: int ** negative int is a float (2 ** -1 == 0.5) */
-    if (intlike(x) && intlike(y) && !(pki_ck_const_int(b, &n) && n < 0)) {
+    if (intlike(x) && intlike(y) && !(pki_const_int(b, &n) && n < 0)) {
       k = PKI_I64;
       break;
     }
@@ -286,7 +271,7 @@ static void ck_index(pki_ck *c, pki_expr *e, unsigned access) {
     int64_t k;
     if (n != 1)
       pki_error(c->d, e->span, "view-index", "List '%s' takes one index, got %d", name, n);
-    else if (t.rank == 0 && pki_ck_const_int(e->args[1], &k) && (k < 0 || k >= t.length))
+    else if (t.rank == 0 && pki_const_int(e->args[1], &k) && (k < 0 || k >= t.length))
       pki_error(c->d, e->args[1]->span, "list-index", "index %lld is out of range for "
                 "List '%s' of %d elements (indices 0..%d%s)", (long long)k, name, t.length,
                 t.length - 1, k < 0 ? "; negative indices are not supported" : "");
@@ -305,7 +290,7 @@ static void ck_index(pki_ck *c, pki_expr *e, unsigned access) {
     e->type = pki_scalar(t.elem);
   for (int i = 1; i < e->nargs && i <= t.rank; i++) {
     int64_t k;
-    if (e->args[i] && pki_ck_const_int(e->args[i], &k) && k < 0)
+    if (e->args[i] && pki_const_int(e->args[i], &k) && k < 0)
       pki_error(c->d, e->args[i]->span, "negative-index",
                 "negative index %lld: Kokkos Views do not wrap around as Python lists do; "
                 "write %s.extent(%d) - %lld for this index", (long long)k, name, i - 1,

@@ -41,8 +41,6 @@ typedef enum pki_ck_fit {
 void pki_ck_names(pki_ck *c);
 
 /* check_expr.c */
-/* e is an integer constant (through casts and unary minus): its value in *v. */
-bool pki_ck_const_int(const pki_expr *e, int64_t *v);
 /* Types e and its operands; returns e or the node replacing it. NULL-safe. */
 pki_expr *pki_ck_expr(pki_ck *c, pki_expr *e);
 /* Types a call; as_stmt: its value is discarded (void callee allowed). */

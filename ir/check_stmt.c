@@ -240,7 +240,7 @@ static void ck_for(pki_ck *c, pki_stmt *s) {
   s->end = ck_range_arg(c, s->end);
   s->step = ck_range_arg(c, s->step);
   int64_t step = 1;
-  if (s->step && pki_ck_const_int(s->step, &step) && step == 0)
+  if (s->step && pki_const_int(s->step, &step) && step == 0)
     pki_error(c->d, s->step->span, "zero-step",
               "range() step must not be zero (Python raises ValueError; the loop would "
               "never end)");

@@ -562,6 +562,8 @@ int pki_check(pki_module *m, pki_diags *d);
  * m.team_scratch (thread false) or m.thread_scratch (thread true); a level that
  * is not a literal counts as every level. */
 bool pki_uses_scratch(const pki_block *b, int level, bool thread);
+/* e is an integer constant (through casts and unary minus): its value in *v. */
+bool pki_const_int(const pki_expr *e, int64_t *v);
 /* Where Python would raise inside f or the functions it calls: integer // or
  * % (ZeroDivisionError), range() with a run-time step (step 0: ValueError).
  * "line 12" / "lines 12, 15 or 20" (arena string), NULL when nowhere. */

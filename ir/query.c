@@ -103,6 +103,23 @@ bool pki_func_writes_self(const pki_func *f) {
   return hit;
 }
 
+/* ---- constants */
+
+bool pki_const_int(const pki_expr *e, int64_t *v) {
+  while (e && e->kind == PKI_E_CAST && e->nargs == 1)
+    e = e->args[0];
+  if (e && e->kind == PKI_E_INT) {
+    *v = e->ival;
+    return true;
+  }
+  if (e && e->kind == PKI_E_UNARY && e->op == PKI_OP_NEG && e->nargs == 1 &&
+      pki_const_int(e->args[0], v)) {
+    *v = -*v;
+    return true;
+  }
+  return false;
+}
+
 /* ---- where Python errors can arise inside a kernel (pki_raising_lines) */
 
 typedef struct raising {
@@ -124,8 +141,9 @@ static void scan_func(raising *r, const pki_func *f);
 
 static void raising_expr(pki_visitor *v, const pki_expr *e) {
   raising *r = v->data;
+  int64_t k; /* a constant divisor is never 0 here: the checker rejects 0 */
   if (e->kind == PKI_E_BINARY && (e->op == PKI_OP_FLOORDIV || e->op == PKI_OP_MOD) &&
-      pki_is_int(e->type.kind))
+      pki_is_int(e->type.kind) && !pki_const_int(e->args[1], &k))
     add_line(r, (int)e->span.line);
   if (e->kind == PKI_E_CALL && e->func)
     scan_func(r, e->func);
@@ -133,8 +151,9 @@ static void raising_expr(pki_visitor *v, const pki_expr *e) {
 
 static void raising_stmt(pki_visitor *v, const pki_stmt *s) {
   raising *r = v->data;
+  int64_t k;
   if (s->kind == PKI_S_AUGASSIGN && (s->op == PKI_OP_FLOORDIV || s->op == PKI_OP_MOD) &&
-      s->target && pki_is_int(s->target->type.kind))
+      s->target && pki_is_int(s->target->type.kind) && !pki_const_int(s->value, &k))
     add_line(r, (int)s->span.line);
   if (s->kind == PKI_S_FOR && s->step && s->step->kind != PKI_E_INT)
     add_line(r, (int)s->span.line);
