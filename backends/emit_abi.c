@@ -34,6 +34,11 @@ static void put_policy(pkb_ctx *c, const pki_func *f, const char *fty, const cha
     pkb_putf(b, "pkc::RangePolicy<%s::%s>(begin, end)", fty, tag);
     return;
   }
+  if (f->policy == PKI_POLICY_TEAM && pki_has_team_scan(f)) {
+    pkb_putf(b, "pkc::scan_team_policy<%s::%s>(*policy, f, Kokkos::%s())", fty, tag,
+             f->pattern == PKI_PATTERN_FOR ? "ParallelForTag" : "ParallelReduceTag");
+    return;
+  }
   if (f->policy == PKI_POLICY_TEAM) {
     pkb_putf(b, "pkc::team_policy<%s::%s>(*policy)", fty, tag);
     return;

@@ -35,6 +35,29 @@ inline TeamPolicy<Tag> team_policy(const pkc_policy &p) {
   return pol;
 }
 
+// team_policy for a kernel with a nested parallel_scan over TeamThreadRange:
+// Kokkos' team scan on GPUs needs a power-of-two team (cuda_intra_block_scan
+// asserts), and Kokkos::AUTO may choose another size; there AUTO becomes the
+// largest power of two not above the size Kokkos recommends for f.
+template <class Tag, class Functor, class PatternTag>
+inline TeamPolicy<Tag> scan_team_policy(const pkc_policy &p, const Functor &f, PatternTag pattern) {
+#if defined(PKC_BACKEND_CUDA) || defined(PKC_BACKEND_HIP)
+  if (p.team_size <= 0) {
+    pkc_policy q = p;
+    const int vector = p.vector_length > 0 ? static_cast<int>(p.vector_length) : 1;
+    const int rec = TeamPolicy<Tag>(static_cast<int>(p.league_size), Kokkos::AUTO, vector)
+                        .team_size_recommended(f, pattern);
+    q.team_size = 1;
+    while (q.team_size * 2 <= rec) q.team_size *= 2;
+    return team_policy<Tag>(q);
+  }
+#else
+  (void)f;
+  (void)pattern;
+#endif
+  return team_policy<Tag>(p);
+}
+
 // Whether the host's team shape fits what the backend allows for this functor,
 // checked before any Kokkos::TeamPolicy with that shape exists (Kokkos aborts
 // the process on a team size it cannot run; pkc reports an error instead).

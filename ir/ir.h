@@ -562,6 +562,9 @@ int pki_check(pki_module *m, pki_diags *d);
  * m.team_scratch (thread false) or m.thread_scratch (thread true); a level that
  * is not a literal counts as every level. */
 bool pki_uses_scratch(const pki_block *b, int level, bool thread);
+/* f (closures included) has a parallel_scan over a team's threads
+ * (TeamThreadRange), which Kokkos runs on GPUs only with a power-of-two team. */
+bool pki_has_team_scan(const pki_func *f);
 /* e is an integer constant (through casts and unary minus): its value in *v. */
 bool pki_const_int(const pki_expr *e, int64_t *v);
 /* Where Python would raise inside f or the functions it calls: integer // or

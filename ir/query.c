@@ -103,6 +103,21 @@ bool pki_func_writes_self(const pki_func *f) {
   return hit;
 }
 
+/* ---- nested scans over a team's threads (pki_has_team_scan) */
+
+static void team_scan_stmt(pki_visitor *v, const pki_stmt *s) {
+  bool *hit = v->data;
+  if (s->kind == PKI_S_NESTED && s->pattern == PKI_PATTERN_SCAN && s->range != PKI_RANGE_THREAD_VECTOR)
+    *hit = true;
+}
+
+bool pki_has_team_scan(const pki_func *f) {
+  bool hit = false;
+  pki_visitor v = {.stmt = team_scan_stmt, .data = &hit};
+  pki_visit_func(&v, f);
+  return hit;
+}
+
 /* ---- constants */
 
 bool pki_const_int(const pki_expr *e, int64_t *v) {

@@ -43,7 +43,10 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PKC = os.path.join(ROOT, "build", "bin", "pkc")
-PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+# PKC_TEST_PYTHON: the interpreter that runs the programs (the GPU machine's
+# Python with numpy is not /usr/bin/python3)
+PYTHON = os.environ.get("PKC_TEST_PYTHON") or (
+    "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable)
 GROUPS = ["unit", "diagnostics", "examples", "features", "compat", "c_host", "shim", "api", "kokkos4",
           "sanitize", "gpu-compile", "install", "annotate"]
 BACKENDS = ["openmp", "serial"]

@@ -4,7 +4,9 @@
 # for CUDA against Kokkos 3.4 (carried Debian source) and Kokkos 4 (the
 # tarball and cuda13.patch from ../shared/kokkos4, copied to build/k4/), each
 # with the shim's C fast path (pykokkos._fastcall, built here for the GPU
-# machine's Python when its headers exist) and without it (PKC_FASTCALL=0).
+# machine's Python when its headers exist) and without it (PKC_FASTCALL=0);
+# then the floor under it: the same kernel in hand-written Kokkos and as a raw
+# CUDA kernel, launched back to back from C++ (bench/cuda/launch_floor.cpp).
 # Usage: scripts/gpu/launch_cuda.sh (carry .deps/kokkos-src build/bin build/lib build/k4).
 source "$(dirname "${BASH_SOURCE[0]}")/cuda_env.sh"
 K4=$WORK/kokkos4-cuda
@@ -43,5 +45,12 @@ for k in 3 4; do
         grep -E "launch overhead|FAILED|Error" | tail -2)
     echo "Kokkos $k CUDA, fastcall=$fc: $r"
   done
+done
+for k in 3 4; do
+  root=$KC; [[ $k == 4 ]] && root=$K4
+  ( cmake -S bench/cuda -B "$WORK/bench-launch-k$k" -DKokkos_ROOT="$root" \
+      -DCMAKE_CXX_COMPILER="$root/bin/nvcc_wrapper" && cmake --build "$WORK/bench-launch-k$k" \
+      -j"$J" --target launch_floor ) > "$LOG/launch-floor-k$k.log" 2>&1 &&
+    "$WORK/bench-launch-k$k/launch_floor" 10000 5 || { echo "launch_floor k$k FAILED"; tail -5 "$LOG/launch-floor-k$k.log"; }
 done
 say "done"
