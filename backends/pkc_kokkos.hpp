@@ -273,12 +273,13 @@ inline int take_kernel_error() {
 #if defined(PKC_BACKEND_CUDA)
   if (cudaMemcpyFromSymbol(&e, device_kernel_error, sizeof e) != cudaSuccess) return no_kernel_error;
   const int none = no_kernel_error;
-  if (e != no_kernel_error) cudaMemcpyToSymbol(device_kernel_error, &none, sizeof none);
+  if (e != no_kernel_error) static_cast<void>(cudaMemcpyToSymbol(device_kernel_error, &none, sizeof none));
 #else
   if (hipMemcpyFromSymbol(&e, HIP_SYMBOL(device_kernel_error), sizeof e) != hipSuccess)
     return no_kernel_error;
   const int none = no_kernel_error;
-  if (e != no_kernel_error) hipMemcpyToSymbol(HIP_SYMBOL(device_kernel_error), &none, sizeof none);
+  if (e != no_kernel_error)
+    static_cast<void>(hipMemcpyToSymbol(HIP_SYMBOL(device_kernel_error), &none, sizeof none));
 #endif
   return e;
 }

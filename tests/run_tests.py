@@ -784,6 +784,10 @@ def group_gpu_compile(res):
     if not exs:
         res.fail("gpu-compile", "no examples/*.py")
         return
+    # device-side code the examples lack: the Python-error flag (__device__
+    # int, read after a fence) and the power-of-two team of a nested scan
+    exs += [os.path.join(ROOT, "tests", "features", f)
+            for f in ("feat_python_errors.py", "feat_scan_nested.py")]
     env = gpu_env()
     outroot = os.path.join(ROOT, "build", "gpu-compile")
     jobs = []
