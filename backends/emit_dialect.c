@@ -10,26 +10,8 @@
 
 /* ------------------------------------------------------------ analysis */
 
-static bool block_declares(const pki_block *b, const pki_var *v) {
-  for (int i = 0; i < b->n; i++) {
-    const pki_stmt *s = b->stmts[i];
-    if (s->kind == PKI_S_DECL && s->var == v)
-      return true;
-    if (block_declares(&s->body, v) || block_declares(&s->orelse, v))
-      return true;
-    if (s->closure && block_declares(&s->closure->body, v))
-      return true;
-  }
-  return false;
-}
-
 bool pkb_declared(const pki_func *f, const pki_var *v) {
-  if (v->kind != PKI_VAR_LOCAL)
-    return true;
-  for (; f; f = f->parent)
-    if (block_declares(&f->body, v))
-      return true;
-  return false;
+  return v->kind != PKI_VAR_LOCAL || (v->uses & PKI_USE_DECLARED);
 }
 
 void pkb_void_unread(pkb_ctx *c, const pki_func *f, const pki_var *v) {
@@ -341,33 +323,27 @@ static void put_dispatch_policy(pkb_ctx *c, const pki_stmt *s, const char *tag) 
 }
 
 /* Members of the workload a lambda reads: collected without duplicates. */
-static void collect_members(const pki_expr *e, const pki_var **out, int *n, int max) {
-  if (!e)
+typedef struct members_q {
+  const pki_var **out;
+  int n, max;
+} members_q;
+
+static void member_expr(pki_visitor *v, const pki_expr *e) {
+  members_q *q = v->data;
+  if (e->kind != PKI_E_VAR || e->var->kind != PKI_VAR_MEMBER)
     return;
-  if (e->kind == PKI_E_VAR && e->var->kind == PKI_VAR_MEMBER) {
-    for (int i = 0; i < *n; i++)
-      if (out[i] == e->var)
-        return;
-    if (*n < max)
-      out[(*n)++] = e->var;
-  }
-  for (int i = 0; i < e->nargs; i++)
-    collect_members(e->args[i], out, n, max);
+  for (int i = 0; i < q->n; i++)
+    if (q->out[i] == e->var)
+      return;
+  if (q->n < q->max)
+    q->out[q->n++] = e->var;
 }
 
-static void collect_block(const pki_block *b, const pki_var **out, int *n, int max) {
-  for (int i = 0; i < b->n; i++) {
-    const pki_stmt *s = b->stmts[i];
-    const pki_expr *es[] = {s->target, s->value, s->cond, s->begin, s->end, s->step};
-    for (size_t k = 0; k < sizeof es / sizeof es[0]; k++)
-      collect_members(es[k], out, n, max);
-    for (int k = 0; k < s->nargs; k++)
-      collect_members(s->args[k], out, n, max);
-    collect_block(&s->body, out, n, max);
-    collect_block(&s->orelse, out, n, max);
-    if (s->closure)
-      collect_block(&s->closure->body, out, n, max);
-  }
+static int collect_members(const pki_block *b, const pki_var **out, int max) {
+  members_q q = {.out = out, .max = max};
+  pki_visitor v = {.expr = member_expr, .closures = true, .data = &q};
+  pki_visit_block(&v, b);
+  return q.n;
 }
 
 void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) { pkb_emit_dispatch_tagged(c, s, NULL); }
@@ -387,8 +363,7 @@ void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_t
                       pkb_tag_name(c->m->arena, f));
   if (lambda) { /* the lambda copies what it needs: never `self` by reference */
     const pki_var *mem[256];
-    int n = 0;
-    collect_block(&f->body, mem, &n, 256);
+    int n = collect_members(&f->body, mem, 256);
     pkb_line(b, "{");
     b->indent++;
     for (int i = 0; i < n; i++) {

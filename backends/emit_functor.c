@@ -206,17 +206,19 @@ static void main_function(pkb_ctx *c, const pki_func *f) {
 
 /* ------------------------------------------------------------ classtypes */
 
+static void member_write(pki_visitor *v, const pki_stmt *s) {
+  const pki_expr *t = s->target;
+  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && t &&
+      ((t->kind == PKI_E_VAR && t->var->kind == PKI_VAR_MEMBER) || t->kind == PKI_E_FIELD))
+    *(bool *)v->data = true;
+}
+
+/* Whether a statement of b assigns a member (the method cannot be const). */
 static bool writes_member(const pki_block *b) {
-  for (int i = 0; i < b->n; i++) {
-    const pki_stmt *s = b->stmts[i];
-    const pki_expr *t = s->target;
-    if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && t &&
-        ((t->kind == PKI_E_VAR && t->var->kind == PKI_VAR_MEMBER) || t->kind == PKI_E_FIELD))
-      return true;
-    if (writes_member(&s->body) || writes_member(&s->orelse))
-      return true;
-  }
-  return false;
+  bool hit = false;
+  pki_visitor v = {.stmt = member_write, .data = &hit};
+  pki_visit_block(&v, b);
+  return hit;
 }
 
 /* How a classtype method is written: defined in the struct, only declared in
@@ -290,31 +292,23 @@ static void classtype(pkb_ctx *c, const pki_entity *e, bool deferred) {
 
 static bool is_cls(pki_type t, const pki_entity *d) { return t.kind == PKI_CLASS && t.cls == d; }
 
-static bool expr_uses(const pki_expr *e, const pki_entity *d) {
-  if (!e)
-    return false;
-  if (is_cls(e->type, d))
-    return true;
-  for (int i = 0; i < e->nargs; i++)
-    if (expr_uses(e->args[i], d))
-      return true;
-  return false;
+typedef struct cls_q {
+  const pki_entity *d;
+  bool hit;
+} cls_q;
+
+static void cls_expr(pki_visitor *v, const pki_expr *e) {
+  cls_q *q = v->data;
+  if (is_cls(e->type, q->d))
+    q->hit = true;
 }
 
+/* Whether an expression of b (nested blocks included) has classtype d. */
 static bool block_uses(const pki_block *b, const pki_entity *d) {
-  for (int i = 0; i < b->n; i++) {
-    const pki_stmt *s = b->stmts[i];
-    const pki_expr *es[] = {s->target, s->value, s->cond, s->begin, s->end, s->step};
-    for (size_t k = 0; k < sizeof es / sizeof es[0]; k++)
-      if (expr_uses(es[k], d))
-        return true;
-    for (int k = 0; k < s->nargs; k++)
-      if (expr_uses(s->args[k], d))
-        return true;
-    if (block_uses(&s->body, d) || block_uses(&s->orelse, d))
-      return true;
-  }
-  return false;
+  cls_q q = {.d = d};
+  pki_visitor v = {.expr = cls_expr, .data = &q};
+  pki_visit_block(&v, b);
+  return q.hit;
 }
 
 /* Classtypes a classtype needs first (fields; methods' parameters, return

@@ -1,6 +1,6 @@
 /*
- * emit_stmt.c - IR statements to C++ (block scope, #line directives), and
- * the read analysis that keeps -Wunused-* quiet.
+ * emit_stmt.c - IR statements to C++ (block scope, #line directives); the
+ * uses pki_check recorded keep -Wunused-* quiet.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,56 +10,10 @@
 
 /* ------------------------------------------------------------ reads */
 
-static bool expr_reads(const pki_expr *e, const pki_var *v) {
-  if (!e)
-    return false;
-  if (e->kind == PKI_E_VAR && e->var == v)
-    return true;
-  for (int i = 0; i < e->nargs; i++)
-    if (expr_reads(e->args[i], v))
-      return true;
-  return false;
-}
+/* pki_check records how each variable is used (pki_record_uses). */
+bool pkb_var_read(const pki_func *f, const pki_var *v) { return v->uses & PKI_USE_READ; }
 
-static bool block_reads(const pki_block *b, const pki_var *v);
-
-static bool stmt_reads(const pki_stmt *s, const pki_var *v) {
-  if (s->target && s->target->kind != PKI_E_VAR && expr_reads(s->target, v))
-    return true;
-  if (expr_reads(s->value, v) || expr_reads(s->cond, v) || expr_reads(s->begin, v) ||
-      expr_reads(s->end, v) || expr_reads(s->step, v))
-    return true;
-  for (int i = 0; i < s->nargs; i++)
-    if (expr_reads(s->args[i], v))
-      return true;
-  if (s->target && (s->kind == PKI_S_NESTED || s->kind == PKI_S_DISPATCH) &&
-      expr_reads(s->target, v))
-    return true; /* a reduction's result variable is used by Kokkos */
-  if (s->closure && block_reads(&s->closure->body, v))
-    return true;
-  return block_reads(&s->body, v) || block_reads(&s->orelse, v);
-}
-
-static bool block_reads(const pki_block *b, const pki_var *v) {
-  for (int i = 0; i < b->n; i++)
-    if (stmt_reads(b->stmts[i], v))
-      return true;
-  return false;
-}
-
-bool pkb_var_read(const pki_func *f, const pki_var *v) { return block_reads(&f->body, v); }
-
-static bool block_mentions(const pki_block *b, const pki_var *v) {
-  for (int i = 0; i < b->n; i++) {
-    const pki_stmt *s = b->stmts[i];
-    if (expr_reads(s->target, v) || stmt_reads(s, v) || block_mentions(&s->body, v) ||
-        block_mentions(&s->orelse, v) || (s->closure && block_mentions(&s->closure->body, v)))
-      return true;
-  }
-  return false;
-}
-
-bool pkb_var_used(const pki_func *f, const pki_var *v) { return block_mentions(&f->body, v); }
+bool pkb_var_used(const pki_func *f, const pki_var *v) { return v->uses & PKI_USE_NAMED; }
 
 /* ------------------------------------------------------------ helpers */
 
@@ -194,11 +148,8 @@ static void emit_decl(pkb_ctx *c, const pki_stmt *s) {
   }
   if (s->var->kind == PKI_VAR_MEMBER)
     return;
-  if (c->fn && !pkb_var_read(c->fn, s->var)) {
-    pkb_begin(c->b, "(void)");
-    pkb_put_ident(c->b, s->var->name);
-    pkb_put(c->b, ";\n");
-  }
+  if (c->fn)
+    pkb_void_unread(c, c->fn, s->var);
 }
 
 static const char *aug_text(pki_op op) {
@@ -283,16 +234,24 @@ static bool simple_bound(const pki_expr *e) {
   return false;
 }
 
+typedef struct assign_q {
+  const pki_var *v;
+  bool hit;
+} assign_q;
+
+static void assign_stmt(pki_visitor *vis, const pki_stmt *s) {
+  assign_q *q = vis->data;
+  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && s->target->kind == PKI_E_VAR &&
+      s->target->var == q->v)
+    q->hit = true;
+}
+
+/* Whether a statement of b (nested blocks included) assigns v. */
 static bool assigns(const pki_block *b, const pki_var *v) {
-  for (int i = 0; i < b->n; i++) {
-    const pki_stmt *s = b->stmts[i];
-    if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) &&
-        s->target->kind == PKI_E_VAR && s->target->var == v)
-      return true;
-    if (assigns(&s->body, v) || assigns(&s->orelse, v))
-      return true;
-  }
-  return false;
+  assign_q q = {.v = v};
+  pki_visitor vis = {.stmt = assign_stmt, .data = &q};
+  pki_visit_block(&vis, b);
+  return q.hit;
 }
 
 static bool bound_stable(const pki_expr *e, const pki_block *body) {
@@ -376,11 +335,8 @@ static void emit_for(pkb_ctx *c, const pki_stmt *s) {
   }
   pkb_put(b, ")");
   open_block(c);
-  if (c->fn && !pkb_var_read(c->fn, v)) {
-    pkb_begin(b, "(void)");
-    pkb_put_ident(b, v->name);
-    pkb_put(b, ";\n");
-  }
+  if (c->fn)
+    pkb_void_unread(c, c->fn, v);
   pkb_emit_block(c, &s->body);
   close_block(c, "");
 }

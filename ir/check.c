@@ -250,5 +250,6 @@ int pki_check(pki_module *m, pki_diags *d) {
   check_recursion(&c);
   pki_ck_names(&c);
   propagate_access(&c);
+  pki_record_uses(m);
   return d->errors - errors0;
 }

@@ -171,10 +171,17 @@ typedef struct pki_var {
                        argument the host reads from the module at each call */
   pki_span span;    /* where it was declared */
   unsigned access;  /* PKI_ACCESS_* bits, computed by pki_check */
+  unsigned uses;    /* PKI_USE_* bits, recorded by pki_check (pki_record_uses) */
   int id;           /* unique within the module */
 } pki_var;
 
 enum { PKI_ACCESS_READ = 1, PKI_ACCESS_WRITE = 2 };
+/* How a function's body uses a variable (closures included), for backends:
+ * READ its value is read (as an operand, an index, in a target that is not
+ * the plain variable, or as a nested pattern's / dispatch's result, which
+ * Kokkos writes through a reference); NAMED it appears anywhere, targets
+ * included; DECLARED a declaration statement introduces it. */
+enum { PKI_USE_READ = 1, PKI_USE_NAMED = 2, PKI_USE_DECLARED = 4 };
 
 /* ---------------------------------------------------------- expressions */
 
@@ -572,18 +579,30 @@ bool pki_const_int(const pki_expr *e, int64_t *v);
  * "line 12" / "lines 12, 15 or 20" (arena string), NULL when nowhere. */
 const char *pki_raising_lines(pki_arena *a, const pki_func *f);
 
-/* Walks every function of an entity (params, locals, statements, expressions,
- * closures) and calls the visitor's hooks; any hook may be NULL. */
+/* The one walk over the IR: calls the visitor's hooks on every function of an
+ * entity (params, locals, statements, expressions, closures), in source
+ * order, a statement before its expressions and blocks; any hook may be NULL.
+ * Passes and backends hook into it instead of writing walkers of their own. */
 typedef struct pki_visitor {
   void (*expr)(struct pki_visitor *v, const pki_expr *e);
   void (*stmt)(struct pki_visitor *v, const pki_stmt *s);
   void (*var)(struct pki_visitor *v, const pki_var *var); /* declarations only */
+  /* when set, a statement's target goes here instead of through expr (the
+   * hook may walk it with pki_visit_expr) */
+  void (*target)(struct pki_visitor *v, const pki_stmt *s, const pki_expr *t);
+  /* pki_visit_block/stmt: also walk the body of a statement's closure (nested
+   * def, lambda, dispatched workunit); pki_visit_func reaches closures anyway */
+  bool closures;
   void *data;
 } pki_visitor;
 void pki_visit_func(pki_visitor *v, const pki_func *f);
 void pki_visit_expr(pki_visitor *v, const pki_expr *e); /* e and its operands */
 void pki_visit_stmt(pki_visitor *v, const pki_stmt *s); /* s, its expressions and blocks */
+void pki_visit_block(pki_visitor *v, const pki_block *b);
 void pki_visit_entity(pki_visitor *v, const pki_entity *e);
+/* Records var->uses (PKI_USE_*) for every variable of m; pki_check calls it
+ * last (a pass that adds statements later must call it again). */
+void pki_record_uses(pki_module *m);
 
 /* Partial builds (PyKokkos compiles per workunit): drops from m every entity
  * with an error diagnostic in its extent, every runtime-typed workunit, and

@@ -22,11 +22,17 @@ static void visit_stmt(pki_visitor *v, const pki_stmt *s) {
     v->stmt(v, s);
   if (s->var && s->kind == PKI_S_DECL && v->var)
     v->var(v, s->var);
-  const pki_expr *es[] = {s->target, s->value, s->cond, s->begin, s->end, s->step};
+  if (s->target && v->target)
+    v->target(v, s, s->target);
+  else
+    visit_expr(v, s->target);
+  const pki_expr *es[] = {s->value, s->cond, s->begin, s->end, s->step};
   for (size_t k = 0; k < sizeof es / sizeof es[0]; k++)
     visit_expr(v, es[k]);
   for (int k = 0; k < s->nargs; k++)
     visit_expr(v, s->args[k]);
+  if (v->closures && s->closure)
+    visit_block(v, &s->closure->body);
   visit_block(v, &s->body);
   visit_block(v, &s->orelse);
 }
@@ -38,6 +44,7 @@ static void visit_block(pki_visitor *v, const pki_block *b) {
 
 void pki_visit_expr(pki_visitor *v, const pki_expr *e) { visit_expr(v, e); }
 void pki_visit_stmt(pki_visitor *v, const pki_stmt *s) { visit_stmt(v, s); }
+void pki_visit_block(pki_visitor *v, const pki_block *b) { visit_block(v, b); }
 
 void pki_visit_func(pki_visitor *v, const pki_func *f) {
   if (v->var) {
@@ -64,4 +71,40 @@ void pki_visit_entity(pki_visitor *v, const pki_entity *e) {
   for (int i = 0; i < e->nfuncs; i++)
     if (e->funcs[i])
       pki_visit_func(v, e->funcs[i]);
+}
+
+/* ---- pki_record_uses */
+
+/* The IR is the module's own (pki_check owns it mutably); the visitor hands
+ * out const pointers. */
+static void mark(const pki_var *var, unsigned bits) { ((pki_var *)var)->uses |= bits; }
+
+static void clear_var(pki_visitor *v, const pki_var *var) { ((pki_var *)var)->uses = 0; }
+
+static void uses_expr(pki_visitor *v, const pki_expr *e) {
+  if (e->kind == PKI_E_VAR && e->var)
+    mark(e->var, PKI_USE_READ | PKI_USE_NAMED);
+}
+
+static void uses_target(pki_visitor *v, const pki_stmt *s, const pki_expr *t) {
+  if (t->kind == PKI_E_VAR && t->var && s->kind != PKI_S_NESTED && s->kind != PKI_S_DISPATCH)
+    mark(t->var, PKI_USE_NAMED); /* x = ..., x += ...: written, not read */
+  else
+    visit_expr(v, t);
+}
+
+static void uses_stmt(pki_visitor *v, const pki_stmt *s) {
+  if (s->kind == PKI_S_DECL && s->var)
+    mark(s->var, PKI_USE_DECLARED);
+}
+
+void pki_record_uses(pki_module *m) {
+  pki_visitor clear = {.var = clear_var};
+  pki_visitor uses = {.expr = uses_expr, .stmt = uses_stmt, .target = uses_target};
+  for (int i = 0; i < m->nentities; i++)
+    if (m->entities[i])
+      pki_visit_entity(&clear, m->entities[i]);
+  for (int i = 0; i < m->nentities; i++)
+    if (m->entities[i])
+      pki_visit_entity(&uses, m->entities[i]);
 }

@@ -383,6 +383,7 @@ static pki_module *make_module(const char *abspath) {
   add_functor(&b);
   add_fill2d(&b);
   add_ops(&b);
+  pki_record_uses(m); /* what pki_check leaves for backends */
   return m;
 }
 

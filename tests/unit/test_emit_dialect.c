@@ -369,6 +369,7 @@ static pki_module *make_module(const char *abspath) {
   add_random();
   add_classtype();
   add_workload();
+  pki_record_uses(M); /* what pki_check leaves for backends */
   return M;
 }
 
