@@ -84,21 +84,131 @@ void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f) {
   }
 }
 
+/* "pkc::bind_view(f.x, args[3], kernel, "x", err, errlen)" */
+static void put_bind_call(pkb_buf *b, const pki_var *v, int slot) {
+  pkb_putf(b, "pkc::%s(f.", v->type.kind == PKI_VIEW   ? "bind_view"
+                            : v->type.kind == PKI_POOL ? "bind_pool"
+                                                       : "bind_scalar");
+  pkb_put_ident(b, v->name);
+  pkb_putf(b, ", args[%d], kernel, ", slot);
+  pkb_put_cstr(b, v->name);
+  pkb_put(b, ", err, errlen)");
+}
+
+/* ---- the members a kernel uses (a workload's or class functor's kernels
+ * bind only those): its body, its closures, the methods it calls and, for
+ * @pk.main, the workunits it dispatches */
+
+typedef struct used_q {
+  pki_var *const *members;
+  int n;
+  bool *used;
+  pki_vec seen; /* functions walked */
+  pki_arena *a;
+} used_q;
+
+static void used_func(pki_visitor *v, const pki_func *f);
+
+static void used_expr(pki_visitor *v, const pki_expr *e) {
+  used_q *q = v->data;
+  if (e->kind == PKI_E_VAR && e->var && e->var->kind == PKI_VAR_MEMBER)
+    for (int i = 0; i < q->n; i++)
+      q->used[i] = q->used[i] || q->members[i] == e->var;
+  if (e->kind == PKI_E_CALL && e->func)
+    used_func(v, e->func);
+}
+
+static void used_stmt(pki_visitor *v, const pki_stmt *s) {
+  if (s->kind == PKI_S_DISPATCH && s->closure)
+    used_func(v, s->closure);
+}
+
+static void used_func(pki_visitor *v, const pki_func *f) {
+  used_q *q = v->data;
+  for (int i = 0; i < q->seen.n; i++)
+    if (q->seen.items[i] == f)
+      return;
+  pki_vec_push(q->a, &q->seen, (void *)f);
+  pki_visit_func(v, f);
+}
+
+/* used[i]: kernel f reads or writes member i of its entity. */
+static void members_used(pki_arena *a, const pki_func *f, pki_var *const *members, int n,
+                         bool *used) {
+  used_q q = {.members = members, .n = n, .used = used, .a = a};
+  pki_visitor v = {.expr = used_expr, .stmt = used_stmt, .data = &q};
+  used_func(&v, f);
+}
+
+/* A workload or class functor with several kernels: one bind_<entity>
+ * function the wrappers share, each passing the members it uses. */
+static bool shares_binder(const pki_func *f) {
+  if (!pkb_is_class_entity(f->owner))
+    return false;
+  int kernels = 0;
+  for (int i = 0; i < f->owner->nfuncs; i++)
+    kernels += f->owner->funcs[i] && pkb_is_kernel(f->owner->funcs[i]);
+  return kernels > 1;
+}
+
+static const char *binder_name(pki_arena *a, const pki_entity *e) {
+  return pki_sprintf(a, "bind_%s", pkb_ident(a, e->name));
+}
+
+/* bool bind_<E>(E &f, args, {k...}, ...): binds the members numbered k (their
+ * argument slots) from args. */
+static void binder(pkb_ctx *c, const pki_entity *e) {
+  pkb_buf *b = c->b;
+  pki_arena *a = c->m->arena;
+  pkb_line(b, "// Binds the members of %s numbered in `used` (their slots in args,",
+           pkb_comment_text(a, e->name));
+  pkb_line(b, "// pkc_abi.h order) for the C entry points below.");
+  pkb_line(b, "static bool %s(pkc_%s::%s &f, void *const *args, std::initializer_list<int> used,",
+           binder_name(a, e), c->m->name, pkb_ident(a, e->name));
+  pkb_line(b, "    const char *kernel, char *err, size_t errlen) {");
+  b->indent++;
+  pkb_line(b, "if (used.size() && !args)");
+  pkb_line(b, "  return !pkc::fail(err, errlen, kernel, \"missing arguments (args is NULL)\");");
+  pkb_line(b, "for (const int k : used) {");
+  b->indent++;
+  pkb_line(b, "bool bound = true;");
+  pkb_line(b, "switch (k) {");
+  for (int i = 0; i < e->nmembers; i++) {
+    pkb_begin(b, "case %d: bound = ", i);
+    put_bind_call(b, e->members[i], i);
+    pkb_put(b, "; break;\n");
+  }
+  pkb_line(b, "}");
+  pkb_line(b, "if (!bound) return false;");
+  b->indent--;
+  pkb_line(b, "}");
+  pkb_line(b, "return true;");
+  b->indent--;
+  pkb_line(b, "}");
+  pkb_nl(b);
+}
+
 static void bind_args(pkb_ctx *c, const pki_func *f) {
   pkb_buf *b = c->b;
   pki_var *const *args;
   int n = pkb_kernel_args(f, &args);
+  if (shares_binder(f)) {
+    bool *used = pki_alloc(c->m->arena, sizeof(bool) * (size_t)(n ? n : 1));
+    members_used(c->m->arena, f, args, n, used);
+    pkb_begin(b, "if (!%s(f, args, {", binder_name(c->m->arena, f->owner));
+    for (int i = 0, k = 0; i < n; i++)
+      if (used[i])
+        pkb_putf(b, "%s%d", !k++ ? "" : k % 16 == 1 ? ",\n        " : ", ", i);
+    pkb_put(b, "}, kernel, err, errlen))\n");
+    pkb_line(b, "  return 1;");
+    return;
+  }
   if (n)
     pkb_line(b, "if (!args) return pkc::fail(err, errlen, kernel, \"missing arguments (args is NULL)\");");
   for (int i = 0; i < n; i++) {
-    const pki_var *v = args[i];
-    pkb_begin(b, "if (!pkc::%s(f.", v->type.kind == PKI_VIEW   ? "bind_view"
-                                     : v->type.kind == PKI_POOL ? "bind_pool"
-                                                                : "bind_scalar");
-    pkb_put_ident(b, v->name);
-    pkb_putf(b, ", args[%d], kernel, ", i);
-    pkb_put_cstr(b, v->name);
-    pkb_put(b, ", err, errlen)) return 1;\n");
+    pkb_begin(b, "if (!");
+    put_bind_call(b, args[i], i);
+    pkb_put(b, ") return 1;\n");
   }
 }
 
@@ -244,9 +354,8 @@ static void wrapper(pkb_ctx *c, const pki_func *f) {
     pkb_nl(b);
     return;
   }
-  pkb_line(b, "try {");
+  pkb_line(b, "return pkc::launch(kernel, err, errlen, [&]() -> int {");
   b->indent++;
-  pkb_line(b, "if (!pkc::ready(kernel, err, errlen)) return 1;");
   if (!f->is_main)
     pkb_abi_check_policy(c, f);
   pkb_line(b, "%s f{};", fty);
@@ -259,11 +368,7 @@ static void wrapper(pkb_ctx *c, const pki_func *f) {
     pkb_abi_launch(c, f, fty, NULL);
   pkb_line(b, "return 0;");
   b->indent--;
-  pkb_line(b, "} catch (const std::exception &e) {");
-  pkb_line(b, "  return pkc::fail(err, errlen, kernel, e.what());");
-  pkb_line(b, "} catch (...) {");
-  pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"unknown C++ exception\");");
-  pkb_line(b, "}");
+  pkb_line(b, "});");
   b->indent--;
   pkb_line(b, "}");
   pkb_nl(b);
@@ -302,7 +407,12 @@ static bool uses_pools(const pki_module *m) {
 void pkb_gen_wrappers(pkb_ctx *c) {
   pkb_line(c->b, "// ---- C entry points (pkc_abi.h: pkc_kernel_fn) ----");
   pkb_nl(c->b);
-  FOR_EACH_KERNEL(c->m, f, { wrapper(c, f); })
+  const pki_entity *bound = NULL;
+  FOR_EACH_KERNEL(c->m, f, {
+    if (shares_binder(f) && f->owner != bound)
+      binder(c, bound = f->owner);
+    wrapper(c, f);
+  })
 }
 
 /* ------------------------------------------------------------ descriptor */

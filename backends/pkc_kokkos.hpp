@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <initializer_list>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -538,6 +539,21 @@ inline bool bind_scalar(T &x, const void *arg, const char *kernel, const char *n
   else if (std::is_unsigned<T>::value) x = static_cast<T>(v->u);
   else x = static_cast<T>(v->i);
   return true;
+}
+
+// The frame of every C entry point: Kokkos must be ready, and no C++
+// exception crosses the C ABI (it becomes the kernel's error message). body()
+// returns 0 or an error code (PKC_ERROR_*).
+template <class Body>
+inline int launch(const char *kernel, char *err, size_t errlen, Body &&body) noexcept {
+  try {
+    if (!ready(kernel, err, errlen)) return 1;
+    return body();
+  } catch (const std::exception &e) {
+    return fail(err, errlen, kernel, e.what());
+  } catch (...) {
+    return fail(err, errlen, kernel, "unknown C++ exception");
+  }
 }
 
 // Stores a reduction result / scan total into a pkc_value.
