@@ -279,16 +279,23 @@ static void emit_binary_op(pkb_ctx *c, const pki_expr *e) {
     put_int(c->b, l->ival, l->type.kind, true);
   } else
     emit_sub(c, l, lp);
-  pkb_putf(c->b, " %s ", op_text(e->op));
+  bool sum = e->op == PKI_OP_ADD || e->op == PKI_OP_SUB || e->op == PKI_OP_AND || e->op == PKI_OP_OR;
+  if (sum && !c->nest && pkb_line_past(c->b, 88)) { /* long sums continue before an operator */
+    pkb_wrap(c->b);
+    pkb_putf(c->b, "%s ", op_text(e->op));
+  } else
+    pkb_putf(c->b, " %s ", op_text(e->op));
   emit_sub(c, r, rp);
 }
 
 static void emit_call_args(pkb_ctx *c, pki_expr *const *args, int n) {
+  c->nest++;
   for (int i = 0; i < n; i++) {
     if (i)
       pkb_put(c->b, ", ");
     pkb_emit_expr(c, args[i]);
   }
+  c->nest--;
 }
 
 static void emit_binary(pkb_ctx *c, const pki_expr *e) {
@@ -304,6 +311,7 @@ static void emit_binary(pkb_ctx *c, const pki_expr *e) {
     return;
   }
   pkb_putf(c->b, "%s(", fn);
+  c->nest++;
   const pki_expr *l = e->args[0];
   if (l->kind == PKI_E_INT && is_literal(e->args[1]) &&
       (l->type.kind == PKI_I64 || l->type.kind == PKI_U64))
@@ -313,6 +321,7 @@ static void emit_binary(pkb_ctx *c, const pki_expr *e) {
   pkb_put(c->b, ", ");
   pkb_emit_expr(c, e->args[1]);
   pkb_put(c->b, ")");
+  c->nest--;
 }
 
 static const char *builtin_cxx(pki_builtin b) {
@@ -533,6 +542,11 @@ static void emit_call(pkb_ctx *c, const pki_expr *e) {
 
 void pkb_emit_expr(pkb_ctx *c, const pki_expr *e) {
   pkb_buf *b = c->b;
+  /* long lines break only between the operands of operators outside calls,
+   * indexing and the like */
+  bool operands = e->kind == PKI_E_BINARY || e->kind == PKI_E_COMPARE ||
+                  e->kind == PKI_E_LOGICAL || e->kind == PKI_E_UNARY || e->kind == PKI_E_CAST;
+  c->nest += !operands;
   switch (e->kind) {
   case PKI_E_INT: put_int(b, e->ival, e->type.kind, false); break;
   case PKI_E_FLOAT: emit_float(c, e); break;
@@ -571,4 +585,5 @@ void pkb_emit_expr(pkb_ctx *c, const pki_expr *e) {
     break;
   case PKI_E_SLICE: emit_slice(c, e, NULL, 0); break;
   }
+  c->nest -= !operands;
 }

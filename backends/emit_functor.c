@@ -68,6 +68,7 @@ void pkb_restore_line(pkb_ctx *c) {
   c->lines_scanned = c->b->len;
   /* + 2: the line after the directive itself */
   pkb_putf(c->b, "#line %d \"%s.cpp\"\n", c->lines_counted + 2, c->m->name);
+  c->b->py_line = 0;
 }
 
 static void put_param(pkb_buf *b, const pki_var *v) {

@@ -29,17 +29,29 @@ const char *pkb_comment_text(pki_arena *a, const char *s) {
   return o;
 }
 
+/* Maps the next line to s's Python line: a #line directive, unless the lines
+ * since the last one already count up to it. */
 void pkb_line_directive(pkb_ctx *c, const pki_stmt *s) {
+  pkb_buf *b = c->b;
   if (!c->o->line_directives || s->span.line == 0)
     return;
+  if (b->py_line) {
+    unsigned at = b->py_line;
+    for (size_t i = b->py_from; i < b->len; i++)
+      at += b->data[i] == '\n';
+    if (at == s->span.line)
+      return;
+  }
   const char *path = c->m->abspath;
   if (!strpbrk(path, "\"\\?\n\r\t")) {
-    pkb_putf(c->b, "#line %u \"%s\"\n", (unsigned)s->span.line, path);
-    return;
+    pkb_putf(b, "#line %u \"%s\"\n", (unsigned)s->span.line, path);
+  } else {
+    pkb_putf(b, "#line %u ", (unsigned)s->span.line); /* a path with quotes etc. */
+    pkb_put_cstr(b, path);
+    pkb_put(b, "\n");
   }
-  pkb_putf(c->b, "#line %u ", (unsigned)s->span.line); /* a path with quotes etc. */
-  pkb_put_cstr(c->b, path);
-  pkb_put(c->b, "\n");
+  b->py_line = s->span.line;
+  b->py_from = b->len;
 }
 
 static void expr(pkb_ctx *c, const pki_expr *e) { pkb_emit_expr(c, e); }
@@ -135,7 +147,10 @@ static bool emit_special_decl(pkb_ctx *c, const pki_stmt *s) {
 
 static void emit_decl(pkb_ctx *c, const pki_stmt *s) {
   if (!emit_special_decl(c, s)) {
-    pkb_begin(c->b, "%s", "");
+    const pki_var *v = s->var; /* a number assigned only here is const */
+    bool once = v->kind == PKI_VAR_LOCAL && !(v->uses & PKI_USE_ASSIGNED) &&
+                pki_is_numeric(v->type.kind);
+    pkb_begin(c->b, "%s", once ? "const " : "");
     pkb_put_type(c->b, s->var->type);
     pkb_put(c->b, " ");
     pkb_put_ident(c->b, s->var->name);

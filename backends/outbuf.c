@@ -80,6 +80,20 @@ static void put_indent(pkb_buf *b) {
     put_n(b, "  ", 2);
 }
 
+bool pkb_line_past(const pkb_buf *b, size_t column) {
+  size_t i = b->len;
+  while (i > 0 && b->data[i - 1] != '\n')
+    i--;
+  return b->len - i > column;
+}
+
+void pkb_wrap(pkb_buf *b) {
+  pkb_put(b, "\n");
+  b->indent += 2;
+  put_indent(b);
+  b->indent -= 2;
+}
+
 void pkb_begin(pkb_buf *b, const char *fmt, ...) {
   put_indent(b);
   va_list ap;

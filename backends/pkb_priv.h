@@ -18,6 +18,10 @@ typedef struct pkb_buf {
   char *data;
   size_t len, cap;
   int indent;
+  /* the last #line to the Python source: its line, and where the text it
+   * maps starts (py_line 0: the text since maps to the .cpp itself) */
+  unsigned py_line;
+  size_t py_from;
 } pkb_buf;
 
 void pkb_buf_init(pkb_buf *b);
@@ -25,6 +29,10 @@ void pkb_buf_free(pkb_buf *b);
 /* Appends text as is (no indentation). */
 void pkb_put(pkb_buf *b, const char *s);
 void pkb_putf(pkb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whether the line being written is longer than column characters. */
+bool pkb_line_past(const pkb_buf *b, size_t column);
+/* Continues an expression on a new line, two levels deeper. */
+void pkb_wrap(pkb_buf *b);
 /* Starts a line at the current indentation, appends the text. */
 void pkb_begin(pkb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A whole line: indentation + text + newline. */
@@ -46,6 +54,7 @@ typedef struct pkb_ctx {
   int lines_counted;    /* ... and the newlines among them */
   bool unfused;         /* emitting the original statements of a fused group */
   bool names_iterate;   /* the source names an MDRange iteration order (pk.Iterate / iterate=) */
+  int nest;             /* expression being written is inside a call, index, ...: no line breaks */
   const char *policy_text; /* a fused dispatch's policy, written as is (tiles) */
   /* a repeated chain's link inlined in its fused operator: element accesses
    * at the work point of point_vars[k] are written as the local point_names[k] */

@@ -180,8 +180,9 @@ enum { PKI_ACCESS_READ = 1, PKI_ACCESS_WRITE = 2 };
  * READ its value is read (as an operand, an index, in a target that is not
  * the plain variable, or as a nested pattern's / dispatch's result, which
  * Kokkos writes through a reference); NAMED it appears anywhere, targets
- * included; DECLARED a declaration statement introduces it. */
-enum { PKI_USE_READ = 1, PKI_USE_NAMED = 2, PKI_USE_DECLARED = 4 };
+ * included; DECLARED a declaration statement introduces it; ASSIGNED a
+ * statement other than its declaration stores to it (=, op=, a result). */
+enum { PKI_USE_READ = 1, PKI_USE_NAMED = 2, PKI_USE_DECLARED = 4, PKI_USE_ASSIGNED = 8 };
 
 /* ---------------------------------------------------------- expressions */
 

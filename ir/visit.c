@@ -87,6 +87,8 @@ static void uses_expr(pki_visitor *v, const pki_expr *e) {
 }
 
 static void uses_target(pki_visitor *v, const pki_stmt *s, const pki_expr *t) {
+  if (t->kind == PKI_E_VAR && t->var)
+    mark(t->var, PKI_USE_ASSIGNED);
   if (t->kind == PKI_E_VAR && t->var && s->kind != PKI_S_NESTED && s->kind != PKI_S_DISPATCH)
     mark(t->var, PKI_USE_NAMED); /* x = ..., x += ...: written, not read */
   else

@@ -420,8 +420,9 @@ static void test_emit_text(void **state) {
   HAS(cpp, "for (int64_t j = 0; j < n; j += 2) {");
   HAS(cpp, "for (int64_t k = n; k > 0; --k) {");
   HAS(cpp, "t += static_cast<double>(pkc::pymod(j, 3));");
+  /* a long sum continues on the next line, before an operator */
   HAS(cpp, "out(i) = t + sq(static_cast<double>(pkc::floordiv(i - 5, 2))) + "
-           "static_cast<double>(pkc::pymod(i - 5, 3)) + pkc::pi + "
+           "static_cast<double>(pkc::pymod(i - 5, 3))\n        + pkc::pi + "
            "static_cast<double>(pkc::ipow(INT64_C(2), 3));");
   HAS(cpp, "struct Scale {\n  struct scale_tag {};\n  struct biggest_tag {};");
   HAS(cpp, "pkc::View<float *, Kokkos::LayoutLeft> a;");
@@ -455,8 +456,8 @@ static void test_emit_text(void **state) {
   HAS(cpp, "if ((flags(i) || (0 <= i && i < n)) && i < 0) {");
   HAS(cpp, "PKC_PRINTF(\"i=%lld y=%d x=%f \\\"100%%\\\"\\n\", static_cast<long long>(i), "
            "static_cast<int>(y), x);");
-  HAS(cpp, "out(i) = x + static_cast<double>(y) + pkc::abs(-2.5) + pkc::min(1.0, pkc::min(2.0, x)) + "
-           "static_cast<double>(static_cast<int64_t>(out.extent(0)));");
+  HAS(cpp, "out(i) = x + static_cast<double>(y) + pkc::abs(-2.5) + pkc::min(1.0, pkc::min(2.0, x))\n"
+           "        + static_cast<double>(static_cast<int64_t>(out.extent(0)));");
   HAS(cpp, "extern \"C\" PKC_EXPORT const pkc_module_desc *pkc_module_v2(void) {");
   free(cpp);
   snprintf(path, sizeof path, "%s/kern.h", out);
