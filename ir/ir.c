@@ -93,8 +93,7 @@ char *pki_sprintf(pki_arena *a, const char *fmt, ...) {
   return p;
 }
 
-/* Grows an arena array of n elements of size sz to hold one more. */
-static void *grow(pki_arena *a, void *items, int n, int *cap, size_t sz) {
+void *pki_grow(pki_arena *a, void *items, int n, int *cap, size_t sz) {
   if (n < *cap)
     return items;
   int ncap = *cap ? *cap * 2 : 4;
@@ -106,12 +105,12 @@ static void *grow(pki_arena *a, void *items, int n, int *cap, size_t sz) {
 }
 
 void pki_vec_push(pki_arena *a, pki_vec *v, void *item) {
-  v->items = grow(a, v->items, v->n, &v->cap, sizeof(void *));
+  v->items = pki_grow(a, v->items, v->n, &v->cap, sizeof(void *));
   v->items[v->n++] = item;
 }
 
 void pki_block_push(pki_arena *a, pki_block *b, pki_stmt *s) {
-  b->stmts = grow(a, b->stmts, b->n, &b->cap, sizeof(pki_stmt *));
+  b->stmts = pki_grow(a, b->stmts, b->n, &b->cap, sizeof(pki_stmt *));
   b->stmts[b->n++] = s;
 }
 
@@ -130,7 +129,7 @@ void pki_diags_free(pki_diags *d) { (void)d; /* everything lives in the arena */
 
 static void report(pki_diags *d, pki_severity sev, pki_span at, const char *code,
                    const char *fmt, va_list ap) {
-  d->items = grow(d->arena, d->items, d->n, &d->cap, sizeof(pki_diag));
+  d->items = pki_grow(d->arena, d->items, d->n, &d->cap, sizeof(pki_diag));
   pki_diag *g = &d->items[d->n++];
   g->severity = sev;
   g->span = at;
@@ -348,30 +347,40 @@ pki_entity *pki_new_entity(pki_module *m, pki_entity_kind kind, const char *name
   return e;
 }
 
-#define PKI_PUSH_FN(fname, Owner, Item, arr, n, cap)                        \
-  void fname(pki_module *m, Owner *o, Item *x) {                             \
-    o->arr = grow(m->arena, o->arr, o->n, &o->cap, sizeof(Item *));          \
-    o->arr[o->n++] = x;                                                      \
-  }
-PKI_PUSH_FN(pki_func_add_local, pki_func, pki_var, locals, nlocals, capl)
-PKI_PUSH_FN(pki_func_add_closure_, pki_func, pki_func, closures, nclosures, capc)
-PKI_PUSH_FN(pki_func_add_index, pki_func, pki_var, index, nindex, capi)
-PKI_PUSH_FN(pki_func_add_param, pki_func, pki_var, params, nparams, capp)
-PKI_PUSH_FN(pki_entity_add_member, pki_entity, pki_var, members, nmembers, capm)
+void pki_func_add_local(pki_module *m, pki_func *f, pki_var *v) {
+  f->locals = pki_grow(m->arena, f->locals, f->nlocals, &f->capl, sizeof *f->locals);
+  f->locals[f->nlocals++] = v;
+}
+
+void pki_func_add_index(pki_module *m, pki_func *f, pki_var *v) {
+  f->index = pki_grow(m->arena, f->index, f->nindex, &f->capi, sizeof *f->index);
+  f->index[f->nindex++] = v;
+}
+
+void pki_func_add_param(pki_module *m, pki_func *f, pki_var *v) {
+  f->params = pki_grow(m->arena, f->params, f->nparams, &f->capp, sizeof *f->params);
+  f->params[f->nparams++] = v;
+}
+
+void pki_entity_add_member(pki_module *m, pki_entity *e, pki_var *v) {
+  e->members = pki_grow(m->arena, e->members, e->nmembers, &e->capm, sizeof *e->members);
+  e->members[e->nmembers++] = v;
+}
 
 void pki_module_add_entity(pki_module *m, pki_entity *e) {
-  m->entities = grow(m->arena, m->entities, m->nentities, &m->cape, sizeof(pki_entity *));
+  m->entities = pki_grow(m->arena, m->entities, m->nentities, &m->cape, sizeof(pki_entity *));
   m->entities[m->nentities++] = e;
 }
 
 void pki_entity_add_func(pki_module *m, pki_entity *e, pki_func *f) {
-  e->funcs = grow(m->arena, e->funcs, e->nfuncs, &e->capf, sizeof(pki_func *));
+  e->funcs = pki_grow(m->arena, e->funcs, e->nfuncs, &e->capf, sizeof(pki_func *));
   e->funcs[e->nfuncs++] = f;
   f->owner = e;
 }
 
 void pki_func_add_closure(pki_module *m, pki_func *f, pki_func *closure) {
-  pki_func_add_closure_(m, f, closure);
+  f->closures = pki_grow(m->arena, f->closures, f->nclosures, &f->capc, sizeof *f->closures);
+  f->closures[f->nclosures++] = closure;
   closure->parent = f;
   closure->owner = f->owner;
 }

@@ -32,7 +32,13 @@ char *pki_strdup(pki_arena *a, const char *s);
 char *pki_sprintf(pki_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Growable array of pointers in an arena: PKI_PUSH(arena, vec, item). */
+/* The one growth idiom for arena arrays: before arr[n++] = x, write
+ * arr = pki_grow(arena, arr, n, &cap, sizeof *arr) (doubles cap when n ==
+ * cap, copying the n elements into a new arena block; the old one stays in
+ * the arena). */
+void *pki_grow(pki_arena *a, void *items, int n, int *cap, size_t sz);
+
+/* Growable array of pointers in an arena (pki_grow underneath). */
 typedef struct pki_vec {
   void **items;
   int n, cap;
