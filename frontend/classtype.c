@@ -73,7 +73,7 @@ void pkf_classtype_fields(pkf_ctx *c, pki_entity *e, TSNode init) {
   pki_func *ctor = ctor_of(e);
   pkf_nodes st = pkf_children(c, pkf_field(c, init, PKF_F_BODY));
   for (uint32_t i = 0; i < st.n; i++) {
-    TSNode a = ts_node_named_child(st.v[i], 0);
+    TSNode a = pkf_named_child(c, st.v[i], 0);
     if (!pkf_type_is(c, st.v[i], PKF_N_EXPRESSION_STATEMENT) ||
         !pkf_type_is(c, a, PKF_N_ASSIGNMENT))
       continue;
@@ -443,7 +443,7 @@ bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
 /* left is the target of `self.x = sorter.get_bin_count()` (get_bin_offsets,
  * get_permute_vector): a copy into the member, checked by pki_check. */
 static bool binsort_result(pkf_ctx *c, TSNode left) {
-  TSNode a = ts_node_parent(left);
+  TSNode a = pkf_parent(c, left);
   TSNode r = pkf_type_is(c, a, PKF_N_ASSIGNMENT) ? pkf_field(c, a, PKF_F_RIGHT) : (TSNode){0};
   if (ts_node_is_null(r) || !pkf_type_is(c, r, PKF_N_CALL))
     return false;

@@ -56,7 +56,7 @@ static bool eval(pkf_ctx *c, TSNode n, pkf_const *out) {
     return k != NULL;
   }
   if (t == PKF_N_PARENTHESIZED_EXPRESSION)
-    return ts_node_named_child_count(n) == 1 && eval(c, ts_node_named_child(n, 0), out);
+    return pkf_named_child_count(c, n) == 1 && eval(c, pkf_named_child(c, n, 0), out);
   if (t == PKF_N_UNARY_OPERATOR) {
     if (!eval(c, pkf_field(c, n, PKF_F_ARGUMENT), out) || out->kind == PKI_E_BOOL)
       return false;
@@ -151,7 +151,7 @@ static void scan(pkf_ctx *c, TSNode block, bool top) {
   for (uint32_t i = 0; i < st.n; i++) {
     TSNode s = st.v[i];
     if (pkf_type_is(c, s, PKF_N_EXPRESSION_STATEMENT)) {
-      TSNode a = ts_node_named_child(s, 0);
+      TSNode a = pkf_named_child(c, s, 0);
       if (pkf_type_is(c, a, PKF_N_ASSIGNMENT))
         assignment(c, a, top);
     } else if (pkf_type_is(c, s, PKF_N_IF_STATEMENT) || pkf_type_is(c, s, PKF_N_FOR_STATEMENT) ||

@@ -83,7 +83,7 @@ typedef enum {
 
 /* Classifies one decorator node (@pk.X or @pk.X(...)). */
 static dec_kind decorator(pkf_ctx *c, TSNode dec) {
-  TSNode e = ts_node_named_child(dec, 0);
+  TSNode e = pkf_named_child(c, dec, 0);
   if (pkf_type_is(c, e, PKF_N_CALL))
     e = pkf_field(c, e, PKF_F_FUNCTION);
   if (!pkf_type_is(c, e, PKF_N_ATTRIBUTE) ||
@@ -141,7 +141,7 @@ static int get_params(pkf_ctx *c, TSNode def, param **out) {
     if (t == PKF_N_IDENTIFIER) {
       q.name = p;
     } else if (t == PKF_N_TYPED_PARAMETER) {
-      q.name = ts_node_named_child(p, 0);
+      q.name = pkf_named_child(c, p, 0);
       q.ann = pkf_field(c, p, PKF_F_TYPE);
       if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER)) {
         pki_error(c->d, pkf_span(p), "unsupported-parameter",
@@ -187,7 +187,7 @@ static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, 
       pkf_nodes ch = pkf_children(c, v);
       for (uint32_t i = 1; i < ch.n; i++)
         r += pkf_type_is(c, ch.v[i], PKF_N_TUPLE) || pkf_type_is(c, ch.v[i], PKF_N_EXPRESSION_LIST)
-                 ? (int)ts_node_named_child_count(ch.v[i]) : 1;
+                 ? (int)pkf_named_child_count(c, ch.v[i]) : 1;
       v = pkf_field(c, v, PKF_F_VALUE);
     }
     if (pkf_type_is(c, v, PKF_N_IDENTIFIER) && pkf_is(c, v, name))
@@ -199,9 +199,9 @@ static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, 
       if (pkf_type_is(c, a.v[i], PKF_N_IDENTIFIER) && pkf_is(c, a.v[i], name))
         *ranged = true;
   }
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++) {
-    int r = subscript_rank(c, ts_node_named_child(n, i), name, ranged, updated, depth + 1);
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++) {
+    int r = subscript_rank(c, kids.v[i], name, ranged, updated, depth + 1);
     if (r)
       return r;
   }
@@ -224,7 +224,7 @@ static const char *suggest_annotation(pkf_ctx *c, TSNode def, const char *pn) {
  * run time (f->runtime_typed; a note) or, with --strict-types, an error. */
 static pki_type unannotated_kernel_param(pkf_ctx *c, const param *p, pki_func *f,
                                           const char *pn) {
-  TSNode def = ts_node_parent(ts_node_parent(p->node));
+  TSNode def = pkf_parent(c, pkf_parent(c, p->node));
   pki_type t = pki_void_type;
   if (c->spec && !strcmp(c->spec->kernel, f->name)) {
     if (pkf_spec_type(c->spec, pn, &t))
@@ -418,7 +418,7 @@ static pki_var *find_var(pki_var **vs, int n, TSNode name, pkf_ctx *c) {
 
 /* Applies the keyword arguments of decorator dec to params or members. */
 static void view_infos(pkf_ctx *c, TSNode dec, pki_var **vs, int n) {
-  TSNode e = ts_node_named_child(dec, 0);
+  TSNode e = pkf_named_child(c, dec, 0);
   if (!pkf_type_is(c, e, PKF_N_CALL))
     return;
   pkf_nodes a = pkf_children(c, pkf_field(c, e, PKF_F_ARGUMENTS));
@@ -482,7 +482,7 @@ static pki_func *new_func(pkf_ctx *c, TSNode def) {
 }
 
 static bool is_async(pkf_ctx *c, TSNode def) {
-  TSNode first = ts_node_child(def, 0);
+  TSNode first = pkf_child(c, def, 0);
   return pkf_type_is(c, first, PKF_N_ASYNC);
 }
 
@@ -491,7 +491,7 @@ static void functor_members(pkf_ctx *c, pki_entity *e, TSNode init) {
   for (uint32_t i = 0; i < st.n; i++) {
     if (!pkf_type_is(c, st.v[i], PKF_N_EXPRESSION_STATEMENT))
       continue;
-    TSNode a = ts_node_named_child(st.v[i], 0);
+    TSNode a = pkf_named_child(c, st.v[i], 0);
     if (!pkf_type_is(c, a, PKF_N_ASSIGNMENT))
       continue;
     TSNode left = pkf_field(c, a, PKF_F_LEFT), ann = pkf_field(c, a, PKF_F_TYPE);
@@ -576,7 +576,7 @@ static void functor(pkf_ctx *c, TSNode cls, TSNode dec, bool workload, pendings 
   TSNode name = pkf_field(c, cls, PKF_F_NAME);
   pki_entity *e = pki_new_entity(c->m, workload ? PKI_ENT_WORKLOAD : PKI_ENT_FUNCTOR,
                                  pkf_text(c, name), pkf_span(name));
-  e->extent = pkf_span(ts_node_parent(cls));
+  e->extent = pkf_span(pkf_parent(c, cls));
   pki_module_add_entity(c->m, e);
   pkf_nodes body = pkf_children(c, pkf_field(c, cls, PKF_F_BODY));
   TSNode init = find_init(c, body); /* members first: methods may precede __init__ */
@@ -603,7 +603,7 @@ static void functor(pkf_ctx *c, TSNode cls, TSNode dec, bool workload, pendings 
 static void classtype_declare(pkf_ctx *c, TSNode cls) {
   TSNode name = pkf_field(c, cls, PKF_F_NAME);
   pki_entity *e = pki_new_entity(c->m, PKI_ENT_CLASSTYPE, pkf_text(c, name), pkf_span(name));
-  e->extent = pkf_span(ts_node_parent(cls));
+  e->extent = pkf_span(pkf_parent(c, cls));
   pki_module_add_entity(c->m, e);
   struct pkf_ents *s = pkf_ents_get(c);
   PKF_GROW(c, s->classes, s->ncls, s->capcls);
@@ -666,7 +666,7 @@ static void top_def(pkf_ctx *c, TSNode dd, pendings *todo) {
   if (k == DEC_FUNCTOR || k == DEC_WORKLOAD || k == DEC_CLASSTYPE) {
     if (!is_class)
       pki_error(c->d, pkf_span(dec), "bad-entity", "@%s applies to a class",
-                pkf_text(c, ts_node_named_child(dec, 0)));
+                pkf_text(c, pkf_named_child(c, dec, 0)));
     else if (k == DEC_CLASSTYPE)
       classtype(c, def, todo);
     else
@@ -734,9 +734,9 @@ static pkf_nodes pk_definitions(pkf_ctx *c, TSNode root) {
     }
     if (pkf_type_is(c, n, PKF_N_CLASS_DEFINITION) || pkf_type_is(c, n, PKF_N_LAMBDA))
       continue;
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = k; i-- > 0 && sp < 256;) {
-      TSNode ch = ts_node_named_child(n, i);
+    pkf_nodes kids = pkf_named_children(c, n);
+    for (uint32_t i = kids.n; i-- > 0 && sp < 256;) {
+      TSNode ch = kids.v[i];
       pkf_ntype t = pkf_ntype_of(c, ch);
       if (t == PKF_N_BLOCK || t == PKF_N_FUNCTION_DEFINITION || t == PKF_N_DECORATED_DEFINITION ||
           pkf_statement_like(c, ch))

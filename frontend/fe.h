@@ -108,6 +108,10 @@ static inline bool pkf_opens_bracket(pkf_ntype t) {
          t == PKF_N_SET;
 }
 
+/* The node index of tree.c (one per pkf_ctx, freed at the end of pkf_lower). */
+typedef struct pkf_tree pkf_tree;
+enum { PKF_NO_NODE = UINT32_MAX };
+
 /* The tables of one pkf_ctx (arena memory, read-only once filled). */
 typedef struct pkf_grammar {
   uint8_t *type;      /* symbol id -> pkf_ntype */
@@ -157,8 +161,6 @@ typedef struct pkf_ctx {
   pki_func *fn;
   pkf_scope *scope;
   int loops;
-  TSTreeCursor cursor; /* reused by pkf_children (resetting avoids a malloc) */
-  bool has_cursor;
   /* entities helper: host = lowering @pk.main (host C++): kernel-only constructs
    * (team methods, atomics, random) must be rejected, host-only ones allowed;
    * ents = module-level state (constants, globals, classtypes, callbacks). */
@@ -179,7 +181,34 @@ typedef struct pkf_ctx {
   struct { TSNode *v; uint32_t n; } par_calls;
   bool par_calls_done;
   pkf_grammar g; /* node types and fields of the grammar (pkf_grammar_init) */
+  pkf_tree *tree; /* the node index (tree.c) */
 } pkf_ctx;
+
+/* tree.c: the node index. pkf_tree_build indexes every visible node under
+ * root (before anything else reads the tree; pkf_tree_free at the end) and
+ * returns false if a node is nested deeper than max_depth nodes or
+ * max_brackets bracket nodes (pkf_opens_bracket). The queries below take a
+ * node of the tree, read-only arrays stay valid until pkf_tree_free. */
+bool pkf_tree_build(pkf_ctx *c, TSNode root, uint32_t max_depth, uint32_t max_brackets);
+void pkf_tree_free(pkf_ctx *c);
+uint32_t pkf_node_index(const pkf_ctx *c, TSNode n); /* PKF_NO_NODE if not indexed */
+typedef struct pkf_nodes {
+  const TSNode *v;
+  uint32_t n;
+} pkf_nodes;
+/* Children without extras (comments): named ones only, or all (operators too). */
+pkf_nodes pkf_children(pkf_ctx *c, TSNode n);
+pkf_nodes pkf_all_children(pkf_ctx *c, TSNode n);
+/* The named children as ts_node_named_child counts them (comments included). */
+pkf_nodes pkf_named_children(pkf_ctx *c, TSNode n);
+/* ts_node_named_child, ts_node_named_child_count, ts_node_child and
+ * ts_node_parent over the index. */
+TSNode pkf_named_child(pkf_ctx *c, TSNode n, uint32_t i);
+uint32_t pkf_named_child_count(pkf_ctx *c, TSNode n);
+TSNode pkf_child(pkf_ctx *c, TSNode n, uint32_t i);
+TSNode pkf_parent(pkf_ctx *c, TSNode n);
+/* The child of n in field f (null if none, or if n is null). */
+TSNode pkf_field(pkf_ctx *c, TSNode n, pkf_field_name f);
 
 /* parse.c: nodes */
 pki_span pkf_span(TSNode n);
@@ -187,7 +216,7 @@ pki_span pkf_span2(TSNode a, TSNode b); /* from a's start to b's end */
 const char *pkf_text(pkf_ctx *c, TSNode n); /* arena copy */
 bool pkf_is(pkf_ctx *c, TSNode n, const char *text);
 /* The innermost function_definition around n (null if none). */
-TSNode pkf_enclosing_def(const pkf_ctx *c, TSNode n);
+TSNode pkf_enclosing_def(pkf_ctx *c, TSNode n);
 /* Fills c->g for language l (before anything looks at a node). */
 void pkf_grammar_init(pkf_ctx *c, const TSLanguage *l);
 /* The type of n (PKF_N_NULL for a null node). */
@@ -203,16 +232,6 @@ static inline bool pkf_type_is(const pkf_ctx *c, TSNode n, pkf_ntype t) {
 /* True if n's type name contains "statement" or "clause" (a compound
  * statement's parts, which may hold nested definitions). */
 bool pkf_statement_like(const pkf_ctx *c, TSNode n);
-/* The child of n in field f (null if none, or if n is null). */
-TSNode pkf_field(const pkf_ctx *c, TSNode n, pkf_field_name f);
-/* Children without extras (comments): named only, or all (operators too).
- * Linear (tree cursor); the array lives in the arena. */
-typedef struct pkf_nodes {
-  const TSNode *v;
-  uint32_t n;
-} pkf_nodes;
-pkf_nodes pkf_children(pkf_ctx *c, TSNode n);
-pkf_nodes pkf_all_children(pkf_ctx *c, TSNode n);
 /* Reports ERROR / MISSING nodes; returns how many. */
 int pkf_syntax_errors(pkf_ctx *c, TSNode root);
 
@@ -230,7 +249,7 @@ bool pkf_type_quiet(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out);
 bool pkf_is_acc(pkf_ctx *c, TSNode ann);
 bool pkf_is_team_member(pkf_ctx *c, TSNode ann);
 /* Unwraps a `type` node to its expression. */
-TSNode pkf_unwrap_type(const pkf_ctx *c, TSNode ann);
+TSNode pkf_unwrap_type(pkf_ctx *c, TSNode ann);
 
 /* scope.c */
 void pkf_scope_push(pkf_ctx *c, pkf_scope *s, const char *construct, pki_span at);

@@ -28,7 +28,7 @@ static bool simple(pkf_ctx *c, TSNode n, int depth) {
   if (pkf_type_is(c, n, PKF_N_UNARY_OPERATOR))
     return simple(c, pkf_field(c, n, PKF_F_ARGUMENT), depth + 1);
   if (pkf_type_is(c, n, PKF_N_PARENTHESIZED_EXPRESSION))
-    return simple(c, ts_node_named_child(n, 0), depth + 1);
+    return simple(c, pkf_named_child(c, n, 0), depth + 1);
   return false;
 }
 
@@ -58,9 +58,9 @@ static const pki_func *workunit(pkf_ctx *c, TSNode n) {
 
 /* Fills *out if statement st is a link; false otherwise. */
 static bool launch_of(pkf_ctx *c, TSNode st, pki_host_launch *out) {
-  if (!pkf_type_is(c, st, PKF_N_EXPRESSION_STATEMENT) || ts_node_named_child_count(st) != 1)
+  if (!pkf_type_is(c, st, PKF_N_EXPRESSION_STATEMENT) || pkf_named_child_count(c, st) != 1)
     return false;
-  TSNode call = ts_node_named_child(st, 0);
+  TSNode call = pkf_named_child(c, st, 0);
   int want = PKI_PATTERN_FOR;
   if (pkf_type_is(c, call, PKF_N_ASSIGNMENT)) { /* the target is evaluated after the launch */
     TSNode left = pkf_field(c, call, PKF_F_LEFT);
@@ -201,9 +201,9 @@ static void walk(pkf_ctx *c, TSNode n, const char *where, int depth) {
   }
   if (!pkf_statement_like(c, n) && !pkf_type_is(c, n, PKF_N_CLASS_DEFINITION))
     return;
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++)
-    walk(c, ts_node_named_child(n, i), where, depth + 1);
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++)
+    walk(c, kids.v[i], where, depth + 1);
 }
 
 void pkf_host_chains(pkf_ctx *c, TSNode root) {

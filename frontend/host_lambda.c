@@ -19,7 +19,7 @@ bool pkf_pk_decorated(pkf_ctx *c, TSNode dd) {
   for (uint32_t i = 0; i < ns.n; i++) {
     if (!pkf_type_is(c, ns.v[i], PKF_N_DECORATOR))
       continue;
-    TSNode e = ts_node_named_child(ns.v[i], 0);
+    TSNode e = pkf_named_child(c, ns.v[i], 0);
     if (pkf_type_is(c, e, PKF_N_CALL))
       e = pkf_field(c, e, PKF_F_FUNCTION);
     if (pkf_type_is(c, e, PKF_N_ATTRIBUTE) &&
@@ -57,7 +57,7 @@ static void free_names(pkf_ctx *c, TSNode n, TSNode params, const char **out, in
   if (depth > 100 || *nout >= cap)
     return;
   if (pkf_type_is(c, n, PKF_N_IDENTIFIER)) {
-    TSNode p = ts_node_parent(n);
+    TSNode p = pkf_parent(c, n);
     if (pkf_type_is(c, p, PKF_N_ATTRIBUTE) && ts_node_eq(pkf_field(c, p, PKF_F_ATTRIBUTE), n))
       return;
     if (pkf_type_is(c, p, PKF_N_KEYWORD_ARGUMENT) && ts_node_eq(pkf_field(c, p, PKF_F_NAME), n))
@@ -80,9 +80,9 @@ static void free_names(pkf_ctx *c, TSNode n, TSNode params, const char **out, in
     out[(*nout)++] = t;
     return;
   }
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++)
-    free_names(c, ts_node_named_child(n, i), params, out, nout, cap, depth + 1);
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++)
+    free_names(c, kids.v[i], params, out, nout, cap, depth + 1);
 }
 
 static void host_lambda(pkf_ctx *c, TSNode lam, int pattern) {
@@ -169,8 +169,8 @@ void pkf_host_lambdas(pkf_ctx *c, TSNode root) {
           host_lambda(c, a.v[k + 1], pat);
       }
     }
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = k; i-- > 0 && sp < 512;)
-      stack[sp++] = ts_node_named_child(n, i);
+    pkf_nodes kids = pkf_named_children(c, n);
+    for (uint32_t i = kids.n; i-- > 0 && sp < 512;)
+      stack[sp++] = kids.v[i];
   }
 }

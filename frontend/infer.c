@@ -56,9 +56,9 @@ static TSNode unpacked(pkf_ctx *c, TSNode left, TSNode right, const char *name, 
 
 /* The `name = value` bindings in n (not looking into nested defs/classes). */
 static void bindings(pkf_ctx *c, TSNode n, const char *name, binding *b) {
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++) {
-    TSNode ch = ts_node_named_child(n, i);
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++) {
+    TSNode ch = kids.v[i];
     pkf_ntype t = pkf_ntype_of(c, ch);
     if (t == PKF_N_FUNCTION_DEFINITION || t == PKF_N_CLASS_DEFINITION ||
         t == PKF_N_DECORATED_DEFINITION)
@@ -93,7 +93,7 @@ static TSNode param_annotation(pkf_ctx *c, TSNode scope, const char *name) {
   for (uint32_t i = 0; i < ps.n; i++)
     if ((pkf_type_is(c, ps.v[i], PKF_N_TYPED_PARAMETER) ||
          pkf_type_is(c, ps.v[i], PKF_N_TYPED_DEFAULT_PARAMETER)) &&
-        same_name(c, ts_node_named_child(ps.v[i], 0), name))
+        same_name(c, pkf_named_child(c, ps.v[i], 0), name))
       return pkf_field(c, ps.v[i], PKF_F_TYPE);
   return (TSNode){0};
 }
@@ -125,7 +125,7 @@ static bool name_type(pkf_ctx *c, TSNode scope, TSNode id, pki_type *out, int de
 static bool self_attr_type(pkf_ctx *c, TSNode attr, pki_type *out, int depth) {
   TSNode cls = attr;
   while (!ts_node_is_null(cls) && !pkf_type_is(c, cls, PKF_N_CLASS_DEFINITION))
-    cls = ts_node_parent(cls);
+    cls = pkf_parent(c, cls);
   if (ts_node_is_null(cls))
     return false;
   const char *nm = pkf_text(c, pkf_field(c, attr, PKF_F_ATTRIBUTE));
@@ -155,9 +155,9 @@ static bool self_attr_type(pkf_ctx *c, TSNode attr, pki_type *out, int depth) {
             ann = pkf_field(c, n, PKF_F_TYPE);
         }
       }
-      uint32_t k = ts_node_named_child_count(n);
-      for (uint32_t j = 0; j < k && sp < 256; j++) {
-        TSNode ch = ts_node_named_child(n, j);
+      pkf_nodes kids = pkf_named_children(c, n);
+      for (uint32_t j = 0; j < kids.n && sp < 256; j++) {
+        TSNode ch = kids.v[j];
         if (!pkf_type_is(c, ch, PKF_N_FUNCTION_DEFINITION) &&
             !pkf_type_is(c, ch, PKF_N_CLASS_DEFINITION))
           stack[sp++] = ch;
@@ -172,7 +172,7 @@ static bool self_attr_type(pkf_ctx *c, TSNode attr, pki_type *out, int depth) {
 /* Rank of a shape argument: an int, a name, or a list/tuple of them. */
 static int shape_rank(pkf_ctx *c, TSNode sh) {
   if (pkf_type_is(c, sh, PKF_N_LIST) || pkf_type_is(c, sh, PKF_N_TUPLE))
-    return (int)ts_node_named_child_count(sh);
+    return (int)pkf_named_child_count(c, sh);
   if (pkf_type_is(c, sh, PKF_N_PARENTHESIZED_EXPRESSION))
     return 1;
   return 1;
@@ -238,7 +238,7 @@ static bool view_type(pkf_ctx *c, TSNode call, pki_type *out) {
   pkf_nodes a = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   if (a.n < 1 || !pkf_type_is(c, a.v[0], PKF_N_LIST))
     return false;
-  int rank = (int)ts_node_named_child_count(a.v[0]);
+  int rank = (int)pkf_named_child_count(c, a.v[0]);
   if (rank < 1 || rank > 8)
     return false;
   TSNode dt = {0};
@@ -300,7 +300,7 @@ static bool expr_type(pkf_ctx *c, TSNode scope, TSNode e, pki_type *out, int dep
     return expr_type(c, scope, pkf_field(c, e, PKF_F_ARGUMENT), out, depth) &&
            pki_is_numeric(out->kind);
   else if (t == PKF_N_PARENTHESIZED_EXPRESSION)
-    return expr_type(c, scope, ts_node_named_child(e, 0), out, depth);
+    return expr_type(c, scope, pkf_named_child(c, e, 0), out, depth);
   else if (t == PKF_N_IDENTIFIER)
     return name_type(c, scope, e, out, depth);
   else if (t == PKF_N_ATTRIBUTE && pkf_is(c, pkf_field(c, e, PKF_F_OBJECT), "self"))
@@ -346,9 +346,9 @@ static void site(pkf_ctx *c, TSNode call, infer *in) {
 static void walk(pkf_ctx *c, TSNode n, infer *in) {
   if (pkf_type_is(c, n, PKF_N_CALL))
     site(c, n, in);
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++)
-    walk(c, ts_node_named_child(n, i), in);
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++)
+    walk(c, kids.v[i], in);
 }
 
 bool pkf_infer_param(pkf_ctx *c, const char *kernel, const char *pname, pki_type *out) {
@@ -368,9 +368,9 @@ static bool global_writes(pkf_ctx *c, TSNode n, const char *name, pki_type *t, b
                           int depth) {
   if (depth > 64)
     return true;
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++) {
-    TSNode ch = ts_node_named_child(n, i);
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++) {
+    TSNode ch = kids.v[i];
     if (!pkf_type_is(c, ch, PKF_N_FUNCTION_DEFINITION)) {
       if (!global_writes(c, ch, name, t, first, depth + 1))
         return false;
@@ -407,9 +407,9 @@ static bool module_writes(pkf_ctx *c, TSNode n, const char *name, pki_type *t, b
                           int depth) {
   if (depth > 64)
     return false;
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++) {
-    TSNode ch = ts_node_named_child(n, i);
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++) {
+    TSNode ch = kids.v[i];
     if (pkf_type_is(c, ch, PKF_N_FUNCTION_DEFINITION) ||
         pkf_type_is(c, ch, PKF_N_CLASS_DEFINITION) ||
         pkf_type_is(c, ch, PKF_N_DECORATED_DEFINITION))

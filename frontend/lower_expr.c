@@ -494,7 +494,7 @@ static pki_expr *len_call(pkf_ctx *c, TSNode call) {
     return NULL;
   if (n != 1)
     return arity_error(c, call, "len", 1, 1, n);
-  TSNode a = ts_node_named_child(pkf_field(c, call, PKF_F_ARGUMENTS), 0);
+  TSNode a = pkf_named_child(c, pkf_field(c, call, PKF_F_ARGUMENTS), 0);
   return extent_expr(c, call, args[0], a, 0, a);
 }
 

@@ -356,10 +356,10 @@ bool pkf_kernel_method(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
  * type's rank is the number of columns. NULL after an error. */
 pki_expr *pkf_matrix_literal(pkf_ctx *c, TSNode list, pki_kind elem) {
   pkf_nodes rows = pkf_type_is(c, list, PKF_N_LIST) ? pkf_children(c, list) : (pkf_nodes){0};
-  uint32_t cols = rows.n ? ts_node_named_child_count(rows.v[0]) : 0;
+  uint32_t cols = rows.n ? pkf_named_child_count(c, rows.v[0]) : 0;
   bool ok = rows.n > 0 && cols > 0 && rows.n * cols <= 4096;
   for (uint32_t r = 0; ok && r < rows.n; r++)
-    ok = pkf_type_is(c, rows.v[r], PKF_N_LIST) && ts_node_named_child_count(rows.v[r]) == cols;
+    ok = pkf_type_is(c, rows.v[r], PKF_N_LIST) && pkf_named_child_count(c, rows.v[r]) == cols;
   if (!ok) {
     pki_error(c->d, pkf_span(list), "bad-list",
               "a List[List[T]] local needs a literal of equal-length rows, e.g. "

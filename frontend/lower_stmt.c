@@ -485,7 +485,7 @@ static void if_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
 
 static void for_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   TSNode left = pkf_field(c, n, PKF_F_LEFT), right = pkf_field(c, n, PKF_F_RIGHT);
-  if (pkf_type_is(c, ts_node_child(n, 0), PKF_N_ASYNC)) {
+  if (pkf_type_is(c, pkf_child(c, n, 0), PKF_N_ASYNC)) {
     stmt_error(c, n, "'async for' is not supported in kernels");
     return;
   }
@@ -558,7 +558,7 @@ static void while_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
 }
 
 static void return_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
-  TSNode v = ts_node_named_child(n, 0);
+  TSNode v = pkf_named_child(c, n, 0);
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_RETURN, pkf_span(n));
   if (!ts_node_is_null(v)) {
     if (c->fn->is_closure) {

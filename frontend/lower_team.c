@@ -41,7 +41,7 @@ static int kparams(pkf_ctx *c, TSNode def, kparam **out) {
     if (pkf_type_is(c, p, PKF_N_IDENTIFIER)) {
       q.name = p;
     } else if (pkf_type_is(c, p, PKF_N_TYPED_PARAMETER)) {
-      q.name = ts_node_named_child(p, 0);
+      q.name = pkf_named_child(c, p, 0);
       q.ann = pkf_field(c, p, PKF_F_TYPE);
       if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER))
         continue;
@@ -130,7 +130,7 @@ static int mdrange_rank(pkf_ctx *c, TSNode n, TSNode root, int depth) {
   pkf_nodes args = pkf_children(c, pkf_field(c, n, PKF_F_ARGUMENTS));
   for (uint32_t i = 0; i < args.n; i++)
     if (pkf_type_is(c, args.v[i], PKF_N_LIST))
-      return (int)ts_node_named_child_count(args.v[i]);
+      return (int)pkf_named_child_count(c, args.v[i]);
   return -1; /* pk.MDRangePolicy(lo, hi) with its bounds in variables: rank unknown */
 }
 
@@ -236,9 +236,9 @@ static bool used_as_member(pkf_ctx *c, TSNode n, TSNode name, int depth) {
           return true;
     }
   }
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++)
-    if (used_as_member(c, ts_node_named_child(n, i), name, depth + 1))
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++)
+    if (used_as_member(c, kids.v[i], name, depth + 1))
       return true;
   return false;
 }
@@ -778,9 +778,9 @@ bool pkf_kernel_nonlocal(pkf_ctx *c, TSNode n, pki_block *out) {
 }
 
 bool pkf_kernel_pattern(pkf_ctx *c, TSNode n, pki_block *out) {
-  if (!kernel_body(c) || ts_node_named_child_count(n) != 1)
+  if (!kernel_body(c) || pkf_named_child_count(c, n) != 1)
     return false;
-  TSNode x = ts_node_named_child(n, 0);
+  TSNode x = pkf_named_child(c, n, 0);
   int p = pattern_of(c, x);
   if (p < -1)
     return false;

@@ -107,46 +107,12 @@ bool pkf_statement_like(const pkf_ctx *c, TSNode n) {
   return s < c->g.nsym && c->g.statement[s];
 }
 
-TSNode pkf_field(const pkf_ctx *c, TSNode n, pkf_field_name f) {
-  if (ts_node_is_null(n))
-    return n;
-  return ts_node_child_by_field_id(n, c->g.field[f]);
-}
-
-TSNode pkf_enclosing_def(const pkf_ctx *c, TSNode n) {
-  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+TSNode pkf_enclosing_def(pkf_ctx *c, TSNode n) {
+  for (TSNode p = pkf_parent(c, n); !ts_node_is_null(p); p = pkf_parent(c, p))
     if (pkf_type_is(c, p, PKF_N_FUNCTION_DEFINITION))
       return p;
   return (TSNode){0};
 }
-
-static pkf_nodes children(pkf_ctx *c, TSNode n, bool named_only) {
-  uint32_t max = named_only ? ts_node_named_child_count(n) : ts_node_child_count(n);
-  if (max == 0)
-    return (pkf_nodes){0};
-  TSNode *v = pki_alloc(c->m->arena, sizeof(TSNode) * max);
-  uint32_t k = 0;
-  if (!c->has_cursor) {
-    c->cursor = ts_tree_cursor_new(n);
-    c->has_cursor = true;
-  } else {
-    ts_tree_cursor_reset(&c->cursor, n);
-  }
-  TSTreeCursor *cur = &c->cursor;
-  if (ts_tree_cursor_goto_first_child(cur)) {
-    do {
-      TSNode ch = ts_tree_cursor_current_node(cur);
-      if (ts_node_is_extra(ch) || (named_only && !ts_node_is_named(ch)))
-        continue;
-      if (k < max)
-        v[k++] = ch;
-    } while (ts_tree_cursor_goto_next_sibling(cur));
-  }
-  return (pkf_nodes){v, k};
-}
-
-pkf_nodes pkf_children(pkf_ctx *c, TSNode n) { return children(c, n, true); }
-pkf_nodes pkf_all_children(pkf_ctx *c, TSNode n) { return children(c, n, false); }
 
 enum { MAX_SYNTAX_ERRORS = 20 };
 

@@ -13,8 +13,10 @@
  * emitter adds casts and parentheses of its own). */
 enum { MAX_TREE_DEPTH = 1000, MAX_BRACKET_DEPTH = 100 };
 
-/* Walks the tree without recursion; reports the first node nested deeper than
- * the limits (before anything recursive sees the tree). True if none is. */
+/* Walks the tree without recursion; reports the first node (in document
+ * order) nested deeper than the limits, before anything recursive sees the
+ * tree. True if none is. pkf_tree_build measures the nesting first: this
+ * runs only when it found a node too deep. */
 static bool nesting_ok(pkf_ctx *c, TSNode root) {
   TSTreeCursor cur = ts_tree_cursor_new(root);
   int depth = 0, br = 0;
@@ -74,10 +76,13 @@ pki_module *pkf_lower_with(const char *path, const char *source, size_t len,
   pkf_grammar_init(&c, tree_sitter_python());
   TSTree *tree = ts_parser_parse_string(p, NULL, m->source, (uint32_t)len);
   TSNode root = ts_tree_root_node(tree);
-  if (nesting_ok(&c, root) && pkf_syntax_errors(&c, root) == 0)
+  /* the index measures the nesting; the walk below finds the first node
+   * (in document order) too deep, to report it */
+  bool shallow =
+      pkf_tree_build(&c, root, MAX_TREE_DEPTH, MAX_BRACKET_DEPTH) || nesting_ok(&c, root);
+  if (shallow && pkf_syntax_errors(&c, root) == 0)
     pkf_collect(&c, root);
-  if (c.has_cursor)
-    ts_tree_cursor_delete(&c.cursor);
+  pkf_tree_free(&c);
   ts_tree_delete(tree);
   ts_parser_delete(p);
   return m;

@@ -29,9 +29,9 @@ static pki_kind find_kind(pkf_ctx *c, const named_kind *t, TSNode n) {
   return PKI_VOID;
 }
 
-TSNode pkf_unwrap_type(const pkf_ctx *c, TSNode ann) {
+TSNode pkf_unwrap_type(pkf_ctx *c, TSNode ann) {
   while (pkf_type_is(c, ann, PKF_N_TYPE) || pkf_type_is(c, ann, PKF_N_PARENTHESIZED_EXPRESSION)) {
-    TSNode in = ts_node_named_child(ann, 0);
+    TSNode in = pkf_named_child(c, ann, 0);
     if (ts_node_is_null(in))
       break;
     ann = in;
@@ -168,13 +168,13 @@ static bool pk_object_type(pkf_ctx *c, TSNode n, pki_type *out) {
 /* List[T] / typing.List[T] (length 0: set from the initializer). */
 static bool list_type(pkf_ctx *c, TSNode n, pki_type *out, bool *is_list) {
   bool generic = pkf_type_is(c, n, PKF_N_GENERIC_TYPE); /* List[T] in an annotation */
-  TSNode v = generic ? ts_node_named_child(n, 0) : pkf_field(c, n, PKF_F_VALUE);
+  TSNode v = generic ? pkf_named_child(c, n, 0) : pkf_field(c, n, PKF_F_VALUE);
   *is_list = pkf_is(c, v, "List") || (pkf_type_is(c, v, PKF_N_ATTRIBUTE) &&
                                       pkf_is(c, pkf_field(c, v, PKF_F_OBJECT), "typing") &&
                                       pkf_is(c, pkf_field(c, v, PKF_F_ATTRIBUTE), "List"));
   if (!*is_list)
     return false;
-  pkf_nodes args = pkf_children(c, generic ? ts_node_named_child(n, 1) : n);
+  pkf_nodes args = pkf_children(c, generic ? pkf_named_child(c, n, 1) : n);
   uint32_t first = generic ? 0 : 1; /* subscript: args.v[0] is the value */
   pki_type elem;
   TSNode inner = args.n == first + 1 ? pkf_unwrap_type(c, args.v[first]) : (TSNode){0};

@@ -436,9 +436,9 @@ static bool typed_decl(pkf_ctx *c, TSNode a, pki_block *out) {
 }
 
 bool pkf_ent_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
-  if (ts_node_named_child_count(n) != 1)
+  if (pkf_named_child_count(c, n) != 1)
     return false;
-  TSNode x = ts_node_named_child(n, 0);
+  TSNode x = pkf_named_child(c, n, 0);
   if (c->host && dispatch_pattern(c, x) >= 0) {
     dispatch(c, n, x, (TSNode){0}, (TSNode){0}, out);
     return true;
