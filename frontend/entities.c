@@ -124,40 +124,39 @@ static dec_kind decorators(pkf_ctx *c, TSNode dd, TSNode *at) {
 
 /* ----------------------------------------------------------- signatures */
 
-typedef struct param {
-  TSNode node, name, ann;
-} param;
+static void bad_param(pkf_ctx *c, TSNode p, bool report, const char *msg) {
+  if (report)
+    pki_error(c->d, pkf_span(p), "unsupported-parameter", "%s", msg);
+}
 
-/* The def's parameters as (name, annotation); reports forms that are not
- * allowed (defaults, *args, **kwargs). Returns the count. */
-static int get_params(pkf_ctx *c, TSNode def, param **out) {
+int pkf_params(pkf_ctx *c, TSNode def, bool report, pkf_param **out) {
+  static const char *const splat = "*args and **kwargs are not supported in kernels; list the "
+                                   "parameters";
   pkf_nodes ns = pkf_children(c, pkf_field(c, def, PKF_F_PARAMETERS));
-  param *ps = pki_alloc(c->m->arena, sizeof *ps * (ns.n + 1));
+  pkf_param *ps = pki_alloc(c->m->arena, sizeof *ps * (ns.n + 1));
   int n = 0;
   for (uint32_t i = 0; i < ns.n; i++) {
     TSNode p = ns.v[i];
     pkf_ntype t = pkf_ntype_of(c, p);
-    param q = {.node = p};
+    pkf_param q = {.node = p};
     if (t == PKF_N_IDENTIFIER) {
       q.name = p;
     } else if (t == PKF_N_TYPED_PARAMETER) {
       q.name = pkf_named_child(c, p, 0);
       q.ann = pkf_field(c, p, PKF_F_TYPE);
       if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER)) {
-        pki_error(c->d, pkf_span(p), "unsupported-parameter",
-                  "*args and **kwargs are not supported in kernels; list the parameters");
+        bad_param(c, p, report, splat);
         continue;
       }
     } else if (t == PKF_N_DEFAULT_PARAMETER || t == PKF_N_TYPED_DEFAULT_PARAMETER) {
-      pki_error(c->d, pkf_span(p), "unsupported-parameter",
+      bad_param(c, p, report,
                 "default values are not supported for kernel parameters; remove '= ...'");
       q.name = pkf_field(c, p, PKF_F_NAME);
       q.ann = pkf_field(c, p, PKF_F_TYPE);
       if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER))
         continue;
     } else if (t == PKF_N_LIST_SPLAT_PATTERN || t == PKF_N_DICTIONARY_SPLAT_PATTERN) {
-      pki_error(c->d, pkf_span(p), "unsupported-parameter",
-                "*args and **kwargs are not supported in kernels; list the parameters");
+      bad_param(c, p, report, splat);
       continue;
     } else {
       continue; /* '*' or '/' separators */
@@ -167,7 +166,6 @@ static int get_params(pkf_ctx *c, TSNode def, param **out) {
   *out = ps;
   return n;
 }
-
 
 /* Rank of the first `name[...]` in n (chained subscripts and tuple indices
  * count), 0 if name is never subscripted; *ranged: `range(name)` seen;
@@ -222,7 +220,7 @@ static const char *suggest_annotation(pkf_ctx *c, TSNode def, const char *pn) {
 /* Type of unannotated parameter pn of FunctionSty workunit f: the run-time
  * specialization's signature, else call-site inference, else it is left to
  * run time (f->runtime_typed; a note) or, with --strict-types, an error. */
-static pki_type unannotated_kernel_param(pkf_ctx *c, const param *p, pki_func *f,
+static pki_type unannotated_kernel_param(pkf_ctx *c, const pkf_param *p, pki_func *f,
                                           const char *pn) {
   TSNode def = pkf_parent(c, pkf_parent(c, p->node));
   pki_type t = pki_void_type;
@@ -253,7 +251,7 @@ static pki_type unannotated_kernel_param(pkf_ctx *c, const param *p, pki_func *f
 
 /* kernel: the FunctionSty workunit whose unannotated parameters are inferred
  * from its call sites (NULL: an annotation is required). */
-static pki_var *typed_param(pkf_ctx *c, const param *p, pki_var_kind kind, pki_func *kernel) {
+static pki_var *typed_param(pkf_ctx *c, const pkf_param *p, pki_var_kind kind, pki_func *kernel) {
   pki_type t = pki_void_type;
   const char *pn = pkf_text(c, p->name);
   if (ts_node_is_null(p->ann) && kernel) {
@@ -275,8 +273,8 @@ static pki_var *typed_param(pkf_ctx *c, const param *p, pki_var_kind kind, pki_f
 }
 
 static void workunit_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
-  param *ps;
-  int n = get_params(c, def, &ps), k = method ? 1 : 0;
+  pkf_param *ps;
+  int n = pkf_params(c, def, true, &ps), k = method ? 1 : 0;
   f->is_workunit = true;
   f->policy = PKI_POLICY_RANGE;
   f->pattern = PKI_PATTERN_FOR;
@@ -286,14 +284,14 @@ static void workunit_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
               f->name);
     return;
   }
-  k = pkf_workunit_head(c, f, def, k); /* kernels helper: index(es), acc, final */
+  k = pkf_workunit_head(c, f, def, ps, n, k); /* kernels helper: index(es), acc, final */
   for (; k < n; k++)
     pki_func_add_param(c->m, f, typed_param(c, &ps[k], PKI_VAR_PARAM, method ? NULL : f));
 }
 
 static void function_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
-  param *ps;
-  int n = get_params(c, def, &ps);
+  pkf_param *ps;
+  int n = pkf_params(c, def, true, &ps);
   for (int k = method ? 1 : 0; k < n; k++)
     pki_func_add_param(c->m, f, typed_param(c, &ps[k], PKI_VAR_PARAM, NULL));
   TSNode rt = pkf_field(c, def, PKF_F_RETURN_TYPE);
@@ -652,11 +650,21 @@ static void classtype(pkf_ctx *c, TSNode cls, pendings *todo) {
   }
 }
 
-static void top_def(pkf_ctx *c, TSNode dd, pendings *todo) {
-  TSNode dec, def = pkf_field(c, dd, PKF_F_DEFINITION);
-  dec_kind k = decorators(c, dd, &dec);
-  if (k == DEC_NONE)
-    return;
+/* A @pk-decorated definition: the decorated_definition, its first pykokkos
+ * decorator and what that decorator is. */
+typedef struct pk_def {
+  TSNode dd, dec;
+  dec_kind kind;
+} pk_def;
+
+static bool is_classtype_def(pkf_ctx *c, const pk_def *d) {
+  return d->kind == DEC_CLASSTYPE &&
+         pkf_type_is(c, pkf_field(c, d->dd, PKF_F_DEFINITION), PKF_N_CLASS_DEFINITION);
+}
+
+static void top_def(pkf_ctx *c, const pk_def *d, pendings *todo) {
+  TSNode dd = d->dd, dec = d->dec, def = pkf_field(c, dd, PKF_F_DEFINITION);
+  dec_kind k = d->kind;
   bool is_class = pkf_type_is(c, def, PKF_N_CLASS_DEFINITION);
   if (k == DEC_MAIN || k == DEC_CALLBACK) {
     pki_error(c->d, pkf_span(dec), "bad-entity",
@@ -700,18 +708,11 @@ static void top_def(pkf_ctx *c, TSNode dd, pendings *todo) {
   add_pending(c, todo, e, f, pkf_field(c, def, PKF_F_BODY));
 }
 
-static bool is_classtype_def(pkf_ctx *c, TSNode dd) {
-  TSNode dec;
-  return pkf_type_is(c, dd, PKF_N_DECORATED_DEFINITION) &&
-         decorators(c, dd, &dec) == DEC_CLASSTYPE &&
-         pkf_type_is(c, pkf_field(c, dd, PKF_F_DEFINITION), PKF_N_CLASS_DEFINITION);
-}
-
 /* The @pk-decorated definitions of the file, in source order: at module level
  * and nested in host functions or blocks (PyKokkos reads a workunit's source
  * wherever it is defined), but not inside another pk entity. */
-static pkf_nodes pk_definitions(pkf_ctx *c, TSNode root) {
-  TSNode *defs = NULL;
+static pk_def *pk_definitions(pkf_ctx *c, TSNode root, uint32_t *count) {
+  pk_def *defs = NULL;
   uint32_t n_defs = 0, cap = 0;
   TSNode stack[256];
   int sp = 0;
@@ -720,16 +721,17 @@ static pkf_nodes pk_definitions(pkf_ctx *c, TSNode root) {
     stack[sp++] = top.v[i];
   while (sp) {
     TSNode n = stack[--sp];
-    TSNode dec;
-    if (pkf_type_is(c, n, PKF_N_DECORATED_DEFINITION) && decorators(c, n, &dec) != DEC_NONE) {
+    pk_def d = {.dd = n};
+    if (pkf_type_is(c, n, PKF_N_DECORATED_DEFINITION) &&
+        (d.kind = decorators(c, n, &d.dec)) != DEC_NONE) {
       if (n_defs == cap) {
         cap = cap ? cap * 2 : 16;
-        TSNode *v = pki_alloc(c->m->arena, sizeof *v * cap);
+        pk_def *v = pki_alloc(c->m->arena, sizeof *v * cap);
         if (n_defs)
           memcpy(v, defs, sizeof *v * n_defs);
         defs = v;
       }
-      defs[n_defs++] = n;
+      defs[n_defs++] = d;
       continue;
     }
     if (pkf_type_is(c, n, PKF_N_CLASS_DEFINITION) || pkf_type_is(c, n, PKF_N_LAMBDA))
@@ -743,7 +745,8 @@ static pkf_nodes pk_definitions(pkf_ctx *c, TSNode root) {
         stack[sp++] = ch;
     }
   }
-  return (pkf_nodes){defs, n_defs};
+  *count = n_defs;
+  return defs;
 }
 
 void pkf_collect(pkf_ctx *c, TSNode root) {
@@ -756,18 +759,19 @@ void pkf_collect(pkf_ctx *c, TSNode root) {
       import_from(c, top.v[i]);
   }
   pkf_constants_collect(c, root);
-  pkf_nodes defs = pk_definitions(c, root);
-  for (uint32_t i = 0; i < defs.n; i++)
-    if (is_classtype_def(c, defs.v[i]))
-      classtype_declare(c, pkf_field(c, defs.v[i], PKF_F_DEFINITION));
+  uint32_t n;
+  pk_def *defs = pk_definitions(c, root, &n);
+  for (uint32_t i = 0; i < n; i++)
+    if (is_classtype_def(c, &defs[i]))
+      classtype_declare(c, pkf_field(c, defs[i].dd, PKF_F_DEFINITION));
   pendings todo = {0};
-  for (uint32_t i = 0; i < defs.n; i++)
-    if (is_classtype_def(c, defs.v[i]))
-      top_def(c, defs.v[i], &todo);
+  for (uint32_t i = 0; i < n; i++)
+    if (is_classtype_def(c, &defs[i]))
+      top_def(c, &defs[i], &todo);
   pkf_classtype_cycles(c);
-  for (uint32_t i = 0; i < defs.n; i++)
-    if (!is_classtype_def(c, defs.v[i]))
-      top_def(c, defs.v[i], &todo);
+  for (uint32_t i = 0; i < n; i++)
+    if (!is_classtype_def(c, &defs[i]))
+      top_def(c, &defs[i], &todo);
   for (int i = 0; i < todo.n; i++)
     lower_func(c, &todo.v[i]);
   pkf_host_lambdas(c, root);

@@ -2,8 +2,10 @@
  * fe.h - internals shared by the frontend's files (not a public API).
  *
  * One pkf_ctx lives for one pkf_lower call: the module being built, the
- * diagnostics, the import aliases found at the top of the file, the device
- * functions, and the state of the function being lowered (its scope chain).
+ * diagnostics, the grammar's tables (node types and fields, parse.c), the
+ * node index of the file (tree.c), the import aliases found at the top of the
+ * file, the device functions, and the state of the function being lowered
+ * (its scope chain). Which file lowers which construct: "Dispatch" below.
  */
 #ifndef PKC_FE_H
 #define PKC_FE_H
@@ -182,6 +184,7 @@ typedef struct pkf_ctx {
   bool par_calls_done;
   pkf_grammar g; /* node types and fields of the grammar (pkf_grammar_init) */
   pkf_tree *tree; /* the node index (tree.c) */
+  struct pkf_type_memo *types; /* annotations typed so far (types.c) */
 } pkf_ctx;
 
 /* tree.c: the node index. pkf_tree_build indexes every visible node under
@@ -395,10 +398,19 @@ pki_expr *pkf_global_capture(pkf_ctx *c, TSNode name, bool *handled);
 bool pkf_acc_reducer(pkf_ctx *c, TSNode ann, pki_reducer *r);
 /* What pk.real means in this build (F64 unless set). */
 pki_kind pkf_real_kind(const pkf_ctx *c);
+/* A parameter of a def: the node, its name (an identifier) and annotation
+ * (null if none). */
+typedef struct pkf_param {
+  TSNode node, name, ann;
+} pkf_param;
+/* entities.c: the parameters of def that have a plain name (defaults
+ * included), in order; report: report the forms kernels do not allow
+ * (defaults, *args, **kwargs). Returns the count (*out in the arena). */
+int pkf_params(pkf_ctx *c, TSNode def, bool report, pkf_param **out);
 /* lower_team.c: the work index / acc / final of a workunit (Range, MDRange or
- * Team); k = index of the first parameter after self. Returns the index of
- * the first kernel-argument parameter (counting as entities.c's get_params). */
-int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, int k);
+ * Team) def, whose n parameters are ps; k = index of the first parameter
+ * after self. Returns the index in ps of the first kernel argument. */
+int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, const pkf_param *ps, int n, int k);
 /* lower_team.c statement hooks of kernel bodies (see "Dispatch"): a def in a
  * team workunit (a closure, lowered where a nested pattern uses it),
  * `nonlocal` in such a closure, and a pk.parallel_*(range, fn) / pk.single

@@ -24,41 +24,7 @@ typedef struct pkf_nonlocal {
   struct pkf_nonlocal *next;
 } pkf_nonlocal;
 
-typedef struct kparam {
-  TSNode node, name, ann;
-} kparam;
-
 enum { MAX_MD = 6 };
-
-/* The def's parameters, counted as entities.c's get_params does (silently). */
-static int kparams(pkf_ctx *c, TSNode def, kparam **out) {
-  pkf_nodes ns = pkf_children(c, pkf_field(c, def, PKF_F_PARAMETERS));
-  kparam *ps = pki_alloc(c->m->arena, sizeof *ps * (ns.n + 1));
-  int n = 0;
-  for (uint32_t i = 0; i < ns.n; i++) {
-    TSNode p = ns.v[i];
-    kparam q = {.node = p};
-    if (pkf_type_is(c, p, PKF_N_IDENTIFIER)) {
-      q.name = p;
-    } else if (pkf_type_is(c, p, PKF_N_TYPED_PARAMETER)) {
-      q.name = pkf_named_child(c, p, 0);
-      q.ann = pkf_field(c, p, PKF_F_TYPE);
-      if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER))
-        continue;
-    } else if (pkf_type_is(c, p, PKF_N_DEFAULT_PARAMETER) ||
-               pkf_type_is(c, p, PKF_N_TYPED_DEFAULT_PARAMETER)) {
-      q.name = pkf_field(c, p, PKF_F_NAME);
-      q.ann = pkf_field(c, p, PKF_F_TYPE);
-      if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER))
-        continue;
-    } else {
-      continue;
-    }
-    ps[n++] = q;
-  }
-  *out = ps;
-  return n;
-}
 
 /* A type annotation PyKokkos accepts on a work index: any integer type
  * (int, pk.int, pk.int32, pk.int64, numpy's), or float (PyKokkos tolerates it;
@@ -281,7 +247,7 @@ static call_sites call_site_info(pkf_ctx *c, const char *kernel) {
 
 /* --------------------------------------------------------- workunit heads */
 
-static pki_var *head_var(pkf_ctx *c, const kparam *p, pki_var_kind k, pki_type t) {
+static pki_var *head_var(pkf_ctx *c, const pkf_param *p, pki_var_kind k, pki_type t) {
   pki_var *v = pki_new_var(c->m, pkf_text(c, p->name), k, t, pkf_span(p->name));
   v->annotated = true;
   return v;
@@ -301,7 +267,8 @@ static bool final_name(pkf_ctx *c, TSNode name) {
          pkf_is(c, name, "is_final") || pkf_is(c, name, "final_pass");
 }
 
-static int index_count(pkf_ctx *c, pki_func *f, kparam *ps, int n, int k, call_sites cs) {
+static int index_count(pkf_ctx *c, pki_func *f, const pkf_param *ps, int n, int k,
+                       call_sites cs) {
   int nint = 0, nfree = 0;
   while (k + nint < n && is_int_ann(c, ps[k + nint].ann))
     nint++;
@@ -321,13 +288,11 @@ static int index_count(pkf_ctx *c, pki_func *f, kparam *ps, int n, int k, call_s
   return r < 1 ? 1 : r > nint ? nint : r;
 }
 
-int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, int k) {
-  kparam *ps;
-  int n = kparams(c, def, &ps);
+int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, const pkf_param *ps, int n, int k) {
   if (k >= n)
     return k;
   call_sites cs = call_site_info(c, f->name);
-  kparam *ix = &ps[k];
+  const pkf_param *ix = &ps[k];
   bool unannotated_team =
       ts_node_is_null(ix->ann) &&
       (cs.team || used_as_member(c, pkf_field(c, def, PKF_F_BODY), ix->name, 0));
@@ -433,7 +398,7 @@ typedef struct shape {
   pki_type acc; /* the result's type if known (reduce/scan) */
 } shape;
 
-static bool closure_index(pkf_ctx *c, pki_func *f, const kparam *p) {
+static bool closure_index(pkf_ctx *c, pki_func *f, const pkf_param *p) {
   if (!ts_node_is_null(p->ann) && !is_int_ann(c, p->ann)) {
     pki_error(c->d, pkf_span(p->ann), "bad-signature",
               "the index parameter '%s' of nested function '%s' must be an int",
@@ -444,7 +409,7 @@ static bool closure_index(pkf_ctx *c, pki_func *f, const kparam *p) {
   return true;
 }
 
-static bool closure_acc(pkf_ctx *c, pki_func *f, const kparam *p, pki_type want) {
+static bool closure_acc(pkf_ctx *c, pki_func *f, const pkf_param *p, pki_type want) {
   pki_type t = want;
   pki_reducer r = PKI_REDUCER_SUM;
   if (!ts_node_is_null(p->ann)) {
@@ -466,8 +431,8 @@ static bool closure_acc(pkf_ctx *c, pki_func *f, const kparam *p, pki_type want)
 }
 
 static bool closure_sig(pkf_ctx *c, pki_func *f, TSNode def, const shape *sh, TSNode at) {
-  kparam *ps;
-  int n = kparams(c, def, &ps);
+  pkf_param *ps;
+  int n = pkf_params(c, def, false, &ps);
   int want = sh->pattern < 0 ? 0 : sh->nidx + (sh->pattern == PKI_PATTERN_SCAN ? 2
                                               : sh->pattern == PKI_PATTERN_REDUCE ? 1 : 0);
   if (n != want) {

@@ -59,6 +59,8 @@ bool pkf_is(pkf_ctx *c, TSNode n, const char *text) {
   if (ts_node_is_null(n))
     return false;
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (s == e || c->src[s] != text[0]) /* most calls differ at the first byte */
+    return s == e && !text[0];
   size_t len = strlen(text);
   return e - s == len && memcmp(c->src + s, text, len) == 0;
 }

@@ -52,6 +52,7 @@ struct pkf_tree {
   uint32_t *depth, *brackets; /* while building: of every node, for the nesting limits */
   uint32_t *slot;  /* hash table: node id -> index + 1 (0: empty) */
   uint32_t mask;
+  uint32_t last;   /* the node found last (callers ask about one node several times) */
   const char **field_name; /* field id -> the grammar's name for it */
   uint32_t nfield;
 };
@@ -81,13 +82,17 @@ static void insert(pkf_tree *t, uint32_t i) {
   t->slot[h] = i + 1;
 }
 
+static bool same_node(TSNode a, TSNode b) { return a.id == b.id && a.tree == b.tree; }
+
 uint32_t pkf_node_index(const pkf_ctx *c, TSNode n) {
-  const pkf_tree *t = c->tree;
+  pkf_tree *t = c->tree;
   if (!t || ts_node_is_null(n))
     return PKF_NO_NODE;
+  if (same_node(t->node[t->last], n))
+    return t->last;
   for (uint32_t h = hash(n.id, t->mask); t->slot[h]; h = (h + 1) & t->mask)
-    if (t->node[t->slot[h] - 1].id == n.id && t->node[t->slot[h] - 1].tree == n.tree)
-      return t->slot[h] - 1;
+    if (same_node(t->node[t->slot[h] - 1], n))
+      return t->last = t->slot[h] - 1;
   return PKF_NO_NODE;
 }
 

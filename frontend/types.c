@@ -213,7 +213,7 @@ bool pkf_type_quiet(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
   return true;
 }
 
-bool pkf_type(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
+static bool type_of(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
   TSNode n = pkf_unwrap_type(c, ann);
   if (scalar_type(c, n, as_elem, out) || pk_object_type(c, n, out))
     return true;
@@ -228,4 +228,61 @@ bool pkf_type(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
   if (pkf_class_annotation(c, n, out)) /* entities helper: @pk.classtype names */
     return true;
   return bad_type(c, n, "unknown");
+}
+
+/* Typings that succeeded, by annotation node and as_elem: an annotation is
+ * typed several times (work index checks, the parameter's type, accumulator
+ * checks). A success reports nothing and depends on the node only (the
+ * import aliases and pk.real are fixed before any annotation is typed, and
+ * classtypes are only added), so it is kept; a failure is typed and
+ * reported again each time. Open addressing on node index * 2 + as_elem. */
+typedef struct typed {
+  uint32_t key; /* 0: empty slot */
+  pki_type t;
+} typed;
+
+struct pkf_type_memo {
+  typed *slot;
+  uint32_t n, cap;
+};
+
+static typed *memo_slot(struct pkf_type_memo *m, uint32_t key) {
+  uint32_t h = (key * 0x9E3779B1u) & (m->cap - 1);
+  while (m->slot[h].key && m->slot[h].key != key)
+    h = (h + 1) & (m->cap - 1);
+  return &m->slot[h];
+}
+
+static void memo_put(pkf_ctx *c, uint32_t key, pki_type t) {
+  struct pkf_type_memo *m = c->types;
+  if (!m)
+    m = c->types = pki_alloc(c->m->arena, sizeof *m);
+  if (2 * (m->n + 1) > m->cap) { /* grow: rehash into a table twice as large */
+    struct pkf_type_memo old = *m;
+    m->cap = old.cap ? 2 * old.cap : 256;
+    m->slot = pki_alloc(c->m->arena, sizeof *m->slot * m->cap);
+    for (uint32_t i = 0; i < old.cap; i++)
+      if (old.slot[i].key)
+        *memo_slot(m, old.slot[i].key) = old.slot[i];
+  }
+  typed *s = memo_slot(m, key);
+  m->n += !s->key;
+  *s = (typed){key, t};
+}
+
+bool pkf_type(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
+  uint32_t i = pkf_node_index(c, ann);
+  uint32_t key = i < UINT32_MAX / 2 ? (i << 1 | as_elem) + 1 : 0;
+  if (key && c->types) {
+    typed *s = memo_slot(c->types, key);
+    if (s->key) {
+      *out = s->t;
+      return true;
+    }
+  }
+  if (!type_of(c, ann, as_elem, out))
+    return false;
+  if (key)
+    memo_put(c, key, *out);
+  return true;
 }

@@ -75,8 +75,10 @@ static bool is_policy_call(pkf_ctx *c, TSNode p) {
 
 /* `name = pk.XPolicy(...)` in main: remembered, lowered where it is dispatched. */
 static bool policy_alias(pkf_ctx *c, TSNode a) {
+  if (!c->host)
+    return false;
   TSNode left = pkf_field(c, a, PKF_F_LEFT), right = pkf_field(c, a, PKF_F_RIGHT);
-  if (!c->host || !pkf_type_is(c, left, PKF_N_IDENTIFIER) || !is_policy_call(c, right))
+  if (!pkf_type_is(c, left, PKF_N_IDENTIFIER) || !is_policy_call(c, right))
     return false;
   struct pkf_ents *st = pkf_ents_get(c);
   for (int i = 0; i < st->npol; i++)
@@ -373,8 +375,10 @@ static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode a
 
 /* `self.x: T = v` in a classtype constructor: an assignment to the field. */
 static bool ctor_field_decl(pkf_ctx *c, TSNode a, pki_block *out) {
+  if (!c->fn || !c->fn->is_ctor)
+    return false;
   TSNode left = pkf_field(c, a, PKF_F_LEFT), right = pkf_field(c, a, PKF_F_RIGHT);
-  if (!c->fn || !c->fn->is_ctor || ts_node_is_null(pkf_field(c, a, PKF_F_TYPE)) ||
+  if (ts_node_is_null(pkf_field(c, a, PKF_F_TYPE)) ||
       !pkf_type_is(c, left, PKF_N_ATTRIBUTE) ||
       !pkf_is(c, pkf_field(c, left, PKF_F_OBJECT), "self"))
     return false;
