@@ -480,7 +480,7 @@ static pki_func *new_func(pkf_ctx *c, TSNode def) {
 }
 
 static bool is_async(pkf_ctx *c, TSNode def) {
-  TSNode first = pkf_child(c, def, 0);
+  TSNode first = ts_node_child(def, 0);
   return pkf_type_is(c, first, PKF_N_ASYNC);
 }
 

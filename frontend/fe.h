@@ -187,11 +187,12 @@ typedef struct pkf_ctx {
   struct pkf_type_memo *types; /* annotations typed so far (types.c) */
 } pkf_ctx;
 
-/* tree.c: the node index. pkf_tree_build indexes every visible node under
- * root (before anything else reads the tree; pkf_tree_free at the end) and
+/* tree.c: the node index. pkf_tree_build indexes the named nodes under root
+ * (before anything else reads the tree; pkf_tree_free at the end) and
  * returns false if a node is nested deeper than max_depth nodes or
- * max_brackets bracket nodes (pkf_opens_bracket). The queries below take a
- * node of the tree, read-only arrays stay valid until pkf_tree_free. */
+ * max_brackets (< 255) bracket nodes (pkf_opens_bracket). The queries below
+ * take any node of the tree; the arrays they return are read-only and valid
+ * until pkf_tree_free. */
 bool pkf_tree_build(pkf_ctx *c, TSNode root, uint32_t max_depth, uint32_t max_brackets);
 void pkf_tree_free(pkf_ctx *c);
 uint32_t pkf_node_index(const pkf_ctx *c, TSNode n); /* PKF_NO_NODE if not indexed */
@@ -199,16 +200,16 @@ typedef struct pkf_nodes {
   const TSNode *v;
   uint32_t n;
 } pkf_nodes;
-/* Children without extras (comments): named ones only, or all (operators too). */
+/* Children without extras (comments): named ones only, or all (operators
+ * too: from tree-sitter, for the few callers that need them). */
 pkf_nodes pkf_children(pkf_ctx *c, TSNode n);
 pkf_nodes pkf_all_children(pkf_ctx *c, TSNode n);
 /* The named children as ts_node_named_child counts them (comments included). */
 pkf_nodes pkf_named_children(pkf_ctx *c, TSNode n);
-/* ts_node_named_child, ts_node_named_child_count, ts_node_child and
- * ts_node_parent over the index. */
+/* ts_node_named_child, ts_node_named_child_count and ts_node_parent over the
+ * index. */
 TSNode pkf_named_child(pkf_ctx *c, TSNode n, uint32_t i);
 uint32_t pkf_named_child_count(pkf_ctx *c, TSNode n);
-TSNode pkf_child(pkf_ctx *c, TSNode n, uint32_t i);
 TSNode pkf_parent(pkf_ctx *c, TSNode n);
 /* The child of n in field f (null if none, or if n is null). */
 TSNode pkf_field(pkf_ctx *c, TSNode n, pkf_field_name f);

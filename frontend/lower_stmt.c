@@ -485,7 +485,7 @@ static void if_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
 
 static void for_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   TSNode left = pkf_field(c, n, PKF_F_LEFT), right = pkf_field(c, n, PKF_F_RIGHT);
-  if (pkf_type_is(c, pkf_child(c, n, 0), PKF_N_ASYNC)) {
+  if (pkf_type_is(c, ts_node_child(n, 0), PKF_N_ASYNC)) {
     stmt_error(c, n, "'async for' is not supported in kernels");
     return;
   }

@@ -1,24 +1,29 @@
 /*
  * tree.c - the node index of one pkf_lower call. One walk over the parsed
- * tree, right after parsing, records every visible node with its type, parent
- * and children, so that the lowering lists children, reads fields and finds
- * parents in constant time rather than walking tree-sitter's subtrees each
- * time (a cursor step costs hundreds of instructions through the grammar's
- * hidden nodes, ts_node_parent starts from the root, ts_node_named_child(n, i)
- * scans from the first child).
+ * tree, right after parsing, records every named node (comments aside) with
+ * its parent and named children, so that the lowering lists children, reads
+ * fields and finds parents in constant time rather than walking tree-sitter's
+ * subtrees each time (a cursor step costs hundreds of instructions through
+ * the grammar's hidden nodes, ts_node_parent starts from the root,
+ * ts_node_named_child(n, i) scans from the first child).
  *
- * The walk is breadth-first (a node's children are consecutive in node[]) and
- * also measures the nesting translate.c limits. The TSNodes it stores are the
- * ones tree-sitter returns, so any node the frontend holds is found again by
- * its id (a hash table); a node that is not (none should be) goes to
- * tree-sitter's own functions. Fields are read lazily: the first pkf_field on
- * a node records the field of each of its children
- * (ts_node_field_name_for_child), and the first child in field f is what
- * ts_node_child_by_field_id(n, f) returns. It can also return a grandchild:
- * the fields inside a hidden rule that an alias makes visible are lent to
- * the parent (in the Python grammar only match_statement's `alternative`,
- * inside its body, a field the match_statement has no child in), so a field
- * that no child holds is asked of tree-sitter.
+ * The walk is breadth-first with ts_node_child, so a node's named children
+ * are consecutive in node[]; an anonymous node or a comment that has children
+ * of its own (`not in`, an ERROR) follows them and is walked too, and the same
+ * walk measures the nesting translate.c limits. Anonymous nodes (operators,
+ * punctuation) are not kept: the index stays small (touching fresh memory
+ * costs about 2 us a page in a VM, as much as the walk), and the few callers
+ * that need them (pkf_all_children, operator fields) ask tree-sitter. The TSNodes kept are the ones
+ * tree-sitter returns, so a node the frontend holds is found again by its id
+ * (a hash table); one that is not indexed goes to tree-sitter's functions.
+ *
+ * Fields are read lazily: the first pkf_field on a node records the field of
+ * each named child (ts_node_field_name_for_child), and the first in field f
+ * is what ts_node_child_by_field_id(n, f) returns, since in the Python grammar
+ * no field holds an anonymous token before a named node. A field that no
+ * named child holds is asked of tree-sitter: anonymous tokens (`operator`),
+ * and the fields of a hidden rule that an alias makes visible, which
+ * tree-sitter lends to the parent (only match_statement's `alternative`).
  */
 #include "fe.h"
 
@@ -26,9 +31,8 @@
 #include <stdlib.h>
 
 enum {
-  NODE_NAMED = 1,  /* named and not an extra (a comment) */
-  KIDS_EXTRA = 2,  /* some child is an extra */
-  KIDS_FIELDS = 4, /* the children's fields are recorded */
+  KIDS_EXTRA = 1,  /* a child is an extra (a comment) */
+  KIDS_FIELDS = 2, /* the named children's fields are recorded */
 };
 
 /* Nodes with more children than this are listed with a tree cursor: the cost
@@ -37,22 +41,21 @@ enum {
 enum { FEW_CHILDREN = 16 };
 
 typedef struct pkf_tnode {
-  uint32_t parent;        /* PKF_NO_NODE for the root */
-  uint32_t kids, nkids;   /* children: node[kids .. kids + nkids), extras included */
-  uint32_t named, nnamed; /* named children without extras: named[named .. named + nnamed) */
-  uint16_t field;         /* field id in the parent, once the parent has KIDS_FIELDS */
+  uint32_t parent;      /* PKF_NO_NODE for the root */
+  uint32_t kids, nkids; /* named children (no extras): node[kids .. kids + nkids) */
+  uint32_t pos;         /* index among the parent's children (all of them) */
+  uint16_t field;       /* field id in the parent, once the parent has KIDS_FIELDS */
   uint8_t flags;
+  uint8_t brackets; /* bracket nodes from the root to here, at most UINT8_MAX */
 } pkf_tnode;
 
 struct pkf_tree {
-  uint32_t n, cap, nnamed;
-  TSNode *node;    /* every visible node, the root first */
-  pkf_tnode *t;    /* by the same index */
-  TSNode *named;   /* the lists of named children */
-  uint32_t *depth, *brackets; /* while building: of every node, for the nesting limits */
-  uint32_t *slot;  /* hash table: node id -> index + 1 (0: empty) */
+  uint32_t n, cap;
+  TSNode *node;   /* the root, then each node's kept children */
+  pkf_tnode *t;   /* by the same index */
+  uint32_t *slot; /* hash table: node id -> index + 1 (0: empty) */
   uint32_t mask;
-  uint32_t last;   /* the node found last (callers ask about one node several times) */
+  uint32_t last; /* the node found last (callers ask about one node several times) */
   const char **field_name; /* field id -> the grammar's name for it */
   uint32_t nfield;
 };
@@ -98,88 +101,94 @@ uint32_t pkf_node_index(const pkf_ctx *c, TSNode n) {
 
 /* ------------------------------------------------------------ building */
 
-/* Room for need nodes (the descendant count should be exact; this is a guard). */
-static void reserve(pkf_tree *t, uint32_t need) {
-  if (need <= t->cap)
-    return;
-  t->cap = need > 2 * t->cap ? need : 2 * t->cap;
-  t->node = xrealloc(t->node, t->cap, sizeof *t->node);
-  t->t = xrealloc(t->t, t->cap, sizeof *t->t);
-  t->named = xrealloc(t->named, t->cap, sizeof *t->named);
-  t->depth = xrealloc(t->depth, t->cap, sizeof *t->depth);
-  t->brackets = xrealloc(t->brackets, t->cap, sizeof *t->brackets);
-}
-
-/* Puts the k children of node i at node[t->n ...]. */
-static void list_children(pkf_tree *t, TSTreeCursor *cur, uint32_t i, uint32_t k) {
-  TSNode x = t->node[i];
-  if (k <= FEW_CHILDREN) {
-    for (uint32_t j = 0; j < k; j++)
-      t->node[t->n + j] = ts_node_child(x, j);
-    return;
-  }
-  ts_tree_cursor_reset(cur, x);
+/* The k children of x, all of them, into v (a cursor past FEW_CHILDREN). */
+static void list_children(TSNode x, uint32_t k, TSNode *v) {
   uint32_t j = 0;
-  if (ts_tree_cursor_goto_first_child(cur))
-    do
-      t->node[t->n + j++] = ts_tree_cursor_current_node(cur);
-    while (j < k && ts_tree_cursor_goto_next_sibling(cur));
+  if (k > FEW_CHILDREN) {
+    TSTreeCursor cur = ts_tree_cursor_new(x);
+    if (ts_tree_cursor_goto_first_child(&cur))
+      do
+        v[j++] = ts_tree_cursor_current_node(&cur);
+      while (j < k && ts_tree_cursor_goto_next_sibling(&cur));
+    ts_tree_cursor_delete(&cur);
+  }
   for (; j < k; j++) /* (the cursor sees as many children as ts_node_child_count) */
-    t->node[t->n + j] = ts_node_child(x, j);
+    v[j] = ts_node_child(x, j);
 }
 
-static void add_children(const pkf_ctx *c, pkf_tree *t, TSTreeCursor *cur, uint32_t i) {
-  uint32_t k = ts_node_child_count(t->node[i]), first = t->n;
-  reserve(t, t->n + k);
-  list_children(t, cur, i, k);
-  t->n += k;
-  t->t[i].kids = first;
-  t->t[i].nkids = k;
-  t->t[i].named = t->nnamed;
-  for (uint32_t j = first; j < t->n; j++) {
-    TSNode ch = t->node[j];
-    t->t[j] = (pkf_tnode){.parent = i};
-    if (ts_node_is_extra(ch)) {
-      t->t[i].flags |= KIDS_EXTRA;
-    } else if (ts_node_is_named(ch)) {
-      t->t[j].flags = NODE_NAMED;
-      t->named[t->nnamed++] = ch;
-    }
-    t->depth[j] = t->depth[i] + 1;
-    t->brackets[j] = t->brackets[i] + pkf_opens_bracket(pkf_ntype_of(c, ch));
-    insert(t, j);
+/* Appends node n, child number pos of node i, to the index. */
+static void add(const pkf_ctx *c, pkf_tree *t, uint32_t i, TSNode n, uint32_t pos) {
+  if (t->n == t->cap) { /* the descendant count bounds it; a guard */
+    t->cap = 2 * t->cap + 16;
+    t->node = xrealloc(t->node, t->cap, sizeof *t->node);
+    t->t = xrealloc(t->t, t->cap, sizeof *t->t);
   }
-  t->t[i].nnamed = t->nnamed - t->t[i].named;
+  uint32_t br = t->t[i].brackets + pkf_opens_bracket(pkf_ntype_of(c, n));
+  t->node[t->n] = n;
+  t->t[t->n] = (pkf_tnode){.parent = i, .pos = pos,
+                           .brackets = (uint8_t)(br < UINT8_MAX ? br : UINT8_MAX)};
+  insert(t, t->n++);
+}
+
+/* Indexes the children of node i: its named ones first (consecutive), then
+ * those with children of their own. ch: room for its k children. */
+static void add_children(const pkf_ctx *c, pkf_tree *t, uint32_t i, uint32_t k, TSNode *ch) {
+  list_children(t->node[i], k, ch);
+  t->t[i].kids = t->n;
+  bool others = false; /* an anonymous child or an extra with children */
+  for (uint32_t j = 0; j < k; j++) {
+    bool extra = ts_node_is_extra(ch[j]);
+    if (!extra && ts_node_is_named(ch[j]))
+      add(c, t, i, ch[j], j);
+    else
+      others |= ts_node_child_count(ch[j]) > 0;
+    if (extra)
+      t->t[i].flags |= KIDS_EXTRA;
+  }
+  t->t[i].nkids = t->n - t->t[i].kids;
+  for (uint32_t j = 0; others && j < k; j++)
+    if ((ts_node_is_extra(ch[j]) || !ts_node_is_named(ch[j])) && ts_node_child_count(ch[j]))
+      add(c, t, i, ch[j], j);
 }
 
 bool pkf_tree_build(pkf_ctx *c, TSNode root, uint32_t max_depth, uint32_t max_brackets) {
   pkf_tree *t = xrealloc(NULL, 1, sizeof *t);
   *t = (pkf_tree){0};
   c->tree = t;
-  uint32_t n = ts_node_descendant_count(root), cap = 16;
-  while (cap < 2 * (uint64_t)n && cap < (UINT32_C(1) << 31))
+  uint32_t all = ts_node_descendant_count(root), cap = 16;
+  while (cap < all + all / 4 && cap < (UINT32_C(1) << 31))
     cap *= 2;
   t->slot = calloc(cap, sizeof *t->slot);
-  t->mask = cap - 1;
   if (!t->slot)
     out_of_memory();
-  reserve(t, n);
+  t->mask = cap - 1;
+  t->cap = all; /* pages are touched only as far as they are used */
+  t->node = xrealloc(NULL, t->cap, sizeof *t->node);
+  t->t = xrealloc(NULL, t->cap, sizeof *t->t);
   t->node[0] = root;
-  t->t[0] = (pkf_tnode){.parent = PKF_NO_NODE};
-  t->depth[0] = 0;
-  t->brackets[0] = pkf_opens_bracket(pkf_ntype_of(c, root));
+  t->t[0] = (pkf_tnode){.parent = PKF_NO_NODE,
+                        .brackets = pkf_opens_bracket(pkf_ntype_of(c, root))};
   t->n = 1;
   insert(t, 0);
-  TSTreeCursor cur = ts_tree_cursor_new(root);
+  TSNode few[FEW_CHILDREN], *ch = few;
+  uint32_t depth = 0, level_end = 1, chcap = FEW_CHILDREN; /* breadth-first: level by level */
   bool ok = true;
   for (uint32_t i = 0; i < t->n; i++) {
-    ok &= t->depth[i] <= max_depth && t->brackets[i] <= max_brackets;
-    add_children(c, t, &cur, i);
+    if (i == level_end) {
+      depth++;
+      level_end = t->n;
+    }
+    uint32_t k = ts_node_child_count(t->node[i]);
+    /* the node, and its children that are not kept (leaves) */
+    ok &= depth <= max_depth && t->t[i].brackets <= max_brackets && (!k || depth < max_depth);
+    if (k > chcap) {
+      chcap = k;
+      ch = xrealloc(ch == few ? NULL : ch, chcap, sizeof *ch);
+    }
+    add_children(c, t, i, k, ch);
   }
-  ts_tree_cursor_delete(&cur);
-  free(t->depth);
-  free(t->brackets);
-  t->depth = t->brackets = NULL;
+  if (ch != few)
+    free(ch);
   const TSLanguage *l = ts_tree_language(root.tree);
   t->nfield = ts_language_field_count(l) + 1;
   t->field_name = xrealloc(NULL, t->nfield, sizeof *t->field_name);
@@ -194,7 +203,6 @@ void pkf_tree_free(pkf_ctx *c) {
     return;
   free(t->node);
   free(t->t);
-  free(t->named);
   free(t->slot);
   free(t->field_name);
   free(t);
@@ -203,30 +211,21 @@ void pkf_tree_free(pkf_ctx *c) {
 
 /* ------------------------------------------------------------ queries */
 
-/* The children of n without extras (named_only: named ones only), from
- * tree-sitter for a node missing from the index. */
-static pkf_nodes ts_children(pkf_ctx *c, TSNode n, bool named_only) {
-  uint32_t k = ts_node_is_null(n) ? 0 : ts_node_child_count(n), m = 0;
-  TSNode *v = k ? pki_alloc(c->m->arena, sizeof *v * k) : NULL;
-  for (uint32_t i = 0; i < k; i++) {
-    TSNode ch = ts_node_child(n, i);
-    if (!ts_node_is_extra(ch) && (!named_only || ts_node_is_named(ch)))
-      v[m++] = ch;
-  }
-  return (pkf_nodes){v, m};
-}
+typedef enum { ALL, NAMED, NAMED_AND_EXTRAS } which;
 
-/* The children of indexed node i that are not extras (with_extras: the named
- * ones, extras included, as ts_node_named_child counts them). */
-static pkf_nodes filtered(pkf_ctx *c, uint32_t i, bool with_extras) {
-  const pkf_tree *t = c->tree;
-  const pkf_tnode *x = &t->t[i];
-  TSNode *v = x->nkids ? pki_alloc(c->m->arena, sizeof *v * x->nkids) : NULL;
-  uint32_t m = 0;
-  for (uint32_t j = x->kids; j < x->kids + x->nkids; j++) {
-    bool extra = ts_node_is_extra(t->node[j]);
-    if (with_extras ? extra || (t->t[j].flags & NODE_NAMED) : !extra)
-      v[m++] = t->node[j];
+/* Children of n from tree-sitter, into the arena: all those that are not
+ * extras, the named ones among them, or the named ones and the extras (as
+ * ts_node_named_child counts them). */
+static pkf_nodes from_tree_sitter(pkf_ctx *c, TSNode n, which w) {
+  uint32_t k = ts_node_is_null(n) ? 0 : ts_node_child_count(n), m = 0;
+  if (!k)
+    return (pkf_nodes){0};
+  TSNode *v = pki_alloc(c->m->arena, sizeof *v * k);
+  list_children(n, k, v);
+  for (uint32_t j = 0; j < k; j++) {
+    bool extra = ts_node_is_extra(v[j]), named = ts_node_is_named(v[j]);
+    if (w == ALL ? !extra : w == NAMED ? named && !extra : named)
+      v[m++] = v[j];
   }
   return (pkf_nodes){v, m};
 }
@@ -234,41 +233,18 @@ static pkf_nodes filtered(pkf_ctx *c, uint32_t i, bool with_extras) {
 pkf_nodes pkf_children(pkf_ctx *c, TSNode n) {
   uint32_t i = pkf_node_index(c, n);
   if (i == PKF_NO_NODE)
-    return ts_children(c, n, true);
+    return from_tree_sitter(c, n, NAMED);
   const pkf_tnode *x = &c->tree->t[i];
-  return (pkf_nodes){x->nnamed ? c->tree->named + x->named : NULL, x->nnamed};
-}
-
-pkf_nodes pkf_all_children(pkf_ctx *c, TSNode n) {
-  uint32_t i = pkf_node_index(c, n);
-  if (i == PKF_NO_NODE)
-    return ts_children(c, n, false);
-  const pkf_tnode *x = &c->tree->t[i];
-  if (x->flags & KIDS_EXTRA)
-    return filtered(c, i, false);
   return (pkf_nodes){x->nkids ? c->tree->node + x->kids : NULL, x->nkids};
 }
 
+pkf_nodes pkf_all_children(pkf_ctx *c, TSNode n) { return from_tree_sitter(c, n, ALL); }
+
 pkf_nodes pkf_named_children(pkf_ctx *c, TSNode n) {
   uint32_t i = pkf_node_index(c, n);
-  if (i == PKF_NO_NODE) {
-    uint32_t k = ts_node_is_null(n) ? 0 : ts_node_named_child_count(n);
-    TSNode *v = k ? pki_alloc(c->m->arena, sizeof *v * k) : NULL;
-    for (uint32_t j = 0; j < k; j++)
-      v[j] = ts_node_named_child(n, j);
-    return (pkf_nodes){v, k};
-  }
-  if (c->tree->t[i].flags & KIDS_EXTRA)
-    return filtered(c, i, true);
+  if (i == PKF_NO_NODE || (c->tree->t[i].flags & KIDS_EXTRA))
+    return from_tree_sitter(c, n, NAMED_AND_EXTRAS);
   return pkf_children(c, n);
-}
-
-TSNode pkf_child(pkf_ctx *c, TSNode n, uint32_t k) {
-  uint32_t i = pkf_node_index(c, n);
-  if (i == PKF_NO_NODE)
-    return ts_node_is_null(n) ? n : ts_node_child(n, k);
-  const pkf_tnode *x = &c->tree->t[i];
-  return k < x->nkids ? c->tree->node[x->kids + k] : (TSNode){0};
 }
 
 TSNode pkf_named_child(pkf_ctx *c, TSNode n, uint32_t k) {
@@ -300,21 +276,21 @@ static uint16_t field_id(const pkf_tree *t, const char *name) {
 
 static void read_fields(pkf_tree *t, uint32_t i) {
   pkf_tnode *x = &t->t[i];
-  for (uint32_t j = 0; j < x->nkids; j++)
-    t->t[x->kids + j].field = field_id(t, ts_node_field_name_for_child(t->node[i], j));
+  for (uint32_t j = x->kids; j < x->kids + x->nkids; j++)
+    t->t[j].field = field_id(t, ts_node_field_name_for_child(t->node[i], t->t[j].pos));
   x->flags |= KIDS_FIELDS;
 }
 
 TSNode pkf_field(pkf_ctx *c, TSNode n, pkf_field_name f) {
   uint32_t i = pkf_node_index(c, n), id = c->g.field[f];
-  if (i == PKF_NO_NODE)
-    return ts_node_is_null(n) ? n : ts_node_child_by_field_id(n, (TSFieldId)id);
-  pkf_tree *t = c->tree;
-  if (!(t->t[i].flags & KIDS_FIELDS))
-    read_fields(t, i);
-  const pkf_tnode *x = &t->t[i];
-  for (uint32_t j = 0; id && j < x->nkids; j++)
-    if (t->t[x->kids + j].field == id)
-      return t->node[x->kids + j];
-  return id ? ts_node_child_by_field_id(n, (TSFieldId)id) : (TSNode){0};
+  if (i != PKF_NO_NODE && id) {
+    pkf_tree *t = c->tree;
+    if (!(t->t[i].flags & KIDS_FIELDS))
+      read_fields(t, i);
+    const pkf_tnode *x = &t->t[i];
+    for (uint32_t j = x->kids; j < x->kids + x->nkids; j++)
+      if (t->t[j].field == id)
+        return t->node[j];
+  }
+  return ts_node_is_null(n) ? n : ts_node_child_by_field_id(n, (TSFieldId)id);
 }
