@@ -33,6 +33,7 @@
 enum {
   KIDS_EXTRA = 1,  /* a child is an extra (a comment) */
   KIDS_FIELDS = 2, /* the named children's fields are recorded */
+  HASHED = 4,      /* in the hash table: the root and the nodes with children */
 };
 
 /* Nodes with more children than this are listed with a tree cursor: the cost
@@ -54,7 +55,7 @@ struct pkf_tree {
   TSNode *node;   /* the root, then each node's kept children */
   pkf_tnode *t;   /* by the same index */
   uint32_t *slot; /* hash table: node id -> index + 1 (0: empty) */
-  uint32_t mask;
+  uint32_t mask, nslot;
   uint32_t last; /* the node found last (callers ask about one node several times) */
   const char **field_name; /* field id -> the grammar's name for it */
   uint32_t nfield;
@@ -78,11 +79,34 @@ static uint32_t hash(const void *id, uint32_t mask) {
   return (uint32_t)(((uint64_t)(uintptr_t)id * 0x9E3779B97F4A7C15u) >> 32) & mask;
 }
 
-static void insert(pkf_tree *t, uint32_t i) {
+static void put(pkf_tree *t, uint32_t i) {
   uint32_t h = hash(t->node[i].id, t->mask);
   while (t->slot[h])
     h = (h + 1) & t->mask;
   t->slot[h] = i + 1;
+}
+
+/* A table of cap slots (a power of two) holding the hashed nodes. */
+static void rehash(pkf_tree *t, uint32_t cap) {
+  free(t->slot);
+  t->slot = calloc(cap, sizeof *t->slot);
+  if (!t->slot)
+    out_of_memory();
+  t->mask = cap - 1;
+  for (uint32_t i = 0; i < t->n; i++)
+    if (t->t[i].flags & HASHED)
+      put(t, i);
+}
+
+/* Only nodes with children are hashed: a leaf's queries (its parent aside,
+ * which few callers ask) have tree-sitter answers as cheap as a lookup, and
+ * a smaller table touches fewer pages. */
+static void insert(pkf_tree *t, uint32_t i) {
+  t->t[i].flags |= HASHED;
+  if (2 * ++t->nslot > t->mask + 1) /* at most half full */
+    rehash(t, 2 * (t->mask + 1));
+  else
+    put(t, i);
 }
 
 static bool same_node(TSNode a, TSNode b) { return a.id == b.id && a.tree == b.tree; }
@@ -125,9 +149,8 @@ static void add(const pkf_ctx *c, pkf_tree *t, uint32_t i, TSNode n, uint32_t po
   }
   uint32_t br = t->t[i].brackets + pkf_opens_bracket(pkf_ntype_of(c, n));
   t->node[t->n] = n;
-  t->t[t->n] = (pkf_tnode){.parent = i, .pos = pos,
-                           .brackets = (uint8_t)(br < UINT8_MAX ? br : UINT8_MAX)};
-  insert(t, t->n++);
+  t->t[t->n++] = (pkf_tnode){.parent = i, .pos = pos,
+                             .brackets = (uint8_t)(br < UINT8_MAX ? br : UINT8_MAX)};
 }
 
 /* Indexes the children of node i: its named ones first (consecutive), then
@@ -156,7 +179,7 @@ bool pkf_tree_build(pkf_ctx *c, TSNode root, uint32_t max_depth, uint32_t max_br
   *t = (pkf_tree){0};
   c->tree = t;
   uint32_t all = ts_node_descendant_count(root), cap = 16;
-  while (cap < all + all / 4 && cap < (UINT32_C(1) << 31))
+  while (cap < all / 2 && cap < (UINT32_C(1) << 30)) /* about a third have children */
     cap *= 2;
   t->slot = calloc(cap, sizeof *t->slot);
   if (!t->slot)
@@ -169,7 +192,6 @@ bool pkf_tree_build(pkf_ctx *c, TSNode root, uint32_t max_depth, uint32_t max_br
   t->t[0] = (pkf_tnode){.parent = PKF_NO_NODE,
                         .brackets = pkf_opens_bracket(pkf_ntype_of(c, root))};
   t->n = 1;
-  insert(t, 0);
   TSNode few[FEW_CHILDREN], *ch = few;
   uint32_t depth = 0, level_end = 1, chcap = FEW_CHILDREN; /* breadth-first: level by level */
   bool ok = true;
@@ -179,6 +201,8 @@ bool pkf_tree_build(pkf_ctx *c, TSNode root, uint32_t max_depth, uint32_t max_br
       level_end = t->n;
     }
     uint32_t k = ts_node_child_count(t->node[i]);
+    if (k || i == 0)
+      insert(t, i);
     /* the node, and its children that are not kept (leaves) */
     ok &= depth <= max_depth && t->t[i].brackets <= max_brackets && (!k || depth < max_depth);
     if (k > chcap) {
