@@ -195,7 +195,8 @@ typedef struct pkf_ctx {
  * until pkf_tree_free. */
 bool pkf_tree_build(pkf_ctx *c, TSNode root, uint32_t max_depth, uint32_t max_brackets);
 void pkf_tree_free(pkf_ctx *c);
-uint32_t pkf_node_index(const pkf_ctx *c, TSNode n); /* PKF_NO_NODE if not indexed */
+/* The index of n, if it has children (leaves are not hashed); else PKF_NO_NODE. */
+uint32_t pkf_node_index(const pkf_ctx *c, TSNode n);
 typedef struct pkf_nodes {
   const TSNode *v;
   uint32_t n;
