@@ -34,7 +34,7 @@ static pki_expr *int_lit(pkf_ctx *c, TSNode at, int64_t v, pki_expr_kind kind) {
 /* nbins, min or max of pk.BinOp3D: a list literal [a, b, c] or a typing.List
  * local of length 3, as three expressions in out. */
 static bool three(pkf_ctx *c, TSNode n, const char *what, pki_expr **out) {
-  if (pkf_type_is(n, "list")) {
+  if (pkf_type_is(c, n, PKF_N_LIST)) {
     pkf_nodes el = pkf_children(c, n);
     if (el.n == 3) {
       for (int k = 0; k < 3; k++)
@@ -42,7 +42,7 @@ static bool three(pkf_ctx *c, TSNode n, const char *what, pki_expr **out) {
           return false;
       return true;
     }
-  } else if (pkf_type_is(n, "identifier")) {
+  } else if (pkf_type_is(c, n, PKF_N_IDENTIFIER)) {
     const char *nm = pkf_text(c, n);
     pki_var *v = pkf_lookup(c, nm, strlen(nm));
     if (v && v->type.kind == PKI_ARRAY && v->type.rank == 0 && v->type.length == 3) {
@@ -65,7 +65,7 @@ static bool three(pkf_ctx *c, TSNode n, const char *what, pki_expr **out) {
 /* pk.BinOp1D(keys, nbins, min, max) / pk.BinOp3D(keys, nbins[3], min[3], max[3]). */
 static bool binop_new(pkf_ctx *c, TSNode call, bool three_d, pki_expr **out) {
   const char *what = three_d ? "pk.BinOp3D" : "pk.BinOp1D";
-  pkf_nodes a = pkf_children(c, pkf_field(call, "arguments"));
+  pkf_nodes a = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   if (!in_main(c, call, what))
     return true;
   if (a.n != 4) {
@@ -95,18 +95,18 @@ static bool binop_new(pkf_ctx *c, TSNode call, bool three_d, pki_expr **out) {
 /* pk.BinSort(keys, binop[, sort_within_bins]) or (keys, begin, end, binop[,
  * sort_within_bins]): always five arguments in the IR. */
 static bool binsort_new(pkf_ctx *c, TSNode call, pki_expr **out) {
-  pkf_nodes a = pkf_children(c, pkf_field(call, "arguments"));
+  pkf_nodes a = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   if (!in_main(c, call, "pk.BinSort"))
     return true;
   TSNode sw = {0};
   uint32_t np = a.n;
-  if (np > 0 && pkf_type_is(a.v[np - 1], "keyword_argument")) {
-    if (!pkf_is(c, pkf_field(a.v[np - 1], "name"), "sort_within_bins")) {
+  if (np > 0 && pkf_type_is(c, a.v[np - 1], PKF_N_KEYWORD_ARGUMENT)) {
+    if (!pkf_is(c, pkf_field(c, a.v[np - 1], PKF_F_NAME), "sort_within_bins")) {
       pki_error(c->d, pkf_span(a.v[np - 1]), "bad-binsort",
                 "pk.BinSort takes the keyword sort_within_bins only");
       return true;
     }
-    sw = pkf_field(a.v[np - 1], "value");
+    sw = pkf_field(c, a.v[np - 1], PKF_F_VALUE);
     np--;
   }
   bool kw = !ts_node_is_null(sw);
@@ -170,7 +170,7 @@ bool pkf_binsort_method(pkf_ctx *c, TSNode call, TSNode obj, pki_type t, const c
   for (size_t m = 0; m < sizeof methods / sizeof *methods; m++) {
     if (strcmp(methods[m].name, name))
       continue;
-    pkf_nodes a = pkf_children(c, pkf_field(call, "arguments"));
+    pkf_nodes a = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
     if ((int)a.n < methods[m].lo || (int)a.n > methods[m].hi || (m == 1 && a.n == 2)) {
       pki_error(c->d, pkf_span(call), "arity", "%s", m == 1
                 ? "sorter.sort(values) or sorter.sort(values, begin, end)"

@@ -10,9 +10,9 @@
 
 /* The text of an identifier, or of a plain "Name" string literal. */
 static const char *type_name(pkf_ctx *c, TSNode n) {
-  if (pkf_type_is(n, "identifier"))
+  if (pkf_type_is(c, n, PKF_N_IDENTIFIER))
     return pkf_text(c, n);
-  if (!pkf_type_is(n, "string"))
+  if (!pkf_type_is(c, n, PKF_N_STRING))
     return NULL;
   const char *t = pkf_text(c, n);
   size_t len = strlen(t);
@@ -34,7 +34,7 @@ pki_entity *pkf_classtype_find(pkf_ctx *c, TSNode n) {
 }
 
 bool pkf_class_annotation(pkf_ctx *c, TSNode n, pki_type *out) {
-  pki_entity *e = pkf_classtype_find(c, pkf_unwrap_type(n));
+  pki_entity *e = pkf_classtype_find(c, pkf_unwrap_type(c, n));
   if (e)
     *out = pki_class_type(e);
   return e != NULL;
@@ -52,12 +52,12 @@ static pki_func *ctor_of(pki_entity *e) {
 /* Type of an unannotated field's value: a ctor parameter, a literal or a
  * classtype construction; false if it cannot be fixed. */
 static bool value_type(pkf_ctx *c, pki_func *ctor, TSNode v, pki_type *out) {
-  if (pkf_type_is(v, "integer")) *out = pki_int_type;
-  else if (pkf_type_is(v, "float")) *out = pki_float_type;
-  else if (pkf_type_is(v, "true") || pkf_type_is(v, "false")) *out = pki_bool_type;
-  else if (pkf_type_is(v, "call") && pkf_classtype_find(c, pkf_field(v, "function")))
-    *out = pki_class_type(pkf_classtype_find(c, pkf_field(v, "function")));
-  else if (pkf_type_is(v, "identifier") && ctor) {
+  if (pkf_type_is(c, v, PKF_N_INTEGER)) *out = pki_int_type;
+  else if (pkf_type_is(c, v, PKF_N_FLOAT)) *out = pki_float_type;
+  else if (pkf_type_is(c, v, PKF_N_TRUE) || pkf_type_is(c, v, PKF_N_FALSE)) *out = pki_bool_type;
+  else if (pkf_type_is(c, v, PKF_N_CALL) && pkf_classtype_find(c, pkf_field(c, v, PKF_F_FUNCTION)))
+    *out = pki_class_type(pkf_classtype_find(c, pkf_field(c, v, PKF_F_FUNCTION)));
+  else if (pkf_type_is(c, v, PKF_N_IDENTIFIER) && ctor) {
     for (int i = 0; i < ctor->nparams; i++)
       if (pkf_is(c, v, ctor->params[i]->name) && ctor->params[i]->annotated) {
         *out = ctor->params[i]->type;
@@ -71,15 +71,18 @@ static bool value_type(pkf_ctx *c, pki_func *ctor, TSNode v, pki_type *out) {
 
 void pkf_classtype_fields(pkf_ctx *c, pki_entity *e, TSNode init) {
   pki_func *ctor = ctor_of(e);
-  pkf_nodes st = pkf_children(c, pkf_field(init, "body"));
+  pkf_nodes st = pkf_children(c, pkf_field(c, init, PKF_F_BODY));
   for (uint32_t i = 0; i < st.n; i++) {
-    TSNode a = ts_node_named_child(st.v[i], 0);
-    if (!pkf_type_is(st.v[i], "expression_statement") || !pkf_type_is(a, "assignment"))
+    TSNode a = pkf_named_child(c, st.v[i], 0);
+    if (!pkf_type_is(c, st.v[i], PKF_N_EXPRESSION_STATEMENT) ||
+        !pkf_type_is(c, a, PKF_N_ASSIGNMENT))
       continue;
-    TSNode left = pkf_field(a, "left"), ann = pkf_field(a, "type"), right = pkf_field(a, "right");
-    if (!pkf_type_is(left, "attribute") || !pkf_is(c, pkf_field(left, "object"), "self"))
+    TSNode left = pkf_field(c, a, PKF_F_LEFT), ann = pkf_field(c, a, PKF_F_TYPE),
+           right = pkf_field(c, a, PKF_F_RIGHT);
+    if (!pkf_type_is(c, left, PKF_N_ATTRIBUTE) ||
+        !pkf_is(c, pkf_field(c, left, PKF_F_OBJECT), "self"))
       continue;
-    const char *nm = pkf_text(c, pkf_field(left, "attribute"));
+    const char *nm = pkf_text(c, pkf_field(c, left, PKF_F_ATTRIBUTE));
     if (pki_entity_member(e, nm))
       continue; /* a later assignment to a declared field */
     if (!strcmp(nm, e->name)) { /* C++: a member may not share its class's name */
@@ -103,7 +106,8 @@ void pkf_classtype_fields(pkf_ctx *c, pki_entity *e, TSNode init) {
                 "scalars or classtypes", nm, e->name, pki_type_str(c->m->arena, t));
       continue;
     }
-    pki_var *v = pki_new_var(c->m, nm, PKI_VAR_MEMBER, t, pkf_span(pkf_field(left, "attribute")));
+    pki_var *v =
+        pki_new_var(c->m, nm, PKI_VAR_MEMBER, t, pkf_span(pkf_field(c, left, PKF_F_ATTRIBUTE)));
     v->annotated = !ts_node_is_null(ann);
     pki_entity_add_member(c->m, e, v);
   }
@@ -157,14 +161,14 @@ static bool self_ok(pkf_ctx *c, TSNode obj) {
 
 /* The static type of an expression node, without lowering it (VOID if unknown). */
 static pki_type peek_type(pkf_ctx *c, TSNode n) {
-  if (pkf_type_is(n, "identifier")) {
+  if (pkf_type_is(c, n, PKF_N_IDENTIFIER)) {
     const char *t = pkf_text(c, n);
     pki_var *v = pkf_lookup(c, t, strlen(t));
     return v ? v->type : pki_void_type;
   }
-  if (pkf_type_is(n, "attribute")) {
-    TSNode obj = pkf_field(n, "object");
-    const char *a = pkf_text(c, pkf_field(n, "attribute"));
+  if (pkf_type_is(c, n, PKF_N_ATTRIBUTE)) {
+    TSNode obj = pkf_field(c, n, PKF_F_OBJECT);
+    const char *a = pkf_text(c, pkf_field(c, n, PKF_F_ATTRIBUTE));
     pki_var *f = NULL;
     if (self_ok(c, obj))
       f = pki_entity_member(c->ent, a);
@@ -179,12 +183,13 @@ static pki_type peek_type(pkf_ctx *c, TSNode n) {
 }
 
 static bool lower_args(pkf_ctx *c, TSNode call, int skip, pki_expr ***out, int *n) {
-  pkf_nodes ch = pkf_children(c, pkf_field(call, "arguments"));
+  pkf_nodes ch = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   pki_expr **args = pki_alloc(c->m->arena, sizeof *args * (ch.n + 2));
   bool ok = true;
   for (uint32_t i = 0; i < ch.n; i++) {
-    if (pkf_type_is(ch.v[i], "keyword_argument") || pkf_type_is(ch.v[i], "list_splat") ||
-        pkf_type_is(ch.v[i], "dictionary_splat")) {
+    if (pkf_type_is(c, ch.v[i], PKF_N_KEYWORD_ARGUMENT) ||
+        pkf_type_is(c, ch.v[i], PKF_N_LIST_SPLAT) ||
+        pkf_type_is(c, ch.v[i], PKF_N_DICTIONARY_SPLAT)) {
       pki_error(c->d, pkf_span(ch.v[i]), "unsupported-expression",
                 "keyword and starred arguments are not supported here; pass arguments by "
                 "position");
@@ -255,7 +260,7 @@ static bool pk_method(pkf_ctx *c, TSNode call, const char *an, pki_expr **out) {
   if (!timer && !fence)
     return false;
   *out = NULL;
-  pkf_nodes ch = pkf_children(c, pkf_field(call, "arguments"));
+  pkf_nodes ch = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   if (!host_only(c, call, timer ? "pk.Timer()" : "pk.fence()") ||
       !arity(c, call, timer ? "pk.Timer" : "pk.fence", 0, (int)ch.n))
     return true;
@@ -279,7 +284,7 @@ static bool timer_method(pkf_ctx *c, TSNode call, TSNode obj, const char *an, pk
               "pk.Timer has the methods seconds() and reset() only");
     return true;
   }
-  pkf_nodes ch = pkf_children(c, pkf_field(call, "arguments"));
+  pkf_nodes ch = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   if (!arity(c, call, an, 0, (int)ch.n))
     return true;
   pki_expr *r = pkf_expr(c, obj);
@@ -320,19 +325,19 @@ static bool class_method(pkf_ctx *c, TSNode call, TSNode obj, pki_entity *cls, c
 static bool scratch_shmem(pkf_ctx *c, TSNode call, TSNode obj, const char *an,
                           pki_expr **out) {
   TSNode base = obj, elem = {0};
-  if (pkf_type_is(obj, "subscript")) {
-    base = pkf_field(obj, "value");
-    elem = pkf_field(obj, "subscript");
+  if (pkf_type_is(c, obj, PKF_N_SUBSCRIPT)) {
+    base = pkf_field(c, obj, PKF_F_VALUE);
+    elem = pkf_field(c, obj, PKF_F_SUBSCRIPT);
   }
-  if (strcmp(an, "shmem_size") || !pkf_type_is(base, "attribute") ||
-      !pkf_alias_is(c, pkf_field(base, "object"), PKF_AL_PK))
+  if (strcmp(an, "shmem_size") || !pkf_type_is(c, base, PKF_N_ATTRIBUTE) ||
+      !pkf_alias_is(c, pkf_field(c, base, PKF_F_OBJECT), PKF_AL_PK))
     return false;
-  const char *v = pkf_text(c, pkf_field(base, "attribute"));
+  const char *v = pkf_text(c, pkf_field(c, base, PKF_F_ATTRIBUTE));
   if (strncmp(v, "ScratchView", 11) || v[11] < '1' || v[11] > '3' || strcmp(v + 12, "D"))
     return false;
   *out = NULL;
   int rank = v[11] - '0';
-  pkf_nodes a = pkf_children(c, pkf_field(call, "arguments"));
+  pkf_nodes a = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   if (!host_only(c, call, "ScratchView.shmem_size(...)") ||
       !arity(c, call, "shmem_size", rank, (int)a.n))
     return true;
@@ -351,9 +356,9 @@ static bool scratch_shmem(pkf_ctx *c, TSNode call, TSNode obj, const char *an,
   return true;
 }
 
-bool pkf_ent_method_call(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out) {
-  TSNode obj = pkf_field(fn, "object");
-  const char *an = pkf_text(c, pkf_field(fn, "attribute"));
+bool pkf_ent_method_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
+  TSNode call = mc->call, obj = mc->obj;
+  const char *an = mc->name;
   if (scratch_shmem(c, call, obj, an, out))
     return true;
   if (pkf_alias_is(c, obj, PKF_AL_PK))
@@ -379,8 +384,8 @@ static pki_expr *var_expr(pkf_ctx *c, TSNode at, pki_var *v) {
 }
 
 bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
-  TSNode obj = pkf_field(attr, "object");
-  const char *an = pkf_text(c, pkf_field(attr, "attribute"));
+  TSNode obj = pkf_field(c, attr, PKF_F_OBJECT);
+  const char *an = pkf_text(c, pkf_field(c, attr, PKF_F_ATTRIBUTE));
   *out = NULL;
   if (self_ok(c, obj)) {
     pki_var *v = pki_entity_member(c->ent, an);
@@ -397,7 +402,7 @@ bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
                 "annotation, e.g. 'self.%s: float = ...'", c->ent->name, an, an);
     return true;
   }
-  if (pkf_type_is(obj, "identifier") && (!strcmp(an, "val") || !strcmp(an, "loc"))) {
+  if (pkf_type_is(c, obj, PKF_N_IDENTIFIER) && (!strcmp(an, "val") || !strcmp(an, "loc"))) {
     /* acc.val / acc.loc of a pk.MaxLoc/MinLoc accumulator */
     uint32_t s0 = ts_node_start_byte(obj);
     pki_var *acc = pkf_lookup(c, c->src + s0, ts_node_end_byte(obj) - s0);
@@ -438,22 +443,22 @@ bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
 /* left is the target of `self.x = sorter.get_bin_count()` (get_bin_offsets,
  * get_permute_vector): a copy into the member, checked by pki_check. */
 static bool binsort_result(pkf_ctx *c, TSNode left) {
-  TSNode a = ts_node_parent(left);
-  TSNode r = pkf_type_is(a, "assignment") ? pkf_field(a, "right") : (TSNode){0};
-  if (ts_node_is_null(r) || !pkf_type_is(r, "call"))
+  TSNode a = pkf_parent(c, left);
+  TSNode r = pkf_type_is(c, a, PKF_N_ASSIGNMENT) ? pkf_field(c, a, PKF_F_RIGHT) : (TSNode){0};
+  if (ts_node_is_null(r) || !pkf_type_is(c, r, PKF_N_CALL))
     return false;
-  TSNode fn = pkf_field(r, "function");
-  if (!pkf_type_is(fn, "attribute"))
+  TSNode fn = pkf_field(c, r, PKF_F_FUNCTION);
+  if (!pkf_type_is(c, fn, PKF_N_ATTRIBUTE))
     return false;
-  TSNode m = pkf_field(fn, "attribute");
+  TSNode m = pkf_field(c, fn, PKF_F_ATTRIBUTE);
   return pkf_is(c, m, "get_bin_count") || pkf_is(c, m, "get_bin_offsets") ||
          pkf_is(c, m, "get_permute_vector");
 }
 
 bool pkf_ent_target(pkf_ctx *c, TSNode left, pki_expr **out) {
-  if (!pkf_type_is(left, "attribute"))
+  if (!pkf_type_is(c, left, PKF_N_ATTRIBUTE))
     return false;
-  TSNode obj = pkf_field(left, "object");
+  TSNode obj = pkf_field(c, left, PKF_F_OBJECT);
   if (self_ok(c, obj)) {
     bool ok = in_entity(c, PKI_ENT_CLASSTYPE) || (c->fn && c->fn->is_main);
     if (!ok)

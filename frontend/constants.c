@@ -23,54 +23,56 @@ static pkf_const *find_const(pkf_ctx *c, const char *name, size_t len) {
   return NULL;
 }
 
-static double as_f(const pkf_const *v) { return v->kind == PKI_E_FLOAT ? v->fval : (double)v->ival; }
+static double as_f(const pkf_const *v) {
+  return v->kind == PKI_E_FLOAT ? v->fval : (double)v->ival;
+}
 
 /* Evaluates a constant expression; false if it is not one. */
 static bool eval(pkf_ctx *c, TSNode n, pkf_const *out) {
-  const char *t = ts_node_type(n);
-  if (!strcmp(t, "integer")) {
+  pkf_ntype t = pkf_ntype_of(c, n);
+  if (t == PKF_N_INTEGER) {
     char *end;
     const char *s = pkf_text(c, n);
     out->kind = PKI_E_INT;
     out->ival = strtoll(s, &end, 0);
     return *end == 0 && !strchr(s, '_');
   }
-  if (!strcmp(t, "float")) {
+  if (t == PKF_N_FLOAT) {
     char *end;
     out->kind = PKI_E_FLOAT;
     out->fval = strtod(pkf_text(c, n), &end);
     return *end == 0;
   }
-  if (!strcmp(t, "true") || !strcmp(t, "false")) {
+  if (t == PKF_N_TRUE || t == PKF_N_FALSE) {
     out->kind = PKI_E_BOOL;
-    out->ival = t[0] == 't';
+    out->ival = t == PKF_N_TRUE;
     return true;
   }
-  if (!strcmp(t, "identifier")) {
+  if (t == PKF_N_IDENTIFIER) {
     const pkf_const *k = find_const(c, c->src + ts_node_start_byte(n),
                                     ts_node_end_byte(n) - ts_node_start_byte(n));
     if (k)
       *out = *k;
     return k != NULL;
   }
-  if (!strcmp(t, "parenthesized_expression"))
-    return ts_node_named_child_count(n) == 1 && eval(c, ts_node_named_child(n, 0), out);
-  if (!strcmp(t, "unary_operator")) {
-    if (!eval(c, pkf_field(n, "argument"), out) || out->kind == PKI_E_BOOL)
+  if (t == PKF_N_PARENTHESIZED_EXPRESSION)
+    return pkf_named_child_count(c, n) == 1 && eval(c, pkf_named_child(c, n, 0), out);
+  if (t == PKF_N_UNARY_OPERATOR) {
+    if (!eval(c, pkf_field(c, n, PKF_F_ARGUMENT), out) || out->kind == PKI_E_BOOL)
       return false;
-    const char *op = pkf_text(c, pkf_field(n, "operator"));
+    const char *op = pkf_text(c, pkf_field(c, n, PKF_F_OPERATOR));
     if (!strcmp(op, "-")) {
       out->ival = -out->ival;
       out->fval = -out->fval;
     }
     return op[0] == '-' || op[0] == '+';
   }
-  if (!strcmp(t, "binary_operator")) {
+  if (t == PKF_N_BINARY_OPERATOR) {
     pkf_const a, b;
-    if (!eval(c, pkf_field(n, "left"), &a) || !eval(c, pkf_field(n, "right"), &b) ||
+    if (!eval(c, pkf_field(c, n, PKF_F_LEFT), &a) || !eval(c, pkf_field(c, n, PKF_F_RIGHT), &b) ||
         a.kind == PKI_E_BOOL || b.kind == PKI_E_BOOL)
       return false;
-    const char *op = pkf_text(c, pkf_field(n, "operator"));
+    const char *op = pkf_text(c, pkf_field(c, n, PKF_F_OPERATOR));
     bool ints = a.kind == PKI_E_INT && b.kind == PKI_E_INT;
     out->kind = ints ? PKI_E_INT : PKI_E_FLOAT;
     if (!strcmp(op, "/")) {
@@ -121,13 +123,14 @@ static void drop_const(pkf_ctx *c, const char *name) {
 }
 
 static void assignment(pkf_ctx *c, TSNode a, bool top) {
-  TSNode left = pkf_field(a, "left"), right = pkf_field(a, "right"), ann = pkf_field(a, "type");
-  if (!pkf_type_is(left, "identifier") || ts_node_is_null(right))
+  TSNode left = pkf_field(c, a, PKF_F_LEFT), right = pkf_field(c, a, PKF_F_RIGHT),
+         ann = pkf_field(c, a, PKF_F_TYPE);
+  if (!pkf_type_is(c, left, PKF_N_IDENTIFIER) || ts_node_is_null(right))
     return;
   const char *name = pkf_text(c, left);
   pkf_const k = {.name = name};
-  if (top && !pkf_type_is(right, "assignment") && eval(c, right, &k)) {
-    TSNode an = ts_node_is_null(ann) ? ann : pkf_unwrap_type(ann);
+  if (top && !pkf_type_is(c, right, PKF_N_ASSIGNMENT) && eval(c, right, &k)) {
+    TSNode an = ts_node_is_null(ann) ? ann : pkf_unwrap_type(c, ann);
     if (!ts_node_is_null(an) && pkf_is(c, an, "float") && k.kind == PKI_E_INT)
       k.kind = PKI_E_FLOAT, k.fval = (double)k.ival;
     else if (!ts_node_is_null(an) && pkf_is(c, an, "int") && k.kind == PKI_E_FLOAT)
@@ -147,18 +150,19 @@ static void scan(pkf_ctx *c, TSNode block, bool top) {
   pkf_nodes st = pkf_children(c, block);
   for (uint32_t i = 0; i < st.n; i++) {
     TSNode s = st.v[i];
-    if (pkf_type_is(s, "expression_statement")) {
-      TSNode a = ts_node_named_child(s, 0);
-      if (pkf_type_is(a, "assignment"))
+    if (pkf_type_is(c, s, PKF_N_EXPRESSION_STATEMENT)) {
+      TSNode a = pkf_named_child(c, s, 0);
+      if (pkf_type_is(c, a, PKF_N_ASSIGNMENT))
         assignment(c, a, top);
-    } else if (pkf_type_is(s, "if_statement") || pkf_type_is(s, "for_statement") ||
-               pkf_type_is(s, "while_statement") || pkf_type_is(s, "with_statement") ||
-               pkf_type_is(s, "try_statement") || pkf_type_is(s, "elif_clause") ||
-               pkf_type_is(s, "else_clause") || pkf_type_is(s, "block")) {
+    } else if (pkf_type_is(c, s, PKF_N_IF_STATEMENT) || pkf_type_is(c, s, PKF_N_FOR_STATEMENT) ||
+               pkf_type_is(c, s, PKF_N_WHILE_STATEMENT) ||
+               pkf_type_is(c, s, PKF_N_WITH_STATEMENT) || pkf_type_is(c, s, PKF_N_TRY_STATEMENT) ||
+               pkf_type_is(c, s, PKF_N_ELIF_CLAUSE) || pkf_type_is(c, s, PKF_N_ELSE_CLAUSE) ||
+               pkf_type_is(c, s, PKF_N_BLOCK)) {
       pkf_nodes ch = pkf_children(c, s);
       for (uint32_t j = 0; j < ch.n; j++)
-        if (pkf_type_is(ch.v[j], "block") || pkf_type_is(ch.v[j], "elif_clause") ||
-            pkf_type_is(ch.v[j], "else_clause"))
+        if (pkf_type_is(c, ch.v[j], PKF_N_BLOCK) || pkf_type_is(c, ch.v[j], PKF_N_ELIF_CLAUSE) ||
+            pkf_type_is(c, ch.v[j], PKF_N_ELSE_CLAUSE))
           scan(c, ch.v[j], false);
     }
   }
@@ -170,7 +174,7 @@ void pkf_constants_collect(pkf_ctx *c, TSNode root) {
 }
 
 pki_expr *pkf_constant_lookup(pkf_ctx *c, TSNode name) {
-  if (!c->ents || !pkf_type_is(name, "identifier"))
+  if (!c->ents || !pkf_type_is(c, name, PKF_N_IDENTIFIER))
     return NULL;
   uint32_t s = ts_node_start_byte(name);
   const pkf_const *k = find_const(c, c->src + s, ts_node_end_byte(name) - s);
@@ -185,7 +189,7 @@ pki_expr *pkf_constant_lookup(pkf_ctx *c, TSNode name) {
 
 pki_expr *pkf_global_capture(pkf_ctx *c, TSNode name, bool *handled) {
   *handled = false;
-  if (!c->ents || !pkf_type_is(name, "identifier") || !c->fn || !c->ent)
+  if (!c->ents || !pkf_type_is(c, name, PKF_N_IDENTIFIER) || !c->fn || !c->ent)
     return NULL;
   const char *t = pkf_text(c, name);
   bool global = false;
@@ -231,7 +235,7 @@ pki_expr *pkf_global_capture(pkf_ctx *c, TSNode name, bool *handled) {
 }
 
 bool pkf_global_error(pkf_ctx *c, TSNode name) {
-  if (!c->ents || !pkf_type_is(name, "identifier"))
+  if (!c->ents || !pkf_type_is(c, name, PKF_N_IDENTIFIER))
     return false;
   const char *t = pkf_text(c, name);
   for (int i = 0; i < c->ents->nglob; i++)

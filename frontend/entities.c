@@ -22,7 +22,7 @@ static void add_alias(pkf_ctx *c, const char *local, const char *orig, pkf_alias
 }
 
 const pkf_alias *pkf_alias_find(pkf_ctx *c, TSNode n) {
-  if (!pkf_type_is(n, "identifier"))
+  if (!pkf_type_is(c, n, PKF_N_IDENTIFIER))
     return NULL;
   for (int i = c->nalias - 1; i >= 0; i--)
     if (pkf_is(c, n, c->aliases[i].local))
@@ -39,9 +39,9 @@ static void import_stmt(pkf_ctx *c, TSNode st) {
   pkf_nodes ns = pkf_children(c, st);
   for (uint32_t i = 0; i < ns.n; i++) {
     TSNode name = ns.v[i], alias = {0};
-    if (pkf_type_is(name, "aliased_import")) {
-      alias = pkf_field(name, "alias");
-      name = pkf_field(name, "name");
+    if (pkf_type_is(c, name, PKF_N_ALIASED_IMPORT)) {
+      alias = pkf_field(c, name, PKF_F_ALIAS);
+      name = pkf_field(c, name, PKF_F_NAME);
     }
     const char *local = pkf_text(c, ts_node_is_null(alias) ? name : alias);
     if (pkf_is(c, name, "pykokkos"))
@@ -54,7 +54,7 @@ static void import_stmt(pkf_ctx *c, TSNode st) {
 }
 
 static void import_from(pkf_ctx *c, TSNode st) {
-  TSNode mod = pkf_field(st, "module_name");
+  TSNode mod = pkf_field(c, st, PKF_F_MODULE_NAME);
   bool pk = pkf_is(c, mod, "pykokkos");
   if (!pkf_is(c, mod, "math") && !pk)
     return;
@@ -63,11 +63,11 @@ static void import_from(pkf_ctx *c, TSNode st) {
     TSNode name = ns.v[i], alias = {0};
     if (ts_node_eq(name, mod))
       continue;
-    if (pkf_type_is(name, "aliased_import")) {
-      alias = pkf_field(name, "alias");
-      name = pkf_field(name, "name");
+    if (pkf_type_is(c, name, PKF_N_ALIASED_IMPORT)) {
+      alias = pkf_field(c, name, PKF_F_ALIAS);
+      name = pkf_field(c, name, PKF_F_NAME);
     }
-    if (!pkf_type_is(name, "dotted_name"))
+    if (!pkf_type_is(c, name, PKF_N_DOTTED_NAME))
       continue;
     add_alias(c, pkf_text(c, ts_node_is_null(alias) ? name : alias), pkf_text(c, name),
               pk ? PKF_AL_PKNAME : PKF_AL_MATHNAME);
@@ -83,12 +83,13 @@ typedef enum {
 
 /* Classifies one decorator node (@pk.X or @pk.X(...)). */
 static dec_kind decorator(pkf_ctx *c, TSNode dec) {
-  TSNode e = ts_node_named_child(dec, 0);
-  if (pkf_type_is(e, "call"))
-    e = pkf_field(e, "function");
-  if (!pkf_type_is(e, "attribute") || !pkf_alias_is(c, pkf_field(e, "object"), PKF_AL_PK))
+  TSNode e = pkf_named_child(c, dec, 0);
+  if (pkf_type_is(c, e, PKF_N_CALL))
+    e = pkf_field(c, e, PKF_F_FUNCTION);
+  if (!pkf_type_is(c, e, PKF_N_ATTRIBUTE) ||
+      !pkf_alias_is(c, pkf_field(c, e, PKF_F_OBJECT), PKF_AL_PK))
     return DEC_NONE;
-  TSNode a = pkf_field(e, "attribute");
+  TSNode a = pkf_field(c, e, PKF_F_ATTRIBUTE);
   if (pkf_is(c, a, "workunit"))
     return DEC_WORKUNIT;
   if (pkf_is(c, a, "function"))
@@ -110,7 +111,7 @@ static dec_kind decorator(pkf_ctx *c, TSNode dec) {
 static dec_kind decorators(pkf_ctx *c, TSNode dd, TSNode *at) {
   pkf_nodes ns = pkf_children(c, dd);
   for (uint32_t i = 0; i < ns.n; i++) {
-    if (!pkf_type_is(ns.v[i], "decorator"))
+    if (!pkf_type_is(c, ns.v[i], PKF_N_DECORATOR))
       continue;
     dec_kind k = decorator(c, ns.v[i]);
     if (k != DEC_NONE) {
@@ -123,40 +124,39 @@ static dec_kind decorators(pkf_ctx *c, TSNode dd, TSNode *at) {
 
 /* ----------------------------------------------------------- signatures */
 
-typedef struct param {
-  TSNode node, name, ann;
-} param;
+static void bad_param(pkf_ctx *c, TSNode p, bool report, const char *msg) {
+  if (report)
+    pki_error(c->d, pkf_span(p), "unsupported-parameter", "%s", msg);
+}
 
-/* The def's parameters as (name, annotation); reports forms that are not
- * allowed (defaults, *args, **kwargs). Returns the count. */
-static int get_params(pkf_ctx *c, TSNode def, param **out) {
-  pkf_nodes ns = pkf_children(c, pkf_field(def, "parameters"));
-  param *ps = pki_alloc(c->m->arena, sizeof *ps * (ns.n + 1));
+int pkf_params(pkf_ctx *c, TSNode def, bool report, pkf_param **out) {
+  static const char *const splat = "*args and **kwargs are not supported in kernels; list the "
+                                   "parameters";
+  pkf_nodes ns = pkf_children(c, pkf_field(c, def, PKF_F_PARAMETERS));
+  pkf_param *ps = pki_alloc(c->m->arena, sizeof *ps * (ns.n + 1));
   int n = 0;
   for (uint32_t i = 0; i < ns.n; i++) {
     TSNode p = ns.v[i];
-    const char *t = ts_node_type(p);
-    param q = {.node = p};
-    if (!strcmp(t, "identifier")) {
+    pkf_ntype t = pkf_ntype_of(c, p);
+    pkf_param q = {.node = p};
+    if (t == PKF_N_IDENTIFIER) {
       q.name = p;
-    } else if (!strcmp(t, "typed_parameter")) {
-      q.name = ts_node_named_child(p, 0);
-      q.ann = pkf_field(p, "type");
-      if (!pkf_type_is(q.name, "identifier")) {
-        pki_error(c->d, pkf_span(p), "unsupported-parameter",
-                  "*args and **kwargs are not supported in kernels; list the parameters");
+    } else if (t == PKF_N_TYPED_PARAMETER) {
+      q.name = pkf_named_child(c, p, 0);
+      q.ann = pkf_field(c, p, PKF_F_TYPE);
+      if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER)) {
+        bad_param(c, p, report, splat);
         continue;
       }
-    } else if (!strcmp(t, "default_parameter") || !strcmp(t, "typed_default_parameter")) {
-      pki_error(c->d, pkf_span(p), "unsupported-parameter",
+    } else if (t == PKF_N_DEFAULT_PARAMETER || t == PKF_N_TYPED_DEFAULT_PARAMETER) {
+      bad_param(c, p, report,
                 "default values are not supported for kernel parameters; remove '= ...'");
-      q.name = pkf_field(p, "name");
-      q.ann = pkf_field(p, "type");
-      if (!pkf_type_is(q.name, "identifier"))
+      q.name = pkf_field(c, p, PKF_F_NAME);
+      q.ann = pkf_field(c, p, PKF_F_TYPE);
+      if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER))
         continue;
-    } else if (!strcmp(t, "list_splat_pattern") || !strcmp(t, "dictionary_splat_pattern")) {
-      pki_error(c->d, pkf_span(p), "unsupported-parameter",
-                "*args and **kwargs are not supported in kernels; list the parameters");
+    } else if (t == PKF_N_LIST_SPLAT_PATTERN || t == PKF_N_DICTIONARY_SPLAT_PATTERN) {
+      bad_param(c, p, report, splat);
       continue;
     } else {
       continue; /* '*' or '/' separators */
@@ -167,7 +167,6 @@ static int get_params(pkf_ctx *c, TSNode def, param **out) {
   return n;
 }
 
-
 /* Rank of the first `name[...]` in n (chained subscripts and tuple indices
  * count), 0 if name is never subscripted; *ranged: `range(name)` seen;
  * *updated: `name += ...` (only an accumulator is updated in a kernel). */
@@ -175,31 +174,32 @@ static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, 
                           int depth) {
   if (depth > 200)
     return 0;
-  if (pkf_type_is(n, "augmented_assignment") && pkf_type_is(pkf_field(n, "left"), "identifier") &&
-      pkf_is(c, pkf_field(n, "left"), name))
+  if (pkf_type_is(c, n, PKF_N_AUGMENTED_ASSIGNMENT) &&
+      pkf_type_is(c, pkf_field(c, n, PKF_F_LEFT), PKF_N_IDENTIFIER) &&
+      pkf_is(c, pkf_field(c, n, PKF_F_LEFT), name))
     *updated = true;
-  if (pkf_type_is(n, "subscript")) {
+  if (pkf_type_is(c, n, PKF_N_SUBSCRIPT)) {
     int r = 0;
     TSNode v = n;
-    while (pkf_type_is(v, "subscript")) {
+    while (pkf_type_is(c, v, PKF_N_SUBSCRIPT)) {
       pkf_nodes ch = pkf_children(c, v);
       for (uint32_t i = 1; i < ch.n; i++)
-        r += pkf_type_is(ch.v[i], "tuple") || pkf_type_is(ch.v[i], "expression_list")
-                 ? (int)ts_node_named_child_count(ch.v[i]) : 1;
-      v = pkf_field(v, "value");
+        r += pkf_type_is(c, ch.v[i], PKF_N_TUPLE) || pkf_type_is(c, ch.v[i], PKF_N_EXPRESSION_LIST)
+                 ? (int)pkf_named_child_count(c, ch.v[i]) : 1;
+      v = pkf_field(c, v, PKF_F_VALUE);
     }
-    if (pkf_type_is(v, "identifier") && pkf_is(c, v, name))
+    if (pkf_type_is(c, v, PKF_N_IDENTIFIER) && pkf_is(c, v, name))
       return r;
   }
-  if (pkf_type_is(n, "call") && pkf_is(c, pkf_field(n, "function"), "range")) {
-    pkf_nodes a = pkf_children(c, pkf_field(n, "arguments"));
+  if (pkf_type_is(c, n, PKF_N_CALL) && pkf_is(c, pkf_field(c, n, PKF_F_FUNCTION), "range")) {
+    pkf_nodes a = pkf_children(c, pkf_field(c, n, PKF_F_ARGUMENTS));
     for (uint32_t i = 0; i < a.n; i++)
-      if (pkf_type_is(a.v[i], "identifier") && pkf_is(c, a.v[i], name))
+      if (pkf_type_is(c, a.v[i], PKF_N_IDENTIFIER) && pkf_is(c, a.v[i], name))
         *ranged = true;
   }
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++) {
-    int r = subscript_rank(c, ts_node_named_child(n, i), name, ranged, updated, depth + 1);
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++) {
+    int r = subscript_rank(c, kids.v[i], name, ranged, updated, depth + 1);
     if (r)
       return r;
   }
@@ -211,7 +211,7 @@ static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, 
  * it is updated (`pn += x`), an int loop bound, else a float. */
 static const char *suggest_annotation(pkf_ctx *c, TSNode def, const char *pn) {
   bool ranged = false, updated = false;
-  int r = subscript_rank(c, pkf_field(def, "body"), pn, &ranged, &updated, 0);
+  int r = subscript_rank(c, pkf_field(c, def, PKF_F_BODY), pn, &ranged, &updated, 0);
   if (r >= 1 && r <= 8)
     return pki_sprintf(c->m->arena, "pk.View%dD[pk.double]", r);
   return updated ? "pk.Acc[pk.double]" : ranged ? "int" : "float";
@@ -220,9 +220,9 @@ static const char *suggest_annotation(pkf_ctx *c, TSNode def, const char *pn) {
 /* Type of unannotated parameter pn of FunctionSty workunit f: the run-time
  * specialization's signature, else call-site inference, else it is left to
  * run time (f->runtime_typed; a note) or, with --strict-types, an error. */
-static pki_type unannotated_kernel_param(pkf_ctx *c, const param *p, pki_func *f,
+static pki_type unannotated_kernel_param(pkf_ctx *c, const pkf_param *p, pki_func *f,
                                           const char *pn) {
-  TSNode def = ts_node_parent(ts_node_parent(p->node));
+  TSNode def = pkf_parent(c, pkf_parent(c, p->node));
   pki_type t = pki_void_type;
   if (c->spec && !strcmp(c->spec->kernel, f->name)) {
     if (pkf_spec_type(c->spec, pn, &t))
@@ -251,7 +251,7 @@ static pki_type unannotated_kernel_param(pkf_ctx *c, const param *p, pki_func *f
 
 /* kernel: the FunctionSty workunit whose unannotated parameters are inferred
  * from its call sites (NULL: an annotation is required). */
-static pki_var *typed_param(pkf_ctx *c, const param *p, pki_var_kind kind, pki_func *kernel) {
+static pki_var *typed_param(pkf_ctx *c, const pkf_param *p, pki_var_kind kind, pki_func *kernel) {
   pki_type t = pki_void_type;
   const char *pn = pkf_text(c, p->name);
   if (ts_node_is_null(p->ann) && kernel) {
@@ -273,8 +273,8 @@ static pki_var *typed_param(pkf_ctx *c, const param *p, pki_var_kind kind, pki_f
 }
 
 static void workunit_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
-  param *ps;
-  int n = get_params(c, def, &ps), k = method ? 1 : 0;
+  pkf_param *ps;
+  int n = pkf_params(c, def, true, &ps), k = method ? 1 : 0;
   f->is_workunit = true;
   f->policy = PKI_POLICY_RANGE;
   f->pattern = PKI_PATTERN_FOR;
@@ -284,17 +284,17 @@ static void workunit_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
               f->name);
     return;
   }
-  k = pkf_workunit_head(c, f, def, k); /* kernels helper: index(es), acc, final */
+  k = pkf_workunit_head(c, f, def, ps, n, k); /* kernels helper: index(es), acc, final */
   for (; k < n; k++)
     pki_func_add_param(c->m, f, typed_param(c, &ps[k], PKI_VAR_PARAM, method ? NULL : f));
 }
 
 static void function_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
-  param *ps;
-  int n = get_params(c, def, &ps);
+  pkf_param *ps;
+  int n = pkf_params(c, def, true, &ps);
   for (int k = method ? 1 : 0; k < n; k++)
     pki_func_add_param(c->m, f, typed_param(c, &ps[k], PKI_VAR_PARAM, NULL));
-  TSNode rt = pkf_field(def, "return_type");
+  TSNode rt = pkf_field(c, def, PKF_F_RETURN_TYPE);
   if (!ts_node_is_null(rt)) {
     pki_type t;
     if (pkf_type(c, rt, false, &t)) {
@@ -308,12 +308,12 @@ static void function_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
 
 /* Last attribute name of pk.X / pk.Y.X (NULL if n is not such a spelling). */
 static const char *pk_leaf(pkf_ctx *c, TSNode n) {
-  if (!pkf_type_is(n, "attribute"))
+  if (!pkf_type_is(c, n, PKF_N_ATTRIBUTE))
     return NULL;
-  TSNode o = pkf_field(n, "object");
-  while (pkf_type_is(o, "attribute"))
-    o = pkf_field(o, "object");
-  return pkf_alias_is(c, o, PKF_AL_PK) ? pkf_text(c, pkf_field(n, "attribute")) : NULL;
+  TSNode o = pkf_field(c, n, PKF_F_OBJECT);
+  while (pkf_type_is(c, o, PKF_N_ATTRIBUTE))
+    o = pkf_field(c, o, PKF_F_OBJECT);
+  return pkf_alias_is(c, o, PKF_AL_PK) ? pkf_text(c, pkf_field(c, n, PKF_F_ATTRIBUTE)) : NULL;
 }
 
 static bool info_layout(pkf_ctx *c, TSNode v, pki_type *t) {
@@ -330,8 +330,9 @@ static bool info_layout(pkf_ctx *c, TSNode v, pki_type *t) {
 }
 
 static bool info_trait(pkf_ctx *c, TSNode v, pki_type *t) {
-  if (pkf_type_is(v, "binary_operator") && pkf_is(c, pkf_field(v, "operator"), "|"))
-    return info_trait(c, pkf_field(v, "left"), t) && info_trait(c, pkf_field(v, "right"), t);
+  if (pkf_type_is(c, v, PKF_N_BINARY_OPERATOR) && pkf_is(c, pkf_field(c, v, PKF_F_OPERATOR), "|"))
+    return info_trait(c, pkf_field(c, v, PKF_F_LEFT), t) &&
+           info_trait(c, pkf_field(c, v, PKF_F_RIGHT), t);
   static const struct { const char *n; unsigned bit; } traits[] = {
       {"Atomic", PKI_TRAIT_ATOMIC}, {"RandomAccess", PKI_TRAIT_RANDOM_ACCESS},
       {"Restrict", PKI_TRAIT_RESTRICT}, {"Unmanaged", PKI_TRAIT_UNMANAGED}};
@@ -364,9 +365,10 @@ static bool info_space(pkf_ctx *c, TSNode v, pki_type *t) {
 
 /* One NAME=pk.ViewTypeInfo(layout=..., trait=..., space=...) applied to v. */
 static void view_info(pkf_ctx *c, TSNode kw, pki_var *v) {
-  TSNode val = pkf_field(kw, "value"), name = pkf_field(kw, "name");
-  TSNode fn = pkf_field(val, "function");
-  if (!pkf_type_is(val, "call") || !pk_leaf(c, fn) || strcmp(pk_leaf(c, fn), "ViewTypeInfo")) {
+  TSNode val = pkf_field(c, kw, PKF_F_VALUE), name = pkf_field(c, kw, PKF_F_NAME);
+  TSNode fn = pkf_field(c, val, PKF_F_FUNCTION);
+  if (!pkf_type_is(c, val, PKF_N_CALL) || !pk_leaf(c, fn) ||
+      strcmp(pk_leaf(c, fn), "ViewTypeInfo")) {
     pki_error(c->d, pkf_span(val), "bad-view-info",
               "decorator arguments must be pk.ViewTypeInfo(layout=..., trait=..., space=...)");
     return;
@@ -382,11 +384,11 @@ static void view_info(pkf_ctx *c, TSNode kw, pki_var *v) {
                 "'%s' is not a View; pk.ViewTypeInfo applies to Views only", v->name);
     return;
   }
-  pkf_nodes a = pkf_children(c, pkf_field(val, "arguments"));
+  pkf_nodes a = pkf_children(c, pkf_field(c, val, PKF_F_ARGUMENTS));
   pki_type t = v->type;
   for (uint32_t i = 0; i < a.n; i++) {
-    TSNode k = pkf_field(a.v[i], "name"), x = pkf_field(a.v[i], "value");
-    if (!pkf_type_is(a.v[i], "keyword_argument")) {
+    TSNode k = pkf_field(c, a.v[i], PKF_F_NAME), x = pkf_field(c, a.v[i], PKF_F_VALUE);
+    if (!pkf_type_is(c, a.v[i], PKF_N_KEYWORD_ARGUMENT)) {
       pki_error(c->d, pkf_span(a.v[i]), "bad-view-info",
                 "pk.ViewTypeInfo takes keyword arguments: layout=, trait=, space=");
       return;
@@ -414,17 +416,17 @@ static pki_var *find_var(pki_var **vs, int n, TSNode name, pkf_ctx *c) {
 
 /* Applies the keyword arguments of decorator dec to params or members. */
 static void view_infos(pkf_ctx *c, TSNode dec, pki_var **vs, int n) {
-  TSNode e = ts_node_named_child(dec, 0);
-  if (!pkf_type_is(e, "call"))
+  TSNode e = pkf_named_child(c, dec, 0);
+  if (!pkf_type_is(c, e, PKF_N_CALL))
     return;
-  pkf_nodes a = pkf_children(c, pkf_field(e, "arguments"));
+  pkf_nodes a = pkf_children(c, pkf_field(c, e, PKF_F_ARGUMENTS));
   for (uint32_t i = 0; i < a.n; i++) {
-    if (!pkf_type_is(a.v[i], "keyword_argument")) {
+    if (!pkf_type_is(c, a.v[i], PKF_N_KEYWORD_ARGUMENT)) {
       pki_error(c->d, pkf_span(a.v[i]), "bad-view-info",
                 "decorator arguments are NAME=pk.ViewTypeInfo(...), one per View");
       continue;
     }
-    view_info(c, a.v[i], find_var(vs, n, pkf_field(a.v[i], "name"), c));
+    view_info(c, a.v[i], find_var(vs, n, pkf_field(c, a.v[i], PKF_F_NAME), c));
   }
 }
 
@@ -473,28 +475,28 @@ static void lower_func(pkf_ctx *c, const pending *p) {
 /* ---------------------------------------------------------------- entities */
 
 static pki_func *new_func(pkf_ctx *c, TSNode def) {
-  TSNode name = pkf_field(def, "name");
+  TSNode name = pkf_field(c, def, PKF_F_NAME);
   return pki_new_func(c->m, pkf_text(c, name), pkf_span(name));
 }
 
-static bool is_async(TSNode def) {
+static bool is_async(pkf_ctx *c, TSNode def) {
   TSNode first = ts_node_child(def, 0);
-  return pkf_type_is(first, "async");
+  return pkf_type_is(c, first, PKF_N_ASYNC);
 }
 
 static void functor_members(pkf_ctx *c, pki_entity *e, TSNode init) {
-  pkf_nodes st = pkf_children(c, pkf_field(init, "body"));
+  pkf_nodes st = pkf_children(c, pkf_field(c, init, PKF_F_BODY));
   for (uint32_t i = 0; i < st.n; i++) {
-    if (!pkf_type_is(st.v[i], "expression_statement"))
+    if (!pkf_type_is(c, st.v[i], PKF_N_EXPRESSION_STATEMENT))
       continue;
-    TSNode a = ts_node_named_child(st.v[i], 0);
-    if (!pkf_type_is(a, "assignment"))
+    TSNode a = pkf_named_child(c, st.v[i], 0);
+    if (!pkf_type_is(c, a, PKF_N_ASSIGNMENT))
       continue;
-    TSNode left = pkf_field(a, "left"), ann = pkf_field(a, "type");
-    if (!pkf_type_is(left, "attribute") || !pkf_is(c, pkf_field(left, "object"), "self") ||
-        ts_node_is_null(ann))
+    TSNode left = pkf_field(c, a, PKF_F_LEFT), ann = pkf_field(c, a, PKF_F_TYPE);
+    if (!pkf_type_is(c, left, PKF_N_ATTRIBUTE) ||
+        !pkf_is(c, pkf_field(c, left, PKF_F_OBJECT), "self") || ts_node_is_null(ann))
       continue;
-    TSNode name = pkf_field(left, "attribute");
+    TSNode name = pkf_field(c, left, PKF_F_ATTRIBUTE);
     const char *nm = pkf_text(c, name);
     pki_type t;
     if (!pkf_type(c, ann, false, &t))
@@ -516,8 +518,8 @@ static void functor_members(pkf_ctx *c, pki_entity *e, TSNode init) {
 
 static TSNode find_init(pkf_ctx *c, pkf_nodes body) {
   for (uint32_t i = 0; i < body.n; i++)
-    if (pkf_type_is(body.v[i], "function_definition") &&
-        pkf_is(c, pkf_field(body.v[i], "name"), "__init__"))
+    if (pkf_type_is(c, body.v[i], PKF_N_FUNCTION_DEFINITION) &&
+        pkf_is(c, pkf_field(c, body.v[i], PKF_F_NAME), "__init__"))
       return body.v[i];
   return (TSNode){0};
 }
@@ -525,14 +527,14 @@ static TSNode find_init(pkf_ctx *c, pkf_nodes body) {
 static void add_callback(pkf_ctx *c, pki_entity *e, TSNode def) {
   struct pkf_ents *s = pkf_ents_get(c);
   PKF_GROW(c, s->cbs, s->ncb, s->capcb);
-  s->cbs[s->ncb++] = (pkf_callback){e, pkf_text(c, pkf_field(def, "name"))};
+  s->cbs[s->ncb++] = (pkf_callback){e, pkf_text(c, pkf_field(c, def, PKF_F_NAME))};
 }
 
 /* One decorated method of a functor or workload. Returns the main func, if it is one. */
 static pki_func *class_method(pkf_ctx *c, pki_entity *e, TSNode dd, pendings *todo) {
-  TSNode dec, def = pkf_field(dd, "definition");
+  TSNode dec, def = pkf_field(c, dd, PKF_F_DEFINITION);
   dec_kind k = decorators(c, dd, &dec);
-  bool fn_def = pkf_type_is(def, "function_definition");
+  bool fn_def = pkf_type_is(c, def, PKF_N_FUNCTION_DEFINITION);
   if (k == DEC_CALLBACK && fn_def) {
     add_callback(c, e, def);
     return NULL;
@@ -557,31 +559,31 @@ static pki_func *class_method(pkf_ctx *c, pki_entity *e, TSNode dd, pendings *to
     function_sig(c, f, def, true);
   } else {
     f->is_main = true;
-    pkf_nodes ps = pkf_children(c, pkf_field(def, "parameters"));
+    pkf_nodes ps = pkf_children(c, pkf_field(c, def, PKF_F_PARAMETERS));
     if (ps.n != 1)
-      pki_error(c->d, pkf_span(pkf_field(def, "parameters")), "bad-signature",
+      pki_error(c->d, pkf_span(pkf_field(c, def, PKF_F_PARAMETERS)), "bad-signature",
                 "a @pk.main method takes only 'self'; keep its inputs in data members");
   }
   pki_entity_add_func(c->m, e, f);
-  add_pending(c, todo, e, f, pkf_field(def, "body"));
+  add_pending(c, todo, e, f, pkf_field(c, def, PKF_F_BODY));
   return f->is_main ? f : NULL;
 }
 
 /* @pk.functor / @pk.workload class (dec: the decorator, for ViewTypeInfo args). */
 static void functor(pkf_ctx *c, TSNode cls, TSNode dec, bool workload, pendings *todo) {
-  TSNode name = pkf_field(cls, "name");
+  TSNode name = pkf_field(c, cls, PKF_F_NAME);
   pki_entity *e = pki_new_entity(c->m, workload ? PKI_ENT_WORKLOAD : PKI_ENT_FUNCTOR,
                                  pkf_text(c, name), pkf_span(name));
-  e->extent = pkf_span(ts_node_parent(cls));
+  e->extent = pkf_span(pkf_parent(c, cls));
   pki_module_add_entity(c->m, e);
-  pkf_nodes body = pkf_children(c, pkf_field(cls, "body"));
+  pkf_nodes body = pkf_children(c, pkf_field(c, cls, PKF_F_BODY));
   TSNode init = find_init(c, body); /* members first: methods may precede __init__ */
   if (!ts_node_is_null(init))
     functor_members(c, e, init);
   view_infos(c, dec, e->members, e->nmembers);
   pki_func *main = NULL;
   for (uint32_t i = 0; i < body.n; i++) {
-    if (!pkf_type_is(body.v[i], "decorated_definition"))
+    if (!pkf_type_is(c, body.v[i], PKF_N_DECORATED_DEFINITION))
       continue;
     pki_func *m = class_method(c, e, body.v[i], todo);
     if (m && main)
@@ -597,9 +599,9 @@ static void functor(pkf_ctx *c, TSNode cls, TSNode dec, bool workload, pendings 
 
 /* Pass 1 for classtypes: the entity, so that annotations anywhere can name it. */
 static void classtype_declare(pkf_ctx *c, TSNode cls) {
-  TSNode name = pkf_field(cls, "name");
+  TSNode name = pkf_field(c, cls, PKF_F_NAME);
   pki_entity *e = pki_new_entity(c->m, PKI_ENT_CLASSTYPE, pkf_text(c, name), pkf_span(name));
-  e->extent = pkf_span(ts_node_parent(cls));
+  e->extent = pkf_span(pkf_parent(c, cls));
   pki_module_add_entity(c->m, e);
   struct pkf_ents *s = pkf_ents_get(c);
   PKF_GROW(c, s->classes, s->ncls, s->capcls);
@@ -608,8 +610,8 @@ static void classtype_declare(pkf_ctx *c, TSNode cls) {
 
 /* Pass 2: ctor, fields, methods. */
 static void classtype(pkf_ctx *c, TSNode cls, pendings *todo) {
-  pki_entity *e = pkf_classtype_find(c, pkf_field(cls, "name"));
-  pkf_nodes body = pkf_children(c, pkf_field(cls, "body"));
+  pki_entity *e = pkf_classtype_find(c, pkf_field(c, cls, PKF_F_NAME));
+  pkf_nodes body = pkf_children(c, pkf_field(c, cls, PKF_F_BODY));
   TSNode init = find_init(c, body);
   if (!ts_node_is_null(init)) {
     pki_func *f = new_func(c, init);
@@ -617,25 +619,25 @@ static void classtype(pkf_ctx *c, TSNode cls, pendings *todo) {
     function_sig(c, f, init, true);
     pki_entity_add_func(c->m, e, f);
     pkf_classtype_fields(c, e, init);
-    add_pending(c, todo, e, f, pkf_field(init, "body"));
+    add_pending(c, todo, e, f, pkf_field(c, init, PKF_F_BODY));
   }
   for (uint32_t i = 0; i < body.n; i++) {
-    if (pkf_type_is(body.v[i], "function_definition") && !ts_node_eq(body.v[i], init)) {
+    if (pkf_type_is(c, body.v[i], PKF_N_FUNCTION_DEFINITION) && !ts_node_eq(body.v[i], init)) {
       /* every method of a classtype is a device function (PyKokkos) */
       pki_func *f = new_func(c, body.v[i]);
       f->is_method = true;
       function_sig(c, f, body.v[i], true);
       pki_entity_add_func(c->m, e, f);
-      add_pending(c, todo, e, f, pkf_field(body.v[i], "body"));
+      add_pending(c, todo, e, f, pkf_field(c, body.v[i], PKF_F_BODY));
       continue;
     }
-    if (!pkf_type_is(body.v[i], "decorated_definition"))
+    if (!pkf_type_is(c, body.v[i], PKF_N_DECORATED_DEFINITION))
       continue;
-    TSNode dec, def = pkf_field(body.v[i], "definition");
+    TSNode dec, def = pkf_field(c, body.v[i], PKF_F_DEFINITION);
     dec_kind k = decorators(c, body.v[i], &dec);
     if (k == DEC_NONE || k == DEC_CALLBACK)
       continue;
-    if (k != DEC_FUNCTION || !pkf_type_is(def, "function_definition")) {
+    if (k != DEC_FUNCTION || !pkf_type_is(c, def, PKF_N_FUNCTION_DEFINITION)) {
       pki_error(c->d, pkf_span(dec), "bad-entity",
                 "a @pk.classtype has an __init__ and @pk.function methods only");
       continue;
@@ -644,16 +646,26 @@ static void classtype(pkf_ctx *c, TSNode cls, pendings *todo) {
     f->is_method = true;
     function_sig(c, f, def, true);
     pki_entity_add_func(c->m, e, f);
-    add_pending(c, todo, e, f, pkf_field(def, "body"));
+    add_pending(c, todo, e, f, pkf_field(c, def, PKF_F_BODY));
   }
 }
 
-static void top_def(pkf_ctx *c, TSNode dd, pendings *todo) {
-  TSNode dec, def = pkf_field(dd, "definition");
-  dec_kind k = decorators(c, dd, &dec);
-  if (k == DEC_NONE)
-    return;
-  bool is_class = pkf_type_is(def, "class_definition");
+/* A @pk-decorated definition: the decorated_definition, its first pykokkos
+ * decorator and what that decorator is. */
+typedef struct pk_def {
+  TSNode dd, dec;
+  dec_kind kind;
+} pk_def;
+
+static bool is_classtype_def(pkf_ctx *c, const pk_def *d) {
+  return d->kind == DEC_CLASSTYPE &&
+         pkf_type_is(c, pkf_field(c, d->dd, PKF_F_DEFINITION), PKF_N_CLASS_DEFINITION);
+}
+
+static void top_def(pkf_ctx *c, const pk_def *d, pendings *todo) {
+  TSNode dd = d->dd, dec = d->dec, def = pkf_field(c, dd, PKF_F_DEFINITION);
+  dec_kind k = d->kind;
+  bool is_class = pkf_type_is(c, def, PKF_N_CLASS_DEFINITION);
   if (k == DEC_MAIN || k == DEC_CALLBACK) {
     pki_error(c->d, pkf_span(dec), "bad-entity",
               "@pk.main and @pk.callback decorate methods of a @pk.workload class");
@@ -662,7 +674,7 @@ static void top_def(pkf_ctx *c, TSNode dd, pendings *todo) {
   if (k == DEC_FUNCTOR || k == DEC_WORKLOAD || k == DEC_CLASSTYPE) {
     if (!is_class)
       pki_error(c->d, pkf_span(dec), "bad-entity", "@%s applies to a class",
-                pkf_text(c, ts_node_named_child(dec, 0)));
+                pkf_text(c, pkf_named_child(c, dec, 0)));
     else if (k == DEC_CLASSTYPE)
       classtype(c, def, todo);
     else
@@ -674,7 +686,7 @@ static void top_def(pkf_ctx *c, TSNode dd, pendings *todo) {
               "this decorator applies to a function; use @pk.functor on classes");
     return;
   }
-  if (is_async(def)) {
+  if (is_async(c, def)) {
     pki_error(c->d, pkf_span(def), "unsupported-entity",
               "async kernels are not supported; remove 'async'");
     return;
@@ -693,21 +705,15 @@ static void top_def(pkf_ctx *c, TSNode dd, pendings *todo) {
   }
   pki_entity_add_func(c->m, e, f);
   pki_module_add_entity(c->m, e);
-  add_pending(c, todo, e, f, pkf_field(def, "body"));
-}
-
-static bool is_classtype_def(pkf_ctx *c, TSNode dd) {
-  TSNode dec;
-  return pkf_type_is(dd, "decorated_definition") && decorators(c, dd, &dec) == DEC_CLASSTYPE &&
-         pkf_type_is(pkf_field(dd, "definition"), "class_definition");
+  add_pending(c, todo, e, f, pkf_field(c, def, PKF_F_BODY));
 }
 
 /* The @pk-decorated definitions of the file, in source order: at module level
  * and nested in host functions or blocks (PyKokkos reads a workunit's source
  * wherever it is defined), but not inside another pk entity. */
-static pkf_nodes pk_definitions(pkf_ctx *c, TSNode root) {
-  pkf_nodes out = {0};
-  uint32_t cap = 0;
+static pk_def *pk_definitions(pkf_ctx *c, TSNode root, uint32_t *count) {
+  pk_def *defs = NULL;
+  uint32_t n_defs = 0, cap = 0;
   TSNode stack[256];
   int sp = 0;
   pkf_nodes top = pkf_children(c, root);
@@ -715,54 +721,57 @@ static pkf_nodes pk_definitions(pkf_ctx *c, TSNode root) {
     stack[sp++] = top.v[i];
   while (sp) {
     TSNode n = stack[--sp];
-    TSNode dec;
-    if (pkf_type_is(n, "decorated_definition") && decorators(c, n, &dec) != DEC_NONE) {
-      if (out.n == cap) {
+    pk_def d = {.dd = n};
+    if (pkf_type_is(c, n, PKF_N_DECORATED_DEFINITION) &&
+        (d.kind = decorators(c, n, &d.dec)) != DEC_NONE) {
+      if (n_defs == cap) {
         cap = cap ? cap * 2 : 16;
-        TSNode *v = pki_alloc(c->m->arena, sizeof *v * cap);
-        if (out.n)
-          memcpy(v, out.v, sizeof *v * out.n);
-        out.v = v;
+        pk_def *v = pki_alloc(c->m->arena, sizeof *v * cap);
+        if (n_defs)
+          memcpy(v, defs, sizeof *v * n_defs);
+        defs = v;
       }
-      out.v[out.n++] = n;
+      defs[n_defs++] = d;
       continue;
     }
-    if (pkf_type_is(n, "class_definition") || pkf_type_is(n, "lambda"))
+    if (pkf_type_is(c, n, PKF_N_CLASS_DEFINITION) || pkf_type_is(c, n, PKF_N_LAMBDA))
       continue;
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = k; i-- > 0 && sp < 256;) {
-      TSNode ch = ts_node_named_child(n, i);
-      const char *t = ts_node_type(ch);
-      if (!strcmp(t, "block") || !strcmp(t, "function_definition") ||
-          !strcmp(t, "decorated_definition") || strstr(t, "statement") || strstr(t, "clause"))
+    pkf_nodes kids = pkf_named_children(c, n);
+    for (uint32_t i = kids.n; i-- > 0 && sp < 256;) {
+      TSNode ch = kids.v[i];
+      pkf_ntype t = pkf_ntype_of(c, ch);
+      if (t == PKF_N_BLOCK || t == PKF_N_FUNCTION_DEFINITION || t == PKF_N_DECORATED_DEFINITION ||
+          pkf_statement_like(c, ch))
         stack[sp++] = ch;
     }
   }
-  return out;
+  *count = n_defs;
+  return defs;
 }
 
 void pkf_collect(pkf_ctx *c, TSNode root) {
   pkf_nodes top = pkf_children(c, root);
   c->root = root;
   for (uint32_t i = 0; i < top.n; i++) {
-    if (pkf_type_is(top.v[i], "import_statement"))
+    if (pkf_type_is(c, top.v[i], PKF_N_IMPORT_STATEMENT))
       import_stmt(c, top.v[i]);
-    else if (pkf_type_is(top.v[i], "import_from_statement"))
+    else if (pkf_type_is(c, top.v[i], PKF_N_IMPORT_FROM_STATEMENT))
       import_from(c, top.v[i]);
   }
   pkf_constants_collect(c, root);
-  pkf_nodes defs = pk_definitions(c, root);
-  for (uint32_t i = 0; i < defs.n; i++)
-    if (is_classtype_def(c, defs.v[i]))
-      classtype_declare(c, pkf_field(defs.v[i], "definition"));
+  uint32_t n;
+  pk_def *defs = pk_definitions(c, root, &n);
+  for (uint32_t i = 0; i < n; i++)
+    if (is_classtype_def(c, &defs[i]))
+      classtype_declare(c, pkf_field(c, defs[i].dd, PKF_F_DEFINITION));
   pendings todo = {0};
-  for (uint32_t i = 0; i < defs.n; i++)
-    if (is_classtype_def(c, defs.v[i]))
-      top_def(c, defs.v[i], &todo);
+  for (uint32_t i = 0; i < n; i++)
+    if (is_classtype_def(c, &defs[i]))
+      top_def(c, &defs[i], &todo);
   pkf_classtype_cycles(c);
-  for (uint32_t i = 0; i < defs.n; i++)
-    if (!is_classtype_def(c, defs.v[i]))
-      top_def(c, defs.v[i], &todo);
+  for (uint32_t i = 0; i < n; i++)
+    if (!is_classtype_def(c, &defs[i]))
+      top_def(c, &defs[i], &todo);
   for (int i = 0; i < todo.n; i++)
     lower_func(c, &todo.v[i]);
   pkf_host_lambdas(c, root);

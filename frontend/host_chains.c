@@ -19,33 +19,34 @@
 static bool simple(pkf_ctx *c, TSNode n, int depth) {
   if (ts_node_is_null(n) || depth > 8)
     return false;
-  if (pkf_type_is(n, "identifier") || pkf_type_is(n, "integer") || pkf_type_is(n, "float") ||
-      pkf_type_is(n, "true") || pkf_type_is(n, "false"))
+  if (pkf_type_is(c, n, PKF_N_IDENTIFIER) || pkf_type_is(c, n, PKF_N_INTEGER) ||
+      pkf_type_is(c, n, PKF_N_FLOAT) || pkf_type_is(c, n, PKF_N_TRUE) ||
+      pkf_type_is(c, n, PKF_N_FALSE))
     return true;
-  if (pkf_type_is(n, "attribute"))
-    return simple(c, pkf_field(n, "object"), depth + 1);
-  if (pkf_type_is(n, "unary_operator"))
-    return simple(c, pkf_field(n, "argument"), depth + 1);
-  if (pkf_type_is(n, "parenthesized_expression"))
-    return simple(c, ts_node_named_child(n, 0), depth + 1);
+  if (pkf_type_is(c, n, PKF_N_ATTRIBUTE))
+    return simple(c, pkf_field(c, n, PKF_F_OBJECT), depth + 1);
+  if (pkf_type_is(c, n, PKF_N_UNARY_OPERATOR))
+    return simple(c, pkf_field(c, n, PKF_F_ARGUMENT), depth + 1);
+  if (pkf_type_is(c, n, PKF_N_PARENTHESIZED_EXPRESSION))
+    return simple(c, pkf_named_child(c, n, 0), depth + 1);
   return false;
 }
 
 /* Range bounds may also be sums, differences and products of those. */
 static bool simple_bound(pkf_ctx *c, TSNode n, int depth) {
-  if (pkf_type_is(n, "binary_operator") && depth < 8) {
-    TSNode op = pkf_field(n, "operator");
+  if (pkf_type_is(c, n, PKF_N_BINARY_OPERATOR) && depth < 8) {
+    TSNode op = pkf_field(c, n, PKF_F_OPERATOR);
     return (pkf_is(c, op, "+") || pkf_is(c, op, "-") || pkf_is(c, op, "*") ||
             pkf_is(c, op, "//")) &&
-           simple_bound(c, pkf_field(n, "left"), depth + 1) &&
-           simple_bound(c, pkf_field(n, "right"), depth + 1);
+           simple_bound(c, pkf_field(c, n, PKF_F_LEFT), depth + 1) &&
+           simple_bound(c, pkf_field(c, n, PKF_F_RIGHT), depth + 1);
   }
   return simple(c, n, depth);
 }
 
 /* The FunctionSty workunit named by n, or NULL. */
 static const pki_func *workunit(pkf_ctx *c, TSNode n) {
-  if (!pkf_type_is(n, "identifier"))
+  if (!pkf_type_is(c, n, PKF_N_IDENTIFIER))
     return NULL;
   for (int i = 0; i < c->m->nentities; i++) {
     const pki_entity *e = c->m->entities[i];
@@ -57,32 +58,32 @@ static const pki_func *workunit(pkf_ctx *c, TSNode n) {
 
 /* Fills *out if statement st is a link; false otherwise. */
 static bool launch_of(pkf_ctx *c, TSNode st, pki_host_launch *out) {
-  if (!pkf_type_is(st, "expression_statement") || ts_node_named_child_count(st) != 1)
+  if (!pkf_type_is(c, st, PKF_N_EXPRESSION_STATEMENT) || pkf_named_child_count(c, st) != 1)
     return false;
-  TSNode call = ts_node_named_child(st, 0);
+  TSNode call = pkf_named_child(c, st, 0);
   int want = PKI_PATTERN_FOR;
-  if (pkf_type_is(call, "assignment")) { /* the target is evaluated after the launch */
-    TSNode left = pkf_field(call, "left");
-    if (!pkf_type_is(left, "identifier") && !pkf_type_is(left, "attribute") &&
-        !pkf_type_is(left, "subscript"))
+  if (pkf_type_is(c, call, PKF_N_ASSIGNMENT)) { /* the target is evaluated after the launch */
+    TSNode left = pkf_field(c, call, PKF_F_LEFT);
+    if (!pkf_type_is(c, left, PKF_N_IDENTIFIER) && !pkf_type_is(c, left, PKF_N_ATTRIBUTE) &&
+        !pkf_type_is(c, left, PKF_N_SUBSCRIPT))
       return false;
-    call = pkf_field(call, "right");
+    call = pkf_field(c, call, PKF_F_RIGHT);
     want = PKI_PATTERN_REDUCE;
   }
-  if (!pkf_type_is(call, "call") || pkf_parallel_pattern(c, call) != want)
+  if (!pkf_type_is(c, call, PKF_N_CALL) || pkf_parallel_pattern(c, call) != want)
     return false;
-  pkf_nodes a = pkf_children(c, pkf_field(call, "arguments"));
+  pkf_nodes a = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   TSNode pos[3];
   int npos = 0;
   for (uint32_t i = 0; i < a.n; i++) {
-    if (pkf_type_is(a.v[i], "keyword_argument"))
+    if (pkf_type_is(c, a.v[i], PKF_N_KEYWORD_ARGUMENT))
       continue;
     if (npos == 3)
       return false;
     pos[npos++] = a.v[i];
   }
   int k = npos == 3 ? 1 : 0;
-  if (npos - k != 2 || (k && !pkf_type_is(pos[0], "string")))
+  if (npos - k != 2 || (k && !pkf_type_is(c, pos[0], PKF_N_STRING)))
     return false;
   const pki_func *f = workunit(c, pos[k + 1]);
   if (!f || f->runtime_typed || (int)f->pattern != want || f->policy == PKI_POLICY_TEAM ||
@@ -92,9 +93,9 @@ static bool launch_of(pkf_ctx *c, TSNode st, pki_host_launch *out) {
   for (int p = 0; p < f->nparams; p++)
     args[p] = NULL;
   for (uint32_t i = 0; i < a.n; i++) {
-    if (!pkf_type_is(a.v[i], "keyword_argument"))
+    if (!pkf_type_is(c, a.v[i], PKF_N_KEYWORD_ARGUMENT))
       continue;
-    TSNode name = pkf_field(a.v[i], "name"), value = pkf_field(a.v[i], "value");
+    TSNode name = pkf_field(c, a.v[i], PKF_F_NAME), value = pkf_field(c, a.v[i], PKF_F_VALUE);
     if (!simple(c, value, 0))
       return false;
     int p = 0;
@@ -118,10 +119,10 @@ static void add_chain(pkf_ctx *c, const char *where, const pki_host_launch *ls, 
   ch->launches = pki_alloc(c->m->arena, sizeof *ch->launches * (size_t)n);
   memcpy(ch->launches, ls, sizeof *ls * (size_t)n);
   if (!ts_node_is_null(loop)) {
-    pkf_nodes r = pkf_children(c, pkf_field(pkf_field(loop, "right"), "arguments"));
+    pkf_nodes r = pkf_children(c, pkf_field(c, pkf_field(c, loop, PKF_F_RIGHT), PKF_F_ARGUMENTS));
     ch->loop = true;
     ch->loop_span = pkf_span(loop);
-    ch->loop_var = pkf_text(c, pkf_field(loop, "left"));
+    ch->loop_var = pkf_text(c, pkf_field(c, loop, PKF_F_LEFT));
     ch->range[0] = r.n > 1 ? pkf_text(c, r.v[0]) : "0";
     ch->range[1] = pkf_text(c, r.v[r.n > 1 ? 1 : 0]);
     ch->range[2] = r.n > 2 ? pkf_text(c, r.v[2]) : "1";
@@ -131,13 +132,14 @@ static void add_chain(pkf_ctx *c, const char *where, const pki_host_launch *ls, 
 
 /* `for NAME in range(b...)` without else whose bounds are simple. */
 static bool range_loop(pkf_ctx *c, TSNode st) {
-  if (!pkf_type_is(st, "for_statement") || !pkf_type_is(pkf_field(st, "left"), "identifier") ||
-      !ts_node_is_null(pkf_field(st, "alternative")))
+  if (!pkf_type_is(c, st, PKF_N_FOR_STATEMENT) ||
+      !pkf_type_is(c, pkf_field(c, st, PKF_F_LEFT), PKF_N_IDENTIFIER) ||
+      !ts_node_is_null(pkf_field(c, st, PKF_F_ALTERNATIVE)))
     return false;
-  TSNode r = pkf_field(st, "right");
-  if (!pkf_type_is(r, "call") || !pkf_is(c, pkf_field(r, "function"), "range"))
+  TSNode r = pkf_field(c, st, PKF_F_RIGHT);
+  if (!pkf_type_is(c, r, PKF_N_CALL) || !pkf_is(c, pkf_field(c, r, PKF_F_FUNCTION), "range"))
     return false;
-  pkf_nodes a = pkf_children(c, pkf_field(r, "arguments"));
+  pkf_nodes a = pkf_children(c, pkf_field(c, r, PKF_F_ARGUMENTS));
   if (a.n < 1 || a.n > 3)
     return false;
   for (uint32_t i = 0; i < a.n; i++)
@@ -163,7 +165,7 @@ static void block_chains(pkf_ctx *c, TSNode b, const char *where, int depth) {
       continue;
     }
     if (range_loop(c, st.v[i])) {
-      pkf_nodes body = pkf_children(c, pkf_field(st.v[i], "body"));
+      pkf_nodes body = pkf_children(c, pkf_field(c, st.v[i], PKF_F_BODY));
       int k = 0;
       while ((uint32_t)k < body.n && launch_of(c, body.v[k], &ls[k]))
         k++;
@@ -182,26 +184,26 @@ static void block_chains(pkf_ctx *c, TSNode b, const char *where, int depth) {
 static void walk(pkf_ctx *c, TSNode n, const char *where, int depth) {
   if (depth > 64)
     return;
-  if (pkf_type_is(n, "decorated_definition")) {
+  if (pkf_type_is(c, n, PKF_N_DECORATED_DEFINITION)) {
     if (pkf_pk_decorated(c, n))
       return; /* kernels and workloads are not host code of the file */
-    walk(c, pkf_field(n, "definition"), where, depth + 1);
+    walk(c, pkf_field(c, n, PKF_F_DEFINITION), where, depth + 1);
     return;
   }
-  if (pkf_type_is(n, "function_definition")) {
-    block_chains(c, pkf_field(n, "body"), pkf_text(c, pkf_field(n, "name")), depth + 1);
+  if (pkf_type_is(c, n, PKF_N_FUNCTION_DEFINITION)) {
+    block_chains(c, pkf_field(c, n, PKF_F_BODY), pkf_text(c, pkf_field(c, n, PKF_F_NAME)),
+                 depth + 1);
     return;
   }
-  if (pkf_type_is(n, "block")) {
+  if (pkf_type_is(c, n, PKF_N_BLOCK)) {
     block_chains(c, n, where, depth + 1);
     return;
   }
-  const char *t = ts_node_type(n);
-  if (!strstr(t, "statement") && !strstr(t, "clause") && strcmp(t, "class_definition"))
+  if (!pkf_statement_like(c, n) && !pkf_type_is(c, n, PKF_N_CLASS_DEFINITION))
     return;
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++)
-    walk(c, ts_node_named_child(n, i), where, depth + 1);
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++)
+    walk(c, kids.v[i], where, depth + 1);
 }
 
 void pkf_host_chains(pkf_ctx *c, TSNode root) {

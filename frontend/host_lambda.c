@@ -17,22 +17,24 @@
 bool pkf_pk_decorated(pkf_ctx *c, TSNode dd) {
   pkf_nodes ns = pkf_children(c, dd);
   for (uint32_t i = 0; i < ns.n; i++) {
-    if (!pkf_type_is(ns.v[i], "decorator"))
+    if (!pkf_type_is(c, ns.v[i], PKF_N_DECORATOR))
       continue;
-    TSNode e = ts_node_named_child(ns.v[i], 0);
-    if (pkf_type_is(e, "call"))
-      e = pkf_field(e, "function");
-    if (pkf_type_is(e, "attribute") && pkf_alias_is(c, pkf_field(e, "object"), PKF_AL_PK))
+    TSNode e = pkf_named_child(c, ns.v[i], 0);
+    if (pkf_type_is(c, e, PKF_N_CALL))
+      e = pkf_field(c, e, PKF_F_FUNCTION);
+    if (pkf_type_is(c, e, PKF_N_ATTRIBUTE) &&
+        pkf_alias_is(c, pkf_field(c, e, PKF_F_OBJECT), PKF_AL_PK))
       return true;
   }
   return false;
 }
 
 int pkf_parallel_pattern(pkf_ctx *c, TSNode call) {
-  TSNode fn = pkf_field(call, "function");
-  if (!pkf_type_is(fn, "attribute") || !pkf_alias_is(c, pkf_field(fn, "object"), PKF_AL_PK))
+  TSNode fn = pkf_field(c, call, PKF_F_FUNCTION);
+  if (!pkf_type_is(c, fn, PKF_N_ATTRIBUTE) ||
+      !pkf_alias_is(c, pkf_field(c, fn, PKF_F_OBJECT), PKF_AL_PK))
     return -1;
-  TSNode a = pkf_field(fn, "attribute");
+  TSNode a = pkf_field(c, fn, PKF_F_ATTRIBUTE);
   return pkf_is(c, a, "parallel_for") ? PKI_PATTERN_FOR
          : pkf_is(c, a, "parallel_reduce") ? PKI_PATTERN_REDUCE
          : pkf_is(c, a, "parallel_scan") ? PKI_PATTERN_SCAN : -1;
@@ -54,11 +56,11 @@ static void free_names(pkf_ctx *c, TSNode n, TSNode params, const char **out, in
                        int cap, int depth) {
   if (depth > 100 || *nout >= cap)
     return;
-  if (pkf_type_is(n, "identifier")) {
-    TSNode p = ts_node_parent(n);
-    if (pkf_type_is(p, "attribute") && ts_node_eq(pkf_field(p, "attribute"), n))
+  if (pkf_type_is(c, n, PKF_N_IDENTIFIER)) {
+    TSNode p = pkf_parent(c, n);
+    if (pkf_type_is(c, p, PKF_N_ATTRIBUTE) && ts_node_eq(pkf_field(c, p, PKF_F_ATTRIBUTE), n))
       return;
-    if (pkf_type_is(p, "keyword_argument") && ts_node_eq(pkf_field(p, "name"), n))
+    if (pkf_type_is(c, p, PKF_N_KEYWORD_ARGUMENT) && ts_node_eq(pkf_field(c, p, PKF_F_NAME), n))
       return;
     pkf_nodes ps = pkf_children(c, params);
     for (uint32_t i = 0; i < ps.n; i++)
@@ -78,23 +80,16 @@ static void free_names(pkf_ctx *c, TSNode n, TSNode params, const char **out, in
     out[(*nout)++] = t;
     return;
   }
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++)
-    free_names(c, ts_node_named_child(n, i), params, out, nout, cap, depth + 1);
-}
-
-static TSNode enclosing_def(TSNode n) {
-  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
-    if (pkf_type_is(p, "function_definition"))
-      return p;
-  return (TSNode){0};
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++)
+    free_names(c, kids.v[i], params, out, nout, cap, depth + 1);
 }
 
 static void host_lambda(pkf_ctx *c, TSNode lam, int pattern) {
   if (!pkf_lambda_params_ok(c, lam, pattern))
     return;
-  pkf_nodes ps = pkf_children(c, pkf_field(lam, "parameters"));
-  TSNode body = pkf_field(lam, "body");
+  pkf_nodes ps = pkf_children(c, pkf_field(c, lam, PKF_F_PARAMETERS));
+  TSNode body = pkf_field(c, lam, PKF_F_BODY);
   uint32_t want = pattern == PKI_PATTERN_REDUCE ? 2 : 1;
   TSPoint lp = ts_node_start_point(lam), bp = ts_node_start_point(body);
   const char *name = pki_sprintf(c->m->arena, "pkc_lambda_L%u_C%u", lp.row + 1, bp.column);
@@ -116,8 +111,8 @@ static void host_lambda(pkf_ctx *c, TSNode lam, int pattern) {
   enum { MAX_CAPTURES = 64 };
   const char *caps[MAX_CAPTURES];
   int ncap = 0;
-  free_names(c, body, pkf_field(lam, "parameters"), caps, &ncap, MAX_CAPTURES, 0);
-  TSNode scope = enclosing_def(lam);
+  free_names(c, body, pkf_field(c, lam, PKF_F_PARAMETERS), caps, &ncap, MAX_CAPTURES, 0);
+  TSNode scope = pkf_enclosing_def(c, lam);
   for (int i = 0; i < ncap; i++) {
     pki_type t = pki_void_type;
     if (pkf_infer_name(c, scope, caps[i], &t))
@@ -163,19 +158,19 @@ void pkf_host_lambdas(pkf_ctx *c, TSNode root) {
   stack[sp++] = root;
   while (sp) {
     TSNode n = stack[--sp];
-    if (pkf_type_is(n, "decorated_definition") && pkf_pk_decorated(c, n))
+    if (pkf_type_is(c, n, PKF_N_DECORATED_DEFINITION) && pkf_pk_decorated(c, n))
       continue; /* lambdas in @pk.main are the workload's */
-    if (pkf_type_is(n, "call")) {
+    if (pkf_type_is(c, n, PKF_N_CALL)) {
       int pat = pkf_parallel_pattern(c, n);
       if (pat >= 0) {
-        pkf_nodes a = pkf_children(c, pkf_field(n, "arguments"));
-        uint32_t k = a.n && pkf_type_is(a.v[0], "string") ? 1 : 0;
-        if (k + 1 < a.n && pkf_type_is(a.v[k + 1], "lambda"))
+        pkf_nodes a = pkf_children(c, pkf_field(c, n, PKF_F_ARGUMENTS));
+        uint32_t k = a.n && pkf_type_is(c, a.v[0], PKF_N_STRING) ? 1 : 0;
+        if (k + 1 < a.n && pkf_type_is(c, a.v[k + 1], PKF_N_LAMBDA))
           host_lambda(c, a.v[k + 1], pat);
       }
     }
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = k; i-- > 0 && sp < 512;)
-      stack[sp++] = ts_node_named_child(n, i);
+    pkf_nodes kids = pkf_named_children(c, n);
+    for (uint32_t i = kids.n; i-- > 0 && sp < 512;)
+      stack[sp++] = kids.v[i];
   }
 }

@@ -22,8 +22,9 @@ typedef struct infer {
 static bool expr_type(pkf_ctx *c, TSNode scope, TSNode e, pki_type *out, int depth);
 
 static bool pk_attr_is(pkf_ctx *c, TSNode fn, const char *name) {
-  return pkf_type_is(fn, "attribute") && pkf_alias_is(c, pkf_field(fn, "object"), PKF_AL_PK) &&
-         pkf_is(c, pkf_field(fn, "attribute"), name);
+  return pkf_type_is(c, fn, PKF_N_ATTRIBUTE) &&
+         pkf_alias_is(c, pkf_field(c, fn, PKF_F_OBJECT), PKF_AL_PK) &&
+         pkf_is(c, pkf_field(c, fn, PKF_F_ATTRIBUTE), name);
 }
 
 /* A binding found by bindings(): the value (or the element of a tuple value
@@ -34,7 +35,7 @@ typedef struct binding {
 } binding;
 
 static bool same_name(pkf_ctx *c, TSNode n, const char *name) {
-  return pkf_type_is(n, "identifier") && pkf_is(c, n, name);
+  return pkf_type_is(c, n, PKF_N_IDENTIFIER) && pkf_is(c, n, name);
 }
 
 /* `a, b = x, y`: the element of right matching name in left (null if none). */
@@ -43,7 +44,7 @@ static TSNode unpacked(pkf_ctx *c, TSNode left, TSNode right, const char *name, 
   for (uint32_t i = 0; i < l.n; i++)
     if (same_name(c, l.v[i], name)) {
       *hit = true;
-      if (pkf_type_is(right, "expression_list") || pkf_type_is(right, "tuple")) {
+      if (pkf_type_is(c, right, PKF_N_EXPRESSION_LIST) || pkf_type_is(c, right, PKF_N_TUPLE)) {
         pkf_nodes r = pkf_children(c, right);
         if (r.n == l.n)
           return r.v[i];
@@ -55,22 +56,22 @@ static TSNode unpacked(pkf_ctx *c, TSNode left, TSNode right, const char *name, 
 
 /* The `name = value` bindings in n (not looking into nested defs/classes). */
 static void bindings(pkf_ctx *c, TSNode n, const char *name, binding *b) {
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++) {
-    TSNode ch = ts_node_named_child(n, i);
-    const char *t = ts_node_type(ch);
-    if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
-        !strcmp(t, "decorated_definition"))
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++) {
+    TSNode ch = kids.v[i];
+    pkf_ntype t = pkf_ntype_of(c, ch);
+    if (t == PKF_N_FUNCTION_DEFINITION || t == PKF_N_CLASS_DEFINITION ||
+        t == PKF_N_DECORATED_DEFINITION)
       continue;
-    if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment")) {
-      TSNode l = pkf_field(ch, "left"), r = pkf_field(ch, "right");
+    if (t == PKF_N_ASSIGNMENT || t == PKF_N_AUGMENTED_ASSIGNMENT) {
+      TSNode l = pkf_field(c, ch, PKF_F_LEFT), r = pkf_field(c, ch, PKF_F_RIGHT);
       bool hit = false;
       if (same_name(c, l, name)) {
         b->count++;
         b->val = r;
-        if (!ts_node_is_null(pkf_field(ch, "type")))
-          b->ann = pkf_field(ch, "type");
-      } else if (pkf_type_is(l, "pattern_list") || pkf_type_is(l, "tuple_pattern")) {
+        if (!ts_node_is_null(pkf_field(c, ch, PKF_F_TYPE)))
+          b->ann = pkf_field(c, ch, PKF_F_TYPE);
+      } else if (pkf_type_is(c, l, PKF_N_PATTERN_LIST) || pkf_type_is(c, l, PKF_N_TUPLE_PATTERN)) {
         TSNode v = unpacked(c, l, r, name, &hit);
         if (hit) {
           b->count++;
@@ -78,7 +79,7 @@ static void bindings(pkf_ctx *c, TSNode n, const char *name, binding *b) {
         }
       }
     }
-    if (!strcmp(t, "for_statement") && pkf_is(c, pkf_field(ch, "left"), name))
+    if (t == PKF_N_FOR_STATEMENT && pkf_is(c, pkf_field(c, ch, PKF_F_LEFT), name))
       b->count += 2;
     bindings(c, ch, name, b);
   }
@@ -88,11 +89,12 @@ static void bindings(pkf_ctx *c, TSNode n, const char *name, binding *b) {
 static TSNode param_annotation(pkf_ctx *c, TSNode scope, const char *name) {
   if (ts_node_is_null(scope))
     return (TSNode){0};
-  pkf_nodes ps = pkf_children(c, pkf_field(scope, "parameters"));
+  pkf_nodes ps = pkf_children(c, pkf_field(c, scope, PKF_F_PARAMETERS));
   for (uint32_t i = 0; i < ps.n; i++)
-    if ((pkf_type_is(ps.v[i], "typed_parameter") || pkf_type_is(ps.v[i], "typed_default_parameter")) &&
-        same_name(c, ts_node_named_child(ps.v[i], 0), name))
-      return pkf_field(ps.v[i], "type");
+    if ((pkf_type_is(c, ps.v[i], PKF_N_TYPED_PARAMETER) ||
+         pkf_type_is(c, ps.v[i], PKF_N_TYPED_DEFAULT_PARAMETER)) &&
+        same_name(c, pkf_named_child(c, ps.v[i], 0), name))
+      return pkf_field(c, ps.v[i], PKF_F_TYPE);
   return (TSNode){0};
 }
 
@@ -105,7 +107,7 @@ static bool binding_type(pkf_ctx *c, TSNode scope, const char *nm, pki_type *out
   if (!ts_node_is_null(pann))
     return pkf_type_quiet(c, pann, false, out);
   if (!ts_node_is_null(scope))
-    bindings(c, pkf_field(scope, "body"), nm, &b);
+    bindings(c, pkf_field(c, scope, PKF_F_BODY), nm, &b);
   if (b.count == 0) {
     bindings(c, c->root, nm, &b);
     scope = (TSNode){0};
@@ -122,40 +124,42 @@ static bool name_type(pkf_ctx *c, TSNode scope, TSNode id, pki_type *out, int de
 /* self.x: its (single) assignment in the methods of the enclosing class. */
 static bool self_attr_type(pkf_ctx *c, TSNode attr, pki_type *out, int depth) {
   TSNode cls = attr;
-  while (!ts_node_is_null(cls) && !pkf_type_is(cls, "class_definition"))
-    cls = ts_node_parent(cls);
+  while (!ts_node_is_null(cls) && !pkf_type_is(c, cls, PKF_N_CLASS_DEFINITION))
+    cls = pkf_parent(c, cls);
   if (ts_node_is_null(cls))
     return false;
-  const char *nm = pkf_text(c, pkf_field(attr, "attribute"));
-  pkf_nodes body = pkf_children(c, pkf_field(cls, "body"));
+  const char *nm = pkf_text(c, pkf_field(c, attr, PKF_F_ATTRIBUTE));
+  pkf_nodes body = pkf_children(c, pkf_field(c, cls, PKF_F_BODY));
   TSNode val = {0}, ann = {0}, where = {0};
   int count = 0;
   for (uint32_t i = 0; i < body.n; i++) {
     TSNode def = body.v[i];
-    if (pkf_type_is(def, "decorated_definition"))
-      def = pkf_field(def, "definition");
-    if (!pkf_type_is(def, "function_definition"))
+    if (pkf_type_is(c, def, PKF_N_DECORATED_DEFINITION))
+      def = pkf_field(c, def, PKF_F_DEFINITION);
+    if (!pkf_type_is(c, def, PKF_N_FUNCTION_DEFINITION))
       continue;
     TSNode stack[256];
     int sp = 0;
-    stack[sp++] = pkf_field(def, "body");
+    stack[sp++] = pkf_field(c, def, PKF_F_BODY);
     while (sp) {
       TSNode n = stack[--sp];
-      if (pkf_type_is(n, "assignment")) {
-        TSNode l = pkf_field(n, "left");
-        if (pkf_type_is(l, "attribute") && pkf_is(c, pkf_field(l, "object"), "self") &&
-            pkf_is(c, pkf_field(l, "attribute"), nm)) {
+      if (pkf_type_is(c, n, PKF_N_ASSIGNMENT)) {
+        TSNode l = pkf_field(c, n, PKF_F_LEFT);
+        if (pkf_type_is(c, l, PKF_N_ATTRIBUTE) &&
+            pkf_is(c, pkf_field(c, l, PKF_F_OBJECT), "self") &&
+            pkf_is(c, pkf_field(c, l, PKF_F_ATTRIBUTE), nm)) {
           count++;
-          val = pkf_field(n, "right");
+          val = pkf_field(c, n, PKF_F_RIGHT);
           where = def;
-          if (!ts_node_is_null(pkf_field(n, "type")))
-            ann = pkf_field(n, "type");
+          if (!ts_node_is_null(pkf_field(c, n, PKF_F_TYPE)))
+            ann = pkf_field(c, n, PKF_F_TYPE);
         }
       }
-      uint32_t k = ts_node_named_child_count(n);
-      for (uint32_t j = 0; j < k && sp < 256; j++) {
-        TSNode ch = ts_node_named_child(n, j);
-        if (!pkf_type_is(ch, "function_definition") && !pkf_type_is(ch, "class_definition"))
+      pkf_nodes kids = pkf_named_children(c, n);
+      for (uint32_t j = 0; j < kids.n && sp < 256; j++) {
+        TSNode ch = kids.v[j];
+        if (!pkf_type_is(c, ch, PKF_N_FUNCTION_DEFINITION) &&
+            !pkf_type_is(c, ch, PKF_N_CLASS_DEFINITION))
           stack[sp++] = ch;
       }
     }
@@ -167,9 +171,9 @@ static bool self_attr_type(pkf_ctx *c, TSNode attr, pki_type *out, int depth) {
 
 /* Rank of a shape argument: an int, a name, or a list/tuple of them. */
 static int shape_rank(pkf_ctx *c, TSNode sh) {
-  if (pkf_type_is(sh, "list") || pkf_type_is(sh, "tuple"))
-    return (int)ts_node_named_child_count(sh);
-  if (pkf_type_is(sh, "parenthesized_expression"))
+  if (pkf_type_is(c, sh, PKF_N_LIST) || pkf_type_is(c, sh, PKF_N_TUPLE))
+    return (int)pkf_named_child_count(c, sh);
+  if (pkf_type_is(c, sh, PKF_N_PARENTHESIZED_EXPRESSION))
     return 1;
   return 1;
 }
@@ -177,15 +181,16 @@ static int shape_rank(pkf_ctx *c, TSNode sh) {
 /* pk.zeros/ones/empty/full(shape, ..., dtype=...), numpy's zeros/ones/empty/
  * full(shape, dtype=...), arange(n) (int64), random.rand(d0, ...) (float64). */
 static bool array_ctor_type(pkf_ctx *c, TSNode call, pki_type *out) {
-  TSNode fn = pkf_field(call, "function");
-  if (!pkf_type_is(fn, "attribute"))
+  TSNode fn = pkf_field(c, call, PKF_F_FUNCTION);
+  if (!pkf_type_is(c, fn, PKF_N_ATTRIBUTE))
     return false;
-  TSNode obj = pkf_field(fn, "object");
+  TSNode obj = pkf_field(c, fn, PKF_F_OBJECT);
   bool pk = pkf_alias_is(c, obj, PKF_AL_PK), np = pkf_alias_is(c, obj, PKF_AL_NP);
-  bool np_random = pkf_type_is(obj, "attribute") && pkf_alias_is(c, pkf_field(obj, "object"), PKF_AL_NP) &&
-                   pkf_is(c, pkf_field(obj, "attribute"), "random");
-  TSNode a = pkf_field(fn, "attribute");
-  pkf_nodes args = pkf_children(c, pkf_field(call, "arguments"));
+  bool np_random = pkf_type_is(c, obj, PKF_N_ATTRIBUTE) &&
+                   pkf_alias_is(c, pkf_field(c, obj, PKF_F_OBJECT), PKF_AL_NP) &&
+                   pkf_is(c, pkf_field(c, obj, PKF_F_ATTRIBUTE), "random");
+  TSNode a = pkf_field(c, fn, PKF_F_ATTRIBUTE);
+  pkf_nodes args = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   if (np_random && (pkf_is(c, a, "rand") || pkf_is(c, a, "randn") || pkf_is(c, a, "random"))) {
     int r = pkf_is(c, a, "random") ? (args.n ? shape_rank(c, args.v[0]) : 0) : (int)args.n;
     if (r < 1 || r > 8)
@@ -199,19 +204,20 @@ static bool array_ctor_type(pkf_ctx *c, TSNode call, pki_type *out) {
   if (!arange && !pkf_is(c, a, "zeros") && !pkf_is(c, a, "ones") && !pkf_is(c, a, "empty") &&
       !pkf_is(c, a, "full"))
     return false;
-  if (args.n < 1 || pkf_type_is(args.v[0], "keyword_argument"))
+  if (args.n < 1 || pkf_type_is(c, args.v[0], PKF_N_KEYWORD_ARGUMENT))
     return false;
   pki_kind elem = arange ? PKI_I64 : PKI_F64;
   TSNode dt = {0};
   for (uint32_t i = 1; i < args.n; i++)
-    if (pkf_type_is(args.v[i], "keyword_argument") && pkf_is(c, pkf_field(args.v[i], "name"), "dtype"))
-      dt = pkf_field(args.v[i], "value");
+    if (pkf_type_is(c, args.v[i], PKF_N_KEYWORD_ARGUMENT) &&
+        pkf_is(c, pkf_field(c, args.v[i], PKF_F_NAME), "dtype"))
+      dt = pkf_field(c, args.v[i], PKF_F_VALUE);
   if (arange) {
     for (uint32_t i = 0; i < args.n; i++)
-      if (pkf_type_is(args.v[i], "float"))
+      if (pkf_type_is(c, args.v[i], PKF_N_FLOAT))
         elem = PKI_F64;
-  } else if (ts_node_is_null(dt) && args.n >= 2 && !pkf_type_is(args.v[1], "keyword_argument") &&
-             !pkf_is(c, a, "full")) {
+  } else if (ts_node_is_null(dt) && args.n >= 2 &&
+             !pkf_type_is(c, args.v[1], PKF_N_KEYWORD_ARGUMENT) && !pkf_is(c, a, "full")) {
     dt = args.v[1];
   }
   if (!ts_node_is_null(dt)) {
@@ -229,21 +235,21 @@ static bool array_ctor_type(pkf_ctx *c, TSNode call, pki_type *out) {
 
 /* pk.View([d0, ...], dtype) / pk.View([n], dtype=int) */
 static bool view_type(pkf_ctx *c, TSNode call, pki_type *out) {
-  pkf_nodes a = pkf_children(c, pkf_field(call, "arguments"));
-  if (a.n < 1 || !pkf_type_is(a.v[0], "list"))
+  pkf_nodes a = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
+  if (a.n < 1 || !pkf_type_is(c, a.v[0], PKF_N_LIST))
     return false;
-  int rank = (int)ts_node_named_child_count(a.v[0]);
+  int rank = (int)pkf_named_child_count(c, a.v[0]);
   if (rank < 1 || rank > 8)
     return false;
   TSNode dt = {0};
   pki_layout lay = PKI_LAYOUT_DEFAULT;
   for (uint32_t i = 1; i < a.n; i++) {
-    if (pkf_type_is(a.v[i], "keyword_argument")) {
-      TSNode k = pkf_field(a.v[i], "name"), v = pkf_field(a.v[i], "value");
+    if (pkf_type_is(c, a.v[i], PKF_N_KEYWORD_ARGUMENT)) {
+      TSNode k = pkf_field(c, a.v[i], PKF_F_NAME), v = pkf_field(c, a.v[i], PKF_F_VALUE);
       if (pkf_is(c, k, "dtype"))
         dt = v;
-      if (pkf_is(c, k, "layout") && pkf_type_is(v, "attribute")) {
-        TSNode leaf = pkf_field(v, "attribute");
+      if (pkf_is(c, k, "layout") && pkf_type_is(c, v, PKF_N_ATTRIBUTE)) {
+        TSNode leaf = pkf_field(c, v, PKF_F_ATTRIBUTE);
         lay = pkf_is(c, leaf, "LayoutLeft") ? PKI_LAYOUT_LEFT
               : pkf_is(c, leaf, "LayoutRight") ? PKI_LAYOUT_RIGHT : lay;
       }
@@ -275,31 +281,32 @@ static bool join_types(pki_type *acc, pki_type t, bool first) {
 static bool expr_type(pkf_ctx *c, TSNode scope, TSNode e, pki_type *out, int depth) {
   if (depth > 8)
     return false;
-  const char *t = ts_node_type(e);
-  if (!strcmp(t, "binary_operator")) {
+  pkf_ntype t = pkf_ntype_of(c, e);
+  if (t == PKF_N_BINARY_OPERATOR) {
     pki_type a, b;
-    if (!expr_type(c, scope, pkf_field(e, "left"), &a, depth + 1) ||
-        !expr_type(c, scope, pkf_field(e, "right"), &b, depth + 1) ||
+    if (!expr_type(c, scope, pkf_field(c, e, PKF_F_LEFT), &a, depth + 1) ||
+        !expr_type(c, scope, pkf_field(c, e, PKF_F_RIGHT), &b, depth + 1) ||
         !pki_is_numeric(a.kind) || !pki_is_numeric(b.kind))
       return false;
     bool fl = pki_is_float(a.kind) || pki_is_float(b.kind) ||
-              pkf_is(c, pkf_field(e, "operator"), "/");
+              pkf_is(c, pkf_field(c, e, PKF_F_OPERATOR), "/");
     *out = fl ? pki_float_type : pki_int_type;
     return true;
   }
-  if (!strcmp(t, "integer")) *out = pki_int_type;
-  else if (!strcmp(t, "float")) *out = pki_float_type;
-  else if (!strcmp(t, "true") || !strcmp(t, "false")) *out = pki_bool_type;
-  else if (!strcmp(t, "unary_operator"))
-    return expr_type(c, scope, pkf_field(e, "argument"), out, depth) && pki_is_numeric(out->kind);
-  else if (!strcmp(t, "parenthesized_expression"))
-    return expr_type(c, scope, ts_node_named_child(e, 0), out, depth);
-  else if (!strcmp(t, "identifier"))
+  if (t == PKF_N_INTEGER) *out = pki_int_type;
+  else if (t == PKF_N_FLOAT) *out = pki_float_type;
+  else if (t == PKF_N_TRUE || t == PKF_N_FALSE) *out = pki_bool_type;
+  else if (t == PKF_N_UNARY_OPERATOR)
+    return expr_type(c, scope, pkf_field(c, e, PKF_F_ARGUMENT), out, depth) &&
+           pki_is_numeric(out->kind);
+  else if (t == PKF_N_PARENTHESIZED_EXPRESSION)
+    return expr_type(c, scope, pkf_named_child(c, e, 0), out, depth);
+  else if (t == PKF_N_IDENTIFIER)
     return name_type(c, scope, e, out, depth);
-  else if (!strcmp(t, "attribute") && pkf_is(c, pkf_field(e, "object"), "self"))
+  else if (t == PKF_N_ATTRIBUTE && pkf_is(c, pkf_field(c, e, PKF_F_OBJECT), "self"))
     return self_attr_type(c, e, out, depth);
-  else if (!strcmp(t, "call")) {
-    TSNode fn = pkf_field(e, "function");
+  else if (t == PKF_N_CALL) {
+    TSNode fn = pkf_field(c, e, PKF_F_FUNCTION);
     if (pkf_is(c, fn, "int") || pkf_is(c, fn, "len")) *out = pki_int_type;
     else if (pkf_is(c, fn, "float")) *out = pki_float_type;
     else if (pk_attr_is(c, fn, "View")) return view_type(c, e, out);
@@ -309,31 +316,25 @@ static bool expr_type(pkf_ctx *c, TSNode scope, TSNode e, pki_type *out, int dep
   return true;
 }
 
-static TSNode enclosing_def(TSNode n) {
-  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
-    if (pkf_type_is(p, "function_definition"))
-      return p;
-  return (TSNode){0};
-}
-
 static void site(pkf_ctx *c, TSNode call, infer *in) {
-  TSNode fn = pkf_field(call, "function");
+  TSNode fn = pkf_field(c, call, PKF_F_FUNCTION);
   if (!pk_attr_is(c, fn, "parallel_for") && !pk_attr_is(c, fn, "parallel_reduce") &&
       !pk_attr_is(c, fn, "parallel_scan"))
     return;
-  pkf_nodes a = pkf_children(c, pkf_field(call, "arguments"));
+  pkf_nodes a = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   bool mine = false;
   TSNode val = {0};
   for (uint32_t i = 0; i < a.n; i++) {
-    if (pkf_type_is(a.v[i], "identifier") && pkf_is(c, a.v[i], in->kernel))
+    if (pkf_type_is(c, a.v[i], PKF_N_IDENTIFIER) && pkf_is(c, a.v[i], in->kernel))
       mine = true;
-    else if (pkf_type_is(a.v[i], "keyword_argument") && pkf_is(c, pkf_field(a.v[i], "name"), in->pname))
-      val = pkf_field(a.v[i], "value");
+    else if (pkf_type_is(c, a.v[i], PKF_N_KEYWORD_ARGUMENT) &&
+             pkf_is(c, pkf_field(c, a.v[i], PKF_F_NAME), in->pname))
+      val = pkf_field(c, a.v[i], PKF_F_VALUE);
   }
   if (!mine || ts_node_is_null(val))
     return;
   pki_type t;
-  if (!expr_type(c, enclosing_def(call), val, &t, 0)) {
+  if (!expr_type(c, pkf_enclosing_def(c, call), val, &t, 0)) {
     in->failed = true;
     return;
   }
@@ -343,11 +344,11 @@ static void site(pkf_ctx *c, TSNode call, infer *in) {
 }
 
 static void walk(pkf_ctx *c, TSNode n, infer *in) {
-  if (pkf_type_is(n, "call"))
+  if (pkf_type_is(c, n, PKF_N_CALL))
     site(c, n, in);
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++)
-    walk(c, ts_node_named_child(n, i), in);
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++)
+    walk(c, kids.v[i], in);
 }
 
 bool pkf_infer_param(pkf_ctx *c, const char *kernel, const char *pname, pki_type *out) {
@@ -367,19 +368,19 @@ static bool global_writes(pkf_ctx *c, TSNode n, const char *name, pki_type *t, b
                           int depth) {
   if (depth > 64)
     return true;
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++) {
-    TSNode ch = ts_node_named_child(n, i);
-    if (!pkf_type_is(ch, "function_definition")) {
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++) {
+    TSNode ch = kids.v[i];
+    if (!pkf_type_is(c, ch, PKF_N_FUNCTION_DEFINITION)) {
       if (!global_writes(c, ch, name, t, first, depth + 1))
         return false;
       continue;
     }
     bool declares = false;
-    TSNode body = pkf_field(ch, "body");
+    TSNode body = pkf_field(c, ch, PKF_F_BODY);
     pkf_nodes st = pkf_children(c, body);
     for (uint32_t j = 0; j < st.n; j++)
-      if (pkf_type_is(st.v[j], "global_statement")) {
+      if (pkf_type_is(c, st.v[j], PKF_N_GLOBAL_STATEMENT)) {
         pkf_nodes names = pkf_children(c, st.v[j]);
         for (uint32_t q = 0; q < names.n; q++)
           declares |= same_name(c, names.v[q], name);
@@ -406,17 +407,18 @@ static bool module_writes(pkf_ctx *c, TSNode n, const char *name, pki_type *t, b
                           int depth) {
   if (depth > 64)
     return false;
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++) {
-    TSNode ch = ts_node_named_child(n, i);
-    if (pkf_type_is(ch, "function_definition") || pkf_type_is(ch, "class_definition") ||
-        pkf_type_is(ch, "decorated_definition"))
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++) {
+    TSNode ch = kids.v[i];
+    if (pkf_type_is(c, ch, PKF_N_FUNCTION_DEFINITION) ||
+        pkf_type_is(c, ch, PKF_N_CLASS_DEFINITION) ||
+        pkf_type_is(c, ch, PKF_N_DECORATED_DEFINITION))
       continue;
-    if (pkf_type_is(ch, "assignment") || pkf_type_is(ch, "augmented_assignment")) {
-      TSNode l = pkf_field(ch, "left");
+    if (pkf_type_is(c, ch, PKF_N_ASSIGNMENT) || pkf_type_is(c, ch, PKF_N_AUGMENTED_ASSIGNMENT)) {
+      TSNode l = pkf_field(c, ch, PKF_F_LEFT);
       bool hit = same_name(c, l, name);
-      TSNode val = pkf_field(ch, "right"), ann = pkf_field(ch, "type");
-      if (!hit && (pkf_type_is(l, "pattern_list") || pkf_type_is(l, "tuple_pattern")))
+      TSNode val = pkf_field(c, ch, PKF_F_RIGHT), ann = pkf_field(c, ch, PKF_F_TYPE);
+      if (!hit && (pkf_type_is(c, l, PKF_N_PATTERN_LIST) || pkf_type_is(c, l, PKF_N_TUPLE_PATTERN)))
         val = unpacked(c, l, val, name, &hit);
       if (hit) {
         pki_type x;
@@ -427,7 +429,7 @@ static bool module_writes(pkf_ctx *c, TSNode n, const char *name, pki_type *t, b
         *first = false;
       }
     }
-    if (pkf_type_is(ch, "for_statement") && same_name(c, pkf_field(ch, "left"), name))
+    if (pkf_type_is(c, ch, PKF_N_FOR_STATEMENT) && same_name(c, pkf_field(c, ch, PKF_F_LEFT), name))
       return false;
     if (!module_writes(c, ch, name, t, first, depth + 1))
       return false;

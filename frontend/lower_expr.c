@@ -14,34 +14,6 @@ static pki_expr *unsupported(pkf_ctx *c, TSNode n, const char *what) {
   return NULL;
 }
 
-static const struct {
-  const char *type, *msg;
-} bad_exprs[] = {
-    {"string", "strings are only allowed as the format of pk.printf(...)"},
-    {"concatenated_string", "strings are only allowed as the format of pk.printf(...)"},
-    {"list", "list literals are only supported as the initializer of a typing.List local "
-             "('xs: List[float] = [0.0, 0.0]') and as the index list of pk.atomic_*"},
-    {"tuple", "tuples are not supported in kernels; use separate variables"},
-    {"expression_list", "tuples are not supported in kernels; use separate variables"},
-    {"dictionary", "dicts are not supported in kernels; use Views or separate variables"},
-    {"set", "sets are not supported in kernels; use Views or separate variables"},
-    {"list_comprehension", "list comprehensions are not supported in kernels; write a for loop"},
-    {"dictionary_comprehension", "dict comprehensions are not supported in kernels; write a for loop"},
-    {"set_comprehension", "set comprehensions are not supported in kernels; write a for loop"},
-    {"generator_expression", "generator expressions are not supported in kernels; write a for loop"},
-    {"lambda", "lambda is not supported in kernels; define a @pk.function and call it"},
-    {"await", "'await' is not supported in kernels"},
-    {"named_expression", "the walrus operator ':=' is not supported in kernels; assign in a separate statement"},
-    {"none", "None is not supported in kernels; use a number or a bool"},
-    {"ellipsis", "'...' is not supported in kernels"},
-    {"slice", "slices are only supported as subview indices, e.g. A[i, :] or A[a:b]"},
-    {"list_splat", "starred arguments (*args) are not supported in kernels; pass arguments one by one"},
-    {"dictionary_splat", "starred arguments (**kwargs) are not supported in kernels; pass arguments one by one"},
-    {"keyword_argument", "keyword arguments are not supported in calls inside kernels; pass arguments by position"},
-    {"yield", "'yield' is not supported in kernels"},
-    {"conditional_expression", NULL},
-};
-
 /* -------------------------------------------------------------- literals */
 
 static pki_expr *int_literal(pkf_ctx *c, TSNode n, bool negate) {
@@ -162,14 +134,14 @@ static pki_expr *name_expr(pkf_ctx *c, TSNode n) {
 }
 
 bool pkf_is_self_attr(pkf_ctx *c, TSNode n) {
-  return pkf_type_is(n, "attribute") && c->ent &&
+  return pkf_type_is(c, n, PKF_N_ATTRIBUTE) && c->ent &&
          (c->ent->kind == PKI_ENT_FUNCTOR || c->ent->kind == PKI_ENT_WORKLOAD ||
           c->ent->kind == PKI_ENT_CLASSTYPE) && /* entities helper */
-         pkf_is(c, pkf_field(n, "object"), "self");
+         pkf_is(c, pkf_field(c, n, PKF_F_OBJECT), "self");
 }
 
 pki_var *pkf_member(pkf_ctx *c, TSNode attr) {
-  const char *name = pkf_text(c, pkf_field(attr, "attribute"));
+  const char *name = pkf_text(c, pkf_field(c, attr, PKF_F_ATTRIBUTE));
   pki_var *v = pki_entity_member(c->ent, name);
   if (!v)
     pki_error(c->d, pkf_span(attr), "unknown-member",
@@ -186,7 +158,7 @@ static pki_expr *attribute_expr(pkf_ctx *c, TSNode n) {
     pki_var *v = pkf_member(c, n);
     return v ? var_expr(c, n, v) : NULL;
   }
-  TSNode obj = pkf_field(n, "object"), attr = pkf_field(n, "attribute");
+  TSNode obj = pkf_field(c, n, PKF_F_OBJECT), attr = pkf_field(c, n, PKF_F_ATTRIBUTE);
   if (pkf_alias_is(c, obj, PKF_AL_MATH)) {
     const char *nm = pkf_text(c, attr);
     double dv;
@@ -207,8 +179,8 @@ static pki_expr *attribute_expr(pkf_ctx *c, TSNode n) {
 enum { MAX_INDICES = 8 };
 
 static bool flatten(pkf_ctx *c, TSNode n, TSNode *base, TSNode *ix, int *nix, bool *sliced) {
-  TSNode v = pkf_field(n, "value");
-  if (pkf_type_is(v, "subscript")) {
+  TSNode v = pkf_field(c, n, PKF_F_VALUE);
+  if (pkf_type_is(c, v, PKF_N_SUBSCRIPT)) {
     if (!flatten(c, v, base, ix, nix, sliced))
       return false;
   } else {
@@ -216,7 +188,7 @@ static bool flatten(pkf_ctx *c, TSNode n, TSNode *base, TSNode *ix, int *nix, bo
   }
   pkf_nodes ch = pkf_children(c, n);
   for (uint32_t i = 1; i < ch.n; i++) {
-    *sliced |= pkf_type_is(ch.v[i], "slice");
+    *sliced |= pkf_type_is(c, ch.v[i], PKF_N_SLICE);
     if (*nix == MAX_INDICES) {
       unsupported(c, ch.v[i], "too many indices: Views have at most 8 dimensions");
       return false;
@@ -228,7 +200,7 @@ static bool flatten(pkf_ctx *c, TSNode n, TSNode *base, TSNode *ix, int *nix, bo
 
 /* A View expression: a name or self.member. */
 static pki_expr *view_base(pkf_ctx *c, TSNode n) {
-  if (pkf_type_is(n, "identifier"))
+  if (pkf_type_is(c, n, PKF_N_IDENTIFIER))
     return name_expr(c, n);
   if (pkf_is_self_attr(c, n))
     return attribute_expr(c, n);
@@ -326,19 +298,19 @@ static pki_expr *node2(pkf_ctx *c, pki_expr_kind k, pki_op op, pki_span sp, pki_
 }
 
 static pki_expr *binary_expr(pkf_ctx *c, TSNode n) {
-  TSNode tok = pkf_field(n, "operator");
+  TSNode tok = pkf_field(c, n, PKF_F_OPERATOR);
   pki_op op = op_of(c, tok);
   if (op == PKI_OP_NONE || op >= PKI_OP_LT)
     return unsupported(c, tok, "the '@' operator is not supported in kernels");
-  pki_expr *a = pkf_expr(c, pkf_field(n, "left"));
-  pki_expr *b = pkf_expr(c, pkf_field(n, "right"));
+  pki_expr *a = pkf_expr(c, pkf_field(c, n, PKF_F_LEFT));
+  pki_expr *b = pkf_expr(c, pkf_field(c, n, PKF_F_RIGHT));
   return node2(c, PKI_E_BINARY, op, pkf_span(n), a, b);
 }
 
 static pki_expr *bool_expr(pkf_ctx *c, TSNode n) {
-  pki_op op = pkf_is(c, pkf_field(n, "operator"), "and") ? PKI_OP_AND : PKI_OP_OR;
-  pki_expr *a = pkf_expr(c, pkf_field(n, "left"));
-  pki_expr *b = pkf_expr(c, pkf_field(n, "right"));
+  pki_op op = pkf_is(c, pkf_field(c, n, PKF_F_OPERATOR), "and") ? PKI_OP_AND : PKI_OP_OR;
+  pki_expr *a = pkf_expr(c, pkf_field(c, n, PKF_F_LEFT));
+  pki_expr *b = pkf_expr(c, pkf_field(c, n, PKF_F_RIGHT));
   return node2(c, PKI_E_LOGICAL, op, pkf_span(n), a, b);
 }
 
@@ -371,14 +343,14 @@ static pki_expr *compare_expr(pkf_ctx *c, TSNode n) {
 }
 
 static pki_expr *unary_expr(pkf_ctx *c, TSNode n) {
-  TSNode arg = pkf_field(n, "argument");
+  TSNode arg = pkf_field(c, n, PKF_F_ARGUMENT);
   pki_op op;
-  if (pkf_type_is(n, "not_operator")) {
+  if (pkf_type_is(c, n, PKF_N_NOT_OPERATOR)) {
     op = PKI_OP_NOT;
   } else {
-    TSNode tok = pkf_field(n, "operator");
+    TSNode tok = pkf_field(c, n, PKF_F_OPERATOR);
     op = pkf_is(c, tok, "-") ? PKI_OP_NEG : pkf_is(c, tok, "+") ? PKI_OP_POS : PKI_OP_INVERT;
-    if (op == PKI_OP_NEG && pkf_type_is(arg, "integer")) {
+    if (op == PKI_OP_NEG && pkf_type_is(c, arg, PKF_N_INTEGER)) {
       pki_expr *lit = int_literal(c, arg, true);
       if (lit)
         lit->span = pkf_span(n);
@@ -412,8 +384,8 @@ static pki_expr *cond_expr(pkf_ctx *c, TSNode n) {
 
 /* Lowers positional arguments; reports keyword/starred ones. */
 static bool call_args(pkf_ctx *c, TSNode call, pki_expr ***out, int *n) {
-  TSNode al = pkf_field(call, "arguments");
-  if (pkf_type_is(al, "generator_expression")) {
+  TSNode al = pkf_field(c, call, PKF_F_ARGUMENTS);
+  if (pkf_type_is(c, al, PKF_N_GENERATOR_EXPRESSION)) {
     unsupported(c, al, "generator expressions are not supported in kernels; write a for loop");
     return false;
   }
@@ -522,7 +494,7 @@ static pki_expr *len_call(pkf_ctx *c, TSNode call) {
     return NULL;
   if (n != 1)
     return arity_error(c, call, "len", 1, 1, n);
-  TSNode a = ts_node_named_child(pkf_field(call, "arguments"), 0);
+  TSNode a = pkf_named_child(c, pkf_field(c, call, PKF_F_ARGUMENTS), 0);
   return extent_expr(c, call, args[0], a, 0, a);
 }
 
@@ -577,146 +549,214 @@ static pki_expr *name_call(pkf_ctx *c, TSNode call, TSNode fn) {
   return NULL;
 }
 
+/* ------------------------------------------------------------ method calls */
+
+static bool math_method(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
+  if (!pkf_alias_is(c, mc->obj, PKF_AL_MATH))
+    return false;
+  int b = pki_builtin_lookup(mc->name);
+  *out = NULL;
+  if (b > PKI_BUILTIN_MAX)
+    *out = builtin_call(c, mc->call, pkf_text(c, mc->fn), b);
+  else
+    pki_error(c->d, pkf_span(mc->fn), "unsupported-function",
+              "math.%s is not supported in kernels", mc->name);
+  return true;
+}
+
+static bool pk_module_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
+  if (!pkf_alias_is(c, mc->obj, PKF_AL_PK))
+    return false;
+  if (pkf_kernel_pk_call(c, mc, out))
+    return true; /* kernels helper: atomics, subviews, scratch views */
+  *out = NULL;
+  if (!strcmp(mc->name, "printf"))
+    unsupported(c, mc->call, "pk.printf(...) is a statement; call it on its own line");
+  else
+    pki_error(c->d, pkf_span(mc->fn), "unsupported-function",
+              "'%s' is not supported in kernels yet", pkf_text(c, mc->fn));
+  return true;
+}
+
+static bool numpy_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
+  if (!pkf_alias_is(c, mc->obj, PKF_AL_NP))
+    return false;
+  pki_error(c->d, pkf_span(mc->fn), "unsupported-function",
+            "numpy functions cannot be called in kernels; use the math module (math.%s)",
+            mc->name);
+  *out = NULL;
+  return true;
+}
+
+/* self.NAME(...) of a functor or workload: its @pk.function methods; a data
+ * member's methods go on to the later rules. */
+static bool self_method(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
+  if (!pkf_type_is(c, mc->obj, PKF_N_IDENTIFIER) || !pkf_is(c, mc->obj, "self") || !c->ent ||
+      (c->ent->kind != PKI_ENT_FUNCTOR && c->ent->kind != PKI_ENT_WORKLOAD))
+    return false;
+  for (int i = 0; i < c->ent->nfuncs; i++)
+    if (!strcmp(c->ent->funcs[i]->name, mc->name)) {
+      *out = func_call(c, mc->call, c->ent->funcs[i]);
+      return true;
+    }
+  if (pki_entity_member(c->ent, mc->name))
+    return false;
+  pki_error(c->d, pkf_span(mc->fn), "unknown-function",
+            "functor '%s' has no @pk.function method '%s'", c->ent->name, mc->name);
+  *out = NULL;
+  return true;
+}
+
+/* NAME.meth(...) where NAME is not defined at all. */
+static bool unknown_object(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
+  if (!pkf_type_is(c, mc->obj, PKF_N_IDENTIFIER) || pkf_alias_find(c, mc->obj) ||
+      pkf_is(c, mc->obj, "self"))
+    return false;
+  uint32_t s = ts_node_start_byte(mc->obj);
+  if (pkf_lookup(c, c->src + s, ts_node_end_byte(mc->obj) - s))
+    return false;
+  pkf_unknown_name(c, mc->obj);
+  *out = NULL;
+  return true;
+}
+
+static bool extent_method(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
+  if (strcmp(mc->name, "extent"))
+    return false;
+  *out = NULL;
+  pki_expr *v = view_base(c, mc->obj);
+  if (!v)
+    return true;
+  pkf_nodes ch = pkf_children(c, pkf_field(c, mc->call, PKF_F_ARGUMENTS));
+  if (ch.n != 1 || !pkf_type_is(c, ch.v[0], PKF_N_INTEGER)) {
+    pki_error(c->d, pkf_span(mc->call), "bad-extent",
+              "extent() takes one integer literal, the dimension, e.g. v.extent(0)");
+    return true;
+  }
+  pki_expr *k = int_literal(c, ch.v[0], false);
+  *out = k ? extent_expr(c, mc->call, v, mc->obj, (int)k->ival, ch.v[0]) : NULL;
+  return true;
+}
+
+/* obj.NAME(...): the first rule that returns true owns the call (fe.h, "Dispatch"). */
+static pkf_method_rule *const method_rules[] = {
+    pkf_ent_method_call, /* classtype.c: shmem_size, pk.Timer/fence/BinSort, callbacks,
+                            timer, binsort and classtype methods */
+    math_method,         /* math.NAME(...): builtins */
+    pk_module_call,      /* pk.NAME(...): pkf_kernel_pk_call (lower_kexpr.c), else rejected */
+    numpy_call,          /* rejected */
+    self_method,         /* @pk.function methods of a functor or workload */
+    unknown_object,      /* an undefined name: reported */
+    pkf_kernel_method,   /* lower_kexpr.c: team member, random pool and state methods */
+    extent_method,       /* v.extent(d) */
+};
+
 static pki_expr *method_call(pkf_ctx *c, TSNode call, TSNode fn) {
-  pki_expr *r; /* entities helper: classtype methods, timers, pk.Timer/fence, callbacks */
-  if (pkf_ent_method_call(c, call, fn, &r))
-    return r;
-  TSNode obj = pkf_field(fn, "object"), attr = pkf_field(fn, "attribute");
-  const char *an = pkf_text(c, attr);
-  if (pkf_alias_is(c, obj, PKF_AL_MATH)) {
-    int b = pki_builtin_lookup(an);
-    if (b > PKI_BUILTIN_MAX)
-      return builtin_call(c, call, pkf_text(c, fn), b);
-    pki_error(c->d, pkf_span(fn), "unsupported-function",
-              "math.%s is not supported in kernels", an);
-    return NULL;
-  }
-  if (pkf_alias_is(c, obj, PKF_AL_PK) && pkf_kernel_pk_call(c, call, fn, &r))
-    return r; /* kernels helper: atomics, subviews, scratch views */
-  if (pkf_alias_is(c, obj, PKF_AL_PK)) {
-    if (!strcmp(an, "printf"))
-      return unsupported(c, call, "pk.printf(...) is a statement; call it on its own line");
-    pki_error(c->d, pkf_span(fn), "unsupported-function",
-              "'%s' is not supported in kernels yet", pkf_text(c, fn));
-    return NULL;
-  }
-  if (pkf_alias_is(c, obj, PKF_AL_NP)) {
-    pki_error(c->d, pkf_span(fn), "unsupported-function",
-              "numpy functions cannot be called in kernels; use the math module (math.%s)", an);
-    return NULL;
-  }
-  if (pkf_type_is(obj, "identifier") && pkf_is(c, obj, "self") && c->ent &&
-      (c->ent->kind == PKI_ENT_FUNCTOR || c->ent->kind == PKI_ENT_WORKLOAD)) {
-    for (int i = 0; i < c->ent->nfuncs; i++)
-      if (!strcmp(c->ent->funcs[i]->name, an))
-        return func_call(c, call, c->ent->funcs[i]);
-    if (!pki_entity_member(c->ent, an)) {
-      pki_error(c->d, pkf_span(fn), "unknown-function",
-                "functor '%s' has no @pk.function method '%s'", c->ent->name, an);
-      return NULL;
-    }
-  }
-  if (pkf_type_is(obj, "identifier") && !pkf_alias_find(c, obj) && !pkf_is(c, obj, "self")) {
-    const char *on = pkf_text(c, obj);
-    if (!pkf_lookup(c, on, strlen(on))) {
-      pkf_unknown_name(c, obj);
-      return NULL;
-    }
-  }
-  if (pkf_kernel_method(c, call, fn, &r))
-    return r; /* kernels helper: team member, random pool/state methods */
-  if (!strcmp(an, "extent")) {
-    pki_expr *v = view_base(c, obj);
-    if (!v)
-      return NULL;
-    pkf_nodes ch = pkf_children(c, pkf_field(call, "arguments"));
-    if (ch.n != 1 || !pkf_type_is(ch.v[0], "integer")) {
-      pki_error(c->d, pkf_span(call), "bad-extent",
-                "extent() takes one integer literal, the dimension, e.g. v.extent(0)");
-      return NULL;
-    }
-    pki_expr *k = int_literal(c, ch.v[0], false);
-    return k ? extent_expr(c, call, v, obj, (int)k->ival, ch.v[0]) : NULL;
-  }
+  TSNode attr = pkf_field(c, fn, PKF_F_ATTRIBUTE);
+  pkf_method mc = {call, fn, pkf_field(c, fn, PKF_F_OBJECT), attr, pkf_text(c, attr)};
+  pki_expr *r = NULL;
+  for (size_t i = 0; i < sizeof method_rules / sizeof method_rules[0]; i++)
+    if (method_rules[i](c, &mc, &r))
+      return r;
   pki_error(c->d, pkf_span(fn), "unsupported-function",
             "method call '%s(...)' is not supported in kernels", pkf_text(c, fn));
   return NULL;
 }
 
 static pki_expr *call_expr(pkf_ctx *c, TSNode n) {
-  TSNode fn = pkf_field(n, "function");
-  if (pkf_type_is(fn, "identifier"))
+  TSNode fn = pkf_field(c, n, PKF_F_FUNCTION);
+  if (pkf_type_is(c, fn, PKF_N_IDENTIFIER))
     return name_call(c, n, fn);
-  if (pkf_type_is(fn, "attribute"))
+  if (pkf_type_is(c, fn, PKF_N_ATTRIBUTE))
     return method_call(c, n, fn);
   return unsupported(c, fn, "only named functions can be called in kernels");
 }
 
 /* ------------------------------------------------------------- dispatch */
 
-pki_expr *pkf_expr(pkf_ctx *c, TSNode n) {
-  const char *t = ts_node_type(n);
-  switch (t[0]) {
-  case 'i':
-    if (!strcmp(t, "identifier"))
-      return name_expr(c, n);
-    if (!strcmp(t, "integer"))
-      return int_literal(c, n, false);
-    break;
-  case 'f':
-    if (!strcmp(t, "float"))
-      return float_literal(c, n);
-    if (!strcmp(t, "false"))
-      goto boolean;
-    break;
-  case 't':
-    if (!strcmp(t, "true"))
-      goto boolean;
-    break;
-  case 'a':
-    if (!strcmp(t, "attribute"))
-      return attribute_expr(c, n);
-    break;
-  case 's':
-    if (!strcmp(t, "subscript"))
-      return pkf_subscript(c, n);
-    break;
-  case 'c':
-    if (!strcmp(t, "call"))
-      return call_expr(c, n);
-    if (!strcmp(t, "comparison_operator"))
-      return compare_expr(c, n);
-    if (!strcmp(t, "conditional_expression"))
-      return cond_expr(c, n);
-    break;
-  case 'b':
-    if (!strcmp(t, "binary_operator"))
-      return binary_expr(c, n);
-    if (!strcmp(t, "boolean_operator"))
-      return bool_expr(c, n);
-    break;
-  case 'u':
-  case 'n':
-    if (!strcmp(t, "unary_operator") || !strcmp(t, "not_operator"))
-      return unary_expr(c, n);
-    break;
-  case 'p':
-    if (!strcmp(t, "parenthesized_expression")) {
-      pkf_nodes ch = pkf_children(c, n);
-      if (ch.n == 1)
-        return pkf_expr(c, ch.v[0]);
-    }
-    break;
-  }
-  for (size_t i = 0; i < sizeof bad_exprs / sizeof bad_exprs[0]; i++)
-    if (bad_exprs[i].msg && !strcmp(bad_exprs[i].type, t))
-      return unsupported(c, n, bad_exprs[i].msg);
-  pki_error(c->d, pkf_span(n), "unsupported-expression",
-            "this expression (%s) is not supported in kernels", t);
-  return NULL;
-boolean : {
+static pki_expr *integer_expr(pkf_ctx *c, TSNode n) { return int_literal(c, n, false); }
+
+static pki_expr *bool_literal(pkf_ctx *c, TSNode n) {
   pki_expr *e = pki_new_expr(c->m, PKI_E_BOOL, pkf_span(n));
-  e->ival = t[0] == 't';
+  e->ival = pkf_type_is(c, n, PKF_N_TRUE);
   return e;
 }
+
+static pki_expr *unknown_expr(pkf_ctx *c, TSNode n) {
+  pki_error(c->d, pkf_span(n), "unsupported-expression",
+            "this expression (%s) is not supported in kernels", ts_node_type(n));
+  return NULL;
+}
+
+static pki_expr *paren_expr(pkf_ctx *c, TSNode n) {
+  pkf_nodes ch = pkf_children(c, n);
+  return ch.n == 1 ? pkf_expr(c, ch.v[0]) : unknown_expr(c, n);
+}
+
+/* How an expression type is lowered (fe.h, "Dispatch"): lower returns the
+ * expression (NULL after a reported error); a type without lower is
+ * reported with msg, or as "this expression (TYPE) is not supported". */
+typedef struct expr_rule {
+  pki_expr *(*lower)(pkf_ctx *c, TSNode n);
+  const char *msg;
+} expr_rule;
+
+static const expr_rule expr_rules[PKF_N_COUNT] = {
+    [PKF_N_IDENTIFIER] = {name_expr, NULL},
+    [PKF_N_INTEGER] = {integer_expr, NULL},
+    [PKF_N_FLOAT] = {float_literal, NULL},
+    [PKF_N_TRUE] = {bool_literal, NULL},
+    [PKF_N_FALSE] = {bool_literal, NULL},
+    [PKF_N_ATTRIBUTE] = {attribute_expr, NULL},
+    [PKF_N_SUBSCRIPT] = {pkf_subscript, NULL},
+    [PKF_N_CALL] = {call_expr, NULL},
+    [PKF_N_COMPARISON_OPERATOR] = {compare_expr, NULL},
+    [PKF_N_CONDITIONAL_EXPRESSION] = {cond_expr, NULL},
+    [PKF_N_BINARY_OPERATOR] = {binary_expr, NULL},
+    [PKF_N_BOOLEAN_OPERATOR] = {bool_expr, NULL},
+    [PKF_N_UNARY_OPERATOR] = {unary_expr, NULL},
+    [PKF_N_NOT_OPERATOR] = {unary_expr, NULL},
+    [PKF_N_PARENTHESIZED_EXPRESSION] = {paren_expr, NULL},
+    [PKF_N_STRING] = {NULL, "strings are only allowed as the format of pk.printf(...)"},
+    [PKF_N_CONCATENATED_STRING] = {NULL,
+        "strings are only allowed as the format of pk.printf(...)"},
+    [PKF_N_LIST] = {NULL,
+        "list literals are only supported as the initializer of a typing.List local "
+        "('xs: List[float] = [0.0, 0.0]') and as the index list of pk.atomic_*"},
+    [PKF_N_TUPLE] = {NULL, "tuples are not supported in kernels; use separate variables"},
+    [PKF_N_EXPRESSION_LIST] = {NULL,
+        "tuples are not supported in kernels; use separate variables"},
+    [PKF_N_DICTIONARY] = {NULL,
+        "dicts are not supported in kernels; use Views or separate variables"},
+    [PKF_N_SET] = {NULL, "sets are not supported in kernels; use Views or separate variables"},
+    [PKF_N_LIST_COMPREHENSION] = {NULL,
+        "list comprehensions are not supported in kernels; write a for loop"},
+    [PKF_N_DICTIONARY_COMPREHENSION] = {NULL,
+        "dict comprehensions are not supported in kernels; write a for loop"},
+    [PKF_N_SET_COMPREHENSION] = {NULL,
+        "set comprehensions are not supported in kernels; write a for loop"},
+    [PKF_N_GENERATOR_EXPRESSION] = {NULL,
+        "generator expressions are not supported in kernels; write a for loop"},
+    [PKF_N_LAMBDA] = {NULL,
+        "lambda is not supported in kernels; define a @pk.function and call it"},
+    [PKF_N_AWAIT] = {NULL, "'await' is not supported in kernels"},
+    [PKF_N_NAMED_EXPRESSION] = {NULL,
+        "the walrus operator ':=' is not supported in kernels; assign in a separate statement"},
+    [PKF_N_NONE] = {NULL, "None is not supported in kernels; use a number or a bool"},
+    [PKF_N_ELLIPSIS] = {NULL, "'...' is not supported in kernels"},
+    [PKF_N_SLICE] = {NULL,
+        "slices are only supported as subview indices, e.g. A[i, :] or A[a:b]"},
+    [PKF_N_LIST_SPLAT] = {NULL,
+        "starred arguments (*args) are not supported in kernels; pass arguments one by one"},
+    [PKF_N_DICTIONARY_SPLAT] = {NULL,
+        "starred arguments (**kwargs) are not supported in kernels; pass arguments one by one"},
+    [PKF_N_KEYWORD_ARGUMENT] = {NULL,
+        "keyword arguments are not supported in calls inside kernels; pass arguments by "
+        "position"},
+    [PKF_N_YIELD] = {NULL, "'yield' is not supported in kernels"},
+};
+
+pki_expr *pkf_expr(pkf_ctx *c, TSNode n) {
+  const expr_rule *r = &expr_rules[pkf_ntype_of(c, n)];
+  return r->lower ? r->lower(c, n) : r->msg ? unsupported(c, n, r->msg) : unknown_expr(c, n);
 }

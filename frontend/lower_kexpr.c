@@ -35,11 +35,12 @@ static bool arity(pkf_ctx *c, TSNode call, const char *name, int lo, int hi, int
 
 /* Positional arguments of call (keywords reported). */
 static bool positional(pkf_ctx *c, TSNode call, pkf_nodes *out) {
-  *out = pkf_children(c, pkf_field(call, "arguments"));
+  *out = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   for (uint32_t i = 0; i < out->n; i++)
-    if (!pkf_type_is(out->v[i], "identifier") && ts_node_is_named(out->v[i]) &&
-        (pkf_type_is(out->v[i], "keyword_argument") || pkf_type_is(out->v[i], "list_splat") ||
-         pkf_type_is(out->v[i], "dictionary_splat"))) {
+    if (!pkf_type_is(c, out->v[i], PKF_N_IDENTIFIER) && ts_node_is_named(out->v[i]) &&
+        (pkf_type_is(c, out->v[i], PKF_N_KEYWORD_ARGUMENT) ||
+         pkf_type_is(c, out->v[i], PKF_N_LIST_SPLAT) ||
+         pkf_type_is(c, out->v[i], PKF_N_DICTIONARY_SPLAT))) {
       pki_error(c->d, pkf_span(out->v[i]), "unsupported-expression",
                 "pass the arguments of this call by position");
       return false;
@@ -84,21 +85,21 @@ static pki_expr *slice_node(pkf_ctx *c, TSNode sl) {
 
 /* slice(None) / slice(a, b) inside pk.subview. */
 static bool slice_call(pkf_ctx *c, TSNode n, pki_expr **out) {
-  if (!pkf_type_is(n, "call") || !pkf_is(c, pkf_field(n, "function"), "slice"))
+  if (!pkf_type_is(c, n, PKF_N_CALL) || !pkf_is(c, pkf_field(c, n, PKF_F_FUNCTION), "slice"))
     return false;
-  pkf_nodes a = pkf_children(c, pkf_field(n, "arguments"));
+  pkf_nodes a = pkf_children(c, pkf_field(c, n, PKF_F_ARGUMENTS));
   if (!arity(c, n, "slice", 1, 2, (int)a.n))
     return fail(out);
   pki_expr *e = pki_new_expr_n(c->m, PKI_E_SLICE, pkf_span(n), 2);
   bool ok = true;
-  if (a.n == 1 && pkf_type_is(a.v[0], "none")) {
+  if (a.n == 1 && pkf_type_is(c, a.v[0], PKF_N_NONE)) {
     e->ival = 1;
   } else if (a.n == 1) {
     ok = (e->args[1] = pkf_expr(c, a.v[0])) != NULL;
   } else {
-    if (!pkf_type_is(a.v[0], "none"))
+    if (!pkf_type_is(c, a.v[0], PKF_N_NONE))
       ok &= (e->args[0] = pkf_expr(c, a.v[0])) != NULL;
-    if (!pkf_type_is(a.v[1], "none"))
+    if (!pkf_type_is(c, a.v[1], PKF_N_NONE))
       ok &= (e->args[1] = pkf_expr(c, a.v[1])) != NULL;
     e->ival = !e->args[0] && !e->args[1];
   }
@@ -106,7 +107,7 @@ static bool slice_call(pkf_ctx *c, TSNode n, pki_expr **out) {
   return true;
 }
 
-pki_expr *pkf_subview(pkf_ctx *c, TSNode n, pki_expr *b, TSNode *ix, int nix) {
+pki_expr *pkf_subview(pkf_ctx *c, TSNode n, pki_expr *b, const TSNode *ix, int nix) {
   pki_type t = var_type(b);
   if (b->kind != PKI_E_VAR || (t.kind != PKI_VOID && t.kind != PKI_VIEW)) {
     pki_error(c->d, pkf_span(n), "not-a-view", "only a View can be sliced into a subview");
@@ -118,14 +119,15 @@ pki_expr *pkf_subview(pkf_ctx *c, TSNode n, pki_expr *b, TSNode *ix, int nix) {
               "index or slice per dimension", b->var->name, nix, t.rank);
     return NULL;
   }
-  pki_expr *e = pki_new_expr_n(c->m, PKI_E_INTRINSIC, pkf_span(n), 1 + (t.rank > nix ? t.rank : nix));
+  pki_expr *e =
+      pki_new_expr_n(c->m, PKI_E_INTRINSIC, pkf_span(n), 1 + (t.rank > nix ? t.rank : nix));
   e->intrinsic = PKI_INTRINSIC_SUBVIEW;
   e->args[0] = b;
   int slices = 0;
   bool ok = true;
   for (int i = 0; i < nix; i++) {
     pki_expr *a = NULL;
-    if (pkf_type_is(ix[i], "slice"))
+    if (pkf_type_is(c, ix[i], PKF_N_SLICE))
       a = slice_node(c, ix[i]);
     else if (!slice_call(c, ix[i], &a))
       a = pkf_expr(c, ix[i]);
@@ -175,7 +177,7 @@ static pki_expr *atomic_call(pkf_ctx *c, TSNode call, const char *name, int id,
     return NULL;
   }
   TSNode lst = a->v[1];
-  if (!pkf_type_is(lst, "list")) {
+  if (!pkf_type_is(c, lst, PKF_N_LIST)) {
     pki_error(c->d, pkf_span(lst), "bad-atomic",
               "the second argument of %s must be a list literal of indices, e.g. [i] or [i, j]",
               name);
@@ -238,11 +240,11 @@ static const char *const statement_only[] = {
     "parallel_for", "parallel_reduce", "parallel_scan", "single", "TeamThreadRange",
     "ThreadVectorRange", "TeamVectorRange", "TeamThreadMDRange", "PerTeam", "PerThread"};
 
-bool pkf_kernel_pk_call(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out) {
+bool pkf_kernel_pk_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
   if (c->host)
     return false;
-  TSNode attr = pkf_field(fn, "attribute");
-  const char *an = pkf_text(c, attr);
+  TSNode call = mc->call, fn = mc->fn;
+  const char *an = mc->name;
   for (size_t i = 0; i < sizeof statement_only / sizeof statement_only[0]; i++)
     if (!strcmp(an, statement_only[i])) {
       pki_error(c->d, pkf_span(call), "bad-nested-pattern",
@@ -306,11 +308,11 @@ static const char *const recv_names[] = {
     "a random pool (pk.Random_XorShift64_Pool)",
     "a random state from pool.get_state()"};
 
-bool pkf_kernel_method(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out) {
-  TSNode obj = pkf_field(fn, "object"), attr = pkf_field(fn, "attribute");
+bool pkf_kernel_method(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
+  TSNode call = mc->call, fn = mc->fn, obj = mc->obj;
   int k = -1;
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-    if (pkf_is(c, attr, methods[i].name))
+    if (!strcmp(mc->name, methods[i].name))
       k = (int)i;
   if (k < 0)
     return false;
@@ -353,11 +355,11 @@ bool pkf_kernel_method(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out) {
 /* [[a, b], [c, d]]: a List[List[T]] literal, flattened row by row; the
  * type's rank is the number of columns. NULL after an error. */
 pki_expr *pkf_matrix_literal(pkf_ctx *c, TSNode list, pki_kind elem) {
-  pkf_nodes rows = pkf_type_is(list, "list") ? pkf_children(c, list) : (pkf_nodes){0};
-  uint32_t cols = rows.n ? ts_node_named_child_count(rows.v[0]) : 0;
+  pkf_nodes rows = pkf_type_is(c, list, PKF_N_LIST) ? pkf_children(c, list) : (pkf_nodes){0};
+  uint32_t cols = rows.n ? pkf_named_child_count(c, rows.v[0]) : 0;
   bool ok = rows.n > 0 && cols > 0 && rows.n * cols <= 4096;
   for (uint32_t r = 0; ok && r < rows.n; r++)
-    ok = pkf_type_is(rows.v[r], "list") && ts_node_named_child_count(rows.v[r]) == cols;
+    ok = pkf_type_is(c, rows.v[r], PKF_N_LIST) && pkf_named_child_count(c, rows.v[r]) == cols;
   if (!ok) {
     pki_error(c->d, pkf_span(list), "bad-list",
               "a List[List[T]] local needs a literal of equal-length rows, e.g. "
@@ -378,14 +380,15 @@ pki_expr *pkf_matrix_literal(pkf_ctx *c, TSNode list, pki_kind elem) {
 pki_expr *pkf_list_literal(pkf_ctx *c, TSNode list, pki_kind elem) {
   TSNode lit = list;
   int64_t times = 1;
-  if (pkf_type_is(list, "binary_operator") && pkf_is(c, pkf_field(list, "operator"), "*") &&
-      pkf_type_is(pkf_field(list, "left"), "list") &&
-      pkf_type_is(pkf_field(list, "right"), "integer")) {
-    lit = pkf_field(list, "left");
-    times = strtoll(pkf_text(c, pkf_field(list, "right")), NULL, 10);
+  if (pkf_type_is(c, list, PKF_N_BINARY_OPERATOR) &&
+      pkf_is(c, pkf_field(c, list, PKF_F_OPERATOR), "*") &&
+      pkf_type_is(c, pkf_field(c, list, PKF_F_LEFT), PKF_N_LIST) &&
+      pkf_type_is(c, pkf_field(c, list, PKF_F_RIGHT), PKF_N_INTEGER)) {
+    lit = pkf_field(c, list, PKF_F_LEFT);
+    times = strtoll(pkf_text(c, pkf_field(c, list, PKF_F_RIGHT)), NULL, 10);
   }
-  pkf_nodes el = pkf_type_is(lit, "list") ? pkf_children(c, lit) : (pkf_nodes){0};
-  if (!pkf_type_is(lit, "list") || el.n == 0 || times < 1 || times * el.n > 4096) {
+  pkf_nodes el = pkf_type_is(c, lit, PKF_N_LIST) ? pkf_children(c, lit) : (pkf_nodes){0};
+  if (!pkf_type_is(c, lit, PKF_N_LIST) || el.n == 0 || times < 1 || times * el.n > 4096) {
     pki_error(c->d, pkf_span(list), "bad-list",
               "a typing.List local needs a list literal of fixed, non-zero length, e.g. "
               "[0.0, 0.0, 0.0] or [0.0] * 3 (with a literal count)");

@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-static void lower_stmt(pkf_ctx *c, TSNode n, pki_block *out, bool first);
+static void lower_stmt(pkf_ctx *c, TSNode n, pki_block *out);
 
 static void stmt_error(pkf_ctx *c, TSNode n, const char *msg) {
   pki_error(c->d, pkf_span(n), "unsupported-statement", "%s", msg);
@@ -24,10 +24,20 @@ static void lower_in_scope(pkf_ctx *c, TSNode block, pki_block *out, const char 
   pkf_scope_pop(c);
 }
 
+/* A string as the first statement of a body: its docstring. */
+static bool is_docstring(pkf_ctx *c, TSNode st) {
+  if (!pkf_type_is(c, st, PKF_N_EXPRESSION_STATEMENT))
+    return false;
+  pkf_nodes ch = pkf_children(c, st);
+  return ch.n == 1 && (pkf_type_is(c, ch.v[0], PKF_N_STRING) ||
+                       pkf_type_is(c, ch.v[0], PKF_N_CONCATENATED_STRING));
+}
+
 void pkf_lower_body(pkf_ctx *c, TSNode block, pki_block *out) {
   pkf_nodes st = pkf_children(c, block);
   for (uint32_t i = 0; i < st.n; i++)
-    lower_stmt(c, st.v[i], out, i == 0);
+    if (i > 0 || !is_docstring(c, st.v[i]))
+      lower_stmt(c, st.v[i], out);
 }
 
 /* ------------------------------------------------------------ targets */
@@ -56,7 +66,7 @@ static bool writable(pkf_ctx *c, TSNode at, pki_var *v) {
 
 /* The target of an assignment to an existing name, a View element or a member. */
 pki_expr *pkf_target(pkf_ctx *c, TSNode left) {
-  if (pkf_type_is(left, "subscript")) {
+  if (pkf_type_is(c, left, PKF_N_SUBSCRIPT)) {
     pki_expr *e = pkf_subscript(c, left);
     if (e && e->kind != PKI_E_INDEX) {
       stmt_error(c, left, "cannot assign to a subview; assign its elements, e.g. 'row[j] = x'");
@@ -71,7 +81,7 @@ pki_expr *pkf_target(pkf_ctx *c, TSNode left) {
     member_write(c, left);
     return NULL;
   }
-  if (pkf_type_is(left, "identifier")) {
+  if (pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
     uint32_t s = ts_node_start_byte(left);
     pki_var *v = pkf_lookup(c, c->src + s, ts_node_end_byte(left) - s);
     if (!v) {
@@ -91,9 +101,9 @@ pki_expr *pkf_target(pkf_ctx *c, TSNode left) {
     e->var = v;
     return e;
   }
-  if (pkf_type_is(left, "pattern_list") || pkf_type_is(left, "tuple_pattern") ||
-      pkf_type_is(left, "list_pattern") || pkf_type_is(left, "tuple") ||
-      pkf_type_is(left, "list"))
+  if (pkf_type_is(c, left, PKF_N_PATTERN_LIST) || pkf_type_is(c, left, PKF_N_TUPLE_PATTERN) ||
+      pkf_type_is(c, left, PKF_N_LIST_PATTERN) || pkf_type_is(c, left, PKF_N_TUPLE) ||
+      pkf_type_is(c, left, PKF_N_LIST))
     stmt_error(c, left, "tuple assignment is not supported in kernels; assign each variable "
                         "in its own statement");
   else
@@ -144,7 +154,7 @@ static void annotated_decl(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode
     member_write(c, left);
     return;
   }
-  if (!pkf_type_is(left, "identifier")) {
+  if (!pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
     stmt_error(c, left, "only a plain name can be declared with an annotation");
     return;
   }
@@ -194,17 +204,18 @@ static void annotated_decl(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode
 }
 
 static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
-  TSNode left = pkf_field(n, "left"), right = pkf_field(n, "right"), ann = pkf_field(n, "type");
-  if (pkf_type_is(right, "assignment")) {
+  TSNode left = pkf_field(c, n, PKF_F_LEFT), right = pkf_field(c, n, PKF_F_RIGHT),
+         ann = pkf_field(c, n, PKF_F_TYPE);
+  if (pkf_type_is(c, right, PKF_N_ASSIGNMENT)) {
     /* a = b = v: b = v first, then a = b (v evaluated once) */
-    if (!ts_node_is_null(ann) || !ts_node_is_null(pkf_field(right, "type"))) {
+    if (!ts_node_is_null(ann) || !ts_node_is_null(pkf_field(c, right, PKF_F_TYPE))) {
       stmt_error(c, n, "annotations are not allowed in a chained assignment; annotate "
                        "each name in a statement of its own");
       return;
     }
     assignment(c, right, out);
-    right = pkf_field(right, "left");
-    if (pkf_type_is(right, "pattern_list") || pkf_type_is(right, "tuple_pattern"))
+    right = pkf_field(c, right, PKF_F_LEFT);
+    if (pkf_type_is(c, right, PKF_N_PATTERN_LIST) || pkf_type_is(c, right, PKF_N_TUPLE_PATTERN))
       return; /* reported by the inner assignment */
   }
   if (!ts_node_is_null(ann) && !ts_node_is_null(right) &&
@@ -218,7 +229,7 @@ static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
     return;
   if (pkf_nested_assign(c, n, left, ann, right, out))
     return;
-  if (pkf_type_is(left, "identifier")) {
+  if (pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
     uint32_t s0 = ts_node_start_byte(left);
     if (!pkf_lookup(c, c->src + s0, ts_node_end_byte(left) - s0)) {
       pki_expr *value = pkf_expr(c, right);
@@ -255,7 +266,7 @@ static const struct {
               {"^=", PKI_OP_BITXOR},  {"<<=", PKI_OP_SHL},      {">>=", PKI_OP_SHR}};
 
 static void aug_assignment(pkf_ctx *c, TSNode n, pki_block *out) {
-  TSNode tok = pkf_field(n, "operator");
+  TSNode tok = pkf_field(c, n, PKF_F_OPERATOR);
   pki_op op = PKI_OP_NONE;
   for (size_t i = 0; i < sizeof augops / sizeof augops[0]; i++)
     if (pkf_is(c, tok, augops[i].text))
@@ -264,7 +275,8 @@ static void aug_assignment(pkf_ctx *c, TSNode n, pki_block *out) {
     stmt_error(c, tok, "the '@=' operator is not supported in kernels");
     return;
   }
-  pki_expr *t = pkf_target(c, pkf_field(n, "left")), *value = pkf_expr(c, pkf_field(n, "right"));
+  pki_expr *t = pkf_target(c, pkf_field(c, n, PKF_F_LEFT)),
+           *value = pkf_expr(c, pkf_field(c, n, PKF_F_RIGHT));
   if (!t || !value)
     return;
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_AUGASSIGN, pkf_span(n));
@@ -338,9 +350,9 @@ static pki_expr *format_string(pkf_ctx *c, TSNode n) {
   size_t len = 0;
   char *buf = pki_alloc(c->m->arena, ts_node_end_byte(n) - ts_node_start_byte(n) + 1);
   bool ok = true;
-  if (pkf_type_is(n, "string")) {
+  if (pkf_type_is(c, n, PKF_N_STRING)) {
     ok = string_piece(c, n, buf, &len);
-  } else if (pkf_type_is(n, "concatenated_string")) {
+  } else if (pkf_type_is(c, n, PKF_N_CONCATENATED_STRING)) {
     pkf_nodes parts = pkf_children(c, n);
     for (uint32_t i = 0; ok && i < parts.n; i++)
       ok = string_piece(c, parts.v[i], buf, &len);
@@ -362,7 +374,7 @@ static pki_expr *format_string(pkf_ctx *c, TSNode n) {
 }
 
 static void printf_stmt(pkf_ctx *c, TSNode call, pki_block *out) {
-  pkf_nodes ch = pkf_children(c, pkf_field(call, "arguments"));
+  pkf_nodes ch = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   if (ch.n == 0) {
     pki_error(c->d, pkf_span(call), "bad-printf", "pk.printf needs a format string");
     return;
@@ -378,16 +390,17 @@ static void printf_stmt(pkf_ctx *c, TSNode call, pki_block *out) {
 }
 
 static bool is_pk_printf(pkf_ctx *c, TSNode call) {
-  TSNode fn = pkf_field(call, "function");
+  TSNode fn = pkf_field(c, call, PKF_F_FUNCTION);
   const pkf_alias *a = pkf_alias_find(c, fn); /* from pykokkos import printf */
   if (a && a->kind == PKF_AL_PKNAME && !strcmp(a->orig, "printf"))
     return true;
-  return pkf_type_is(fn, "attribute") && pkf_alias_is(c, pkf_field(fn, "object"), PKF_AL_PK) &&
-         pkf_is(c, pkf_field(fn, "attribute"), "printf");
+  return pkf_type_is(c, fn, PKF_N_ATTRIBUTE) &&
+         pkf_alias_is(c, pkf_field(c, fn, PKF_F_OBJECT), PKF_AL_PK) &&
+         pkf_is(c, pkf_field(c, fn, PKF_F_ATTRIBUTE), "printf");
 }
 
 void pkf_lower_call_stmt(pkf_ctx *c, TSNode call, pki_block *out) {
-  if (pkf_type_is(call, "call") && is_pk_printf(c, call)) {
+  if (pkf_type_is(c, call, PKF_N_CALL) && is_pk_printf(c, call)) {
     printf_stmt(c, call, out);
     return;
   }
@@ -399,40 +412,46 @@ void pkf_lower_call_stmt(pkf_ctx *c, TSNode call, pki_block *out) {
   }
 }
 
-static void expr_stmt(pkf_ctx *c, TSNode n, pki_block *out, bool first) {
+static void expr_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   pkf_nodes ch = pkf_children(c, n);
   if (ch.n != 1) {
     stmt_error(c, n, "tuples are not supported in kernels");
     return;
   }
   TSNode x = ch.v[0];
-  const char *t = ts_node_type(x);
-  if (!strcmp(t, "assignment"))
+  switch (pkf_ntype_of(c, x)) {
+  case PKF_N_ASSIGNMENT:
     assignment(c, x, out);
-  else if (!strcmp(t, "augmented_assignment"))
+    return;
+  case PKF_N_AUGMENTED_ASSIGNMENT:
     aug_assignment(c, x, out);
-  else if ((!strcmp(t, "string") || !strcmp(t, "concatenated_string")) && first)
-    return; /* docstring */
-  else if (!strcmp(t, "call") && is_pk_printf(c, x))
-    printf_stmt(c, x, out);
-  else if (!strcmp(t, "call")) {
-    pki_expr *e = pkf_expr(c, x);
-    if (e) {
-      pki_stmt *s = pki_new_stmt(c->m, PKI_S_EXPR, pkf_span(n));
-      s->value = e;
-      push(c, out, s);
+    return;
+  case PKF_N_CALL:
+    if (is_pk_printf(c, x)) {
+      printf_stmt(c, x, out);
+    } else {
+      pki_expr *e = pkf_expr(c, x);
+      if (e) {
+        pki_stmt *s = pki_new_stmt(c->m, PKI_S_EXPR, pkf_span(n));
+        s->value = e;
+        push(c, out, s);
+      }
     }
-  } else if (!strcmp(t, "yield"))
+    return;
+  case PKF_N_YIELD:
     stmt_error(c, x, "'yield' is not supported in kernels");
-  else
-    stmt_error(c, x, "this expression statement has no effect; only calls (and "
-                     "pk.printf) can be used as statements in kernels");
+    return;
+  default:
+    break;
+  }
+  stmt_error(c, x, "this expression statement has no effect; only calls (and "
+                   "pk.printf) can be used as statements in kernels");
 }
 
 /* --------------------------------------------------------- control flow */
 
 static bool no_else(pkf_ctx *c, TSNode n, const char *what) {
-  TSNode alt = pkf_field(n, "alternative");
+  TSNode alt = pkf_field(c, n, PKF_F_ALTERNATIVE);
   if (ts_node_is_null(alt))
     return true;
   pki_error(c->d, pkf_span(alt), "unsupported-statement",
@@ -442,22 +461,22 @@ static bool no_else(pkf_ctx *c, TSNode n, const char *what) {
 
 static void if_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_IF, pkf_span(n));
-  s->cond = pkf_expr(c, pkf_field(n, "condition"));
-  lower_in_scope(c, pkf_field(n, "consequence"), &s->body, "if", pkf_span(n));
+  s->cond = pkf_expr(c, pkf_field(c, n, PKF_F_CONDITION));
+  lower_in_scope(c, pkf_field(c, n, PKF_F_CONSEQUENCE), &s->body, "if", pkf_span(n));
   pki_block *orelse = &s->orelse;
   pkf_nodes ch = pkf_children(c, n);
   bool ok = s->cond != NULL;
   for (uint32_t i = 0; i < ch.n; i++) {
     TSNode alt = ch.v[i];
-    if (pkf_type_is(alt, "elif_clause")) {
+    if (pkf_type_is(c, alt, PKF_N_ELIF_CLAUSE)) {
       pki_stmt *e = pki_new_stmt(c->m, PKI_S_IF, pkf_span(alt));
-      e->cond = pkf_expr(c, pkf_field(alt, "condition"));
+      e->cond = pkf_expr(c, pkf_field(c, alt, PKF_F_CONDITION));
       ok &= e->cond != NULL;
-      lower_in_scope(c, pkf_field(alt, "consequence"), &e->body, "elif", pkf_span(alt));
+      lower_in_scope(c, pkf_field(c, alt, PKF_F_CONSEQUENCE), &e->body, "elif", pkf_span(alt));
       push(c, orelse, e);
       orelse = &e->orelse;
-    } else if (pkf_type_is(alt, "else_clause")) {
-      lower_in_scope(c, pkf_field(alt, "body"), orelse, "else", pkf_span(alt));
+    } else if (pkf_type_is(c, alt, PKF_N_ELSE_CLAUSE)) {
+      lower_in_scope(c, pkf_field(c, alt, PKF_F_BODY), orelse, "else", pkf_span(alt));
     }
   }
   if (ok)
@@ -465,24 +484,25 @@ static void if_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
 }
 
 static void for_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
-  TSNode left = pkf_field(n, "left"), right = pkf_field(n, "right");
-  if (pkf_type_is(ts_node_child(n, 0), "async")) {
+  TSNode left = pkf_field(c, n, PKF_F_LEFT), right = pkf_field(c, n, PKF_F_RIGHT);
+  if (pkf_type_is(c, ts_node_child(n, 0), PKF_N_ASYNC)) {
     stmt_error(c, n, "'async for' is not supported in kernels");
     return;
   }
   if (!no_else(c, n, "for"))
     return;
-  if (!pkf_type_is(right, "call") || !pkf_is(c, pkf_field(right, "function"), "range") ||
-      !pkf_type_is(pkf_field(right, "arguments"), "argument_list")) {
+  if (!pkf_type_is(c, right, PKF_N_CALL) ||
+      !pkf_is(c, pkf_field(c, right, PKF_F_FUNCTION), "range") ||
+      !pkf_type_is(c, pkf_field(c, right, PKF_F_ARGUMENTS), PKF_N_ARGUMENT_LIST)) {
     stmt_error(c, right, "only 'for NAME in range(...)' loops are supported in kernels; "
                          "loop over indices, e.g. 'for j in range(v.extent(0))'");
     return;
   }
-  if (!pkf_type_is(left, "identifier")) {
+  if (!pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
     stmt_error(c, left, "the loop variable must be a single name");
     return;
   }
-  pkf_nodes args = pkf_children(c, pkf_field(right, "arguments"));
+  pkf_nodes args = pkf_children(c, pkf_field(c, right, PKF_F_ARGUMENTS));
   if (args.n < 1 || args.n > 3) {
     pki_error(c->d, pkf_span(right), "arity",
               "wrong number of arguments to 'range': expected 1 to 3, got %u", args.n);
@@ -518,7 +538,7 @@ static void for_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   pkf_scope_push(c, &sc, "for", pkf_span(n));
   s->var = new_local(c, left, pki_int_type, false);
   c->loops++;
-  pkf_lower_body(c, pkf_field(n, "body"), &s->body);
+  pkf_lower_body(c, pkf_field(c, n, PKF_F_BODY), &s->body);
   c->loops--;
   pkf_scope_pop(c);
   if (ok)
@@ -529,16 +549,16 @@ static void while_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   if (!no_else(c, n, "while"))
     return;
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_WHILE, pkf_span(n));
-  s->cond = pkf_expr(c, pkf_field(n, "condition"));
+  s->cond = pkf_expr(c, pkf_field(c, n, PKF_F_CONDITION));
   c->loops++;
-  lower_in_scope(c, pkf_field(n, "body"), &s->body, "while", pkf_span(n));
+  lower_in_scope(c, pkf_field(c, n, PKF_F_BODY), &s->body, "while", pkf_span(n));
   c->loops--;
   if (s->cond)
     push(c, out, s);
 }
 
 static void return_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
-  TSNode v = ts_node_named_child(n, 0);
+  TSNode v = pkf_named_child(c, n, 0);
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_RETURN, pkf_span(n));
   if (!ts_node_is_null(v)) {
     if (c->fn->is_closure) {
@@ -559,27 +579,6 @@ static void return_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   push(c, out, s);
 }
 
-static const struct {
-  const char *type, *msg;
-} bad_stmts[] = {
-    {"global_statement", "'global' is not supported in kernels; pass the value as a kernel argument"},
-    {"nonlocal_statement", "'nonlocal' is not supported yet (it is meant for nested team closures)"},
-    {"delete_statement", "'del' is not supported in kernels"},
-    {"with_statement", "'with' is not supported in kernels"},
-    {"try_statement", "'try' is not supported in kernels: device code cannot handle exceptions"},
-    {"raise_statement", "'raise' is not supported in kernels: device code cannot raise exceptions"},
-    {"function_definition", "nested functions are not supported in kernels outside team workunits; define a top-level @pk.function"},
-    {"decorated_definition", "nested functions are not supported in kernels (decorated); define a top-level @pk.function"},
-    {"class_definition", "classes cannot be defined inside kernels"},
-    {"import_statement", "imports are not allowed inside kernels; import at the top of the file"},
-    {"import_from_statement", "imports are not allowed inside kernels; import at the top of the file"},
-    {"future_import_statement", "imports are not allowed inside kernels; import at the top of the file"},
-    {"match_statement", "'match' is not supported in kernels; use if/elif/else"},
-    {"print_statement", "Python 2 print is not supported; use pk.printf(fmt, ...)"},
-    {"exec_statement", "'exec' is not supported in kernels"},
-    {"type_alias_statement", "'type' aliases are not supported in kernels"},
-};
-
 /* assert cond[, "message"] */
 static void assert_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   pkf_nodes ch = pkf_children(c, n);
@@ -590,7 +589,8 @@ static void assert_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_ASSERT, pkf_span(n));
   s->cond = pkf_expr(c, ch.v[0]);
   if (ch.n == 2) {
-    if (!pkf_type_is(ch.v[1], "string") && !pkf_type_is(ch.v[1], "concatenated_string")) {
+    if (!pkf_type_is(c, ch.v[1], PKF_N_STRING) &&
+        !pkf_type_is(c, ch.v[1], PKF_N_CONCATENATED_STRING)) {
       pki_error(c->d, pkf_span(ch.v[1]), "bad-assert",
                 "the message of an assert in a kernel must be a string literal");
       return;
@@ -608,8 +608,9 @@ static void assert_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
  * keyword there as a PEP 695 alias (left: [i, ...], right: v). */
 static bool soft_type_assign(pkf_ctx *c, TSNode n, pki_block *out) {
   pki_var *v = pkf_lookup(c, "type", 4);
-  TSNode l = pkf_unwrap_type(pkf_field(n, "left")), r = pkf_unwrap_type(pkf_field(n, "right"));
-  if (!v || !pkf_type_is(l, "list") || ts_node_is_null(r))
+  TSNode l = pkf_unwrap_type(c, pkf_field(c, n, PKF_F_LEFT)),
+         r = pkf_unwrap_type(c, pkf_field(c, n, PKF_F_RIGHT));
+  if (!v || !pkf_type_is(c, l, PKF_N_LIST) || ts_node_is_null(r))
     return false;
   pkf_nodes ix = pkf_children(c, l);
   if (ix.n < 1 || (v->type.kind == PKI_VIEW && (int)ix.n != v->type.rank))
@@ -628,43 +629,79 @@ static bool soft_type_assign(pkf_ctx *c, TSNode n, pki_block *out) {
   return true;
 }
 
-static void lower_stmt(pkf_ctx *c, TSNode n, pki_block *out, bool first) {
-  const char *t = ts_node_type(n);
-  if (pkf_ent_stmt(c, n, out)) /* entities helper: @pk.main dispatches, typed decls */
+static void pass_stmt(pkf_ctx *c, TSNode n, pki_block *out) {}
+
+static void loop_jump(pkf_ctx *c, TSNode n, pki_block *out) {
+  bool brk = pkf_type_is(c, n, PKF_N_BREAK_STATEMENT);
+  if (c->loops == 0) {
+    pki_error(c->d, pkf_span(n), "outside-loop", "'%s' outside a loop", brk ? "break" : "continue");
     return;
-  if (pkf_kernel_stmt(c, n, out))
-    return;
-  if (!strcmp(t, "assert_statement"))
-    assert_stmt(c, n, out);
-  else if (!strcmp(t, "type_alias_statement") && soft_type_assign(c, n, out))
-    return;
-  else if (!strcmp(t, "expression_statement"))
-    expr_stmt(c, n, out, first);
-  else if (!strcmp(t, "if_statement"))
-    if_stmt(c, n, out);
-  else if (!strcmp(t, "for_statement"))
-    for_stmt(c, n, out);
-  else if (!strcmp(t, "while_statement"))
-    while_stmt(c, n, out);
-  else if (!strcmp(t, "return_statement"))
-    return_stmt(c, n, out);
-  else if (!strcmp(t, "pass_statement"))
-    return;
-  else if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement")) {
-    bool brk = t[0] == 'b';
-    if (c->loops == 0) {
-      pki_error(c->d, pkf_span(n), "outside-loop", "'%s' outside a loop",
-                brk ? "break" : "continue");
-      return;
-    }
-    push(c, out, pki_new_stmt(c->m, brk ? PKI_S_BREAK : PKI_S_CONTINUE, pkf_span(n)));
-  } else {
-    for (size_t i = 0; i < sizeof bad_stmts / sizeof bad_stmts[0]; i++)
-      if (!strcmp(bad_stmts[i].type, t)) {
-        stmt_error(c, n, bad_stmts[i].msg);
-        return;
-      }
-    pki_error(c->d, pkf_span(n), "unsupported-statement",
-              "this statement (%s) is not supported in kernels", t);
   }
+  push(c, out, pki_new_stmt(c->m, brk ? PKI_S_BREAK : PKI_S_CONTINUE, pkf_span(n)));
+}
+
+/* ------------------------------------------------------------- dispatch */
+
+/* How a statement type is lowered (fe.h, "Dispatch"): its hooks in order
+ * (true = handled, errors reported), then lower; a type without lower is
+ * reported with msg, or as "this statement (TYPE) is not supported". */
+typedef struct stmt_rule {
+  pkf_stmt_hook *hook[2];
+  void (*lower)(pkf_ctx *c, TSNode n, pki_block *out);
+  const char *msg;
+} stmt_rule;
+
+#define IMPORT_MSG "imports are not allowed inside kernels; import at the top of the file"
+
+static const stmt_rule stmt_rules[PKF_N_COUNT] = {
+    [PKF_N_EXPRESSION_STATEMENT] = {{pkf_ent_stmt, pkf_kernel_pattern}, expr_stmt, NULL},
+    [PKF_N_IF_STATEMENT] = {{NULL}, if_stmt, NULL},
+    [PKF_N_FOR_STATEMENT] = {{NULL}, for_stmt, NULL},
+    [PKF_N_WHILE_STATEMENT] = {{NULL}, while_stmt, NULL},
+    [PKF_N_RETURN_STATEMENT] = {{NULL}, return_stmt, NULL},
+    [PKF_N_ASSERT_STATEMENT] = {{NULL}, assert_stmt, NULL},
+    [PKF_N_PASS_STATEMENT] = {{NULL}, pass_stmt, NULL},
+    [PKF_N_BREAK_STATEMENT] = {{NULL}, loop_jump, NULL},
+    [PKF_N_CONTINUE_STATEMENT] = {{NULL}, loop_jump, NULL},
+    [PKF_N_FUNCTION_DEFINITION] = {{pkf_kernel_def}, NULL,
+        "nested functions are not supported in kernels outside team workunits; define a "
+        "top-level @pk.function"},
+    [PKF_N_NONLOCAL_STATEMENT] = {{pkf_kernel_nonlocal}, NULL,
+        "'nonlocal' is not supported yet (it is meant for nested team closures)"},
+    [PKF_N_TYPE_ALIAS_STATEMENT] = {{soft_type_assign}, NULL,
+        "'type' aliases are not supported in kernels"},
+    [PKF_N_GLOBAL_STATEMENT] = {{NULL}, NULL,
+        "'global' is not supported in kernels; pass the value as a kernel argument"},
+    [PKF_N_DELETE_STATEMENT] = {{NULL}, NULL, "'del' is not supported in kernels"},
+    [PKF_N_WITH_STATEMENT] = {{NULL}, NULL, "'with' is not supported in kernels"},
+    [PKF_N_TRY_STATEMENT] = {{NULL}, NULL,
+        "'try' is not supported in kernels: device code cannot handle exceptions"},
+    [PKF_N_RAISE_STATEMENT] = {{NULL}, NULL,
+        "'raise' is not supported in kernels: device code cannot raise exceptions"},
+    [PKF_N_DECORATED_DEFINITION] = {{NULL}, NULL,
+        "nested functions are not supported in kernels (decorated); define a top-level "
+        "@pk.function"},
+    [PKF_N_CLASS_DEFINITION] = {{NULL}, NULL, "classes cannot be defined inside kernels"},
+    [PKF_N_IMPORT_STATEMENT] = {{NULL}, NULL, IMPORT_MSG},
+    [PKF_N_IMPORT_FROM_STATEMENT] = {{NULL}, NULL, IMPORT_MSG},
+    [PKF_N_FUTURE_IMPORT_STATEMENT] = {{NULL}, NULL, IMPORT_MSG},
+    [PKF_N_MATCH_STATEMENT] = {{NULL}, NULL,
+        "'match' is not supported in kernels; use if/elif/else"},
+    [PKF_N_PRINT_STATEMENT] = {{NULL}, NULL,
+        "Python 2 print is not supported; use pk.printf(fmt, ...)"},
+    [PKF_N_EXEC_STATEMENT] = {{NULL}, NULL, "'exec' is not supported in kernels"},
+};
+
+static void lower_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
+  const stmt_rule *r = &stmt_rules[pkf_ntype_of(c, n)];
+  for (size_t i = 0; i < sizeof r->hook / sizeof r->hook[0] && r->hook[i]; i++)
+    if (r->hook[i](c, n, out))
+      return;
+  if (r->lower)
+    r->lower(c, n, out);
+  else if (r->msg)
+    stmt_error(c, n, r->msg);
+  else
+    pki_error(c->d, pkf_span(n), "unsupported-statement",
+              "this statement (%s) is not supported in kernels", ts_node_type(n));
 }

@@ -24,41 +24,7 @@ typedef struct pkf_nonlocal {
   struct pkf_nonlocal *next;
 } pkf_nonlocal;
 
-typedef struct kparam {
-  TSNode node, name, ann;
-} kparam;
-
 enum { MAX_MD = 6 };
-
-/* The def's parameters, counted as entities.c's get_params does (silently). */
-static int kparams(pkf_ctx *c, TSNode def, kparam **out) {
-  pkf_nodes ns = pkf_children(c, pkf_field(def, "parameters"));
-  kparam *ps = pki_alloc(c->m->arena, sizeof *ps * (ns.n + 1));
-  int n = 0;
-  for (uint32_t i = 0; i < ns.n; i++) {
-    TSNode p = ns.v[i];
-    kparam q = {.node = p};
-    if (pkf_type_is(p, "identifier")) {
-      q.name = p;
-    } else if (pkf_type_is(p, "typed_parameter")) {
-      q.name = ts_node_named_child(p, 0);
-      q.ann = pkf_field(p, "type");
-      if (!pkf_type_is(q.name, "identifier"))
-        continue;
-    } else if (pkf_type_is(p, "default_parameter") ||
-               pkf_type_is(p, "typed_default_parameter")) {
-      q.name = pkf_field(p, "name");
-      q.ann = pkf_field(p, "type");
-      if (!pkf_type_is(q.name, "identifier"))
-        continue;
-    } else {
-      continue;
-    }
-    ps[n++] = q;
-  }
-  *out = ps;
-  return n;
-}
 
 /* A type annotation PyKokkos accepts on a work index: any integer type
  * (int, pk.int, pk.int32, pk.int64, numpy's), or float (PyKokkos tolerates it;
@@ -66,7 +32,7 @@ static int kparams(pkf_ctx *c, TSNode def, kparam **out) {
 static bool is_int_ann(pkf_ctx *c, TSNode ann) {
   if (ts_node_is_null(ann))
     return false;
-  TSNode e = pkf_unwrap_type(ann);
+  TSNode e = pkf_unwrap_type(c, ann);
   if (pkf_is(c, e, "int") || pkf_is(c, e, "float"))
     return true;
   pki_type t;
@@ -74,16 +40,18 @@ static bool is_int_ann(pkf_ctx *c, TSNode ann) {
 }
 
 static bool is_pk_call(pkf_ctx *c, TSNode n, const char *name) {
-  if (!pkf_type_is(n, "call"))
+  if (!pkf_type_is(c, n, PKF_N_CALL))
     return false;
-  TSNode f = pkf_field(n, "function");
-  return pkf_type_is(f, "attribute") && pkf_alias_is(c, pkf_field(f, "object"), PKF_AL_PK) &&
-         (!name || pkf_is(c, pkf_field(f, "attribute"), name));
+  TSNode f = pkf_field(c, n, PKF_F_FUNCTION);
+  return pkf_type_is(c, f, PKF_N_ATTRIBUTE) &&
+         pkf_alias_is(c, pkf_field(c, f, PKF_F_OBJECT), PKF_AL_PK) &&
+         (!name || pkf_is(c, pkf_field(c, f, PKF_F_ATTRIBUTE), name));
 }
 
 static const char *pk_call_name(pkf_ctx *c, TSNode n) {
-  return is_pk_call(c, n, NULL) ? pkf_text(c, pkf_field(pkf_field(n, "function"), "attribute"))
-                                : NULL;
+  return is_pk_call(c, n, NULL)
+             ? pkf_text(c, pkf_field(c, pkf_field(c, n, PKF_F_FUNCTION), PKF_F_ATTRIBUTE))
+             : NULL;
 }
 
 /* ------------------------------------------------ MDRange rank from call sites */
@@ -97,12 +65,13 @@ static int mdrange_rank(pkf_ctx *c, TSNode n, TSNode scope_root, int depth);
 static TSNode assigned_policy(pkf_ctx *c, TSNode t, TSNode name, const char *policy, int depth) {
   if (ts_node_is_null(t) || depth > 200)
     return (TSNode){0};
-  if (pkf_type_is(t, "assignment") && pkf_type_is(pkf_field(t, "left"), "identifier")) {
-    TSNode l = pkf_field(t, "left");
+  if (pkf_type_is(c, t, PKF_N_ASSIGNMENT) &&
+      pkf_type_is(c, pkf_field(c, t, PKF_F_LEFT), PKF_N_IDENTIFIER)) {
+    TSNode l = pkf_field(c, t, PKF_F_LEFT);
     uint32_t a = ts_node_end_byte(l) - ts_node_start_byte(l);
     uint32_t b = ts_node_end_byte(name) - ts_node_start_byte(name);
     if (a == b && !memcmp(c->src + ts_node_start_byte(l), c->src + ts_node_start_byte(name), a) &&
-        is_pk_call(c, pkf_field(t, "right"), policy))
+        is_pk_call(c, pkf_field(c, t, PKF_F_RIGHT), policy))
       return t;
   }
   pkf_nodes ch = pkf_children(c, t);
@@ -116,18 +85,18 @@ static TSNode assigned_policy(pkf_ctx *c, TSNode t, TSNode name, const char *pol
 
 static int assigned_rank(pkf_ctx *c, TSNode t, TSNode name, int depth) {
   TSNode a = assigned_policy(c, t, name, "MDRangePolicy", 0);
-  return ts_node_is_null(a) ? 0 : mdrange_rank(c, pkf_field(a, "right"), a, depth + 1);
+  return ts_node_is_null(a) ? 0 : mdrange_rank(c, pkf_field(c, a, PKF_F_RIGHT), a, depth + 1);
 }
 
 static int mdrange_rank(pkf_ctx *c, TSNode n, TSNode root, int depth) {
-  if (pkf_type_is(n, "identifier"))
+  if (pkf_type_is(c, n, PKF_N_IDENTIFIER))
     return depth < 4 ? assigned_rank(c, root, n, depth + 1) : 0;
   if (!is_pk_call(c, n, "MDRangePolicy"))
     return 0;
-  pkf_nodes args = pkf_children(c, pkf_field(n, "arguments"));
+  pkf_nodes args = pkf_children(c, pkf_field(c, n, PKF_F_ARGUMENTS));
   for (uint32_t i = 0; i < args.n; i++)
-    if (pkf_type_is(args.v[i], "list"))
-      return (int)ts_node_named_child_count(args.v[i]);
+    if (pkf_type_is(c, args.v[i], PKF_N_LIST))
+      return (int)pkf_named_child_count(c, args.v[i]);
   return -1; /* pk.MDRangePolicy(lo, hi) with its bounds in variables: rank unknown */
 }
 
@@ -135,7 +104,7 @@ static int mdrange_rank(pkf_ctx *c, TSNode n, TSNode root, int depth) {
 static bool is_parallel_call(pkf_ctx *c, TSNode t) {
   if (!is_pk_call(c, t, NULL))
     return false;
-  TSNode a = pkf_field(pkf_field(t, "function"), "attribute");
+  TSNode a = pkf_field(c, pkf_field(c, t, PKF_F_FUNCTION), PKF_F_ATTRIBUTE);
   uint32_t s = ts_node_start_byte(a), e = ts_node_end_byte(a);
   return e - s >= 9 && !memcmp(c->src + s, "parallel_", 9);
 }
@@ -173,7 +142,7 @@ static void collect_parallel_calls(pkf_ctx *c, TSNode root) {
       oi++;
     bool named = oi < nocc && occ[oi] < ts_node_end_byte(t) && ts_node_is_named(t) &&
                  !ts_node_is_extra(t);
-    if (named && pkf_type_is(t, "call") && is_parallel_call(c, t)) {
+    if (named && pkf_type_is(c, t, PKF_N_CALL) && is_parallel_call(c, t)) {
       if (c->par_calls.n == cap) {
         cap = cap ? cap * 2 : 16;
         TSNode *v = pki_alloc(c->m->arena, sizeof(TSNode) * cap);
@@ -208,10 +177,11 @@ typedef struct call_sites {
 } call_sites;
 
 static bool is_team_policy(pkf_ctx *c, TSNode n, int depth) {
-  while (pkf_type_is(n, "call") && pkf_type_is(pkf_field(n, "function"), "attribute") &&
+  while (pkf_type_is(c, n, PKF_N_CALL) &&
+         pkf_type_is(c, pkf_field(c, n, PKF_F_FUNCTION), PKF_N_ATTRIBUTE) &&
          !is_pk_call(c, n, NULL)) /* pk.TeamPolicy(...).set_scratch_size(...) */
-    n = pkf_field(pkf_field(n, "function"), "object");
-  if (pkf_type_is(n, "identifier"))
+    n = pkf_field(c, pkf_field(c, n, PKF_F_FUNCTION), PKF_F_OBJECT);
+  if (pkf_type_is(c, n, PKF_N_IDENTIFIER))
     return depth < 2 && !ts_node_is_null(assigned_policy(c, c->root, n, "TeamPolicy", 0));
   return is_pk_call(c, n, "TeamPolicy");
 }
@@ -220,20 +190,21 @@ static bool is_team_policy(pkf_ctx *c, TSNode n, int depth) {
 static bool used_as_member(pkf_ctx *c, TSNode n, TSNode name, int depth) {
   if (depth > 200)
     return false;
-  if (pkf_type_is(n, "call")) {
-    TSNode fn = pkf_field(n, "function");
-    if (pkf_type_is(fn, "attribute") && pkf_type_is(pkf_field(fn, "object"), "identifier") &&
-        !strcmp(pkf_text(c, pkf_field(fn, "object")), pkf_text(c, name))) {
+  if (pkf_type_is(c, n, PKF_N_CALL)) {
+    TSNode fn = pkf_field(c, n, PKF_F_FUNCTION);
+    if (pkf_type_is(c, fn, PKF_N_ATTRIBUTE) &&
+        pkf_type_is(c, pkf_field(c, fn, PKF_F_OBJECT), PKF_N_IDENTIFIER) &&
+        !strcmp(pkf_text(c, pkf_field(c, fn, PKF_F_OBJECT)), pkf_text(c, name))) {
       static const char *const ms[] = {"league_rank", "team_rank", "league_size", "team_size",
                                        "team_barrier", "team_scratch", "thread_scratch"};
       for (size_t i = 0; i < sizeof ms / sizeof *ms; i++)
-        if (pkf_is(c, pkf_field(fn, "attribute"), ms[i]))
+        if (pkf_is(c, pkf_field(c, fn, PKF_F_ATTRIBUTE), ms[i]))
           return true;
     }
   }
-  uint32_t k = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < k; i++)
-    if (used_as_member(c, ts_node_named_child(n, i), name, depth + 1))
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++)
+    if (used_as_member(c, kids.v[i], name, depth + 1))
       return true;
   return false;
 }
@@ -248,15 +219,15 @@ static call_sites call_site_info(pkf_ctx *c, const char *kernel) {
   }
   for (uint32_t ci = 0; ci < c->par_calls.n; ci++) {
     TSNode t = c->par_calls.v[ci];
-    pkf_nodes args = pkf_children(c, pkf_field(t, "arguments"));
+    pkf_nodes args = pkf_children(c, pkf_field(c, t, PKF_F_ARGUMENTS));
     uint32_t k = 0;
-    if (k < args.n && pkf_type_is(args.v[k], "string"))
+    if (k < args.n && pkf_type_is(c, args.v[k], PKF_N_STRING))
       k++;
     if (k + 1 >= args.n)
       continue;
     TSNode kn = args.v[k + 1];
-    if (pkf_type_is(kn, "attribute"))
-      kn = pkf_field(kn, "attribute");
+    if (pkf_type_is(c, kn, PKF_N_ATTRIBUTE))
+      kn = pkf_field(c, kn, PKF_F_ATTRIBUTE);
     if (!pkf_is(c, kn, kernel))
       continue;
     if (cs.pattern < 0) {
@@ -276,7 +247,7 @@ static call_sites call_site_info(pkf_ctx *c, const char *kernel) {
 
 /* --------------------------------------------------------- workunit heads */
 
-static pki_var *head_var(pkf_ctx *c, const kparam *p, pki_var_kind k, pki_type t) {
+static pki_var *head_var(pkf_ctx *c, const pkf_param *p, pki_var_kind k, pki_type t) {
   pki_var *v = pki_new_var(c->m, pkf_text(c, p->name), k, t, pkf_span(p->name));
   v->annotated = true;
   return v;
@@ -296,7 +267,8 @@ static bool final_name(pkf_ctx *c, TSNode name) {
          pkf_is(c, name, "is_final") || pkf_is(c, name, "final_pass");
 }
 
-static int index_count(pkf_ctx *c, pki_func *f, kparam *ps, int n, int k, call_sites cs) {
+static int index_count(pkf_ctx *c, pki_func *f, const pkf_param *ps, int n, int k,
+                       call_sites cs) {
   int nint = 0, nfree = 0;
   while (k + nint < n && is_int_ann(c, ps[k + nint].ann))
     nint++;
@@ -316,15 +288,14 @@ static int index_count(pkf_ctx *c, pki_func *f, kparam *ps, int n, int k, call_s
   return r < 1 ? 1 : r > nint ? nint : r;
 }
 
-int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, int k) {
-  kparam *ps;
-  int n = kparams(c, def, &ps);
+int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, const pkf_param *ps, int n, int k) {
   if (k >= n)
     return k;
   call_sites cs = call_site_info(c, f->name);
-  kparam *ix = &ps[k];
-  bool unannotated_team = ts_node_is_null(ix->ann) &&
-                          (cs.team || used_as_member(c, pkf_field(def, "body"), ix->name, 0));
+  const pkf_param *ix = &ps[k];
+  bool unannotated_team =
+      ts_node_is_null(ix->ann) &&
+      (cs.team || used_as_member(c, pkf_field(c, def, PKF_F_BODY), ix->name, 0));
   if (unannotated_team || (!ts_node_is_null(ix->ann) && pkf_is_team_member(c, ix->ann))) {
     pki_type t = pki_void_type;
     t.kind = PKI_TEAM_MEMBER;
@@ -362,9 +333,9 @@ int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, int k) {
   k++;
   /* a scan's final flag: annotated bool, or unannotated where the call sites
    * run a scan (or, without call sites, by its name) */
-  if (k < n && (ts_node_is_null(ps[k].ann)
-                    ? cs.pattern == PKI_PATTERN_SCAN || (cs.pattern < 0 && final_name(c, ps[k].name))
-                    : pkf_is(c, pkf_unwrap_type(ps[k].ann), "bool"))) {
+  if (k < n && (ts_node_is_null(ps[k].ann) ? cs.pattern == PKI_PATTERN_SCAN ||
+                                                 (cs.pattern < 0 && final_name(c, ps[k].name))
+                                           : pkf_is(c, pkf_unwrap_type(c, ps[k].ann), "bool"))) {
     f->final = head_var(c, &ps[k], PKI_VAR_FINAL, pki_bool_type);
     f->pattern = PKI_PATTERN_SCAN;
     k++;
@@ -427,7 +398,7 @@ typedef struct shape {
   pki_type acc; /* the result's type if known (reduce/scan) */
 } shape;
 
-static bool closure_index(pkf_ctx *c, pki_func *f, const kparam *p) {
+static bool closure_index(pkf_ctx *c, pki_func *f, const pkf_param *p) {
   if (!ts_node_is_null(p->ann) && !is_int_ann(c, p->ann)) {
     pki_error(c->d, pkf_span(p->ann), "bad-signature",
               "the index parameter '%s' of nested function '%s' must be an int",
@@ -438,7 +409,7 @@ static bool closure_index(pkf_ctx *c, pki_func *f, const kparam *p) {
   return true;
 }
 
-static bool closure_acc(pkf_ctx *c, pki_func *f, const kparam *p, pki_type want) {
+static bool closure_acc(pkf_ctx *c, pki_func *f, const pkf_param *p, pki_type want) {
   pki_type t = want;
   pki_reducer r = PKI_REDUCER_SUM;
   if (!ts_node_is_null(p->ann)) {
@@ -460,8 +431,8 @@ static bool closure_acc(pkf_ctx *c, pki_func *f, const kparam *p, pki_type want)
 }
 
 static bool closure_sig(pkf_ctx *c, pki_func *f, TSNode def, const shape *sh, TSNode at) {
-  kparam *ps;
-  int n = kparams(c, def, &ps);
+  pkf_param *ps;
+  int n = pkf_params(c, def, false, &ps);
   int want = sh->pattern < 0 ? 0 : sh->nidx + (sh->pattern == PKI_PATTERN_SCAN ? 2
                                               : sh->pattern == PKI_PATTERN_REDUCE ? 1 : 0);
   if (n != want) {
@@ -487,7 +458,7 @@ static bool closure_sig(pkf_ctx *c, pki_func *f, TSNode def, const shape *sh, TS
 static pki_func *lower_closure(pkf_ctx *c, pkf_ndef *d, const shape *sh, TSNode at) {
   if (d->fn)
     return d->fn;
-  TSNode name = pkf_field(d->def, "name");
+  TSNode name = pkf_field(c, d->def, PKF_F_NAME);
   pki_func *f = pki_new_func(c->m, d->name, pkf_span(name));
   f->is_closure = true;
   f->pattern = sh->pattern < 0 ? PKI_PATTERN_FOR : sh->pattern;
@@ -508,7 +479,7 @@ static pki_func *lower_closure(pkf_ctx *c, pkf_ndef *d, const shape *sh, TSNode 
     pkf_scope_bind(c, f->acc);
   if (f->final)
     pkf_scope_bind(c, f->final);
-  pkf_lower_body(c, pkf_field(d->def, "body"), &f->body);
+  pkf_lower_body(c, pkf_field(c, d->def, PKF_F_BODY), &f->body);
   pkf_scope_pop(c);
   c->fn = saved_fn;
   c->loops = saved_loops;
@@ -566,7 +537,7 @@ static int range_args(pkf_ctx *c, TSNode rn, pki_stmt *s, bool single) {
     return -1;
   }
   const char *nm = pk_call_name(c, rn);
-  pkf_nodes a = pkf_children(c, pkf_field(rn, "arguments"));
+  pkf_nodes a = pkf_children(c, pkf_field(c, rn, PKF_F_ARGUMENTS));
   int lo = per ? 1 : 2, hi = per ? 1 : r == PKI_RANGE_TEAM_THREAD_MD ? 1 + MAX_MD : 3;
   if (r == PKI_RANGE_TEAM_THREAD_MD)
     lo = 3;
@@ -602,7 +573,7 @@ static const char *pattern_name(int p) {
  * workunit; pattern -1 = single. NULL after an error. */
 static pki_stmt *nested(pkf_ctx *c, TSNode call, int pattern, pki_type acc) {
   const char *what = pattern < 0 ? "single" : pattern_name(pattern);
-  pkf_nodes a = pkf_children(c, pkf_field(call, "arguments"));
+  pkf_nodes a = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   if (!in_team(c)) {
     TSNode at = a.n && range_of(c, a.v[0]) >= 0 ? a.v[0] : call;
     const char *rn = a.n ? pk_call_name(c, a.v[0]) : NULL;
@@ -613,7 +584,7 @@ static pki_stmt *nested(pkf_ctx *c, TSNode call, int pattern, pki_type acc) {
     return NULL;
   }
   for (uint32_t i = 0; i < a.n; i++)
-    if (!pkf_type_is(a.v[i], "identifier") && !pkf_type_is(a.v[i], "call")) {
+    if (!pkf_type_is(c, a.v[i], PKF_N_IDENTIFIER) && !pkf_type_is(c, a.v[i], PKF_N_CALL)) {
       pki_error(c->d, pkf_span(a.v[i]), "bad-nested-pattern",
                 "pk.%s in a team workunit takes two positional arguments: the range and "
                 "the name of a nested def", what);
@@ -630,7 +601,7 @@ static pki_stmt *nested(pkf_ctx *c, TSNode call, int pattern, pki_type acc) {
   int nidx = range_args(c, a.v[0], s, pattern < 0);
   if (nidx < 0)
     return NULL;
-  pkf_ndef *d = pkf_type_is(a.v[1], "identifier") ? find_ndef(c, a.v[1]) : NULL;
+  pkf_ndef *d = pkf_type_is(c, a.v[1], PKF_N_IDENTIFIER) ? find_ndef(c, a.v[1]) : NULL;
   if (!d) {
     pki_error(c->d, pkf_span(a.v[1]), "bad-nested-pattern",
               "'%s' is not a nested function: pk.%s in a team workunit needs the name of a "
@@ -670,7 +641,7 @@ bool pkf_nested_assign(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode rig
   int p = c->host ? -2 : pattern_of(c, right);
   if (p < 0)
     return false;
-  if (!pkf_type_is(left, "identifier")) {
+  if (!pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
     pki_error(c->d, pkf_span(left), "unsupported-statement",
               "the result of pk.%s must be assigned to a plain name", pattern_name(p));
     return true;
@@ -713,7 +684,7 @@ bool pkf_nested_assign(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode rig
 /* ------------------------------------------------------ statement hooks */
 
 static void nested_def(pkf_ctx *c, TSNode def) {
-  TSNode name = pkf_field(def, "name");
+  TSNode name = pkf_field(c, def, PKF_F_NAME);
   uint32_t s0 = ts_node_start_byte(name);
   pki_var *old = pkf_lookup(c, c->src + s0, ts_node_end_byte(name) - s0);
   if (old) {
@@ -754,20 +725,27 @@ static void nonlocal_stmt(pkf_ctx *c, TSNode n) {
   }
 }
 
-bool pkf_kernel_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
-  if (c->host || !c->fn)
+/* Statements of kernel bodies only (not @pk.main's host code). */
+static bool kernel_body(const pkf_ctx *c) { return !c->host && c->fn; }
+
+bool pkf_kernel_def(pkf_ctx *c, TSNode n, pki_block *out) {
+  if (!kernel_body(c) || !in_team(c))
     return false;
-  if (pkf_type_is(n, "function_definition") && in_team(c)) {
-    nested_def(c, n);
-    return true;
-  }
-  if (pkf_type_is(n, "nonlocal_statement")) {
-    nonlocal_stmt(c, n);
-    return true;
-  }
-  if (!pkf_type_is(n, "expression_statement") || ts_node_named_child_count(n) != 1)
+  nested_def(c, n);
+  return true;
+}
+
+bool pkf_kernel_nonlocal(pkf_ctx *c, TSNode n, pki_block *out) {
+  if (!kernel_body(c))
     return false;
-  TSNode x = ts_node_named_child(n, 0);
+  nonlocal_stmt(c, n);
+  return true;
+}
+
+bool pkf_kernel_pattern(pkf_ctx *c, TSNode n, pki_block *out) {
+  if (!kernel_body(c) || pkf_named_child_count(c, n) != 1)
+    return false;
+  TSNode x = pkf_named_child(c, n, 0);
   int p = pattern_of(c, x);
   if (p < -1)
     return false;

@@ -59,95 +59,92 @@ bool pkf_is(pkf_ctx *c, TSNode n, const char *text) {
   if (ts_node_is_null(n))
     return false;
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (s == e || c->src[s] != text[0]) /* most calls differ at the first byte */
+    return s == e && !text[0];
   size_t len = strlen(text);
   return e - s == len && memcmp(c->src + s, text, len) == 0;
 }
 
-bool pkf_type_is(TSNode n, const char *type) {
-  return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+static const char *const type_names[PKF_N_COUNT] = {
+#define PKF_X(id, name) [PKF_N_##id] = name,
+    PKF_NODE_TYPES(PKF_X)
+#undef PKF_X
+};
+
+static const char *const field_names[PKF_F_COUNT] = {
+#define PKF_X(id, name) [PKF_F_##id] = name,
+    PKF_FIELDS(PKF_X)
+#undef PKF_X
+};
+
+_Static_assert(PKF_N_COUNT <= UINT8_MAX, "pkf_grammar.type holds a pkf_ntype in a byte");
+
+/* The entry named name, or PKF_N_OTHER (a linear scan: run once per symbol). */
+static pkf_ntype type_named(const char *name) {
+  for (int t = PKF_N_ERROR + 1; t < PKF_N_COUNT; t++)
+    if (type_names[t][0] == name[0] && !strcmp(type_names[t], name))
+      return (pkf_ntype)t;
+  return PKF_N_OTHER;
 }
 
-/* Field id of name: binary search (tree-sitter emits field names sorted),
- * falling back to tree-sitter's linear lookup; 0 if none. */
-static TSFieldId field_id(const TSLanguage *l, const char *name) {
-  uint32_t lo = 1, hi = ts_language_field_count(l) + 1;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    const char *f = ts_language_field_name_for_id(l, (TSFieldId)mid);
-    int d = f ? strcmp(name, f) : -1;
-    if (d == 0)
-      return (TSFieldId)mid;
-    if (d < 0)
-      hi = mid;
-    else
-      lo = mid + 1;
+void pkf_grammar_init(pkf_ctx *c, const TSLanguage *l) {
+  uint32_t n = ts_language_symbol_count(l);
+  c->g.nsym = n;
+  c->g.type = pki_alloc(c->m->arena, n ? n : 1);
+  c->g.statement = pki_alloc(c->m->arena, sizeof *c->g.statement * (n ? n : 1));
+  for (uint32_t s = 0; s < n; s++) {
+    const char *name = ts_language_symbol_name(l, (TSSymbol)s);
+    c->g.type[s] = (uint8_t)(name ? type_named(name) : PKF_N_OTHER);
+    c->g.statement[s] = name && (strstr(name, "statement") || strstr(name, "clause"));
   }
-  return ts_language_field_id_for_name(l, name, (uint32_t)strlen(name));
+  for (int f = 0; f < PKF_F_COUNT; f++)
+    c->g.field[f] =
+        ts_language_field_id_for_name(l, field_names[f], (uint32_t)strlen(field_names[f]));
 }
 
-TSNode pkf_field(TSNode n, const char *field) {
+bool pkf_statement_like(const pkf_ctx *c, TSNode n) {
   if (ts_node_is_null(n))
-    return n;
-  return ts_node_child_by_field_id(n, field_id(ts_tree_language(n.tree), field));
+    return false;
+  TSSymbol s = ts_node_symbol(n);
+  return s < c->g.nsym && c->g.statement[s];
 }
 
-static pkf_nodes children(pkf_ctx *c, TSNode n, bool named_only) {
-  pkf_nodes r = {0};
-  uint32_t max = named_only ? ts_node_named_child_count(n) : ts_node_child_count(n);
-  if (max == 0)
-    return r;
-  r.v = pki_alloc(c->m->arena, sizeof(TSNode) * max);
-  if (!c->has_cursor) {
-    c->cursor = ts_tree_cursor_new(n);
-    c->has_cursor = true;
-  } else {
-    ts_tree_cursor_reset(&c->cursor, n);
-  }
-  TSTreeCursor *cur = &c->cursor;
-  if (ts_tree_cursor_goto_first_child(cur)) {
-    do {
-      TSNode ch = ts_tree_cursor_current_node(cur);
-      if (ts_node_is_extra(ch) || (named_only && !ts_node_is_named(ch)))
-        continue;
-      if (r.n < max)
-        r.v[r.n++] = ch;
-    } while (ts_tree_cursor_goto_next_sibling(cur));
-  }
-  return r;
+TSNode pkf_enclosing_def(pkf_ctx *c, TSNode n) {
+  for (TSNode p = pkf_parent(c, n); !ts_node_is_null(p); p = pkf_parent(c, p))
+    if (pkf_type_is(c, p, PKF_N_FUNCTION_DEFINITION))
+      return p;
+  return (TSNode){0};
 }
-
-pkf_nodes pkf_children(pkf_ctx *c, TSNode n) { return children(c, n, true); }
-pkf_nodes pkf_all_children(pkf_ctx *c, TSNode n) { return children(c, n, false); }
 
 enum { MAX_SYNTAX_ERRORS = 20 };
 
 enum { MAX_DEPTH = 64 };
 
 /* Tracks brackets over the leaves under n. */
-static void brackets(TSNode n, TSNode *stack, int *depth) {
+static void brackets(const pkf_ctx *c, TSNode n, TSNode *stack, int *depth) {
   uint32_t k = ts_node_child_count(n);
   if (k == 0) {
-    const char *t = ts_node_type(n);
-    if ((!strcmp(t, "(") || !strcmp(t, "[") || !strcmp(t, "{")) && *depth < MAX_DEPTH)
+    pkf_ntype t = pkf_ntype_of(c, n);
+    if ((t == PKF_N_LPAREN || t == PKF_N_LBRACKET || t == PKF_N_LBRACE) && *depth < MAX_DEPTH)
       stack[(*depth)++] = n;
-    else if ((!strcmp(t, ")") || !strcmp(t, "]") || !strcmp(t, "}")) && *depth > 0)
+    else if ((t == PKF_N_RPAREN || t == PKF_N_RBRACKET || t == PKF_N_RBRACE) && *depth > 0)
       (*depth)--;
     return;
   }
   TSTreeCursor cur = ts_tree_cursor_new(n);
   if (ts_tree_cursor_goto_first_child(&cur)) {
     do
-      brackets(ts_tree_cursor_current_node(&cur), stack, depth);
+      brackets(c, ts_tree_cursor_current_node(&cur), stack, depth);
     while (ts_tree_cursor_goto_next_sibling(&cur));
   }
   ts_tree_cursor_delete(&cur);
 }
 
 /* An ERROR node that contains an opening bracket never closed: *open. */
-static bool unclosed_bracket(TSNode err, TSNode *open) {
+static bool unclosed_bracket(const pkf_ctx *c, TSNode err, TSNode *open) {
   TSNode stack[MAX_DEPTH];
   int depth = 0;
-  brackets(err, stack, &depth);
+  brackets(c, err, stack, &depth);
   if (depth == 0)
     return false;
   *open = stack[0];
@@ -163,9 +160,9 @@ static void syntax_walk(pkf_ctx *c, TSNode n, int *count) {
     (*count)++;
     return;
   }
-  if (strcmp(ts_node_type(n), "ERROR") == 0) {
+  if (pkf_type_is(c, n, PKF_N_ERROR)) {
     TSNode open;
-    if (unclosed_bracket(n, &open)) {
+    if (unclosed_bracket(c, n, &open)) {
       pki_error(c->d, pkf_span(open), "syntax-error", "syntax error: '%s' was never closed",
                 ts_node_type(open));
       (*count)++;

@@ -13,29 +13,11 @@
  * emitter adds casts and parentheses of its own). */
 enum { MAX_TREE_DEPTH = 1000, MAX_BRACKET_DEPTH = 100 };
 
-/* The grammar's symbols that open brackets (by name: a name may have
- * several symbols), as a table indexed by symbol; caller frees. */
-static bool *bracket_symbols(const TSLanguage *lang) {
-  static const char *const t[] = {"parenthesized_expression", "argument_list", "subscript",
-                                  "list", "tuple", "dictionary", "set"};
-  uint32_t n = ts_language_symbol_count(lang);
-  bool *is = calloc(n ? n : 1, sizeof *is);
-  for (uint32_t s = 0; is && s < n; s++)
-    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-      if (!strcmp(ts_language_symbol_name(lang, (TSSymbol)s), t[i]))
-        is[s] = true;
-  return is;
-}
-
-/* Walks the tree without recursion; reports the first node nested deeper than
- * the limits (before anything recursive sees the tree). True if none is. */
+/* Walks the tree without recursion; reports the first node (in document
+ * order) nested deeper than the limits, before anything recursive sees the
+ * tree. True if none is. pkf_tree_build measures the nesting first: this
+ * runs only when it found a node too deep. */
 static bool nesting_ok(pkf_ctx *c, TSNode root) {
-  const TSLanguage *lang = ts_tree_language(root.tree);
-  bool *brackets = bracket_symbols(lang);
-  if (!brackets)
-    return true;
-  uint32_t nsym = ts_language_symbol_count(lang); /* ERROR nodes: a symbol past them */
-#define is_bracket(n) (ts_node_symbol(n) < nsym && brackets[ts_node_symbol(n)])
   TSTreeCursor cur = ts_tree_cursor_new(root);
   int depth = 0, br = 0;
   bool ok = true;
@@ -51,13 +33,13 @@ static bool nesting_ok(pkf_ctx *c, TSNode root) {
     }
     if (ts_tree_cursor_goto_first_child(&cur)) {
       depth++;
-      br += is_bracket(ts_tree_cursor_current_node(&cur));
+      br += pkf_opens_bracket(pkf_ntype_of(c, ts_tree_cursor_current_node(&cur)));
       continue;
     }
     for (;;) {
-      br -= is_bracket(ts_tree_cursor_current_node(&cur));
+      br -= pkf_opens_bracket(pkf_ntype_of(c, ts_tree_cursor_current_node(&cur)));
       if (ts_tree_cursor_goto_next_sibling(&cur)) {
-        br += is_bracket(ts_tree_cursor_current_node(&cur));
+        br += pkf_opens_bracket(pkf_ntype_of(c, ts_tree_cursor_current_node(&cur)));
         break;
       }
       if (!ts_tree_cursor_goto_parent(&cur))
@@ -66,9 +48,7 @@ static bool nesting_ok(pkf_ctx *c, TSNode root) {
     }
   }
 done:
-#undef is_bracket
   ts_tree_cursor_delete(&cur);
-  free(brackets);
   return ok;
 }
 
@@ -93,12 +73,16 @@ pki_module *pkf_lower_with(const char *path, const char *source, size_t len,
   }
   TSParser *p = ts_parser_new();
   ts_parser_set_language(p, tree_sitter_python());
+  pkf_grammar_init(&c, tree_sitter_python());
   TSTree *tree = ts_parser_parse_string(p, NULL, m->source, (uint32_t)len);
   TSNode root = ts_tree_root_node(tree);
-  if (nesting_ok(&c, root) && pkf_syntax_errors(&c, root) == 0)
+  /* the index measures the nesting; the walk below finds the first node
+   * (in document order) too deep, to report it */
+  bool shallow =
+      pkf_tree_build(&c, root, MAX_TREE_DEPTH, MAX_BRACKET_DEPTH) || nesting_ok(&c, root);
+  if (shallow && pkf_syntax_errors(&c, root) == 0)
     pkf_collect(&c, root);
-  if (c.has_cursor)
-    ts_tree_cursor_delete(&c.cursor);
+  pkf_tree_free(&c);
   ts_tree_delete(tree);
   ts_parser_delete(p);
   return m;

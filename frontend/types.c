@@ -29,9 +29,9 @@ static pki_kind find_kind(pkf_ctx *c, const named_kind *t, TSNode n) {
   return PKI_VOID;
 }
 
-TSNode pkf_unwrap_type(TSNode ann) {
-  while (pkf_type_is(ann, "type") || pkf_type_is(ann, "parenthesized_expression")) {
-    TSNode in = ts_node_named_child(ann, 0);
+TSNode pkf_unwrap_type(pkf_ctx *c, TSNode ann) {
+  while (pkf_type_is(c, ann, PKF_N_TYPE) || pkf_type_is(c, ann, PKF_N_PARENTHESIZED_EXPRESSION)) {
+    TSNode in = pkf_named_child(c, ann, 0);
     if (ts_node_is_null(in))
       break;
     ann = in;
@@ -41,8 +41,9 @@ TSNode pkf_unwrap_type(TSNode ann) {
 
 /* pk.NAME (object is a pykokkos alias): returns the NAME node, or null. */
 static TSNode pk_attr(pkf_ctx *c, TSNode n) {
-  if (pkf_type_is(n, "attribute") && pkf_alias_is(c, pkf_field(n, "object"), PKF_AL_PK))
-    return pkf_field(n, "attribute");
+  if (pkf_type_is(c, n, PKF_N_ATTRIBUTE) &&
+      pkf_alias_is(c, pkf_field(c, n, PKF_F_OBJECT), PKF_AL_PK))
+    return pkf_field(c, n, PKF_F_ATTRIBUTE);
   return (TSNode){0};
 }
 
@@ -51,10 +52,10 @@ static const struct { const char *name; pki_reducer r; } reducers[] = {
     {"Max", PKI_REDUCER_MAX}, {"MaxLoc", PKI_REDUCER_MAXLOC}, {"MinLoc", PKI_REDUCER_MINLOC}};
 
 bool pkf_acc_reducer(pkf_ctx *c, TSNode ann, pki_reducer *r) {
-  ann = pkf_unwrap_type(ann);
-  if (!pkf_type_is(ann, "subscript"))
+  ann = pkf_unwrap_type(c, ann);
+  if (!pkf_type_is(c, ann, PKF_N_SUBSCRIPT))
     return false;
-  TSNode name = pk_attr(c, pkf_field(ann, "value"));
+  TSNode name = pk_attr(c, pkf_field(c, ann, PKF_F_VALUE));
   for (size_t i = 0; i < sizeof reducers / sizeof reducers[0]; i++)
     if (pkf_is(c, name, reducers[i].name)) {
       if (r)
@@ -69,7 +70,7 @@ bool pkf_is_acc(pkf_ctx *c, TSNode ann) { return pkf_acc_reducer(c, ann, NULL); 
 pki_kind pkf_real_kind(const pkf_ctx *c) { return c->real == PKI_VOID ? PKI_F64 : c->real; }
 
 bool pkf_is_team_member(pkf_ctx *c, TSNode ann) {
-  ann = pkf_unwrap_type(ann);
+  ann = pkf_unwrap_type(c, ann);
   return pkf_is(c, pk_attr(c, ann), "TeamMember");
 }
 
@@ -82,15 +83,15 @@ static bool bad_type(pkf_ctx *c, TSNode n, const char *why) {
 
 static bool scalar_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   pki_kind k = PKI_VOID;
-  if (pkf_type_is(n, "identifier")) {
+  if (pkf_type_is(c, n, PKF_N_IDENTIFIER)) {
     if (pkf_is(c, n, "int"))
       k = as_elem ? PKI_I32 : PKI_I64;
     else if (pkf_is(c, n, "float"))
       k = PKI_F64;
     else if (pkf_is(c, n, "bool"))
       k = PKI_BOOL;
-  } else if (pkf_type_is(n, "attribute")) {
-    TSNode obj = pkf_field(n, "object"), attr = pkf_field(n, "attribute");
+  } else if (pkf_type_is(c, n, PKF_N_ATTRIBUTE)) {
+    TSNode obj = pkf_field(c, n, PKF_F_OBJECT), attr = pkf_field(c, n, PKF_F_ATTRIBUTE);
     if (pkf_alias_is(c, obj, PKF_AL_PK))
       k = pkf_is(c, attr, "real") ? pkf_real_kind(c) : find_kind(c, pk_scalars, attr);
     else if (pkf_alias_is(c, obj, PKF_AL_NP))
@@ -104,7 +105,7 @@ static bool scalar_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
 
 /* pk.ViewND[T] / pk.Acc[T] */
 static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
-  TSNode name = pk_attr(c, pkf_field(n, "value"));
+  TSNode name = pk_attr(c, pkf_field(c, n, PKF_F_VALUE));
   if (ts_node_is_null(name))
     return bad_type(c, n, "unknown");
   pkf_nodes args = pkf_children(c, n);
@@ -114,7 +115,7 @@ static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   TSNode arg = args.v[1];
 
   if (pkf_acc_reducer(c, n, NULL)) {
-    if (args.n != 2 || !scalar_type(c, pkf_unwrap_type(arg), false, out))
+    if (args.n != 2 || !scalar_type(c, pkf_unwrap_type(c, arg), false, out))
       return bad_type(c, n, "unsupported accumulator");
     return true;
   }
@@ -131,7 +132,7 @@ static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   if (!rank)
     return bad_type(c, n, "unknown");
   pki_type elem;
-  if (!scalar_type(c, pkf_unwrap_type(arg), true, &elem)) {
+  if (!scalar_type(c, pkf_unwrap_type(c, arg), true, &elem)) {
     pki_error(c->d, pkf_span(arg), "unknown-type",
               "unknown View element type '%s'; use int, float, bool or pk.int32/"
               "int64/float32/float64...", pkf_text(c, arg));
@@ -166,20 +167,20 @@ static bool pk_object_type(pkf_ctx *c, TSNode n, pki_type *out) {
 
 /* List[T] / typing.List[T] (length 0: set from the initializer). */
 static bool list_type(pkf_ctx *c, TSNode n, pki_type *out, bool *is_list) {
-  bool generic = pkf_type_is(n, "generic_type"); /* List[T] in an annotation */
-  TSNode v = generic ? ts_node_named_child(n, 0) : pkf_field(n, "value");
-  *is_list = pkf_is(c, v, "List") ||
-             (pkf_type_is(v, "attribute") && pkf_is(c, pkf_field(v, "object"), "typing") &&
-              pkf_is(c, pkf_field(v, "attribute"), "List"));
+  bool generic = pkf_type_is(c, n, PKF_N_GENERIC_TYPE); /* List[T] in an annotation */
+  TSNode v = generic ? pkf_named_child(c, n, 0) : pkf_field(c, n, PKF_F_VALUE);
+  *is_list = pkf_is(c, v, "List") || (pkf_type_is(c, v, PKF_N_ATTRIBUTE) &&
+                                      pkf_is(c, pkf_field(c, v, PKF_F_OBJECT), "typing") &&
+                                      pkf_is(c, pkf_field(c, v, PKF_F_ATTRIBUTE), "List"));
   if (!*is_list)
     return false;
-  pkf_nodes args = pkf_children(c, generic ? ts_node_named_child(n, 1) : n);
+  pkf_nodes args = pkf_children(c, generic ? pkf_named_child(c, n, 1) : n);
   uint32_t first = generic ? 0 : 1; /* subscript: args.v[0] is the value */
   pki_type elem;
-  TSNode inner = args.n == first + 1 ? pkf_unwrap_type(args.v[first]) : (TSNode){0};
+  TSNode inner = args.n == first + 1 ? pkf_unwrap_type(c, args.v[first]) : (TSNode){0};
   bool nested = false;
-  if (!ts_node_is_null(inner) && (pkf_type_is(inner, "subscript") ||
-                                  pkf_type_is(inner, "generic_type"))) {
+  if (!ts_node_is_null(inner) && (pkf_type_is(c, inner, PKF_N_SUBSCRIPT) ||
+                                  pkf_type_is(c, inner, PKF_N_GENERIC_TYPE))) {
     bool inner_list = false;
     int nd = c->d->n, ne = c->d->errors;
     if (list_type(c, inner, &elem, &inner_list) && elem.rank == 0) {
@@ -212,19 +213,76 @@ bool pkf_type_quiet(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
   return true;
 }
 
-bool pkf_type(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
-  TSNode n = pkf_unwrap_type(ann);
+static bool type_of(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
+  TSNode n = pkf_unwrap_type(c, ann);
   if (scalar_type(c, n, as_elem, out) || pk_object_type(c, n, out))
     return true;
-  if (pkf_type_is(n, "subscript") || pkf_type_is(n, "generic_type")) {
+  if (pkf_type_is(c, n, PKF_N_SUBSCRIPT) || pkf_type_is(c, n, PKF_N_GENERIC_TYPE)) {
     bool is_list = false, ok = list_type(c, n, out, &is_list);
     return is_list ? ok : generic_type(c, n, as_elem, out);
   }
-  if (pkf_type_is(n, "none")) {
+  if (pkf_type_is(c, n, PKF_N_NONE)) {
     *out = pki_void_type;
     return true;
   }
   if (pkf_class_annotation(c, n, out)) /* entities helper: @pk.classtype names */
     return true;
   return bad_type(c, n, "unknown");
+}
+
+/* Typings that succeeded, by annotation node and as_elem: an annotation is
+ * typed several times (work index checks, the parameter's type, accumulator
+ * checks). A success reports nothing and depends on the node only (the
+ * import aliases and pk.real are fixed before any annotation is typed, and
+ * classtypes are only added), so it is kept; a failure is typed and
+ * reported again each time. Open addressing on node index * 2 + as_elem. */
+typedef struct typed {
+  uint32_t key; /* 0: empty slot */
+  pki_type t;
+} typed;
+
+struct pkf_type_memo {
+  typed *slot;
+  uint32_t n, cap;
+};
+
+static typed *memo_slot(struct pkf_type_memo *m, uint32_t key) {
+  uint32_t h = (key * 0x9E3779B1u) & (m->cap - 1);
+  while (m->slot[h].key && m->slot[h].key != key)
+    h = (h + 1) & (m->cap - 1);
+  return &m->slot[h];
+}
+
+static void memo_put(pkf_ctx *c, uint32_t key, pki_type t) {
+  struct pkf_type_memo *m = c->types;
+  if (!m)
+    m = c->types = pki_alloc(c->m->arena, sizeof *m);
+  if (2 * (m->n + 1) > m->cap) { /* grow: rehash into a table twice as large */
+    struct pkf_type_memo old = *m;
+    m->cap = old.cap ? 2 * old.cap : 256;
+    m->slot = pki_alloc(c->m->arena, sizeof *m->slot * m->cap);
+    for (uint32_t i = 0; i < old.cap; i++)
+      if (old.slot[i].key)
+        *memo_slot(m, old.slot[i].key) = old.slot[i];
+  }
+  typed *s = memo_slot(m, key);
+  m->n += !s->key;
+  *s = (typed){key, t};
+}
+
+bool pkf_type(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
+  uint32_t i = pkf_node_index(c, ann);
+  uint32_t key = i < UINT32_MAX / 2 ? (i << 1 | as_elem) + 1 : 0;
+  if (key && c->types) {
+    typed *s = memo_slot(c->types, key);
+    if (s->key) {
+      *out = s->t;
+      return true;
+    }
+  }
+  if (!type_of(c, ann, as_elem, out))
+    return false;
+  if (key)
+    memo_put(c, key, *out);
+  return true;
 }

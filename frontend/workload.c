@@ -18,11 +18,12 @@ bool pkf_is_callback(pkf_ctx *c, pki_entity *e, const char *name) {
 }
 
 static bool pk_call_named(pkf_ctx *c, TSNode n, const char *name) {
-  if (!pkf_type_is(n, "call"))
+  if (!pkf_type_is(c, n, PKF_N_CALL))
     return false;
-  TSNode fn = pkf_field(n, "function");
-  return pkf_type_is(fn, "attribute") && pkf_alias_is(c, pkf_field(fn, "object"), PKF_AL_PK) &&
-         pkf_is(c, pkf_field(fn, "attribute"), name);
+  TSNode fn = pkf_field(c, n, PKF_F_FUNCTION);
+  return pkf_type_is(c, fn, PKF_N_ATTRIBUTE) &&
+         pkf_alias_is(c, pkf_field(c, fn, PKF_F_OBJECT), PKF_AL_PK) &&
+         pkf_is(c, pkf_field(c, fn, PKF_F_ATTRIBUTE), name);
 }
 
 static int dispatch_pattern(pkf_ctx *c, TSNode n) {
@@ -43,7 +44,7 @@ static pki_var *declare(pkf_ctx *c, TSNode name, pki_type t, bool annotated) {
 /* ---------------------------------------------------------------- policies */
 
 static pki_expr *list_expr(pkf_ctx *c, TSNode n) {
-  if (!pkf_type_is(n, "list")) {
+  if (!pkf_type_is(c, n, PKF_N_LIST)) {
     pki_error(c->d, pkf_span(n), "bad-policy",
               "MDRangePolicy takes lists of bounds, e.g. pk.MDRangePolicy([0, 0], [n, m])");
     return NULL;
@@ -57,13 +58,14 @@ static pki_expr *list_expr(pkf_ctx *c, TSNode n) {
 }
 
 static bool is_space_arg(pkf_ctx *c, TSNode n) {
-  return pkf_type_is(n, "attribute") && strstr(pkf_text(c, n), "ExecutionSpace") != NULL;
+  return pkf_type_is(c, n, PKF_N_ATTRIBUTE) && strstr(pkf_text(c, n), "ExecutionSpace") != NULL;
 }
 
 static bool is_auto(pkf_ctx *c, TSNode n) {
   return pkf_is(c, n, "\"auto\"") || pkf_is(c, n, "'auto'") ||
-         (pkf_type_is(n, "attribute") && pkf_alias_is(c, pkf_field(n, "object"), PKF_AL_PK) &&
-          pkf_is(c, pkf_field(n, "attribute"), "AUTO"));
+         (pkf_type_is(c, n, PKF_N_ATTRIBUTE) &&
+          pkf_alias_is(c, pkf_field(c, n, PKF_F_OBJECT), PKF_AL_PK) &&
+          pkf_is(c, pkf_field(c, n, PKF_F_ATTRIBUTE), "AUTO"));
 }
 
 static bool is_policy_call(pkf_ctx *c, TSNode p) {
@@ -73,8 +75,10 @@ static bool is_policy_call(pkf_ctx *c, TSNode p) {
 
 /* `name = pk.XPolicy(...)` in main: remembered, lowered where it is dispatched. */
 static bool policy_alias(pkf_ctx *c, TSNode a) {
-  TSNode left = pkf_field(a, "left"), right = pkf_field(a, "right");
-  if (!c->host || !pkf_type_is(left, "identifier") || !is_policy_call(c, right))
+  if (!c->host)
+    return false;
+  TSNode left = pkf_field(c, a, PKF_F_LEFT), right = pkf_field(c, a, PKF_F_RIGHT);
+  if (!pkf_type_is(c, left, PKF_N_IDENTIFIER) || !is_policy_call(c, right))
     return false;
   struct pkf_ents *st = pkf_ents_get(c);
   for (int i = 0; i < st->npol; i++)
@@ -91,21 +95,23 @@ static bool policy_alias(pkf_ctx *c, TSNode a) {
 /* POLICY.set_scratch_size(level, pk.PerTeam(x)[, pk.PerThread(y)]) (chains
  * too): fills s->scratch and returns POLICY; p itself if it is not one. */
 static TSNode scratch_sizes(pkf_ctx *c, TSNode p, pki_stmt *s, bool *ok) {
-  while (pkf_type_is(p, "call")) {
-    TSNode fn = pkf_field(p, "function");
-    if (!pkf_type_is(fn, "attribute") || !pkf_is(c, pkf_field(fn, "attribute"), "set_scratch_size"))
+  while (pkf_type_is(c, p, PKF_N_CALL)) {
+    TSNode fn = pkf_field(c, p, PKF_F_FUNCTION);
+    if (!pkf_type_is(c, fn, PKF_N_ATTRIBUTE) ||
+        !pkf_is(c, pkf_field(c, fn, PKF_F_ATTRIBUTE), "set_scratch_size"))
       break;
-    pkf_nodes a = pkf_children(c, pkf_field(p, "arguments"));
+    pkf_nodes a = pkf_children(c, pkf_field(c, p, PKF_F_ARGUMENTS));
     int level = a.n ? (int)strtol(pkf_text(c, a.v[0]), NULL, 10) : -1;
-    if (a.n < 2 || a.n > 3 || !pkf_type_is(a.v[0], "integer") || level < 0 || level > 1) {
+    if (a.n < 2 || a.n > 3 || !pkf_type_is(c, a.v[0], PKF_N_INTEGER) || level < 0 || level > 1) {
       pki_error(c->d, pkf_span(p), "bad-policy",
                 "set_scratch_size takes (level 0 or 1, pk.PerTeam(bytes)[, pk.PerThread(bytes)])");
       *ok = false;
       return p;
     }
     for (uint32_t i = 1; i < a.n; i++) {
-      bool team = pk_call_named(c, a.v[i], "PerTeam"), thread = pk_call_named(c, a.v[i], "PerThread");
-      pkf_nodes b = pkf_children(c, pkf_field(a.v[i], "arguments"));
+      bool team = pk_call_named(c, a.v[i], "PerTeam"),
+           thread = pk_call_named(c, a.v[i], "PerThread");
+      pkf_nodes b = pkf_children(c, pkf_field(c, a.v[i], PKF_F_ARGUMENTS));
       if ((!team && !thread) || b.n != 1) {
         pki_error(c->d, pkf_span(a.v[i]), "bad-policy",
                   "scratch sizes are given as pk.PerTeam(bytes) or pk.PerThread(bytes)");
@@ -115,7 +121,7 @@ static TSNode scratch_sizes(pkf_ctx *c, TSNode p, pki_stmt *s, bool *ok) {
       if (!(s->scratch[level][thread ? 1 : 0] = pkf_expr(c, b.v[0])))
         *ok = false;
     }
-    p = pkf_field(fn, "object");
+    p = pkf_field(c, fn, PKF_F_OBJECT);
   }
   return p;
 }
@@ -126,7 +132,7 @@ static bool policy(pkf_ctx *c, TSNode p, pki_stmt *s) {
   p = scratch_sizes(c, p, s, &sizes_ok);
   if (!sizes_ok)
     return false;
-  if (pkf_type_is(p, "identifier") && c->ents)
+  if (pkf_type_is(c, p, PKF_N_IDENTIFIER) && c->ents)
     for (int i = 0; i < c->ents->npol; i++)
       if (c->ents->pols[i].fn == c->fn && pkf_is(c, p, c->ents->pols[i].name))
         p = scratch_sizes(c, c->ents->pols[i].node, s, &sizes_ok);
@@ -142,11 +148,11 @@ static bool policy(pkf_ctx *c, TSNode p, pki_stmt *s) {
     s->args[0] = pki_new_expr(c->m, PKI_E_INT, pkf_span(p));
     return (s->args[1] = pkf_expr(c, p)) != NULL;
   }
-  pkf_nodes all = pkf_children(c, pkf_field(p, "arguments"));
+  pkf_nodes all = pkf_children(c, pkf_field(c, p, PKF_F_ARGUMENTS));
   TSNode a[4];
   uint32_t n = 0;
   for (uint32_t i = 0; i < all.n; i++) {
-    if (pkf_type_is(all.v[i], "keyword_argument") || (n == 0 && is_space_arg(c, all.v[i])))
+    if (pkf_type_is(c, all.v[i], PKF_N_KEYWORD_ARGUMENT) || (n == 0 && is_space_arg(c, all.v[i])))
       continue; /* iterate=..., the execution space */
     if (n == 4) {
       n++;
@@ -156,8 +162,9 @@ static bool policy(pkf_ctx *c, TSNode p, pki_stmt *s) {
   }
   int lo = kind == PKI_POLICY_RANGE ? 2 : 2, hi = kind == PKI_POLICY_RANGE ? 2 : 3;
   if (n < (uint32_t)lo || n > (uint32_t)hi) {
-    pki_error(c->d, pkf_span(p), "arity", "wrong number of arguments to '%s': expected %d%s%s, got %u",
-              pkf_text(c, pkf_field(p, "function")), lo, hi > lo ? " or " : "",
+    pki_error(c->d, pkf_span(p), "arity",
+              "wrong number of arguments to '%s': expected %d%s%s, got %u",
+              pkf_text(c, pkf_field(c, p, PKF_F_FUNCTION)), lo, hi > lo ? " or " : "",
               hi > lo ? "3" : "", n);
     return false;
   }
@@ -178,9 +185,10 @@ static bool policy(pkf_ctx *c, TSNode p, pki_stmt *s) {
 /* ------------------------------------------------------------------ kernel */
 
 bool pkf_lambda_params_ok(pkf_ctx *c, TSNode lam, int pattern) {
-  pkf_nodes ps = pkf_children(c, pkf_field(lam, "parameters"));
+  pkf_nodes ps = pkf_children(c, pkf_field(c, lam, PKF_F_PARAMETERS));
   uint32_t want = pattern == PKI_PATTERN_REDUCE ? 2 : 1;
-  if (pattern == PKI_PATTERN_SCAN || ps.n != want || ts_node_is_null(pkf_field(lam, "body"))) {
+  if (pattern == PKI_PATTERN_SCAN || ps.n != want ||
+      ts_node_is_null(pkf_field(c, lam, PKF_F_BODY))) {
     pki_error(c->d, pkf_span(lam), "bad-lambda",
               pattern == PKI_PATTERN_SCAN
                   ? "a parallel_scan needs a @pk.workunit, not a lambda"
@@ -190,7 +198,7 @@ bool pkf_lambda_params_ok(pkf_ctx *c, TSNode lam, int pattern) {
     return false;
   }
   for (uint32_t i = 0; i < ps.n; i++)
-    if (!pkf_type_is(ps.v[i], "identifier")) {
+    if (!pkf_type_is(c, ps.v[i], PKF_N_IDENTIFIER)) {
       pki_error(c->d, pkf_span(ps.v[i]), "bad-lambda", "lambda parameters must be plain names");
       return false;
     }
@@ -203,9 +211,9 @@ bool pkf_lambda_body(pkf_ctx *c, pki_func *f, TSNode body) {
     pkf_lower_call_stmt(c, body, &f->body); /* pk.printf(...) or another call */
     return f->body.n > n0;
   }
-  TSNode l = pkf_field(body, "left");
-  if (!pkf_type_is(body, "binary_operator") || !pkf_is(c, pkf_field(body, "operator"), "+") ||
-      !pkf_is(c, l, f->acc->name)) {
+  TSNode l = pkf_field(c, body, PKF_F_LEFT);
+  if (!pkf_type_is(c, body, PKF_N_BINARY_OPERATOR) ||
+      !pkf_is(c, pkf_field(c, body, PKF_F_OPERATOR), "+") || !pkf_is(c, l, f->acc->name)) {
     pki_error(c->d, pkf_span(body), "bad-lambda",
               "a parallel_reduce lambda's body must be '%s + expression'", f->acc->name);
     return false;
@@ -214,7 +222,7 @@ bool pkf_lambda_body(pkf_ctx *c, pki_func *f, TSNode body) {
   s->op = PKI_OP_ADD;
   s->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(l));
   s->target->var = f->acc;
-  s->value = pkf_expr(c, pkf_field(body, "right"));
+  s->value = pkf_expr(c, pkf_field(c, body, PKF_F_RIGHT));
   if (!s->value)
     return false;
   pki_block_push(c->m->arena, &f->body, s);
@@ -224,7 +232,7 @@ bool pkf_lambda_body(pkf_ctx *c, pki_func *f, TSNode body) {
 static pki_func *lambda(pkf_ctx *c, TSNode lam, int pattern, pki_type acct) {
   if (!pkf_lambda_params_ok(c, lam, pattern))
     return NULL;
-  pkf_nodes ps = pkf_children(c, pkf_field(lam, "parameters"));
+  pkf_nodes ps = pkf_children(c, pkf_field(c, lam, PKF_F_PARAMETERS));
   struct pkf_ents *st = pkf_ents_get(c);
   pki_func *f = pki_new_func(c->m, pki_sprintf(c->m->arena, "%s_lambda%d", c->fn->name,
                                                 st->nlambda++), pkf_span(lam));
@@ -245,7 +253,7 @@ static pki_func *lambda(pkf_ctx *c, TSNode lam, int pattern, pki_type acct) {
   bool host = c->host;
   c->fn = f;
   c->host = false;
-  bool ok = pkf_lambda_body(c, f, pkf_field(lam, "body"));
+  bool ok = pkf_lambda_body(c, f, pkf_field(c, lam, PKF_F_BODY));
   c->fn = outer;
   c->host = host;
   pkf_scope_pop(c);
@@ -256,7 +264,7 @@ static pki_func *lambda(pkf_ctx *c, TSNode lam, int pattern, pki_type acct) {
 }
 
 static pki_func *workunit_ref(pkf_ctx *c, TSNode k, int pattern) {
-  const char *an = pkf_text(c, pkf_field(k, "attribute"));
+  const char *an = pkf_text(c, pkf_field(c, k, PKF_F_ATTRIBUTE));
   if (pkf_is_callback(c, c->ent, an)) {
     pki_error(c->d, pkf_span(k), "callback-call",
               "a @pk.callback runs in Python; it cannot be called from a kernel or @pk.main");
@@ -289,9 +297,9 @@ static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode a
   int pattern = dispatch_pattern(c, call);
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_DISPATCH, pkf_span(stmt));
   s->pattern = pattern;
-  pkf_nodes ch = pkf_children(c, pkf_field(call, "arguments"));
+  pkf_nodes ch = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
   uint32_t k = 0;
-  if (ch.n > 0 && pkf_type_is(ch.v[0], "string")) {
+  if (ch.n > 0 && pkf_type_is(c, ch.v[0], PKF_N_STRING)) {
     const char *t = pkf_text(c, ch.v[0]);
     s->str = pki_strndup(c->m->arena, t + 1, strlen(t) - 2);
     k = 1;
@@ -313,14 +321,14 @@ static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode a
     annotated = true;
   pki_var *tv = NULL;
   bool fresh = false;
-  if (pkf_type_is(left, "identifier")) {
+  if (pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
     const char *nm = pkf_text(c, left);
     tv = pkf_lookup(c, nm, strlen(nm));
     fresh = tv == NULL;
   } else if (!ts_node_is_null(left)) {
     pki_expr *te = NULL;
     if (!pkf_ent_target(c, left, &te) || !te) {
-      if (te == NULL && !pkf_type_is(left, "attribute"))
+      if (te == NULL && !pkf_type_is(c, left, PKF_N_ATTRIBUTE))
         pki_error(c->d, pkf_span(left), "bad-dispatch",
                   "the result of a dispatch goes to a variable or a scalar member (self.x)");
       return;
@@ -331,9 +339,10 @@ static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode a
     t = tv->type;
   TSNode kn = ch.v[k + 1];
   pki_func *f = NULL;
-  if (pkf_type_is(kn, "lambda")) {
+  if (pkf_type_is(c, kn, PKF_N_LAMBDA)) {
     f = lambda(c, kn, pattern, t.kind == PKI_VOID ? pki_float_type : t);
-  } else if (pkf_type_is(kn, "attribute") && pkf_is(c, pkf_field(kn, "object"), "self")) {
+  } else if (pkf_type_is(c, kn, PKF_N_ATTRIBUTE) &&
+             pkf_is(c, pkf_field(c, kn, PKF_F_OBJECT), "self")) {
     f = workunit_ref(c, kn, pattern);
   } else {
     pki_error(c->d, pkf_span(kn), "bad-dispatch",
@@ -366,9 +375,12 @@ static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode a
 
 /* `self.x: T = v` in a classtype constructor: an assignment to the field. */
 static bool ctor_field_decl(pkf_ctx *c, TSNode a, pki_block *out) {
-  TSNode left = pkf_field(a, "left"), right = pkf_field(a, "right");
-  if (!c->fn || !c->fn->is_ctor || ts_node_is_null(pkf_field(a, "type")) ||
-      !pkf_type_is(left, "attribute") || !pkf_is(c, pkf_field(left, "object"), "self"))
+  if (!c->fn || !c->fn->is_ctor)
+    return false;
+  TSNode left = pkf_field(c, a, PKF_F_LEFT), right = pkf_field(c, a, PKF_F_RIGHT);
+  if (ts_node_is_null(pkf_field(c, a, PKF_F_TYPE)) ||
+      !pkf_type_is(c, left, PKF_N_ATTRIBUTE) ||
+      !pkf_is(c, pkf_field(c, left, PKF_F_OBJECT), "self"))
     return false;
   if (ts_node_is_null(right))
     return true;
@@ -386,10 +398,11 @@ static bool ctor_field_decl(pkf_ctx *c, TSNode a, pki_block *out) {
 static bool decl_annotation_ok(pkf_ctx *c, TSNode ann) {
   if (ts_node_is_null(ann))
     return true;
-  TSNode t = pkf_unwrap_type(ann);
-  if (!pkf_type_is(t, "attribute") || !pkf_alias_is(c, pkf_field(t, "object"), PKF_AL_PK))
+  TSNode t = pkf_unwrap_type(c, ann);
+  if (!pkf_type_is(c, t, PKF_N_ATTRIBUTE) ||
+      !pkf_alias_is(c, pkf_field(c, t, PKF_F_OBJECT), PKF_AL_PK))
     return false;
-  TSNode at = pkf_field(t, "attribute");
+  TSNode at = pkf_field(c, t, PKF_F_ATTRIBUTE);
   return pkf_is(c, at, "BinOp1D") || pkf_is(c, at, "BinOp3D") || pkf_is(c, at, "BinSort");
 }
 
@@ -397,16 +410,16 @@ static bool decl_annotation_ok(pkf_ctx *c, TSNode ann) {
  * `sorter = pk.BinSort(...)`: a new local of that type (a BinOp's or BinSort's
  * key View type is filled in by pki_check from the constructor). */
 static bool typed_decl(pkf_ctx *c, TSNode a, pki_block *out) {
-  TSNode left = pkf_field(a, "left"), right = pkf_field(a, "right");
-  if (!pkf_type_is(left, "identifier") || !decl_annotation_ok(c, pkf_field(a, "type")) ||
-      !pkf_type_is(right, "call"))
+  TSNode left = pkf_field(c, a, PKF_F_LEFT), right = pkf_field(c, a, PKF_F_RIGHT);
+  if (!pkf_type_is(c, left, PKF_N_IDENTIFIER) ||
+      !decl_annotation_ok(c, pkf_field(c, a, PKF_F_TYPE)) || !pkf_type_is(c, right, PKF_N_CALL))
     return false;
   const char *nm = pkf_text(c, left);
   if (pkf_lookup(c, nm, strlen(nm)))
     return false;
   pki_type t = pki_void_type;
-  pki_entity *cls = pkf_classtype_find(c, pkf_field(right, "function"));
-  if (cls && pkf_type_is(pkf_field(right, "function"), "identifier"))
+  pki_entity *cls = pkf_classtype_find(c, pkf_field(c, right, PKF_F_FUNCTION));
+  if (cls && pkf_type_is(c, pkf_field(c, right, PKF_F_FUNCTION), PKF_N_IDENTIFIER))
     t = pki_class_type(cls);
   else if (pk_call_named(c, right, "Timer"))
     t.kind = PKI_TIMER;
@@ -427,18 +440,18 @@ static bool typed_decl(pkf_ctx *c, TSNode a, pki_block *out) {
 }
 
 bool pkf_ent_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
-  if (!pkf_type_is(n, "expression_statement") || ts_node_named_child_count(n) != 1)
+  if (pkf_named_child_count(c, n) != 1)
     return false;
-  TSNode x = ts_node_named_child(n, 0);
+  TSNode x = pkf_named_child(c, n, 0);
   if (c->host && dispatch_pattern(c, x) >= 0) {
     dispatch(c, n, x, (TSNode){0}, (TSNode){0}, out);
     return true;
   }
-  if (!pkf_type_is(x, "assignment"))
+  if (!pkf_type_is(c, x, PKF_N_ASSIGNMENT))
     return false;
-  TSNode right = pkf_field(x, "right");
+  TSNode right = pkf_field(c, x, PKF_F_RIGHT);
   if (c->host && dispatch_pattern(c, right) >= 0) {
-    dispatch(c, n, right, pkf_field(x, "left"), pkf_field(x, "type"), out);
+    dispatch(c, n, right, pkf_field(c, x, PKF_F_LEFT), pkf_field(c, x, PKF_F_TYPE), out);
     return true;
   }
   return ctor_field_decl(c, x, out) || typed_decl(c, x, out) || policy_alias(c, x);
