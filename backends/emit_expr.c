@@ -183,8 +183,8 @@ static const char *ident_suffix(const char *name) {
     return "_";
   if (!strncmp(name, "__", 2) || (name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z'))
     return "_pk"; /* reserved identifiers in C++ */
-  for (size_t i = 0; i < sizeof macro_prefix / sizeof *macro_prefix; i++)
-    if (!strncmp(name, macro_prefix[i], strlen(macro_prefix[i])))
+  for (size_t i = 0; name[0] >= 'A' && name[0] <= 'Z' && i < sizeof macro_prefix / sizeof *macro_prefix; i++)
+    if (!strncmp(name, macro_prefix[i], strlen(macro_prefix[i]))) /* all start upper-case */
       return "_";
   return "";
 }

@@ -112,7 +112,7 @@ static bool eval(pkf_ctx *c, TSNode n, pkf_const *out) {
 
 static void add_global(pkf_ctx *c, const char *name) {
   struct pkf_ents *s = pkf_ents_get(c);
-  PKF_GROW(c, s->globals, s->nglob, s->capglob);
+  s->globals = pki_grow(c->m->arena, s->globals, s->nglob, &s->capglob, sizeof *s->globals);
   s->globals[s->nglob++] = name;
 }
 
@@ -136,7 +136,7 @@ static void assignment(pkf_ctx *c, TSNode a, bool top) {
     else if (!ts_node_is_null(an) && pkf_is(c, an, "int") && k.kind == PKI_E_FLOAT)
       return add_global(c, name);
     struct pkf_ents *s = pkf_ents_get(c);
-    PKF_GROW(c, s->consts, s->nconst, s->capconst);
+    s->consts = pki_grow(c->m->arena, s->consts, s->nconst, &s->capconst, sizeof *s->consts);
     s->consts[s->nconst++] = k;
     return;
   }

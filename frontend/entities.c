@@ -444,7 +444,7 @@ typedef struct pendings {
 } pendings;
 
 static void add_pending(pkf_ctx *c, pendings *p, pki_entity *e, pki_func *f, TSNode body) {
-  PKF_GROW(c, p->v, p->n, p->cap);
+  p->v = pki_grow(c->m->arena, p->v, p->n, &p->cap, sizeof *p->v);
   p->v[p->n++] = (pending){e, f, body};
 }
 
@@ -526,7 +526,7 @@ static TSNode find_init(pkf_ctx *c, pkf_nodes body) {
 
 static void add_callback(pkf_ctx *c, pki_entity *e, TSNode def) {
   struct pkf_ents *s = pkf_ents_get(c);
-  PKF_GROW(c, s->cbs, s->ncb, s->capcb);
+  s->cbs = pki_grow(c->m->arena, s->cbs, s->ncb, &s->capcb, sizeof *s->cbs);
   s->cbs[s->ncb++] = (pkf_callback){e, pkf_text(c, pkf_field(c, def, PKF_F_NAME))};
 }
 
@@ -604,7 +604,7 @@ static void classtype_declare(pkf_ctx *c, TSNode cls) {
   e->extent = pkf_span(pkf_parent(c, cls));
   pki_module_add_entity(c->m, e);
   struct pkf_ents *s = pkf_ents_get(c);
-  PKF_GROW(c, s->classes, s->ncls, s->capcls);
+  s->classes = pki_grow(c->m->arena, s->classes, s->ncls, &s->capcls, sizeof *s->classes);
   s->classes[s->ncls++] = e;
 }
 
@@ -700,7 +700,7 @@ static void top_def(pkf_ctx *c, const pk_def *d, pendings *todo) {
     view_infos(c, dec, f->params, f->nparams);
   } else {
     function_sig(c, f, def, false);
-    PKF_GROW(c, c->dfuncs, c->ndf, c->capdf);
+    c->dfuncs = pki_grow(c->m->arena, c->dfuncs, c->ndf, &c->capdf, sizeof *c->dfuncs);
     c->dfuncs[c->ndf++] = f;
   }
   pki_entity_add_func(c->m, e, f);

@@ -34,19 +34,6 @@ struct pkf_ents {
   int npol, cappol; /* `p = pk.XPolicy(...)` locals of @pk.main, substituted at dispatches */
 };
 
-/* Grows arr (count n, capacity cap) in the arena so that one more fits. */
-#define PKF_GROW(c, arr, n, cap)                                              \
-  do {                                                                        \
-    if ((n) == (cap)) {                                                       \
-      int nc_ = (cap) ? (cap) * 2 : 8;                                        \
-      void *na_ = pki_alloc((c)->m->arena, sizeof *(arr) * (size_t)nc_);      \
-      if (n)                                                                  \
-        memcpy(na_, (arr), sizeof *(arr) * (size_t)(n));                      \
-      (arr) = na_;                                                            \
-      (cap) = nc_;                                                            \
-    }                                                                         \
-  } while (0)
-
 struct pkf_ents *pkf_ents_get(pkf_ctx *c);
 /* True if the callback `name` is declared in entity e. */
 bool pkf_is_callback(pkf_ctx *c, pki_entity *e, const char *name);

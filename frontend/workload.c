@@ -87,7 +87,7 @@ static bool policy_alias(pkf_ctx *c, TSNode a) {
                 "policy '%s' is bound twice; give each policy its own name", st->pols[i].name);
       return true;
     }
-  PKF_GROW(c, st->pols, st->npol, st->cappol);
+  st->pols = pki_grow(c->m->arena, st->pols, st->npol, &st->cappol, sizeof *st->pols);
   st->pols[st->npol++] = (struct pkf_policy_alias){pkf_text(c, left), right, c->fn};
   return true;
 }
