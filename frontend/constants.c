@@ -183,7 +183,7 @@ pki_expr *pkf_constant_lookup(pkf_ctx *c, TSNode name) {
   pki_expr *e = pki_new_expr(c->m, k->kind, pkf_span(name));
   e->ival = k->ival;
   e->fval = k->fval;
-  e->str = k->name;
+  e->cname = k->name;
   return e;
 }
 

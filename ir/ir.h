@@ -194,7 +194,7 @@ enum { PKI_USE_READ = 1, PKI_USE_NAMED = 2, PKI_USE_DECLARED = 4, PKI_USE_ASSIGN
 
 typedef enum pki_expr_kind {
   PKI_E_INT,     /* ival */
-  PKI_E_FLOAT,   /* fval; name set for math constants ("pi") */
+  PKI_E_FLOAT,   /* fval; str set for math constants ("pi") */
   PKI_E_BOOL,    /* ival 0/1 */
   PKI_E_STR,     /* str (printf format only) */
   PKI_E_VAR,     /* var */
@@ -334,7 +334,8 @@ typedef struct pki_expr {
   pki_op op;
   int64_t ival;
   double fval;
-  const char *str;   /* PKI_E_STR text (unescaped); PKI_E_FLOAT constant name */
+  const char *str;   /* PKI_E_STR text (unescaped); PKI_E_FLOAT: the math constant ("pi") */
+  const char *cname; /* PKI_E_INT/FLOAT/BOOL: the module constant it stands for (NULL: a literal) */
   pki_var *var;
   struct pki_func *func;
   pki_builtin builtin;

@@ -121,8 +121,8 @@ static void put_expr(FILE *o, const pki_expr *e) {
   switch (e->kind) {
   case PKI_E_INT: fprintf(o, "%lld", (long long)e->ival); break;
   case PKI_E_FLOAT:
-    if (e->str)
-      fputs(e->str, o);
+    if (e->str || e->cname)
+      fputs(e->str ? e->str : e->cname, o);
     else
       put_float(o, e->fval);
     break;
