@@ -280,7 +280,7 @@ static void emit_binary_op(pkb_ctx *c, const pki_expr *e) {
   } else
     emit_sub(c, l, lp);
   bool sum = e->op == PKI_OP_ADD || e->op == PKI_OP_SUB || e->op == PKI_OP_AND || e->op == PKI_OP_OR;
-  if (sum && !c->nest && pkb_line_past(c->b, 88)) { /* long sums continue before an operator */
+  if (sum && c->wrap && !c->nest && pkb_line_past(c->b, 88)) { /* long sums continue before an operator */
     pkb_wrap(c->b);
     pkb_putf(c->b, "%s ", op_text(e->op));
   } else
@@ -540,8 +540,122 @@ static void emit_call(pkb_ctx *c, const pki_expr *e) {
   pkb_put(c->b, ")");
 }
 
+/* ---- module constants as constexpr (pkb_module_constants) */
+
+static double constant_value(const pki_expr *e) {
+  return e->kind == PKI_E_INT ? (double)e->ival : e->fval;
+}
+
+/* The same module constant: its name, and its value (an int constant the
+ * checker turned into a float literal is still the same constant). */
+static bool same_constant(const pki_expr *a, const pki_expr *b) {
+  if (strcmp(a->cname, b->cname))
+    return false;
+  if (a->kind == PKI_E_INT && b->kind == PKI_E_INT)
+    return a->ival == b->ival;
+  return constant_value(a) == constant_value(b);
+}
+
+typedef struct consts_q {
+  pki_arena *a;
+  pki_vec found, clash; /* constants (first use each); names seen as something else */
+} consts_q;
+
+static void const_expr(pki_visitor *v, const pki_expr *e) {
+  consts_q *q = v->data;
+  if ((e->kind != PKI_E_INT && e->kind != PKI_E_FLOAT) || !e->cname || !*e->cname)
+    return;
+  for (int i = 0; i < q->found.n; i++) {
+    const pki_expr *k = q->found.items[i];
+    if (!strcmp(k->cname, e->cname)) {
+      if (!same_constant(k, e)) /* not one value: literals only */
+        pki_vec_push(q->a, &q->clash, (void *)e->cname);
+      else if (e->kind == PKI_E_INT) /* declared with its own type, int */
+        q->found.items[i] = (void *)e;
+      return;
+    }
+  }
+  pki_vec_push(q->a, &q->found, (void *)e);
+}
+
+static void const_var(pki_visitor *v, const pki_var *var) {
+  consts_q *q = v->data;
+  pki_vec_push(q->a, &q->clash, (void *)var->name);
+}
+
+static bool clashes(const consts_q *q, const char *name) {
+  /* names generated code declares or calls unqualified in the namespace */
+  static const char *const generated[] = {"begin", "end", "f", "printf", "reps", "self",
+                                          "timer", "total", "value"};
+  for (size_t i = 0; i < sizeof generated / sizeof *generated; i++)
+    if (!strcmp(generated[i], name))
+      return true;
+  for (int i = 0; i < q->clash.n; i++)
+    if (!strcmp(q->clash.items[i], name))
+      return true;
+  return !strncmp(name, "pkc", 3) || (strlen(name) > 4 && !strcmp(name + strlen(name) - 4, "_tag"));
+}
+
+/* Names the generated namespace also declares: entities, functions, hosts of @pk.main. */
+static void entity_names(consts_q *q, const pki_entity *e) {
+  pki_vec_push(q->a, &q->clash, (void *)e->name);
+  for (int i = 0; i < e->nfuncs; i++)
+    if (e->funcs[i]) {
+      pki_vec_push(q->a, &q->clash, (void *)e->funcs[i]->name);
+      pki_vec_push(q->a, &q->clash, (void *)pkb_main_name(q->a, e->funcs[i]));
+    }
+}
+
+void pkb_module_constants(pkb_ctx *c) {
+  const pki_module *m = c->m;
+  consts_q q = {.a = m->arena};
+  pki_visitor v = {.expr = const_expr, .var = const_var, .data = &q};
+  for (int i = 0; i < m->nentities; i++)
+    if (m->entities[i]) {
+      entity_names(&q, m->entities[i]);
+      pki_visit_entity(&v, m->entities[i]);
+    }
+  c->consts = pki_alloc(m->arena, sizeof *c->consts * (size_t)(q.found.n + 1));
+  for (int i = 0; i < q.found.n; i++) {
+    const pki_expr *k = q.found.items[i];
+    if (clashes(&q, k->cname))
+      continue;
+    c->consts[c->nconsts++] = k;
+    pkb_begin(c->b, "constexpr %s ", k->kind == PKI_E_INT ? "int64_t" : "double");
+    pkb_put_ident(c->b, k->cname);
+    pkb_put(c->b, " = ");
+    if (k->kind == PKI_E_INT)
+      put_int(c->b, k->ival, PKI_I64, false);
+    else
+      pkb_put_float(c->b, k->fval, PKI_F64);
+    pkb_put(c->b, ";\n");
+  }
+  if (c->nconsts)
+    pkb_nl(c->b);
+}
+
+/* A module constant by its constexpr name (converted where its use has
+ * another type); false if it is written as a literal. */
+static bool emit_constant(pkb_ctx *c, const pki_expr *e) {
+  if (!c->in_ns || !e->cname)
+    return false;
+  for (int i = 0; i < c->nconsts; i++)
+    if (same_constant(c->consts[i], e)) {
+      pki_kind own = c->consts[i]->kind == PKI_E_INT ? PKI_I64 : PKI_F64;
+      if (e->type.kind != own && e->type.kind != PKI_VOID)
+        pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(e->type.kind));
+      pkb_put_ident(c->b, e->cname);
+      if (e->type.kind != own && e->type.kind != PKI_VOID)
+        pkb_put(c->b, ")");
+      return true;
+    }
+  return false;
+}
+
 void pkb_emit_expr(pkb_ctx *c, const pki_expr *e) {
   pkb_buf *b = c->b;
+  if ((e->kind == PKI_E_INT || e->kind == PKI_E_FLOAT) && emit_constant(c, e))
+    return;
   /* long lines break only between the operands of operators outside calls,
    * indexing and the like */
   bool operands = e->kind == PKI_E_BINARY || e->kind == PKI_E_COMPARE ||

@@ -465,8 +465,11 @@ void pkb_gen_cpp(const pki_module *m, const pkb_options *o, pkb_buf *b) {
              "#include \"pkc_cache_key.h\"  // written by pkc build into build-<backend>/\n"
              "#endif\n#endif\n#ifndef PKC_CACHE_KEY\n#define PKC_CACHE_KEY \"\"\n#endif\n\n");
   pkb_putf(b, "namespace pkc_%s {\n\n", m->name);
+  pkb_module_constants(&c);
+  c.in_ns = true;
   pkb_gen_functors(&c);
   pkb_host_fused_functors(&c);
+  c.in_ns = false;
   pkb_putf(b, "}  // namespace pkc_%s\n\n", m->name);
   pkb_gen_wrappers(&c);
   pkb_host_fused_wrappers(&c);

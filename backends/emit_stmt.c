@@ -56,6 +56,14 @@ void pkb_line_directive(pkb_ctx *c, const pki_stmt *s) {
 
 static void expr(pkb_ctx *c, const pki_expr *e) { pkb_emit_expr(c, e); }
 
+/* The value of an assignment, declaration or return: a long sum may
+ * continue on the next line (pkb_emit_expr). */
+static void value(pkb_ctx *c, const pki_expr *e) {
+  c->wrap = true;
+  pkb_emit_expr(c, e);
+  c->wrap = false;
+}
+
 /* A zero of type t, for declarations without a value. */
 static void put_zero(pkb_buf *b, pki_type t) {
   if (t.kind == PKI_BOOL)
@@ -156,7 +164,7 @@ static void emit_decl(pkb_ctx *c, const pki_stmt *s) {
     pkb_put_ident(c->b, s->var->name);
     pkb_put(c->b, " = ");
     if (s->value)
-      expr(c, s->value);
+      value(c, s->value);
     else
       put_zero(c->b, s->var->type);
     pkb_put(c->b, ";\n");
@@ -188,7 +196,7 @@ static void emit_augassign(pkb_ctx *c, const pki_stmt *s) {
   expr(c, s->target);
   if (t) {
     pkb_putf(c->b, " %s ", t);
-    expr(c, s->value);
+    value(c, s->value);
   } else { /* //=, %=, **= through the Python-semantics helpers */
     const char *fn = s->op == PKI_OP_FLOORDIV ? "pkc::floordiv"
                      : s->op == PKI_OP_MOD    ? "pkc::pymod"
@@ -445,7 +453,7 @@ static void emit_return(pkb_ctx *c, const pki_stmt *s) {
     return;
   }
   pkb_begin(c->b, "return ");
-  expr(c, s->value);
+  value(c, s->value);
   pkb_put(c->b, ";\n");
 }
 
@@ -482,7 +490,7 @@ void pkb_emit_stmt(pkb_ctx *c, const pki_stmt *s) {
     pkb_begin(c->b, "%s", "");
     expr(c, s->target);
     pkb_put(c->b, " = ");
-    expr(c, s->value);
+    value(c, s->value);
     pkb_put(c->b, ";\n");
     break;
   case PKI_S_AUGASSIGN: emit_augassign(c, s); break;

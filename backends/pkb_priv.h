@@ -54,7 +54,13 @@ typedef struct pkb_ctx {
   int lines_counted;    /* ... and the newlines among them */
   bool unfused;         /* emitting the original statements of a fused group */
   bool names_iterate;   /* the source names an MDRange iteration order (pk.Iterate / iterate=) */
-  int nest;             /* expression being written is inside a call, index, ...: no line breaks */
+  bool wrap;            /* writing the value of an assignment, declaration or return ... */
+  int nest;             /* ... outside calls, indexing and the like: long sums may break */
+  /* module constants declared constexpr in the module's namespace (one
+   * literal each, pkb_module_constants), written by name while in_ns */
+  const pki_expr **consts;
+  int nconsts;
+  bool in_ns;
   const char *policy_text; /* a fused dispatch's policy, written as is (tiles) */
   /* a repeated chain's link inlined in its fused operator: element accesses
    * at the work point of point_vars[k] are written as the local point_names[k] */
@@ -62,6 +68,11 @@ typedef struct pkb_ctx {
   const char *const *point_names;
   int npoint;
 } pkb_ctx;
+
+/* Finds the module constants (pki_expr.cname) the kernels use whose names
+ * clash with nothing else in the C++ namespace, declares them `constexpr`
+ * with their Python names and lets pkb_emit_expr write those names. */
+void pkb_module_constants(pkb_ctx *c);
 
 /* C++ spelling of a scalar kind ("int64_t") or a View type. */
 const char *pkb_scalar_ctype(pki_kind k);

@@ -159,10 +159,10 @@ static void test_inference_and_constants(void **state) {
   pki_expr *scale = v->args[0]->args[1], *n = v->args[1];
   assert_int_equal(scale->kind, PKI_E_FLOAT);
   assert_true(scale->fval == 3.0);
-  assert_string_equal(scale->str, "SCALE");
+  assert_string_equal(scale->cname, "SCALE");
   assert_int_equal(n->kind, PKI_E_INT);
   assert_int_equal(n->ival, 10);
-  assert_string_equal(n->str, "N");
+  assert_string_equal(n->cname, "N");
   pki_module_free(m);
 }
 
