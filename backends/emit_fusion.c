@@ -27,9 +27,11 @@ static const pki_stmt *group_reduce(const pki_fused *g) {
 
 /* A repeated chain over a 1-D range runs per tile of pkc::fusion_tile
  * points (all repetitions of a tile while it is in cache; one point per
- * tile on GPUs). */
+ * tile on GPUs). A chain that runs once is launched over its points, as
+ * its dispatches are: tiles of 2048 points left one thread idle in md_lj
+ * (2048 atoms, a costly point), and give no reuse when nothing repeats. */
 static bool tiled(const pki_fused *g) {
-  return (g->loop || g->nresident) && g->stmts[0]->range == PKI_POLICY_RANGE;
+  return g->loop && g->stmts[0]->range == PKI_POLICY_RANGE;
 }
 
 void pkb_fused_tags(pkb_ctx *c, const pki_entity *e) {
