@@ -17,12 +17,21 @@ static const char *fused_tag(pkb_ctx *c, const pki_fused *g) {
 
 static bool in_entity(const pki_fused *g, const pki_entity *e) { return g->main->owner == e; }
 
-/* The reduction of a group (at most one), or NULL. */
-static const pki_stmt *group_reduce(const pki_fused *g) {
+/* The reductions of a group, in order (*n of them): one result each, the
+ * fused kernel's accumulators (Kokkos' combined reducers when several). */
+static const pki_stmt **group_reductions(pkb_ctx *c, const pki_fused *g, int *n) {
+  const pki_stmt **reds = pki_alloc(c->m->arena, sizeof *reds * (size_t)g->n);
+  *n = 0;
   for (int k = 0; k < g->n; k++)
     if (g->stmts[k]->pattern == PKI_PATTERN_REDUCE)
-      return g->stmts[k];
-  return NULL;
+      reds[(*n)++] = g->stmts[k];
+  return reds;
+}
+
+/* The name of accumulator r of n: `one` when it is the only one, else
+ * pkc_acc0, pkc_acc1, ... (prefix "pkc_acc" or "pkc_red"). */
+static const char *acc_name(pkb_ctx *c, const char *one, const char *prefix, int r, int n) {
+  return n == 1 ? one : pki_sprintf(c->m->arena, "%s%d", prefix, r);
 }
 
 /* A repeated chain over a 1-D range runs per tile of pkc::fusion_tile
@@ -67,17 +76,18 @@ static void fused_operator(pkb_ctx *c, const pki_fused *g) {
     workload_point_operator(c, g);
     return;
   }
-  const pki_stmt *red = group_reduce(g);
+  int nred;
+  const pki_stmt **reds = group_reductions(c, g, &nred);
   int rank = g->stmts[0]->closure->nindex;
   pkb_nl(b);
   pkb_line(b, "// %s", pkb_comment_text(c->m->arena, g->why));
   pkb_begin(b, "KOKKOS_INLINE_FUNCTION void operator()(const %s &", fused_tag(c, g));
   for (int d = 0; d < rank; d++)
     pkb_putf(b, ", const int64_t i%d", d);
-  if (red) {
+  for (int r = 0; r < nred; r++) {
     pkb_put(b, ", ");
-    pkb_put_type(b, red->closure->acc->type);
-    pkb_put(b, " &acc");
+    pkb_put_type(b, reds[r]->closure->acc->type);
+    pkb_putf(b, " &%s", acc_name(c, "acc", "pkc_acc", r, nred));
   }
   pkb_put(b, ") const {\n");
   b->indent++;
@@ -102,12 +112,14 @@ static void fused_operator(pkb_ctx *c, const pki_fused *g) {
     pkb_line(b, "for (int64_t rep = 0; rep < pkc_fused%d_reps; ++rep) {", g->id);
     b->indent++;
   }
-  for (int k = 0; k < g->n; k++) {
+  for (int k = 0, r = 0; k < g->n; k++) {
     const pki_func *f = g->stmts[k]->closure;
     pkb_begin(b, "(*this)(%s{}", pkb_tag_name(c->m->arena, f));
     for (int d = 0; d < rank; d++)
       pkb_putf(b, ", i%d", d);
-    pkb_put(b, f->acc ? ", acc);\n" : ");\n");
+    if (f->acc)
+      pkb_putf(b, ", %s", acc_name(c, "acc", "pkc_acc", r++, nred));
+    pkb_put(b, ");\n");
   }
   if (g->loop) {
     b->indent--;
@@ -184,8 +196,9 @@ bool pkb_emit_fused(pkb_ctx *c, const pki_stmt *s) {
     pkb_emit_expr(c, g->loop->end);
     pkb_put(b, ");\n");
   }
-  const pki_stmt *red = group_reduce(g);
-  pki_stmt d = *g->stmts[0]; /* the first's policy; the reduction's pattern and target */
+  int nred;
+  const pki_stmt **reds = group_reductions(c, g, &nred);
+  pki_stmt d = *g->stmts[0]; /* the first's policy; the reductions' pattern and targets */
   if (tiled(g)) { /* the range is split into tiles: work items are tiles */
     const pki_expr *b0 = g->stmts[0]->nargs >= 2 ? g->stmts[0]->args[0] : NULL;
     const pki_expr *e0 = g->stmts[0]->nargs >= 2 ? g->stmts[0]->args[1]
@@ -207,17 +220,18 @@ bool pkb_emit_fused(pkb_ctx *c, const pki_stmt *s) {
         "self.pkc_fused%d_end))", pkb_ident(c->m->arena, g->main->owner->name), fused_tag(c, g),
         g->id, g->id);
   }
-  d.pattern = red ? PKI_PATTERN_REDUCE : PKI_PATTERN_FOR;
-  d.closure = red ? red->closure : g->stmts[0]->closure;
-  d.target = red ? red->target : NULL;
+  d.pattern = nred ? PKI_PATTERN_REDUCE : PKI_PATTERN_FOR;
+  d.closure = nred ? reds[0]->closure : g->stmts[0]->closure;
+  d.target = NULL;
   const char *label = "";
   for (int k = 0; k < g->n; k++)
     label = pki_sprintf(c->m->arena, "%s%s%s", label, k ? "+" : "fused:",
                         g->stmts[k]->str ? g->stmts[k]->str : g->stmts[k]->closure->name);
   d.str = g->loop ? pki_sprintf(c->m->arena, "%s*reps", label) : label;
-  pkb_emit_dispatch_tagged(c, &d, pki_sprintf(c->m->arena, "%s::%s",
-                                             pkb_ident(c->m->arena, g->main->owner->name),
-                                             fused_tag(c, g)));
+  pkb_emit_dispatch_results(c, &d, pki_sprintf(c->m->arena, "%s::%s",
+                                              pkb_ident(c->m->arena, g->main->owner->name),
+                                              fused_tag(c, g)),
+                            reds, nred);
   c->policy_text = NULL;
   b->indent--;
   pkb_line(b, "} else {");
@@ -580,11 +594,13 @@ static bool index_needed(pkb_ctx *c, const pki_func *f, const pki_var *v) {
 
 /* One link of a point operator: its kernel; member: the functor member
  * holding its parameters (host chains; NULL: the workload's own members);
- * bound: per parameter, whether its block binds it; the resident Views of
- * its body (params or members) and their locals. */
+ * red: the local its accumulator is (a reduction); bound: per parameter,
+ * whether its block binds it; the resident Views of its body (params or
+ * members) and their locals. */
 typedef struct point_link {
   const pki_func *f;
   const char *member;
+  const char *red;
   const bool *bound;
   const pki_var **vars;
   const char **locals;
@@ -604,7 +620,8 @@ typedef struct point_op {
   int rank;
   const char *begin, *end; /* range: the members holding it (work items are tiles) */
   const char *reps;        /* repeated chains: the trip count member */
-  const pki_func *red;     /* the reduction (the last link), or NULL */
+  const pki_func *const *reds; /* the reductions, in order (their links' red: pkc_red<r>) */
+  int nreds;
   const point_res *res;
   int nres;
   const point_link *links;
@@ -649,7 +666,7 @@ static void inline_link(pkb_ctx *c, const point_link *l, const char *lane) {
     pkb_put_type(b, f->acc->type);
     pkb_put(b, " &");
     pkb_put_ident(b, f->acc->name);
-    pkb_put(b, " = pkc_red;\n");
+    pkb_putf(b, " = %s;\n", l->red);
   }
   const pki_func *saved = c->fn;
   c->fn = f;
@@ -701,21 +718,23 @@ static void point_operator(pkb_ctx *c, const point_op *op) {
     pkb_put(b, ", const int64_t pkc_tile");
   for (int d = 0; d < op->rank && !op->begin; d++)
     pkb_putf(b, ", const int64_t pkc_i%d", d);
-  if (op->red) {
+  for (int r = 0; r < op->nreds; r++) {
     pkb_put(b, ", ");
-    pkb_put_type(b, op->red->acc->type);
-    pkb_put(b, " &pkc_acc");
+    pkb_put_type(b, op->reds[r]->acc->type);
+    pkb_putf(b, " &%s", acc_name(c, "pkc_acc", "pkc_acc", r, op->nreds));
   }
   pkb_put(b, ") const {\n");
   b->indent++;
-  if (op->red) { /* a local (that no View store may alias) carries the reduction */
+  for (int r = 0; r < op->nreds; r++) { /* a local (no View store may alias) carries each */
     pkb_begin(b, "%s", "");
-    pkb_put_type(b, op->red->acc->type);
-    pkb_put(b, " pkc_red = pkc_acc;\n");
+    pkb_put_type(b, op->reds[r]->acc->type);
+    pkb_putf(b, " %s = %s;\n", acc_name(c, "pkc_red", "pkc_red", r, op->nreds),
+             acc_name(c, "pkc_acc", "pkc_acc", r, op->nreds));
   }
   point_body(c, op);
-  if (op->red)
-    pkb_line(b, "pkc_acc = pkc_red;");
+  for (int r = 0; r < op->nreds; r++)
+    pkb_line(b, "%s = %s;", acc_name(c, "pkc_acc", "pkc_acc", r, op->nreds),
+             acc_name(c, "pkc_red", "pkc_red", r, op->nreds));
   b->indent--;
   pkb_line(b, "}");
 }
@@ -826,7 +845,7 @@ static void host_point_operator(pkb_ctx *c, const pki_host_fused *g) {
     const pki_func *f = link_of(g, k)->kernel;
     point_link *l = &links[k];
     bool *bound = pki_alloc(a, sizeof *bound * (size_t)(f->nparams + 1));
-    *l = (point_link){.f = f, .member = member_name(c, g, k), .bound = bound};
+    *l = (point_link){.f = f, .member = member_name(c, g, k), .red = "pkc_red", .bound = bound};
     l->vars = pki_alloc(a, sizeof *l->vars * (size_t)(f->nparams + 1));
     l->locals = pki_alloc(a, sizeof *l->locals * (size_t)(f->nparams + 1));
     for (int p = 0; p < f->nparams; p++) {
@@ -844,7 +863,8 @@ static void host_point_operator(pkb_ctx *c, const pki_host_fused *g) {
                  .begin = host_tiled(g) ? "begin" : NULL,
                  .end = host_tiled(g) ? "end" : NULL,
                  .reps = g->repeat ? "reps" : NULL,
-                 .red = pf->pattern == PKI_PATTERN_REDUCE ? pf : NULL,
+                 .reds = (const pki_func *const[]){pf},
+                 .nreds = pf->pattern == PKI_PATTERN_REDUCE,
                  .res = res, .nres = nres, .links = links, .nlinks = g->n};
   point_operator(c, &op);
 }
@@ -859,17 +879,24 @@ static void workload_point_operator(pkb_ctx *c, const pki_fused *g) {
                          g->resident[r]->type.elem,
                          (g->resident_mode[r] & PKI_MEM_WRITE) != 0};
   }
+  int nred;
+  const pki_stmt **reds = group_reductions(c, g, &nred);
+  const pki_func **red_fs = pki_alloc(a, sizeof *red_fs * (size_t)(nred + 1));
+  for (int r = 0; r < nred; r++)
+    red_fs[r] = reds[r]->closure;
   point_link *links = pki_alloc(a, sizeof *links * (size_t)g->n);
-  for (int k = 0; k < g->n; k++)
-    links[k] = (point_link){.f = g->stmts[k]->closure, .vars = g->resident,
-                            .locals = names, .nvars = g->nresident};
-  const pki_stmt *red = group_reduce(g);
+  for (int k = 0, r = 0; k < g->n; k++) {
+    links[k] = (point_link){.f = g->stmts[k]->closure, .vars = g->resident, .locals = names,
+                            .nvars = g->nresident};
+    if (g->stmts[k]->pattern == PKI_PATTERN_REDUCE)
+      links[k].red = acc_name(c, "pkc_red", "pkc_red", r++, nred);
+  }
   point_op op = {.tag = fused_tag(c, g),
                  .rank = g->stmts[0]->closure->nindex,
                  .begin = tiled(g) ? pki_sprintf(a, "pkc_fused%d_begin", g->id) : NULL,
                  .end = tiled(g) ? pki_sprintf(a, "pkc_fused%d_end", g->id) : NULL,
                  .reps = g->loop ? pki_sprintf(a, "pkc_fused%d_reps", g->id) : NULL,
-                 .red = red ? red->closure : NULL,
+                 .reds = red_fs, .nreds = nred,
                  .res = res, .nres = g->nresident, .links = links, .nlinks = g->n};
   pkb_nl(c->b);
   pkb_line(c->b, "// %s", pkb_comment_text(a, g->why));

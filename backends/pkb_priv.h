@@ -90,6 +90,11 @@ void pkb_emit_assert(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s);
 /* s with the policy's tag given (a fused kernel's), instead of its workunit's. */
 void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_tag);
+/* s's launch computing the results of dispatches reds[0..n-1] into their
+ * targets (a fused kernel's reductions: Kokkos' combined reducers when
+ * several, in this order). */
+void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_tag,
+                               const pki_stmt *const *reds, int n);
 
 /* emit_abi.c pieces the fused host kernels share (emit_fusion.c): the policy
  * check of kernel f's wrapper (defines begin/end for ranges); the launch
