@@ -47,6 +47,8 @@ typedef struct pkb_ctx {
   bool unfused;         /* emitting the original statements of a fused group */
   bool names_iterate;   /* the source names an MDRange iteration order (pk.Iterate / iterate=) */
   const char *policy_text; /* a fused dispatch's policy, written as is (tiles) */
+  const char *results_text; /* a fused launch's reduction results, written as is (several;
+                               the caller declares and stores them) */
   /* a repeated chain's link inlined in its fused operator: element accesses
    * at the work point of point_vars[k] are written as the local point_names[k] */
   const pki_var *const *point_vars;
@@ -102,7 +104,7 @@ void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_
  * C++ object holding f's Views, "f" or "f.<link>"; returns PKC_ERROR_VALUE
  * when it leaves them); the launch of functor type fty with tag (f's own
  * when NULL; c->policy_text replaces the policy), pattern, reducer and
- * result as f's; one pkc_param_desc line; one pkc_kernel_desc line
+ * result as f's (c->results_text replaces the reducer and result: several); one pkc_param_desc line; one pkc_kernel_desc line
  * (pattern 3 = main; params: the table's name or NULL). */
 void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f);
 void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor);

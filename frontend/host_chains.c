@@ -61,11 +61,13 @@ static bool launch_of(pkf_ctx *c, TSNode st, pki_host_launch *out) {
     return false;
   TSNode call = ts_node_named_child(st, 0);
   int want = PKI_PATTERN_FOR;
+  const char *target = NULL;
   if (pkf_type_is(call, "assignment")) { /* the target is evaluated after the launch */
     TSNode left = pkf_field(call, "left");
     if (!pkf_type_is(left, "identifier") && !pkf_type_is(left, "attribute") &&
         !pkf_type_is(left, "subscript"))
       return false;
+    target = pkf_text(c, left);
     call = pkf_field(call, "right");
     want = PKI_PATTERN_REDUCE;
   }
@@ -107,7 +109,7 @@ static bool launch_of(pkf_ctx *c, TSNode st, pki_host_launch *out) {
   for (int p = 0; p < f->nparams; p++)
     if (!args[p])
       return false; /* missing, or a module global the kernel reads by name */
-  *out = (pki_host_launch){f, want, pkf_span(st), pkf_text(c, pos[k]), args};
+  *out = (pki_host_launch){f, want, pkf_span(st), pkf_text(c, pos[k]), args, target};
   return true;
 }
 
