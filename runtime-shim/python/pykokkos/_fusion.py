@@ -214,7 +214,8 @@ def _offer(var, pos, run, policy, kw, frame):
 
 def flush():
     """Runs the held-back calls: the complete repetitions of a loop fused,
-    the rest one by one, in order."""
+    the rest one by one, in order (and drops kept results)."""
+    _kept.clear()
     if not _q:
         return None
     var = _state[0]
