@@ -244,6 +244,10 @@ static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const cha
   bool scan = f->pattern == PKI_PATTERN_SCAN;
   pkb_begin(b, "Kokkos::%s(kernel, ", scan ? "parallel_scan" : "parallel_reduce");
   put_policy(c, f, fty, tag, iter);
+  if (c->results_text) {
+    pkb_putf(b, ", f, %s);\n", c->results_text);
+    return;
+  }
   static const char *const red[] = {NULL, "Kokkos::Prod", "Kokkos::Min", "Kokkos::Max",
                                     "Kokkos::MaxLoc", "Kokkos::MinLoc"};
   if (!scan && pkb_valloc(f))
@@ -274,7 +278,7 @@ void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *
              f->pattern == PKI_PATTERN_FOR ? "ParallelForTag" : "ParallelReduceTag");
   if (pkb_valloc(f))
     pkb_line(b, "Kokkos::ValLocScalar<%s, int64_t> value;", pkb_scalar_ctype(f->acc->type.kind));
-  else if (f->pattern != PKI_PATTERN_FOR)
+  else if (f->pattern != PKI_PATTERN_FOR && !c->results_text)
     pkb_line(b, "%s %s = 0;", pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64),
              scan ? "total" : "value");
   /* MDRange: the iteration order a policy asks for, chosen at run time; a
@@ -308,7 +312,7 @@ void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *
   if (pkb_valloc(f)) { /* two result slots: the extremum and its location */
     pkb_line(b, "pkc::store_result(result, value.val);");
     pkb_line(b, "result[1].i = value.loc;");
-  } else if (f->pattern != PKI_PATTERN_FOR)
+  } else if (f->pattern != PKI_PATTERN_FOR && !c->results_text)
     pkb_line(b, "pkc::store_result(result, %s);", scan ? "total" : "value");
 }
 

@@ -123,43 +123,72 @@ static void put_nested_range(pkb_ctx *c, const pki_stmt *s) {
   pkb_put(c->b, ")");
 }
 
-/* Declares a reduction's result variable when no statement does, or a
- * temporary when the result is discarded / needs a conversion. */
-static const char *open_result(pkb_ctx *c, const pki_stmt *s, const pki_func *f) {
-  if (f->pattern == PKI_PATTERN_FOR || (f->pattern == PKI_PATTERN_SCAN && !s->target))
-    return NULL;
-  if (s->target && s->target->kind == PKI_E_VAR && !pkb_declared(c->fn, s->target->var)) {
-    pkb_begin(c->b, "%s", "");
-    pkb_put_type(c->b, s->target->var->type);
-    pkb_put(c->b, " ");
-    pkb_put_ident(c->b, s->target->var->name);
-    pkb_put(c->b, " = 0;\n");
-  }
-  if (direct_target(f, s->target))
-    return NULL;
-  pkb_line(c->b, "{");
-  c->b->indent++;
-  pkb_line(c->b, "%s pkc_result = 0;", acc_ctype(f));
-  return "pkc_result";
+/* The results a launch computes: those of dispatches reds[0..n-1] (one,
+ * or the reductions of a fused kernel, in the order of its reducers); tmp[k]
+ * is the temporary reds[k] reduces into, NULL when it reduces straight into
+ * its target or has no result. */
+typedef struct results {
+  const pki_stmt *const *reds;
+  int n;
+  const char **tmp;
+  bool block; /* the temporaries are declared in a block */
+} results;
+
+static bool has_result(const pki_stmt *s) {
+  const pki_func *f = s->closure;
+  return f->pattern == PKI_PATTERN_REDUCE || (f->pattern == PKI_PATTERN_SCAN && s->target);
 }
 
-static void close_result(pkb_ctx *c, const pki_stmt *s, const char *tmp) {
-  if (!tmp)
-    return;
-  if (s->target && s->target->type.kind != PKI_VOID && pki_is_int(s->target->type.kind) &&
-      !pki_is_int(s->closure && s->closure->acc ? s->closure->acc->type.kind : PKI_I64)) {
-    pkb_begin(c->b, "%s", ""); /* float result into an integer (implicit-conversion) */
-    pkb_emit_expr(c, s->target);
-    pkb_put(c->b, " = static_cast<");
-    pkb_put_type(c->b, s->target->type);
-    pkb_put(c->b, ">(pkc_result);\n");
-  } else if (s->target) {
+/* Declares the result variables no statement declares, then a temporary
+ * (in a block) for each result discarded or needing a conversion. */
+static void open_results(pkb_ctx *c, results *r) {
+  for (int k = 0; k < r->n; k++) {
+    const pki_expr *t = r->reds[k]->target;
+    if (has_result(r->reds[k]) && t && t->kind == PKI_E_VAR && !pkb_declared(c->fn, t->var)) {
+      pkb_begin(c->b, "%s", "");
+      pkb_put_type(c->b, t->var->type);
+      pkb_put(c->b, " ");
+      pkb_put_ident(c->b, t->var->name);
+      pkb_put(c->b, " = 0;\n");
+    }
+  }
+  r->block = false;
+  for (int k = 0; k < r->n; k++) {
+    const pki_stmt *s = r->reds[k];
+    r->tmp[k] = NULL;
+    if (!has_result(s) || direct_target(s->closure, s->target))
+      continue;
+    if (!r->block) {
+      pkb_line(c->b, "{");
+      c->b->indent++;
+      r->block = true;
+    }
+    r->tmp[k] = r->n == 1 ? "pkc_result" : pki_sprintf(c->m->arena, "pkc_result%d", k);
+    pkb_line(c->b, "%s %s = 0;", acc_ctype(s->closure), r->tmp[k]);
+  }
+}
+
+/* Copies the temporaries into their targets and closes the block. */
+static void close_results(pkb_ctx *c, const results *r) {
+  for (int k = 0; k < r->n; k++) {
+    const pki_stmt *s = r->reds[k];
+    if (!r->tmp[k] || !s->target)
+      continue;
     pkb_begin(c->b, "%s", "");
     pkb_emit_expr(c, s->target);
-    pkb_put(c->b, " = pkc_result;\n");
+    if (s->target->type.kind != PKI_VOID && pki_is_int(s->target->type.kind) &&
+        !pki_is_int(s->closure->acc ? s->closure->acc->type.kind : PKI_I64)) {
+      pkb_put(c->b, " = static_cast<"); /* float result into an integer (implicit-conversion) */
+      pkb_put_type(c->b, s->target->type);
+      pkb_putf(c->b, ">(%s);\n", r->tmp[k]);
+    } else {
+      pkb_putf(c->b, " = %s;\n", r->tmp[k]);
+    }
   }
-  c->b->indent--;
-  pkb_line(c->b, "}");
+  if (r->block) {
+    c->b->indent--;
+    pkb_line(c->b, "}");
+  }
 }
 
 void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s) {
@@ -169,7 +198,11 @@ void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s) {
     pkb_line(b, "// (malformed nested pattern)");
     return;
   }
-  const char *tmp = open_result(c, s, f);
+  const pki_stmt *one[] = {s};
+  const char *tmps[1];
+  results r = {one, 1, tmps, false};
+  open_results(c, &r);
+  const char *tmp = tmps[0];
   if (s->range == PKI_RANGE_TEAM_THREAD_MD) {
     bool red = f->pattern == PKI_PATTERN_REDUCE;
     pkb_begin(b, "pkc::team_thread_md_%s(", red ? "reduce" : "for");
@@ -183,7 +216,7 @@ void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s) {
     if (red)
       put_reduce_target(c, f, tmp ? NULL : s->target, tmp);
     pkb_put(b, ");\n");
-    close_result(c, s, tmp);
+    close_results(c, &r);
     return;
   }
   static const char *const pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
@@ -196,7 +229,7 @@ void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s) {
   pkb_put(b, ");\n");
   if (f->pattern == PKI_PATTERN_SCAN && s->target)
     pkb_line(b, "// (the total of a nested parallel_scan is not available: result stays 0)");
-  close_result(c, s, tmp);
+  close_results(c, &r);
 }
 
 void pkb_emit_single(pkb_ctx *c, const pki_stmt *s) {
@@ -349,6 +382,12 @@ static int collect_members(const pki_block *b, const pki_var **out, int max) {
 void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) { pkb_emit_dispatch_tagged(c, s, NULL); }
 
 void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_tag) {
+  const pki_stmt *one[] = {s};
+  pkb_emit_dispatch_results(c, s, fused_tag, one, 1);
+}
+
+void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_tag,
+                               const pki_stmt *const *reds, int nreds) {
   pkb_buf *b = c->b;
   const pki_func *f = s->closure;
   if (!f) {
@@ -375,7 +414,9 @@ void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_t
       pkb_put(b, ";\n");
     }
   }
-  const char *tmp = open_result(c, s, f);
+  const char **tmps = pki_alloc(c->m->arena, sizeof *tmps * (size_t)(nreds + 1));
+  results r = {reds, nreds, tmps, false};
+  open_results(c, &r);
   static const char *const pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
   pkb_begin(b, "Kokkos::%s(", pat[f->pattern]);
   pkb_put_cstr(b, label);
@@ -389,10 +430,11 @@ void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_t
     closure(c, f, "KOKKOS_LAMBDA");
   else
     pkb_put(b, "self");
-  if (f->pattern != PKI_PATTERN_FOR && (tmp || s->target))
-    put_reduce_target(c, f, tmp ? NULL : s->target, tmp);
+  for (int k = 0; k < nreds; k++)
+    if (r.tmp[k] || (has_result(reds[k]) && reds[k]->target))
+      put_reduce_target(c, reds[k]->closure, r.tmp[k] ? NULL : reds[k]->target, r.tmp[k]);
   pkb_put(b, ");\n");
-  close_result(c, s, tmp);
+  close_results(c, &r);
   if (lambda) {
     b->indent--;
     pkb_line(b, "}");

@@ -17,19 +17,30 @@ static const char *fused_tag(pkb_ctx *c, const pki_fused *g) {
 
 static bool in_entity(const pki_fused *g, const pki_entity *e) { return g->main->owner == e; }
 
-/* The reduction of a group (at most one), or NULL. */
-static const pki_stmt *group_reduce(const pki_fused *g) {
+/* The reductions of a group, in order (*n of them): one result each, the
+ * fused kernel's accumulators (Kokkos' combined reducers when several). */
+static const pki_stmt **group_reductions(pkb_ctx *c, const pki_fused *g, int *n) {
+  const pki_stmt **reds = pki_alloc(c->m->arena, sizeof *reds * (size_t)g->n);
+  *n = 0;
   for (int k = 0; k < g->n; k++)
     if (g->stmts[k]->pattern == PKI_PATTERN_REDUCE)
-      return g->stmts[k];
-  return NULL;
+      reds[(*n)++] = g->stmts[k];
+  return reds;
+}
+
+/* The name of accumulator r of n: `one` when it is the only one, else
+ * pkc_acc0, pkc_acc1, ... (prefix "pkc_acc" or "pkc_red"). */
+static const char *acc_name(pkb_ctx *c, const char *one, const char *prefix, int r, int n) {
+  return n == 1 ? one : pki_sprintf(c->m->arena, "%s%d", prefix, r);
 }
 
 /* A repeated chain over a 1-D range runs per tile of pkc::fusion_tile
  * points (all repetitions of a tile while it is in cache; one point per
- * tile on GPUs). */
+ * tile on GPUs). A chain that runs once is launched over its points, as
+ * its dispatches are: tiles of 2048 points left one thread idle in md_lj
+ * (2048 atoms, a costly point), and give no reuse when nothing repeats. */
 static bool tiled(const pki_fused *g) {
-  return (g->loop || g->nresident) && g->stmts[0]->range == PKI_POLICY_RANGE;
+  return g->loop && g->stmts[0]->range == PKI_POLICY_RANGE;
 }
 
 void pkb_fused_tags(pkb_ctx *c, const pki_entity *e) {
@@ -65,17 +76,18 @@ static void fused_operator(pkb_ctx *c, const pki_fused *g) {
     workload_point_operator(c, g);
     return;
   }
-  const pki_stmt *red = group_reduce(g);
+  int nred;
+  const pki_stmt **reds = group_reductions(c, g, &nred);
   int rank = g->stmts[0]->closure->nindex;
   pkb_nl(b);
   pkb_line(b, "// %s", pkb_comment_text(c->m->arena, g->why));
   pkb_begin(b, "KOKKOS_INLINE_FUNCTION void operator()(const %s &", fused_tag(c, g));
   for (int d = 0; d < rank; d++)
     pkb_putf(b, ", const int64_t i%d", d);
-  if (red) {
+  for (int r = 0; r < nred; r++) {
     pkb_put(b, ", ");
-    pkb_put_type(b, red->closure->acc->type);
-    pkb_put(b, " &acc");
+    pkb_put_type(b, reds[r]->closure->acc->type);
+    pkb_putf(b, " &%s", acc_name(c, "acc", "pkc_acc", r, nred));
   }
   pkb_put(b, ") const {\n");
   b->indent++;
@@ -100,12 +112,14 @@ static void fused_operator(pkb_ctx *c, const pki_fused *g) {
     pkb_line(b, "for (int64_t rep = 0; rep < pkc_fused%d_reps; ++rep) {", g->id);
     b->indent++;
   }
-  for (int k = 0; k < g->n; k++) {
+  for (int k = 0, r = 0; k < g->n; k++) {
     const pki_func *f = g->stmts[k]->closure;
     pkb_begin(b, "(*this)(%s{}", pkb_tag_name(c->m->arena, f));
     for (int d = 0; d < rank; d++)
       pkb_putf(b, ", i%d", d);
-    pkb_put(b, f->acc ? ", acc);\n" : ");\n");
+    if (f->acc)
+      pkb_putf(b, ", %s", acc_name(c, "acc", "pkc_acc", r++, nred));
+    pkb_put(b, ");\n");
   }
   if (g->loop) {
     b->indent--;
@@ -182,8 +196,9 @@ bool pkb_emit_fused(pkb_ctx *c, const pki_stmt *s) {
     pkb_emit_expr(c, g->loop->end);
     pkb_put(b, ");\n");
   }
-  const pki_stmt *red = group_reduce(g);
-  pki_stmt d = *g->stmts[0]; /* the first's policy; the reduction's pattern and target */
+  int nred;
+  const pki_stmt **reds = group_reductions(c, g, &nred);
+  pki_stmt d = *g->stmts[0]; /* the first's policy; the reductions' pattern and targets */
   if (tiled(g)) { /* the range is split into tiles: work items are tiles */
     const pki_expr *b0 = g->stmts[0]->nargs >= 2 ? g->stmts[0]->args[0] : NULL;
     const pki_expr *e0 = g->stmts[0]->nargs >= 2 ? g->stmts[0]->args[1]
@@ -205,17 +220,18 @@ bool pkb_emit_fused(pkb_ctx *c, const pki_stmt *s) {
         "self.pkc_fused%d_end))", pkb_ident(c->m->arena, g->main->owner->name), fused_tag(c, g),
         g->id, g->id);
   }
-  d.pattern = red ? PKI_PATTERN_REDUCE : PKI_PATTERN_FOR;
-  d.closure = red ? red->closure : g->stmts[0]->closure;
-  d.target = red ? red->target : NULL;
+  d.pattern = nred ? PKI_PATTERN_REDUCE : PKI_PATTERN_FOR;
+  d.closure = nred ? reds[0]->closure : g->stmts[0]->closure;
+  d.target = NULL;
   const char *label = "";
   for (int k = 0; k < g->n; k++)
     label = pki_sprintf(c->m->arena, "%s%s%s", label, k ? "+" : "fused:",
                         g->stmts[k]->str ? g->stmts[k]->str : g->stmts[k]->closure->name);
   d.str = g->loop ? pki_sprintf(c->m->arena, "%s*reps", label) : label;
-  pkb_emit_dispatch_tagged(c, &d, pki_sprintf(c->m->arena, "%s::%s",
-                                             pkb_ident(c->m->arena, g->main->owner->name),
-                                             fused_tag(c, g)));
+  pkb_emit_dispatch_results(c, &d, pki_sprintf(c->m->arena, "%s::%s",
+                                              pkb_ident(c->m->arena, g->main->owner->name),
+                                              fused_tag(c, g)),
+                            reds, nred);
   c->policy_text = NULL;
   b->indent--;
   pkb_line(b, "} else {");
@@ -239,10 +255,29 @@ static const pki_host_launch *link_of(const pki_host_fused *g, int k) {
 }
 
 /* The link whose pattern, reducer and result the fused kernel has: the
- * reduction (always the last link), else the first. */
+ * first reduction (the later ones, if any, return theirs in parameters
+ * pkc_result1, ...), else the first link. */
 static const pki_func *pattern_kernel(const pki_host_fused *g) {
-  return link_of(g, g->n - 1)->kernel->pattern == PKI_PATTERN_REDUCE ? link_of(g, g->n - 1)->kernel
-                                                                      : link_of(g, 0)->kernel;
+  for (int k = 0; k < g->n; k++)
+    if (link_of(g, k)->kernel->pattern == PKI_PATTERN_REDUCE)
+      return link_of(g, k)->kernel;
+  return link_of(g, 0)->kernel;
+}
+
+/* The reduction links' kernels, in order (g->nresults of them). */
+static const pki_func **host_reductions(pkb_ctx *c, const pki_host_fused *g) {
+  const pki_func **reds = pki_alloc(c->m->arena, sizeof *reds * (size_t)(g->nresults + 1));
+  for (int k = 0, r = 0; k < g->n; k++)
+    if (link_of(g, k)->kernel->pattern == PKI_PATTERN_REDUCE)
+      reds[r++] = link_of(g, k)->kernel;
+  return reds;
+}
+
+/* Variants whose later reductions run ahead of their statements are left
+ * out of --bounds-check builds: an index error of theirs would be raised
+ * at the first reduction's statement. */
+static bool host_built(const pkb_ctx *c, const pki_host_fused *g) {
+  return g->nresults < 2 || !c->o->bounds_check;
 }
 
 static bool host_point(const pki_host_fused *g);
@@ -264,17 +299,17 @@ static const char *host_label(pkb_ctx *c, const pki_host_fused *g) {
 
 static void host_operator(pkb_ctx *c, const pki_host_fused *g) {
   pkb_buf *b = c->b;
-  const pki_func *red = pattern_kernel(g)->pattern == PKI_PATTERN_REDUCE ? pattern_kernel(g) : NULL;
+  const pki_func **reds = host_reductions(c, g);
   int rank = link_of(g, 0)->kernel->nindex;
   pkb_begin(b, "KOKKOS_INLINE_FUNCTION void operator()(const pkc_fused%d_tag &", g->id);
   if (host_tiled(g))
     pkb_put(b, ", const int64_t tile");
   for (int d = 0; d < rank && !host_tiled(g); d++)
     pkb_putf(b, ", const int64_t i%d", d);
-  if (red) {
+  for (int r = 0; r < g->nresults; r++) {
     pkb_put(b, ", ");
-    pkb_put_type(b, red->acc->type);
-    pkb_put(b, " &acc");
+    pkb_put_type(b, reds[r]->acc->type);
+    pkb_putf(b, " &%s", acc_name(c, "acc", "pkc_acc", r, g->nresults));
   }
   pkb_put(b, ") const {\n");
   b->indent++;
@@ -287,7 +322,7 @@ static void host_operator(pkb_ctx *c, const pki_host_fused *g) {
     pkb_line(b, "for (int64_t rep = 0; rep < reps; ++rep) {");
     b->indent++;
   }
-  for (int k = 0; k < g->n; k++) {
+  for (int k = 0, r = 0; k < g->n; k++) {
     const pki_func *f = link_of(g, k)->kernel;
     const char *call = pki_sprintf(c->m->arena, "%s(%s::%s{}", member_name(c, g, k),
                                    pkb_ident(c->m->arena, f->name),
@@ -299,7 +334,9 @@ static void host_operator(pkb_ctx *c, const pki_host_fused *g) {
     pkb_begin(b, "%s", call);
     for (int d = 0; d < rank; d++)
       pkb_putf(b, ", i%d", d);
-    pkb_put(b, f->acc ? ", acc);\n" : ");\n");
+    if (f->acc)
+      pkb_putf(b, ", %s", acc_name(c, "acc", "pkc_acc", r++, g->nresults));
+    pkb_put(b, ");\n");
   }
   if (g->repeat) {
     b->indent--;
@@ -316,6 +353,8 @@ void pkb_host_fused_functors(pkb_ctx *c) {
   for (int i = 0; p && i < p->host.n; i++) {
     const pki_host_fused *g = PKI_AT(p->host, i, pki_host_fused);
     pkb_buf *b = c->b;
+    if (!host_built(c, g))
+      continue;
     pkb_line(b, "// %s", pkb_comment_text(c->m->arena, g->why));
     pkb_line(b, "struct pkc_fused%d {", g->id);
     b->indent++;
@@ -387,6 +426,32 @@ static void host_bind(pkb_ctx *c, const pki_host_fused *g) {
                 "return 1;", g->nparams);
 }
 
+/* The launch of a variant with several reductions: Kokkos' combined
+ * reducers, one value each; the first goes to result, the others to the
+ * parameters pkc_result1, ... after the links' (the shim reads them). */
+static void host_results(pkb_ctx *c, const pki_host_fused *g, const char *fty,
+                         const char *tag) {
+  static const char *const red[] = {NULL, "Kokkos::Prod", "Kokkos::Min", "Kokkos::Max"};
+  pki_arena *a = c->m->arena;
+  const pki_func **reds = host_reductions(c, g);
+  const char *text = "";
+  for (int r = 0; r < g->nresults; r++) {
+    const char *ty = pkb_scalar_ctype(reds[r]->acc->type.kind);
+    pkb_line(c->b, "%s value%d = 0;", ty, r);
+    const char *v = pki_sprintf(a, "value%d", r);
+    if (reds[r]->reducer != PKI_REDUCER_SUM)
+      v = pki_sprintf(a, "%s<%s>(%s)", red[reds[r]->reducer], ty, v);
+    text = pki_sprintf(a, "%s%s%s", text, r ? ", " : "", v);
+  }
+  c->results_text = text;
+  pkb_abi_launch(c, pattern_kernel(g), fty, tag);
+  c->results_text = NULL;
+  pkb_line(c->b, "pkc::store_result(result, value0);");
+  for (int r = 1; r < g->nresults; r++)
+    pkb_line(c->b, "pkc::store_result(static_cast<pkc_value *>(args[%d]), value%d);",
+             g->nparams + r - 1, r);
+}
+
 static void host_wrapper(pkb_ctx *c, const pki_host_fused *g) {
   pkb_buf *b = c->b;
   pki_arena *a = c->m->arena;
@@ -416,7 +481,10 @@ static void host_wrapper(pkb_ctx *c, const pki_host_fused *g) {
     c->policy_text = pki_sprintf(a, "pkc::RangePolicy<%s::%s>(0, pkc::tile_count(begin, end))",
                                  fty, tag);
   }
-  pkb_abi_launch(c, pf, fty, tag);
+  if (g->nresults > 1)
+    host_results(c, g, fty, tag);
+  else
+    pkb_abi_launch(c, pf, fty, tag);
   c->policy_text = NULL;
   pkb_line(b, "return 0;");
   b->indent--;
@@ -433,7 +501,8 @@ static void host_wrapper(pkb_ctx *c, const pki_host_fused *g) {
 void pkb_host_fused_wrappers(pkb_ctx *c) {
   const pki_fusion_plan *p = c->m->fusion;
   for (int i = 0; p && i < p->host.n; i++)
-    host_wrapper(c, PKI_AT(p->host, i, pki_host_fused));
+    if (host_built(c, PKI_AT(p->host, i, pki_host_fused)))
+      host_wrapper(c, PKI_AT(p->host, i, pki_host_fused));
 }
 
 /* The access of fused parameter j: the union over the links bound to it. */
@@ -450,6 +519,8 @@ void pkb_host_fused_param_tables(pkb_ctx *c) {
   const pki_fusion_plan *p = c->m->fusion;
   for (int i = 0; p && i < p->host.n; i++) {
     const pki_host_fused *g = PKI_AT(p->host, i, pki_host_fused);
+    if (!host_built(c, g))
+      continue;
     pkb_line(c->b, "const pkc_param_desc params_fused%d[] = {  // %s", g->id, host_label(c, g));
     for (int j = 0; j < g->nparams; j++)
       pkb_abi_param_desc(c, g->params[j], g->names[j], host_access(g, j), false);
@@ -457,22 +528,33 @@ void pkb_host_fused_param_tables(pkb_ctx *c) {
       pki_var reps = {.name = "pkc_reps", .type = {.kind = PKI_I64}};
       pkb_abi_param_desc(c, &reps, "pkc_reps", PKI_ACCESS_READ, false);
     }
+    const pki_func **reds = host_reductions(c, g);
+    for (int r = 1; r < g->nresults; r++) { /* the later reductions' results */
+      const char *name = pki_sprintf(c->m->arena, "pkc_result%d", r);
+      pki_var res = {.name = name, .type = reds[r]->acc->type};
+      pkb_abi_param_desc(c, &res, name, PKI_ACCESS_WRITE, false);
+    }
     pkb_line(c->b, "};");
   }
 }
 
 int pkb_host_fused_kernels(pkb_ctx *c) {
   const pki_fusion_plan *p = c->m->fusion;
+  int n = 0;
   for (int i = 0; p && i < p->host.n; i++) {
     const pki_host_fused *g = PKI_AT(p->host, i, pki_host_fused);
+    if (!host_built(c, g))
+      continue;
     const pki_func *pf = pattern_kernel(g);
     const char *name = pki_sprintf(c->m->arena, "pkc_fused%d", g->id);
+    int nresults = g->nresults > 1 ? g->nresults - 1 : 0;
     pkb_abi_kernel_desc(c, name, name, (int)pf->pattern, (int)pf->policy, (int)pf->reducer,
-                        g->nparams + g->repeat,
+                        g->nparams + g->repeat + nresults,
                         pki_sprintf(c->m->arena, "params_fused%d", g->id), pf->acc,
                         link_of(g, 0)->span.line, host_wrapper_name(c, g), false);
+    n++;
   }
-  return p ? p->host.n : 0;
+  return n;
 }
 
 /* s as a JSON string (the texts are Python names, numbers and notes). */
@@ -490,6 +572,14 @@ static const char *json_str(pki_arena *a, const char *s) {
   return out;
 }
 
+/* The arguments of link l as written, a JSON list in parameter order. */
+static const char *link_args(pkb_ctx *c, const pki_host_launch *l) {
+  const char *s = "";
+  for (int p = 0; p < l->kernel->nparams; p++)
+    s = pki_sprintf(c->m->arena, "%s%s%s", s, p ? ", " : "", json_str(c->m->arena, l->args[p]));
+  return s;
+}
+
 /* One JSON object per variant: what the shim needs to match queued calls. */
 static const char *variant_json(pkb_ctx *c, const pki_host_fused *g) {
   pki_arena *a = c->m->arena;
@@ -503,7 +593,12 @@ static const char *variant_json(pkb_ctx *c, const pki_host_fused *g) {
     for (int p = 0; p < l->kernel->nparams; p++)
       s = pki_sprintf(a, "%s%s%s: %s", s, p ? ", " : "", json_str(a, l->kernel->params[p]->name),
                       json_str(a, g->names[g->bind[k][p]]));
-    s = pki_sprintf(a, "%s}}", s);
+    s = pki_sprintf(a, "%s}", s);
+    if (g->nresults > 1) /* the texts the shim reads ahead of a later reduction's statement */
+      s = pki_sprintf(a, "%s, \"policy\": %s, \"args\": [%s], \"result\": %s", s,
+                      json_str(a, l->policy), link_args(c, l),
+                      l->pattern == PKI_PATTERN_REDUCE ? "true" : "false");
+    s = pki_sprintf(a, "%s}", s);
   }
   s = pki_sprintf(a, "%s], \"views\": [", s);
   int nv = 0;
@@ -533,11 +628,14 @@ void pkb_host_fusion_table(pkb_ctx *c) {
   pkb_line(b, "// queued calls against them; one JSON object per line) ----");
   pkb_line(b, "extern \"C\" PKC_EXPORT const char *pkc_fusion_v1(void) {");
   pkb_line(b, "  return");
-  for (int i = 0; i < p->host.n; i++) {
-    pkb_begin(b, "      ");
-    pkb_put_cstr(b, variant_json(c, PKI_AT(p->host, i, pki_host_fused)));
-    pkb_put(b, i + 1 == p->host.n ? ";\n" : "\n");
-  }
+  pkb_begin(b, "      \"\"");
+  for (int i = 0; i < p->host.n; i++)
+    if (host_built(c, PKI_AT(p->host, i, pki_host_fused))) {
+      pkb_put(b, "\n");
+      pkb_begin(b, "      ");
+      pkb_put_cstr(b, variant_json(c, PKI_AT(p->host, i, pki_host_fused)));
+    }
+  pkb_put(b, ";\n");
   pkb_line(b, "}");
 }
 
@@ -578,11 +676,13 @@ static bool index_needed(pkb_ctx *c, const pki_func *f, const pki_var *v) {
 
 /* One link of a point operator: its kernel; member: the functor member
  * holding its parameters (host chains; NULL: the workload's own members);
- * bound: per parameter, whether its block binds it; the resident Views of
- * its body (params or members) and their locals. */
+ * red: the local its accumulator is (a reduction); bound: per parameter,
+ * whether its block binds it; the resident Views of its body (params or
+ * members) and their locals. */
 typedef struct point_link {
   const pki_func *f;
   const char *member;
+  const char *red;
   const bool *bound;
   const pki_var **vars;
   const char **locals;
@@ -602,7 +702,8 @@ typedef struct point_op {
   int rank;
   const char *begin, *end; /* range: the members holding it (work items are tiles) */
   const char *reps;        /* repeated chains: the trip count member */
-  const pki_func *red;     /* the reduction (the last link), or NULL */
+  const pki_func *const *reds; /* the reductions, in order (their links' red: pkc_red<r>) */
+  int nreds;
   const point_res *res;
   int nres;
   const point_link *links;
@@ -647,7 +748,7 @@ static void inline_link(pkb_ctx *c, const point_link *l, const char *lane) {
     pkb_put_type(b, f->acc->type);
     pkb_put(b, " &");
     pkb_put_ident(b, f->acc->name);
-    pkb_put(b, " = pkc_red;\n");
+    pkb_putf(b, " = %s;\n", l->red);
   }
   const pki_func *saved = c->fn;
   c->fn = f;
@@ -699,21 +800,23 @@ static void point_operator(pkb_ctx *c, const point_op *op) {
     pkb_put(b, ", const int64_t pkc_tile");
   for (int d = 0; d < op->rank && !op->begin; d++)
     pkb_putf(b, ", const int64_t pkc_i%d", d);
-  if (op->red) {
+  for (int r = 0; r < op->nreds; r++) {
     pkb_put(b, ", ");
-    pkb_put_type(b, op->red->acc->type);
-    pkb_put(b, " &pkc_acc");
+    pkb_put_type(b, op->reds[r]->acc->type);
+    pkb_putf(b, " &%s", acc_name(c, "pkc_acc", "pkc_acc", r, op->nreds));
   }
   pkb_put(b, ") const {\n");
   b->indent++;
-  if (op->red) { /* a local (that no View store may alias) carries the reduction */
+  for (int r = 0; r < op->nreds; r++) { /* a local (no View store may alias) carries each */
     pkb_begin(b, "%s", "");
-    pkb_put_type(b, op->red->acc->type);
-    pkb_put(b, " pkc_red = pkc_acc;\n");
+    pkb_put_type(b, op->reds[r]->acc->type);
+    pkb_putf(b, " %s = %s;\n", acc_name(c, "pkc_red", "pkc_red", r, op->nreds),
+             acc_name(c, "pkc_acc", "pkc_acc", r, op->nreds));
   }
   point_body(c, op);
-  if (op->red)
-    pkb_line(b, "pkc_acc = pkc_red;");
+  for (int r = 0; r < op->nreds; r++)
+    pkb_line(b, "%s = %s;", acc_name(c, "pkc_acc", "pkc_acc", r, op->nreds),
+             acc_name(c, "pkc_red", "pkc_red", r, op->nreds));
   b->indent--;
   pkb_line(b, "}");
 }
@@ -820,11 +923,13 @@ static void host_point_operator(pkb_ctx *c, const pki_host_fused *g) {
                                 v->type.elem, (host_access(g, j) & PKI_ACCESS_WRITE) != 0};
     }
   point_link *links = pki_alloc(a, sizeof *links * (size_t)g->n);
-  for (int k = 0; k < g->n; k++) {
+  for (int k = 0, r = 0; k < g->n; k++) {
     const pki_func *f = link_of(g, k)->kernel;
     point_link *l = &links[k];
     bool *bound = pki_alloc(a, sizeof *bound * (size_t)(f->nparams + 1));
     *l = (point_link){.f = f, .member = member_name(c, g, k), .bound = bound};
+    if (f->pattern == PKI_PATTERN_REDUCE)
+      l->red = acc_name(c, "pkc_red", "pkc_red", r++, g->nresults);
     l->vars = pki_alloc(a, sizeof *l->vars * (size_t)(f->nparams + 1));
     l->locals = pki_alloc(a, sizeof *l->locals * (size_t)(f->nparams + 1));
     for (int p = 0; p < f->nparams; p++) {
@@ -836,13 +941,12 @@ static void host_point_operator(pkb_ctx *c, const pki_host_fused *g) {
       }
     }
   }
-  const pki_func *pf = pattern_kernel(g);
   point_op op = {.tag = pki_sprintf(a, "pkc_fused%d_tag", g->id),
                  .rank = link_of(g, 0)->kernel->nindex,
                  .begin = host_tiled(g) ? "begin" : NULL,
                  .end = host_tiled(g) ? "end" : NULL,
                  .reps = g->repeat ? "reps" : NULL,
-                 .red = pf->pattern == PKI_PATTERN_REDUCE ? pf : NULL,
+                 .reds = host_reductions(c, g), .nreds = g->nresults,
                  .res = res, .nres = nres, .links = links, .nlinks = g->n};
   point_operator(c, &op);
 }
@@ -857,17 +961,24 @@ static void workload_point_operator(pkb_ctx *c, const pki_fused *g) {
                          g->resident[r]->type.elem,
                          (g->resident_mode[r] & PKI_MEM_WRITE) != 0};
   }
+  int nred;
+  const pki_stmt **reds = group_reductions(c, g, &nred);
+  const pki_func **red_fs = pki_alloc(a, sizeof *red_fs * (size_t)(nred + 1));
+  for (int r = 0; r < nred; r++)
+    red_fs[r] = reds[r]->closure;
   point_link *links = pki_alloc(a, sizeof *links * (size_t)g->n);
-  for (int k = 0; k < g->n; k++)
-    links[k] = (point_link){.f = g->stmts[k]->closure, .vars = g->resident,
-                            .locals = names, .nvars = g->nresident};
-  const pki_stmt *red = group_reduce(g);
+  for (int k = 0, r = 0; k < g->n; k++) {
+    links[k] = (point_link){.f = g->stmts[k]->closure, .vars = g->resident, .locals = names,
+                            .nvars = g->nresident};
+    if (g->stmts[k]->pattern == PKI_PATTERN_REDUCE)
+      links[k].red = acc_name(c, "pkc_red", "pkc_red", r++, nred);
+  }
   point_op op = {.tag = fused_tag(c, g),
                  .rank = g->stmts[0]->closure->nindex,
                  .begin = tiled(g) ? pki_sprintf(a, "pkc_fused%d_begin", g->id) : NULL,
                  .end = tiled(g) ? pki_sprintf(a, "pkc_fused%d_end", g->id) : NULL,
                  .reps = g->loop ? pki_sprintf(a, "pkc_fused%d_reps", g->id) : NULL,
-                 .red = red ? red->closure : NULL,
+                 .reds = red_fs, .nreds = nred,
                  .res = res, .nres = g->nresident, .links = links, .nlinks = g->n};
   pkb_nl(c->b);
   pkb_line(c->b, "// %s", pkb_comment_text(a, g->why));

@@ -62,6 +62,8 @@ typedef struct pkb_ctx {
   int nconsts;
   bool in_ns;
   const char *policy_text; /* a fused dispatch's policy, written as is (tiles) */
+  const char *results_text; /* a fused launch's reduction results, written as is (several;
+                               the caller declares and stores them) */
   /* a repeated chain's link inlined in its fused operator: element accesses
    * at the work point of point_vars[k] are written as the local point_names[k] */
   const pki_var *const *point_vars;
@@ -110,6 +112,11 @@ void pkb_emit_assert(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s);
 /* s with the policy's tag given (a fused kernel's), instead of its workunit's. */
 void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_tag);
+/* s's launch computing the results of dispatches reds[0..n-1] into their
+ * targets (a fused kernel's reductions: Kokkos' combined reducers when
+ * several, in this order). */
+void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_tag,
+                               const pki_stmt *const *reds, int n);
 
 /* emit_abi.c pieces the fused host kernels share (emit_fusion.c): the policy
  * check of kernel f's wrapper (defines begin/end for ranges); the launch
@@ -117,7 +124,7 @@ void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_t
  * C++ object holding f's Views, "f" or "f.<link>"; returns PKC_ERROR_VALUE
  * when it leaves them); the launch of functor type fty with tag (f's own
  * when NULL; c->policy_text replaces the policy), pattern, reducer and
- * result as f's; one pkc_param_desc line; one pkc_kernel_desc line
+ * result as f's (c->results_text replaces the reducer and result: several); one pkc_param_desc line; one pkc_kernel_desc line
  * (pattern 3 = main; params: the table's name or NULL). */
 void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f);
 void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor);

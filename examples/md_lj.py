@@ -17,6 +17,7 @@ reference, the initial kinetic energy, and the total-energy drift over the run
 (max |E(t) - E(0)| / |E(0)| < 1e-3).
 """
 # test-args: 6 40
+# fusion-compare: E0 PE0 KE(end) PE(end)
 import math
 import sys
 

@@ -62,11 +62,13 @@ static bool launch_of(pkf_ctx *c, TSNode st, pki_host_launch *out) {
     return false;
   TSNode call = pkf_named_child(c, st, 0);
   int want = PKI_PATTERN_FOR;
+  const char *target = NULL;
   if (pkf_type_is(c, call, PKF_N_ASSIGNMENT)) { /* the target is evaluated after the launch */
     TSNode left = pkf_field(c, call, PKF_F_LEFT);
     if (!pkf_type_is(c, left, PKF_N_IDENTIFIER) && !pkf_type_is(c, left, PKF_N_ATTRIBUTE) &&
         !pkf_type_is(c, left, PKF_N_SUBSCRIPT))
       return false;
+    target = pkf_text(c, left);
     call = pkf_field(c, call, PKF_F_RIGHT);
     want = PKI_PATTERN_REDUCE;
   }
@@ -108,7 +110,7 @@ static bool launch_of(pkf_ctx *c, TSNode st, pki_host_launch *out) {
   for (int p = 0; p < f->nparams; p++)
     if (!args[p])
       return false; /* missing, or a module global the kernel reads by name */
-  *out = (pki_host_launch){f, want, pkf_span(st), pkf_text(c, pos[k]), args};
+  *out = (pki_host_launch){f, want, pkf_span(st), pkf_text(c, pos[k]), args, target};
   return true;
 }
 

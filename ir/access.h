@@ -269,6 +269,8 @@ typedef struct pki_host_fused {
   int first, n;
   bool repeat;
   bool bounds_at_run_time;   /* some policy is written differently from the first's */
+  int nresults;              /* its reductions: the first one's statement runs the kernel,
+                                the later ones (after it) take the results it kept */
   int nparams;
   const pki_var **params;    /* per fused parameter: the first kernel parameter bound to it */
   const char **names;        /* per fused parameter: its name (the argument's text) */

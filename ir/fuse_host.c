@@ -6,9 +6,15 @@
  * the same text (`A=A` twice) pass the same View (the shim checks), other
  * texts are other Views (the shim checks they do not overlap where one is
  * written). A chain is split greedily where pki_fuse_check refuses the next
- * kernel, where no View is shared at the same point (no profit), after a
- * reduction (its result goes back to Python), and at kernels that draw
- * random numbers. A loop body of parallel_for launches that may repeat per
+ * kernel, where no View is shared at the same point (no profit), and at
+ * kernels that draw random numbers. After a reduction only reductions follow
+ * in one kernel, and only those the shim may run ahead of their statements:
+ * it runs the fused kernel when the first reduction's statement needs its
+ * result, with the later statements' arguments read from the caller's frame
+ * (pykokkos/_fusion.py), and keeps their results for them. So the later
+ * ones write no View and raise nothing, their arguments and ranges do not
+ * mention an earlier result, and each earlier result goes to a plain name
+ * (assigning it runs no code). A loop body of parallel_for launches that may repeat per
  * point ([body, body] legal, arguments free of the loop variable) becomes a
  * repeated chain. Every candidate gets a note, fused or not, with the rule.
  */
@@ -126,16 +132,102 @@ static const char *alone(host_ctx *c, const pki_host_launch *l, const char **rul
   return NULL;
 }
 
+static bool ident_char(char ch) {
+  return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+         (ch >= '0' && ch <= '9');
+}
+
+/* Whether text t (an argument or policy as written) names `name` (any
+ * identifier token of it: attribute names count too, to be safe). */
+static bool mentions(const char *t, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = t; *p; p++)
+    if (!strncmp(p, name, n) && (p == t || !ident_char(p[-1])) && !ident_char(p[n]))
+      return true;
+  return false;
+}
+
+/* A plain name (an assignment to it runs no code), or a name, attribute
+ * chain or number (the shim reads it without running code). */
+static bool plain_name(const char *t, bool dotted) {
+  if (!*t || (*t >= '0' && *t <= '9' && !dotted))
+    return false;
+  for (const char *p = t; *p; p++)
+    if (!ident_char(*p) && !(dotted && (*p == '.' || (*p == '-' && p == t))))
+      return false;
+  return true;
+}
+
+static bool writes_a_view(const pki_access_summary *s) {
+  for (int i = 0; i < s->accesses.n; i++)
+    if (PKI_AT(s->accesses, i, pki_access)->mode & (PKI_MEM_WRITE | PKI_MEM_ATOMIC))
+      return true;
+  return s->unknown;
+}
+
+/* Why reduction link `next` cannot run ahead of its statement, after the
+ * reduction red and the links ls[0..n-1] (see the top), or NULL. */
+static const char *ahead_refusal(host_ctx *c, const pki_host_launch *ls, int n,
+                                 const pki_host_launch *red, const pki_host_launch *next,
+                                 const char **rule) {
+  pki_arena *a = c->m->arena;
+  const char *k = next->kernel->name, *r = red->kernel->name;
+  unsigned line = (unsigned)next->span.line, rl = (unsigned)red->span.line;
+  *rule = "reductions";
+  if (next->pattern != PKI_PATTERN_REDUCE)
+    return pki_sprintf(a, "not fused: the result of the reduction '%s' (line %u) goes back to "
+                       "Python before '%s' runs", r, rl, k);
+  if (writes_a_view(summary(c, next->kernel)))
+    return pki_sprintf(a, "not fused: '%s' (line %u) writes a View, so it may not run before "
+                       "the statement of the reduction '%s' (line %u) has its result", k, line,
+                       r, rl);
+  if (pki_raising_lines(a, next->kernel))
+    return pki_sprintf(a, "not fused: '%s' (line %u) may raise an error, so it may not run "
+                       "before the statement of the reduction '%s' (line %u) has its result",
+                       k, line, r, rl);
+  bool known = plain_name(next->policy, true);
+  for (int j = 0; j < n && !known; j++)
+    known = !strcmp(next->policy, ls[j].policy);
+  if (!known)
+    return pki_sprintf(a, "not fused: the range of '%s' (line %u), '%s', is neither a name nor "
+                       "the range of an earlier launch, so it cannot be read before its "
+                       "statement runs", k, line, next->policy);
+  for (int j = 0; j < n; j++) {
+    const char *t = ls[j].target;
+    if (ls[j].pattern != PKI_PATTERN_REDUCE)
+      continue;
+    if (!plain_name(t, false))
+      return pki_sprintf(a, "not fused: the result of '%s' (line %u) is assigned to '%s', not "
+                         "to a plain name (the assignment could run code before '%s')",
+                         ls[j].kernel->name, (unsigned)ls[j].span.line, t, k);
+    bool uses = mentions(next->policy, t);
+    for (int p = 0; p < next->kernel->nparams && !uses; p++)
+      uses = mentions(next->args[p], t);
+    if (uses) {
+      *rule = "result";
+      return pki_sprintf(a, "not fused: the launch of '%s' (line %u) reads '%s', the result of "
+                         "the reduction '%s' (line %u)", k, line, t, ls[j].kernel->name,
+                         (unsigned)ls[j].span.line);
+    }
+  }
+  return NULL;
+}
+
+static const pki_host_launch *first_reduction(const pki_host_launch *ls, int n) {
+  for (int k = 0; k < n; k++)
+    if (ls[k].pattern == PKI_PATTERN_REDUCE)
+      return &ls[k];
+  return NULL;
+}
+
 /* Why link `next` cannot join ls[0..n-1], or NULL if it can. */
 static const char *refusal(host_ctx *c, const pki_host_launch *ls, int n,
                            const pki_host_launch *next, const char **rule) {
-  if (ls[n - 1].pattern == PKI_PATTERN_REDUCE) {
-    *rule = "reductions";
-    return pki_sprintf(c->m->arena, "not fused: the result of the reduction '%s' (line %u) "
-                       "goes back to Python before '%s' runs", ls[n - 1].kernel->name,
-                       (unsigned)ls[n - 1].span.line, next->kernel->name);
-  }
-  const char *why = alone(c, next, rule);
+  const pki_host_launch *red = first_reduction(ls, n);
+  const char *why = red ? ahead_refusal(c, ls, n, red, next, rule) : NULL;
+  if (why)
+    return why;
+  why = alone(c, next, rule);
   if (why)
     return why;
   pki_host_launch *all = pki_alloc(c->m->arena, sizeof *all * (size_t)(n + 1));
@@ -147,8 +239,8 @@ static const char *refusal(host_ctx *c, const pki_host_launch *ls, int n,
     *rule = pki_fuse_rule_name(d.rule);
     return pki_fuse_reason(c->m->arena, ks, n + 1, &d);
   }
-  if (!shares_a_point(c, ls, n, next)) {
-    *rule = "profit";
+  if (!shares_a_point(c, ls, n, next) && !(red && !strcmp(next->policy, red->policy))) {
+    *rule = "profit"; /* reductions over the same range share one launch and one wait */
     return pki_sprintf(c->m->arena, "not fused: the launch of '%s' (line %u) accesses no View "
                        "at the same point as %s, so fusing would save no memory traffic",
                        next->kernel->name, (unsigned)next->span.line, kernel_list(c, ls, n));
@@ -219,6 +311,8 @@ static pki_host_fused *new_group(host_ctx *c, const pki_host_chain *ch, int firs
   const pki_host_launch *ls = ch->launches + first;
   for (int k = 1; k < n; k++)
     g->bounds_at_run_time |= strcmp(ls[k].policy, ls[0].policy) != 0;
+  for (int k = 0; k < n; k++)
+    g->nresults += ls[k].pattern == PKI_PATTERN_REDUCE;
   fuse_params(c, g, ls, n);
   pki_vec_push(c->m->arena, &c->plan->host, g);
   return g;
@@ -237,9 +331,12 @@ static void close_group(host_ctx *c, const pki_host_chain *ch, int first, int n)
   }
   pki_host_fused *g = new_group(c, ch, first, n, false);
   plan_residency(c, g);
-  g->why = pki_sprintf(c->m->arena, "fused: %s (lines %u-%u, in %s) run as one kernel%s",
+  g->why = pki_sprintf(c->m->arena, "fused: %s (lines %u-%u, in %s) run as one kernel%s%s",
                        kernel_list(c, ls, n), (unsigned)ls[0].span.line,
                        (unsigned)ls[n - 1].span.line, ch->where,
+                       g->nresults > 1 ? pki_sprintf(c->m->arena, " computing their %d "
+                                                     "reductions in one pass", g->nresults)
+                                       : "",
                        g->bounds_at_run_time ? " when their ranges are equal at run time" : "");
   note(c, ls[0].span, true, g->why, "ok");
 }

@@ -5,9 +5,13 @@
  * Candidate chains: consecutive dispatches of workunits of the workload in
  * one block (nothing between them, so their bounds see the same values),
  * and `for` loops whose body is only such dispatches (the repeated chain).
- * A chain is cut where pki_fuse_check refuses the next kernel, and a fused
- * kernel holds at most one reduction (Kokkos 3.4 has no multi-reducer
- * parallel_reduce). Every candidate gets a note, fused or not, with the rule.
+ * A chain is cut where pki_fuse_check refuses the next kernel (a kernel
+ * reading an earlier reduction's result, ...) or where fusing would save
+ * nothing. A fused kernel may hold several reductions (sum, prod, min, max):
+ * it computes all results in one pass (Kokkos' combined reducers), and
+ * reductions that share no View still fuse over the same bounds (one launch
+ * and one wait for the results instead of several). Every candidate gets a
+ * note, fused or not, with the rule.
  */
 #include <string.h>
 
@@ -38,6 +42,13 @@ static bool fusable(const plan_ctx *c, const pki_stmt *s) {
 }
 
 static bool is_reduce(const pki_stmt *s) { return s->pattern == PKI_PATTERN_REDUCE; }
+
+static int count_reductions(const pki_stmt *const *stmts, int n) {
+  int nred = 0;
+  for (int k = 0; k < n; k++)
+    nred += is_reduce(stmts[k]);
+  return nred;
+}
 
 bool pki_same_expr(const pki_expr *a, const pki_expr *b) {
   if (!a || !b)
@@ -263,18 +274,17 @@ static bool shares_a_point(plan_ctx *c, const pki_stmt **group, int n, const pki
   return false;
 }
 
+/* Profit of another kind: reduction `next` joins a group that has a
+ * reduction, over the same bounds: one launch and one wait for the results
+ * instead of two (md_lj's kinetic and potential energies read no common
+ * View). */
+static bool reductions_share_launch(const pki_stmt **group, int n, const pki_stmt *next) {
+  return is_reduce(next) && count_reductions(group, n) && same_bounds(next, group[0]);
+}
+
 /* Why kernel `next` cannot join group[0..n-1], or NULL if it can. */
 static const char *refusal(plan_ctx *c, const pki_stmt **group, int n, const pki_stmt *next,
                            const char **rule) {
-  int nred = is_reduce(next);
-  for (int k = 0; k < n; k++)
-    nred += is_reduce(group[k]);
-  if (nred > 1) {
-    *rule = "reductions";
-    return pki_sprintf(c->m->arena, "not fused: %s and '%s' would make two reductions in one "
-                       "kernel (one per fused kernel)", kernel_list(c, group, n),
-                       next->closure->name);
-  }
   for (int k = 0; k < n; k++)
     if (group[k]->target && group[k]->target->kind == PKI_E_VAR &&
         stmt_bounds_read(next, group[k]->target->var)) {
@@ -309,14 +319,16 @@ static const char *refusal(plan_ctx *c, const pki_stmt **group, int n, const pki
     *rule = pki_fuse_rule_name(d.rule);
     return pki_fuse_reason(c->m->arena, ks, n + 1, &d);
   }
-  if (!shares_a_point(c, group, n, next)) {
-    *rule = "profit";
-    return pki_sprintf(c->m->arena, "not fused: kernel '%s' (line %u) accesses no View at "
-                       "the same point as %s, so fusing would save no memory traffic",
-                       next->closure->name, (unsigned)next->closure->span.line,
-                       kernel_list(c, group, n));
-  }
-  return NULL;
+  if (shares_a_point(c, group, n, next) || reductions_share_launch(group, n, next))
+    return NULL;
+  *rule = "profit";
+  bool reductions = is_reduce(next) && count_reductions(group, n);
+  return pki_sprintf(c->m->arena, "not fused: kernel '%s' (line %u) accesses no View at the "
+                     "same point as %s, so fusing would save no memory traffic%s",
+                     next->closure->name, (unsigned)next->closure->span.line,
+                     kernel_list(c, group, n),
+                     reductions ? " (reductions that share no View fuse only over the same "
+                                  "bounds, to share one launch)" : "");
 }
 
 static void plan_residency(plan_ctx *c, pki_fused *g);
@@ -326,9 +338,12 @@ static void close_group(plan_ctx *c, const pki_stmt **group, int n) {
     return;
   pki_fused *g = new_group(c, group, n, NULL);
   plan_residency(c, g);
-  g->why = pki_sprintf(c->m->arena, "fused: %s (lines %u-%u) run as one kernel%s",
+  int nred = count_reductions(group, n);
+  g->why = pki_sprintf(c->m->arena, "fused: %s (lines %u-%u) run as one kernel%s%s",
                        kernel_list(c, group, n), (unsigned)group[0]->span.line,
                        (unsigned)group[n - 1]->span.line,
+                       nred > 1 ? pki_sprintf(c->m->arena, " computing their %d reductions "
+                                              "in one pass", nred) : "",
                        g->bounds_at_run_time ? " when their bounds are equal at run time" : "");
   note(c, group[0]->span, true, g->why, "ok");
 }

@@ -511,6 +511,7 @@ typedef struct pki_host_launch {
   pki_span span;           /* the statement */
   const char *policy;      /* the policy argument as written */
   const char **args;       /* per kernel->params[k]: the argument as written */
+  const char *target;      /* a reduction's assignment target as written (NULL: a for) */
 } pki_host_launch;
 
 /* Consecutive launch statements of one block of host code, or the launch

@@ -419,6 +419,26 @@ def check_warnings(res, ex, backend, name):
 
 
 TEST_ARGS_RE = re.compile(r"^#\s*test-args:(.*)$")
+COMPARE_RE = re.compile(r"^#\s*fusion-compare:(.*)$", re.M)
+
+
+def compare_fused(text, fused_out, unfused_out):
+    """The `NAME=number` fields that a `# fusion-compare: NAME ...` line of the
+    example names and that differ between its fused and unfused outputs
+    (beyond 1e-9 relative and two units of the last digit printed:
+    reductions agree within rounding), or are missing; [] when none."""
+    m = COMPARE_RE.search(text)
+    bad = []
+    for name in m.group(1).split() if m else ():
+        pat = re.compile(r"(?<![\w(])" + re.escape(name) + r"=(-?[0-9]+(?:\.([0-9]+))?)")
+        a, b = pat.search(fused_out), pat.search(unfused_out)
+        if not a or not b:
+            bad.append(f"{name}: missing")
+            continue
+        x, y = float(a.group(1)), float(b.group(1))
+        if abs(x - y) > max(1e-9 * abs(y), 2 * 10.0 ** -len(b.group(2) or "")):
+            bad.append(f"{name}={a.group(1)} fused, {b.group(1)} unfused")
+    return bad
 
 
 def example_args(ex, stem):
@@ -438,6 +458,7 @@ def run_example(res, ex, backend, name):
     before = mtime(so)
     cmd = [PYTHON, rel(ex)] + example_args(ex, stem)
     rc, out, _ = run(cmd, env=run_env(backend), timeout=300)
+    fused_out = out
     passed = any("verification PASSED" in l for l in out.splitlines())
     if not res.check(f"{name}/run", rc == 0 and passed,
                      f"{status_text(rc)}; " + ("" if passed else "no 'verification PASSED' line"), out):
@@ -469,10 +490,13 @@ def run_example(res, ex, backend, name):
         fused = has_main
     if fused:   # fused kernels (issue 9): the original launches pass too
         env = dict(run_env(backend), PKC_FUSION="0")
-        rc, out, _ = run(cmd, env=env, timeout=300)
-        passed = any("verification PASSED" in l for l in out.splitlines())
+        rc, out2, _ = run(cmd, env=env, timeout=300)
+        passed = any("verification PASSED" in l for l in out2.splitlines())
         res.check(f"{name}/run-unfused", rc == 0 and passed,
-                  f"PKC_FUSION=0: {status_text(rc)}; " + ("" if passed else "no 'verification PASSED' line"), out)
+                  f"PKC_FUSION=0: {status_text(rc)}; " + ("" if passed else "no 'verification PASSED' line"), out2)
+        if COMPARE_RE.search(text):   # and print what the fused kernels printed
+            bad = compare_fused(text, fused_out, out2)
+            res.check(f"{name}/fused-equals-unfused", not bad, "; ".join(bad), fused_out + out2)
 
 
 def group_examples(res, backends, clean):

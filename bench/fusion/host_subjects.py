@@ -3,7 +3,8 @@ them): the launch statements pkc fuses ahead of time are in plain Python
 functions, as PyKokkos programs write them, and the shim runs the fused
 kernel when the calls match (pykokkos/_fusion.py). Each function runs its
 chain once untimed (warm-up) and once timed; it returns (seconds, the array
-whose values must be bitwise equal fused and unfused)."""
+whose values must be bitwise equal fused and unfused, or within rounding
+for reduction results)."""
 from math import log, pi
 
 import numpy as np
@@ -45,6 +46,11 @@ def triad(i: int, a: pk.View1D[pk.double], b: pk.View1D[pk.double], c: pk.View1D
 @pk.workunit
 def dot(i: int, acc: pk.Acc[pk.double], a: pk.View1D[pk.double], b: pk.View1D[pk.double]):
     acc += a[i] * b[i]
+
+
+@pk.workunit
+def norm2(i: int, acc: pk.Acc[pk.double], a: pk.View1D[pk.double]):
+    acc += a[i] * a[i]
 
 
 @pk.workunit
@@ -127,6 +133,24 @@ def babelstream(n):
     return seconds, np.array([total])
 
 
+def dot_norm20(n):
+    """BabelStream's dot and a norm of the same array, twenty times: two
+    reductions in a row, one fused kernel (the norm runs ahead of its
+    statement)."""
+    a, b = pk.View([n], pk.double), pk.View([n], pk.double)
+    a[:] = 0.1 + (np.arange(n) % 11) * 0.01
+    b[:] = 0.2 - (np.arange(n) % 7) * 0.01
+    seconds = 0.0
+    for timed in (False, True):
+        pk.fence()
+        timer = pk.Timer()
+        for r in range(20):
+            d = pk.parallel_reduce(n, dot, a=a, b=b)
+            s = pk.parallel_reduce(n, norm2, a=a)
+        seconds = timer.seconds()
+    return seconds, np.array([d, s])
+
+
 def gaussian_nb(n):
     """Gaussian naive Bayes: the per-feature log-likelihood of n samples of 64
     features for one class, five element-wise kernels (PyFuser's NB 2)."""
@@ -157,4 +181,5 @@ SUBJECTS = {
     "transpose x50 (host code)": (transpose50, 1024, 4096, 3.52, 45.34),
     "BabelStream + dot (host code)": (babelstream, 1 << 24, 1 << 27, 2.57, 2.25),
     "Gaussian naive Bayes, 5 kernels (host code)": (gaussian_nb, 1 << 17, 1 << 21, 4.30, 4.28),
+    "dot + norm x20 (host code; 2 reductions)": (dot_norm20, 1 << 22, 1 << 25, 0.0, 0.0),
 }

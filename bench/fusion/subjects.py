@@ -2,7 +2,8 @@
 the PyFuser dissertation's subjects, as @pk.workload programs whose @pk.main
 holds the kernel chain pkc fuses ahead of time. Each main runs the chain
 once untimed (warm-up) and once timed (self.elapsed, seconds); `check`
-names the View whose values must be bitwise equal fused and unfused."""
+names the Views whose values must be bitwise equal fused and unfused, or
+the reduction results (equal within rounding), separated by commas."""
 import pykokkos as pk
 
 
@@ -248,6 +249,63 @@ class Jacobi1D:
         self.A[i] = 0.33333 * (self.B[i - 1] + self.B[i] + self.B[i + 1])
 
 
+@pk.workload
+class DotNorm:
+    """BabelStream's dot and a norm of the same array, repeated: two sum
+    reductions in one fused kernel (a and b read once instead of a twice)."""
+
+    def __init__(self, n: int):
+        self.n: int = n
+        self.dot: float = 0.0
+        self.norm2: float = 0.0
+        self.a: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.b: pk.View1D[pk.double] = pk.View([n], pk.double)
+        self.reps: int = 20
+        self.elapsed: float = 0.0
+
+    @pk.main
+    def run(self):
+        pk.parallel_for(self.n, self.init)
+        self.dot = pk.parallel_reduce(self.n, self.dot_ab)
+        self.norm2 = pk.parallel_reduce(self.n, self.norm_a)
+        pk.fence()
+        timer = pk.Timer()
+        for r in range(self.reps):
+            self.dot = pk.parallel_reduce(self.n, self.dot_ab)
+            self.norm2 = pk.parallel_reduce(self.n, self.norm_a)
+        pk.fence()
+        self.elapsed = timer.seconds()
+
+    @pk.workunit
+    def init(self, i: int):
+        self.a[i] = 0.1 + (i % 11) * 0.01
+        self.b[i] = 0.2 - (i % 7) * 0.01
+
+    @pk.workunit
+    def dot_ab(self, i: int, acc: pk.Acc[pk.double]):
+        acc += self.a[i] * self.b[i]
+
+    @pk.workunit
+    def norm_a(self, i: int, acc: pk.Acc[pk.double]):
+        acc += self.a[i] * self.a[i]
+
+
+def md_lj(nx):
+    """examples/md_lj.py, 50 steps of NX^3 unit cells: its kinetic and
+    potential energy reductions run as one fused kernel each step (the
+    rest of the step is not fused: neighbour lists, atomics). The atomics
+    order the neighbour lists differently from run to run, so only the
+    energies of step 0 are compared (within rounding)."""
+    import math
+    import numpy as np
+    from md_lj import LJ   # bench/fusion/run.py puts examples/ on sys.path
+    n = 4 * nx ** 3
+    v0 = np.random.default_rng(7).normal(size=(n, 3))
+    v0 -= v0.mean(axis=0)
+    v0 *= math.sqrt(1.4 / ((v0 * v0).sum() / (3 * n)))
+    return LJ(nx, 50, 0.005, pk.from_numpy(v0))
+
+
 SUBJECTS = {
     # name: (class, size on CPUs, size on GPUs, View to compare, PyFuser EPYC O, A100 O)
     "nstream x50": (NStream50, 1 << 22, 1 << 25, "A", 2.28, 25.41),
@@ -256,4 +314,7 @@ SUBJECTS = {
     "GUPS atomic (2 kernels)": (GupsAtomic, 1 << 24, 1 << 27, "table", 1.02, 1.94),
     "mvt": (Mvt, 2048, 8192, "x2", 3.34, 1.87),
     "jacobi_1d (not fused: stencils)": (Jacobi1D, 1 << 22, 1 << 25, "A", 1.24, 2.73),
+    # several reductions in one kernel (no PyFuser figure: it fused one reduction)
+    "dot + norm x20 (2 reductions)": (DotNorm, 1 << 22, 1 << 25, "dot,norm2", 0.0, 0.0),
+    "md_lj, 50 steps (kinetic + potential)": (md_lj, 8, 40, "ke0,pe0,e0", 0.0, 0.0),
 }

@@ -7,7 +7,11 @@ rounding. Chains that must not fuse keep the right values: a stencil reading
 neighbours of what the previous launch wrote, loop arguments that change per
 iteration, Views that alias at run time, ranges that differ at run time, a
 loop of one iteration, and a chain cut short by an exception (the held-back
-launch runs when the View is read)."""
+launch runs when the View is read). Reductions in a row run as one kernel
+when the first one's statement runs (the later statements take the results
+kept for them); not when a later one reads an earlier result, nor when an
+argument cannot be read ahead (a property); a later statement that raises
+before its launch raises as without fusion."""
 import contextlib
 import io
 import os
@@ -35,6 +39,21 @@ def dot(i: int, acc: pk.Acc[pk.double], y: pk.View1D[pk.double], x: pk.View1D[pk
 
 
 @pk.workunit
+def biggest(i: int, acc: pk.Max[pk.int64], x: pk.View1D[pk.double]):
+    acc = max(acc, int(x[i] * 10.0))
+
+
+@pk.workunit
+def smallest(i: int, acc: pk.Min[pk.double], y: pk.View1D[pk.double]):
+    acc = min(acc, y[i])
+
+
+@pk.workunit
+def scaled_sum(i: int, acc: pk.Acc[pk.double], y: pk.View1D[pk.double], s: float):
+    acc += y[i] / s
+
+
+@pk.workunit
 def smooth(i: int, z: pk.View1D[pk.double], y: pk.View1D[pk.double]):
     if i > 0 and i < y.extent(0) - 1:
         z[i] = (y[i - 1] + y[i] + y[i + 1]) / 3.0
@@ -53,6 +72,46 @@ def pair(n, u, v):
 def two_ranges(n1, n2, y, x):
     pk.parallel_for(n1, scale, y=y, s=3.0)
     pk.parallel_for(n2, axpy, y=y, x=x, a=1.0)
+
+
+class Holder:
+    """An object whose View is a property: the shim cannot read it ahead."""
+
+    def __init__(self, v):
+        self._v = v
+
+    @property
+    def view(self):
+        return self._v
+
+
+later = None   # a global View that a local of the same name hides
+
+
+def reductions(n, x, y, out):
+    # three reductions of three kinds after a launch: one kernel
+    pk.parallel_for(n, scale, y=y, s=0.5)
+    total = pk.parallel_reduce(n, dot, y=y, x=x)
+    top = pk.parallel_reduce(n, biggest, x=x)
+    low = pk.parallel_reduce(n, smallest, y=y)
+    out["r_total"], out["r_top"], out["r_low"] = total, top, low
+    # the second reads the first's result: not fused
+    s = pk.parallel_reduce(n, dot, y=x, x=x)
+    t = pk.parallel_reduce(n, scaled_sum, y=y, s=s)
+    out["r_s"], out["r_t"] = s, t
+    # an argument behind a property: read at its statement only
+    h = Holder(y)
+    u = pk.parallel_reduce(n, dot, y=x, x=y)
+    v = pk.parallel_reduce(n, smallest, y=h.view)
+    out["r_u"], out["r_v"] = u, v
+    # the later statement raises before its launch ('later' is a local not
+    # yet bound; the shim read the global): the first result stands
+    try:
+        q = pk.parallel_reduce(n, dot, y=y, x=y)
+        q2 = pk.parallel_reduce(n, smallest, y=later)
+    except UnboundLocalError:
+        out["r_q"] = q
+    later = y   # noqa: F841 (makes 'later' a local of this function)
 
 
 def compute(n):
@@ -119,6 +178,10 @@ def compute(n):
     except NameError:
         pass
     out["w0"] = float(w[0])
+
+    global later
+    later = x
+    reductions(n, x, y, out)
     return out
 
 
@@ -144,9 +207,9 @@ def main():
         plain = dict(np.load(path))
     bad = []
     for k, v in plain.items():
-        if k == "dot":
+        if k == "dot" or k.startswith("r_"):   # reductions: within rounding
             if abs(float(v) - fused[k]) > 1e-12 * abs(float(v)):
-                bad.append(f"dot {fused[k]!r} vs {float(v)!r}")
+                bad.append(f"{k} {fused[k]!r} vs {float(v)!r}")
         elif not np.array_equal(fused[k], v):
             bad.append(f"'{k}' differs fused vs unfused")
     # closed forms
@@ -165,10 +228,13 @@ def main():
     for want in ("(axpy+scale+dot): fused", "(axpy x5): fused", "(axpy+scale x4): fused",
                  "(axpy+axpy): fused", "(axpy+axpy): not fused at run time: 'u' (written) "
                  "and 'v' overlap", "(scale+axpy): fused",
-                 "(scale+axpy): not fused at run time: ranges differ"):
+                 "(scale+axpy): not fused at run time: ranges differ",
+                 "(scale+dot+biggest+smallest): fused",
+                 "(dot+smallest): not fused at run time: 'h.view' cannot be read before its "
+                 "statement runs", "(dot+smallest): fused"):
         if want not in text:
             bad.append(f"no '{want}' in the PKC_FUSION_VERBOSE=1 log")
-    for refused in ("(add_step", "(scale+smooth", "(scale x"):
+    for refused in ("(add_step", "(scale+smooth", "(scale x", "(dot+scaled_sum"):
         if refused in text:
             bad.append(f"'{refused}' ran fused")
     if bad:

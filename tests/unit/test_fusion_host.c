@@ -1,8 +1,11 @@
 /* test_fusion_host.c - chains of launch statements in host code
  * (frontend/host_chains.c) and their fusion plan (ir/fuse_host.c): which
  * statements are links, argument identity by text (one parameter per View),
- * repeated loops, and the refusals (neighbour reads, the loop variable as
- * an argument, a reduction before another launch), each with its note. */
+ * repeated loops, reductions in a row (the later ones run ahead of their
+ * statements), and the refusals (neighbour reads, the loop variable as an
+ * argument, a reduction before another launch, a later reduction reading an
+ * earlier result, writing a View, or after a result assigned to an
+ * attribute), each with its note. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,7 +32,14 @@
   "    z[i] = y[(i + 1) % y.extent(0)]\n"                                             \
   "@pk.workunit\n"                                                                    \
   "def total(i: int, acc: pk.Acc[pk.double], y: pk.View1D[pk.double]):\n"            \
-  "    acc += y[i]\n"
+  "    acc += y[i]\n"                                                                 \
+  "@pk.workunit\n"                                                                    \
+  "def top(i: int, acc: pk.Max[pk.int64], y: pk.View1D[pk.double]):\n"               \
+  "    acc = max(acc, int(y[i]))\n"                                                   \
+  "@pk.workunit\n"                                                                    \
+  "def drain(i: int, acc: pk.Acc[pk.double], y: pk.View1D[pk.double]):\n"            \
+  "    acc += y[i]\n"                                                                 \
+  "    y[i] = 0.0\n"
 
 /* Lowers, checks and plans src (KERNELS then the host code); fails on errors. */
 static pki_module *plan(const char *host) {
@@ -61,8 +71,8 @@ static const pki_fusion_note *note_at(const pki_module *m, unsigned line) {
   return NULL;
 }
 
-/* Lines of the host code start after KERNELS' 13 lines. */
-#define L(k) (13u + (k))
+/* Lines of the host code start after KERNELS' 20 lines. */
+#define L(k) (20u + (k))
 
 static void test_chain_argument_fusion(void **state) {
   (void)state;
@@ -153,6 +163,45 @@ static void test_reduction_ends_a_group(void **state) {
   pki_module_free(m);
 }
 
+static void test_reductions_in_a_row(void **state) {
+  (void)state;
+  pki_module *m = plan("def main(n, x, y):\n"                           /* L(1) */
+                       "    pk.parallel_for(n, scale, y=y, s=0.5)\n"    /* L(2) */
+                       "    r = pk.parallel_reduce(n, total, y=y)\n"    /* L(3) */
+                       "    t = pk.parallel_reduce(n, top, y=x)\n"      /* L(4) */
+                       "    u = pk.parallel_reduce(n, total, y=x)\n");  /* L(5) */
+  assert_int_equal(m->fusion->host.n, 1);
+  const pki_host_fused *g = group(m, 0);
+  assert_int_equal(g->n, 4);
+  assert_int_equal(g->nresults, 3);
+  assert_string_equal(g->chain->launches[g->first + 1].target, "r");
+  const pki_fusion_note *n = note_at(m, L(2));
+  assert_true(n->fused);
+  assert_non_null(strstr(n->text, "computing their 3 reductions in one pass"));
+  pki_module_free(m);
+}
+
+/* A later reduction may not read an earlier result, write a View, or
+ * follow a result assigned to an attribute (the assignment may run code). */
+static void test_reductions_in_a_row_refused(void **state) {
+  (void)state;
+  pki_module *m = plan("def main(n, x, y, w):\n"                         /* L(1) */
+                       "    r = pk.parallel_reduce(n, total, y=y)\n"    /* L(2) */
+                       "    t = pk.parallel_reduce(r, top, y=x)\n"      /* L(3) */
+                       "    pk.fence()\n"                               /* L(4) */
+                       "    r = pk.parallel_reduce(n, total, y=y)\n"    /* L(5) */
+                       "    t = pk.parallel_reduce(n, drain, y=y)\n"    /* L(6) */
+                       "    pk.fence()\n"                               /* L(7) */
+                       "    w.r = pk.parallel_reduce(n, total, y=y)\n"  /* L(8) */
+                       "    t = pk.parallel_reduce(n, top, y=y)\n");    /* L(9) */
+  assert_int_equal(m->fusion->host.n, 0);
+  assert_string_equal(note_at(m, L(3))->rule, "result");
+  assert_non_null(strstr(note_at(m, L(6))->text, "'drain' (line 26) writes a View"));
+  assert_non_null(strstr(note_at(m, L(9))->text, "is assigned to 'w.r', not to a plain name"));
+  assert_string_equal(note_at(m, L(9))->rule, "reductions");
+  pki_module_free(m);
+}
+
 static void test_links_need_plain_arguments(void **state) {
   (void)state;
   /* a call in an argument, a positional kernel argument, a lambda: no links */
@@ -189,6 +238,8 @@ int main(void) {
       cmocka_unit_test(test_repeated_loop),
       cmocka_unit_test(test_loop_variable_argument),
       cmocka_unit_test(test_reduction_ends_a_group),
+      cmocka_unit_test(test_reductions_in_a_row),
+      cmocka_unit_test(test_reductions_in_a_row_refused),
       cmocka_unit_test(test_links_need_plain_arguments),
       cmocka_unit_test(test_module_level_and_nested_blocks),
   };

@@ -1,7 +1,8 @@
 /* test_fusion_legality.c - access summaries (ir/access.c) and the legality of
  * fusing kernel sequences (ir/fusion.c): one test per rule, positive and
- * negative, plus the reason text. Kernels come from Python source through
- * the frontend and pki_check. */
+ * negative, plus the reason text; and the rules of the plan of @pk.main
+ * (ir/fuse_plan.c) for several reductions in one kernel. Kernels come from
+ * Python source through the frontend and pki_check. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -766,6 +767,132 @@ static void test_workload_lambda(void **state) {
   pki_module_free(m);
 }
 
+/* ------------------------------------------------ the plan of @pk.main */
+
+#define ENERGIES                                                              \
+  "import pykokkos as pk\n"                                                   \
+  "@pk.workload\n"                                                            \
+  "class MD:\n"                                                               \
+  "    def __init__(self, n: int):\n"                                         \
+  "        self.n: int = n\n"                                                 \
+  "        self.m: int = n\n"                                                 \
+  "        self.x: pk.View1D[pk.double] = pk.View([n], pk.double)\n"          \
+  "        self.v: pk.View1D[pk.double] = pk.View([n], pk.double)\n"          \
+  "        self.w: pk.View1D[pk.double] = pk.View([n], pk.double)\n"          \
+  "        self.ke: float = 0.0\n"                                            \
+  "        self.pe: float = 0.0\n"                                            \
+  "        self.top: int = 0\n"                                               \
+  "\n"                                                                        \
+  "    @pk.main\n"                                                            \
+  "    def run(self):\n"                                                      \
+  "%s"                                                                        \
+  "\n"                                                                        \
+  "    @pk.workunit\n"                                                        \
+  "    def kinetic(self, i: int, acc: pk.Acc[pk.double]):\n"                  \
+  "        acc += 0.5 * self.v[i] * self.v[i]\n"                              \
+  "\n"                                                                        \
+  "    @pk.workunit\n"                                                        \
+  "    def potential(self, i: int, acc: pk.Acc[pk.double]):\n"                \
+  "        acc += self.x[i] * self.x[i]\n"                                    \
+  "\n"                                                                        \
+  "    @pk.workunit\n"                                                        \
+  "    def fastest(self, i: int, acc: pk.Max[pk.int64]):\n"                   \
+  "        acc = max(acc, int(self.v[i]))\n"                                  \
+  "\n"                                                                        \
+  "    @pk.workunit\n"                                                        \
+  "    def relative(self, i: int, acc: pk.Acc[pk.double]):\n"                \
+  "        acc += self.v[i] / self.ke\n"                                      \
+  "\n"                                                                        \
+  "    @pk.workunit\n"                                                        \
+  "    def drift(self, i: int):\n"                                            \
+  "        self.x[i] += self.v[i]\n"                                          \
+  "\n"                                                                        \
+  "    @pk.workunit\n"                                                        \
+  "    def clear_w(self, i: int):\n"                                          \
+  "        self.w[i] = 0.0\n"
+
+/* The plan of ENERGIES with `main` (lines 16-) as @pk.main's body. */
+static pki_module *plan_main(const char *main) {
+  char src[4096];
+  snprintf(src, sizeof src, ENERGIES, main);
+  pki_module *m = build(src);
+  pki_fusion_plan_module(m);
+  return m;
+}
+
+/* The note of the chain at `line`, fused or not with the rule. */
+static void expect_note(const pki_module *m, unsigned line, bool fused, const char *rule) {
+  for (int i = 0; i < m->fusion->notes.n; i++) {
+    const pki_fusion_note *n = PKI_AT(m->fusion->notes, i, pki_fusion_note);
+    if (n->at.line != line || n->fused != fused)
+      continue;
+    if (strcmp(n->rule, rule))
+      fail_msg("note at line %u: rule %s, want %s (%s)", line, n->rule, rule, n->text);
+    return;
+  }
+  fail_msg("no %s note at line %u", fused ? "fused" : "not fused", line);
+}
+
+static const pki_fused *main_group(const pki_module *m, int i) {
+  assert_true(i < m->fusion->groups.n);
+  return PKI_AT(m->fusion->groups, i, pki_fused);
+}
+
+/* Several reductions (sum, max; float64 and int64) in one kernel. */
+static void test_plan_reductions_fuse(void **state) {
+  (void)state;
+  pki_module *m = plan_main("        pk.parallel_for(self.n, self.drift)\n"              /* 16 */
+                            "        self.ke = pk.parallel_reduce(self.n, self.kinetic)\n" /* 17 */
+                            "        self.pe = pk.parallel_reduce(self.n, self.potential)\n"
+                            "        self.top = pk.parallel_reduce(self.n, self.fastest)\n");
+  assert_int_equal(m->fusion->groups.n, 1);
+  assert_int_equal(main_group(m, 0)->n, 4);
+  expect_note(m, 16, true, "ok");
+  const pki_fusion_note *n = PKI_AT(m->fusion->notes, 0, pki_fusion_note);
+  assert_non_null(strstr(n->text, "computing their 3 reductions in one pass"));
+  pki_module_free(m);
+}
+
+/* The plan of `main` has ngroups fused kernels and a note at line. */
+static void expect_plan(const char *main, int ngroups, unsigned line, bool fused,
+                        const char *rule) {
+  pki_module *m = plan_main(main);
+  assert_int_equal(m->fusion->groups.n, ngroups);
+  expect_note(m, line, fused, rule);
+  pki_module_free(m);
+}
+
+/* A reduction reading an earlier one's result is not in its kernel. */
+static void test_plan_reduction_result_refused(void **state) {
+  (void)state;
+  expect_plan("        self.ke = pk.parallel_reduce(self.n, self.kinetic)\n"     /* 16 */
+              "        self.pe = pk.parallel_reduce(self.n, self.relative)\n",   /* 17 */
+              0, 17, false, "result");
+}
+
+/* Reductions sharing no View fuse over the same bounds (one launch). */
+static void test_plan_reductions_share_launch(void **state) {
+  (void)state;
+  expect_plan("        self.ke = pk.parallel_reduce(self.n, self.kinetic)\n"     /* 16 */
+              "        self.pe = pk.parallel_reduce(self.n, self.potential)\n",  /* 17 */
+              1, 16, true, "ok");
+}
+
+/* ... but not over other bounds, and a parallel_for sharing no View
+ * does not join a reduction. */
+static void test_plan_share_launch_refused(void **state) {
+  (void)state;
+  pki_module *m = plan_main("        self.ke = pk.parallel_reduce(self.n, self.kinetic)\n"    /* 16 */
+                            "        self.pe = pk.parallel_reduce(self.m, self.potential)\n"  /* 17 */
+                            "        pk.fence()\n"                                            /* 18 */
+                            "        self.ke = pk.parallel_reduce(self.n, self.kinetic)\n"    /* 19 */
+                            "        pk.parallel_for(self.n, self.clear_w)\n");                /* 20 */
+  assert_int_equal(m->fusion->groups.n, 0);
+  expect_note(m, 17, false, "profit");
+  expect_note(m, 20, false, "profit");
+  pki_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_summary_index_kinds),
@@ -785,6 +912,10 @@ int main(void) {
       cmocka_unit_test(test_device_functions_followed),
       cmocka_unit_test(test_recursion_unknown),
       cmocka_unit_test(test_workload_lambda),
+      cmocka_unit_test(test_plan_reductions_fuse),
+      cmocka_unit_test(test_plan_reduction_result_refused),
+      cmocka_unit_test(test_plan_reductions_share_launch),
+      cmocka_unit_test(test_plan_share_launch_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

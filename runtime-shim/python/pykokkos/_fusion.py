@@ -17,6 +17,18 @@ called, and at the start of each chain); PKC_FUSION_VERBOSE=1 prints each
 decision on stderr. On host backends only repeated chains are used by
 default (see _used); PKC_FUSION=all uses every variant. Single-threaded
 host code is assumed, as in PyKokkos.
+
+Several reductions in a row (`s1 = pk.parallel_reduce(...)` then
+`s2 = pk.parallel_reduce(...)`, the later ones writing no View, not reading
+an earlier result, each earlier result assigned to a plain name: pkc
+checks) run as one kernel when the first reduction's statement needs its
+result: the later statements' arguments are read from the caller's frame
+without running code (names, plain attributes, numbers; see _reader), the
+fused kernel computes every result, the first is returned and the others
+are kept. A later statement takes its kept result only if it is the next
+statement of that frame and its arguments are the very objects (equal
+numbers) read ahead; otherwise it runs as without fusion, which is exact
+because the reductions ahead wrote nothing.
 """
 import atexit
 import os
@@ -25,6 +37,8 @@ LIMIT = 1024          # repetitions of a loop held back at most (then launched)
 
 _q = []               # the held-back calls: (run, policy, kw), in call order
 _state = [None, 0, 0] # [the Variant being matched, its next link, calls it needs]
+_kept = []            # [Variant, frame, next link, [((policy, kw), result), ...]]
+_MISS = object()
 
 
 def enabled():
@@ -44,6 +58,11 @@ class Variant:
         self.why = d.get("why", "")
         self.module = module
         self.loop = d.get("loop")
+        # several reductions: links from self.ahead on run before their statements
+        res = [k for k, l in enumerate(self.links) if l.get("result")]
+        self.ahead = res[0] + 1 if len(res) > 1 else 0
+        self._readers = None
+        self._slots = None
         self._code = None
         if self.loop:
             self._code = [compile(t, "<pkc loop bound>", "eval") for t in self.loop["range"]]
@@ -67,6 +86,33 @@ class Variant:
             label = "fused:" + "+".join(l["kernel"] for l in self.links)
             self._run = _kernel_run(self.module, self.name, self.name, label, k.pattern, False)
         return self._run
+
+    def results(self, run, first):
+        """The results of a run with several reductions: first, then those
+        the kernel stored in its parameters pkc_result1, ..."""
+        if self._slots is None:
+            from . import _types as T
+            plan = run.plan
+            idx = [plan.names.index(f"pkc_result{r}") for r in range(1, self.n - self.ahead + 1)]
+            self._slots = [(plan.slots[i], plan.params[i].dtype_code == T.DL_BOOL) for i in idx]
+        return [first] + [bool(s.value) if b else s.value for s, b in self._slots]
+
+    def read_ahead(self, frame, calls):
+        """The (policy, kw) of the links after the first reduction, read
+        from frame as their statements will pass them; a str (why not) when
+        some argument cannot be read without running code."""
+        if self._readers is None:
+            self._readers = [(_policy_reader(self.links, k), list(self.links[k]["bind"]),
+                              [_reader(t) for t in self.links[k]["args"]])
+                             for k in range(self.ahead, self.n)]
+        out = []
+        for policy, names, readers in self._readers:
+            try:
+                p = policy(frame, calls + out)
+                out.append((None, p, {nm: r(frame) for nm, r in zip(names, readers)}))
+            except _NotStatic as e:
+                return f"'{e}' cannot be read before its statement runs"
+        return out
 
 
 def variants_of(module):
@@ -135,17 +181,25 @@ def wrap(run, module, kernel_name, func):
 
 
 def _offer(var, pos, run, policy, kw, frame):
+    if _kept:
+        r = _take(var, pos, policy, kw, frame)
+        if r is not _MISS:
+            return r
     st = _state
     if _q:
         if st[0] is var and pos == st[1]:
             _q.append((run, policy, kw))
-            if len(_q) >= st[2]:
-                return _launch_all()
+            if len(_q) >= st[2] or pos + 1 == var.ahead:
+                return _launch_all(frame)
             st[1] = (pos + 1) % var.n
             return None
         flush()
     if pos != 0 or not enabled():   # PKC_FUSION=0 set while the program runs
         return run(policy, kw)
+    if var.ahead == 1:   # a reduction first: its statement runs the kernel now
+        _q.append((run, policy, kw))
+        st[0] = var
+        return _launch_all(frame)
     if var.repeat:
         reps = var.trip_count(frame)
         if reps is None or reps < 2:
@@ -160,7 +214,8 @@ def _offer(var, pos, run, policy, kw, frame):
 
 def flush():
     """Runs the held-back calls: the complete repetitions of a loop fused,
-    the rest one by one, in order."""
+    the rest one by one, in order (and drops kept results)."""
+    _kept.clear()
     if not _q:
         return None
     var = _state[0]
@@ -177,12 +232,51 @@ def flush():
     return _each(calls)
 
 
-def _launch_all():
+def _launch_all(frame=None):
     var = _state[0]
     calls = _q[:]
     _q.clear()
     _state[0] = None
+    if var.ahead and len(calls) == var.ahead:
+        return _run_ahead(var, calls, frame)
     return _fused_or_each(var, calls)
+
+
+def _run_ahead(var, calls, frame):
+    """The first reduction's result, the fused kernel run with the later
+    links read ahead from frame (their results kept); or the calls one by
+    one when that cannot be."""
+    later = var.read_ahead(frame, calls)
+    if later.__class__ is str:
+        _log(var, calls, "not fused at run time: " + later)
+        return _each(calls)
+    r = _fused(var, calls + later)
+    if r is _MISS:
+        return _each(calls)
+    _kept[:] = [var, frame, var.ahead, [(c[1:], x) for c, x in zip(later, r[1:])]]
+    return r[0]
+
+
+def _take(var, pos, policy, kw, frame):
+    """The kept result of this call (the next statement of the frame that
+    ran the fused kernel, with the arguments read ahead), or _MISS."""
+    kvar, kframe, at, rest = _kept
+    _kept.clear()
+    if kvar is not var or kframe is not frame or pos != at:
+        return _MISS
+    (policy0, kw0), result = rest[0]
+    try:
+        same = _bounds(policy) == _bounds(policy0) and len(kw) == len(kw0) and all(
+            v is kw0.get(p, _MISS) or _scalar_eq(v, kw0.get(p)) for p, v in kw.items())
+    except Exception:   # a bad policy: the call raises it itself
+        same = False
+    if not same:
+        _log(var, [], f"'{var.links[pos]['kernel']}' not taken from the fused kernel: "
+             "its arguments changed")
+        return _MISS
+    if len(rest) > 1:
+        _kept[:] = [var, frame, at + 1, rest[1:]]
+    return result
 
 
 def _each(calls):
@@ -201,10 +295,17 @@ def _log(var, calls, why):
 
 
 def _fused_or_each(var, calls):
+    r = _fused(var, calls)
+    return _each(calls) if r is _MISS else r
+
+
+def _fused(var, calls):
+    """The fused kernel's result for calls (a list of them for a variant
+    with reductions ahead), or _MISS when it cannot run them (logged)."""
     merged = _match(var, calls)
     if merged.__class__ is str:
         _log(var, calls, "not fused at run time: " + merged)
-        return _each(calls)
+        return _MISS
     from ._dispatch import UNBOUND
     run = var.run()
     try:
@@ -212,13 +313,13 @@ def _fused_or_each(var, calls):
     except (TypeError, ValueError, OverflowError) as e:
         # an argument the fused kernel does not take: the calls raise it themselves
         _log(var, calls, f"not fused at run time: {e}")
-        return _each(calls)
+        return _MISS
     finally:   # the fused kernel's plan keeps no View alive (its memory goes when the
         last = run.plan.last   # program drops it, not at this call site's next launch)
         for i in range(len(last)):
             last[i] = UNBOUND
     _log(var, calls, "fused")
-    return r
+    return var.results(run, r) if var.ahead else r
 
 
 def _bounds(policy):
@@ -318,7 +419,87 @@ def _match(var, calls):
                     return f"'{w}' (written) and '{name}' overlap in memory"
     if var.repeat:
         merged["pkc_reps"] = len(calls) // n
+    for r in range(1, n - var.ahead + 1 if var.ahead else 1):
+        merged[f"pkc_result{r}"] = 0   # written by the kernel
     return merged
+
+
+class _NotStatic(Exception):
+    """An argument the shim cannot read without running code (its text)."""
+
+
+def _reader(text):
+    """reader(frame): the value of text (a number, a name or an attribute
+    chain, as pkc admits in chains) in frame, read without running code:
+    names from the frame's locals, globals and builtins; attributes from an
+    object's own dict or its class's plain values (no property, no method,
+    no __getattribute__ of its own). Raises _NotStatic otherwise."""
+    import ast
+    try:
+        value = ast.literal_eval(text)
+        return lambda frame: value
+    except (ValueError, SyntaxError):
+        pass
+    neg = text.startswith("-")
+    parts = text[neg:].split(".")
+    if not all(p.isidentifier() for p in parts):
+        def never(frame):
+            raise _NotStatic(text)
+        return never
+
+    def read(frame):
+        name = parts[0]
+        for scope in (frame.f_locals, frame.f_globals, frame.f_builtins):
+            if name in scope:
+                v = scope[name]
+                break
+        else:
+            raise _NotStatic(text)
+        for a in parts[1:]:
+            v = _static_attr(v, a, text)
+        if neg:
+            if v.__class__ not in (int, float):
+                raise _NotStatic(text)
+            v = -v
+        return v
+    return read
+
+
+def _plain_getattribute():
+    import types
+    return (object.__getattribute__, type.__getattribute__, types.ModuleType.__getattribute__)
+
+
+_PLAIN = _plain_getattribute()
+
+
+def _static_attr(obj, name, text):
+    import inspect
+    if type(obj).__getattribute__ not in _PLAIN:
+        raise _NotStatic(text)
+    try:
+        v = inspect.getattr_static(obj, name)
+    except AttributeError:   # a __getattr__ could make one up
+        raise _NotStatic(text) from None
+    if hasattr(type(v), "__get__"):   # a property, method, slot...: reading runs code or binds
+        try:
+            own = object.__getattribute__(obj, "__dict__")
+        except AttributeError:
+            raise _NotStatic(text) from None
+        if isinstance(obj, type) or own.get(name, _MISS) is not v:
+            raise _NotStatic(text)
+    return v
+
+
+def _policy_reader(links, k):
+    """reader(frame, calls) of link k's range: the policy of an earlier
+    link written the same (calls[j]), else read as an argument."""
+    text = links[k]["policy"]
+    for j in range(k):
+        if links[j].get("policy") == text:
+            return lambda frame, calls: calls[j][1]
+    r = _reader(text)
+    return lambda frame, calls: r(frame)
 
 
 atexit.register(flush)
