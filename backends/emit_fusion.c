@@ -174,6 +174,11 @@ bool pkb_emit_fused(pkb_ctx *c, const pki_stmt *s) {
   pkb_line_directive(c, g->loop ? g->loop : s);
   pkb_line(b, "// %s", pkb_comment_text(c->m->arena, g->why));
   pkb_begin(b, "if (pkc::fusion_enabled()");
+  int reductions = 0;
+  for (int k = 0; k < g->n; k++)
+    reductions += g->stmts[k]->pattern == PKI_PATTERN_REDUCE;
+  if (reductions > 1)
+    pkb_put(b, " && pkc::fuse_several_reductions()");
   for (int k = 1; k < g->n && g->bounds_at_run_time; k++)
     bound_checks(c, g->stmts[k], g->stmts[0]);
   for (int k = 0; k + 1 < g->nviews; k += 2) {

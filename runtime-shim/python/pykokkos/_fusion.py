@@ -163,9 +163,12 @@ def _used(var):
     """Whether the shim launches variant var: repeated chains everywhere;
     chains that run once only on GPUs, since on the host backends measured
     (bench/fusion, OpenMP on a 2-core EPYC VM) they ran 0.86-0.91x of the
-    separate launches. PKC_FUSION=all uses every variant."""
-    return var.repeat or var.module.desc.device_type != 1 or \
-        os.environ.get("PKC_FUSION") == "all"
+    separate launches; on GPUs not those with several reductions (dot + norm
+    ran 0.56x on an H100). PKC_FUSION=all uses every variant."""
+    if os.environ.get("PKC_FUSION") == "all":
+        return True
+    gpu = var.module.desc.device_type != 1
+    return var.repeat or (gpu and not var.ahead)
 
 
 def wrap(run, module, kernel_name, func):
