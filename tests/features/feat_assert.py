@@ -1,3 +1,5 @@
+"""A device-side `assert cond, message` that holds: the kernel runs on and
+writes its results."""
 import numpy as np
 import pykokkos as pk
 

@@ -1,3 +1,5 @@
+"""A View with the Atomic trait (pk.ViewTypeInfo(trait=pk.Atomic)): 1000 racing
++= into two elements give exactly 500 each."""
 import numpy as np
 import pykokkos as pk
 

@@ -1,3 +1,6 @@
+"""pk.atomic_fetch_add / atomic_increment / atomic_fetch_max / atomic_add /
+atomic_compare_exchange on int32, int64 and 2-D double Views, checked
+against counts."""
 import numpy as np
 import pykokkos as pk
 

@@ -1,3 +1,6 @@
+"""Python arithmetic and control flow in a kernel: // and % of negatives, **,
+while, range with a negative step, math functions; checked against the same
+Python."""
 import math
 import numpy as np
 import pykokkos as pk

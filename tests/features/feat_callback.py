@@ -1,3 +1,5 @@
+"""A workload whose @pk.main dispatches a workunit, a lambda reduction into a
+member and pk.printf; the member's value is checked from the host."""
 import pykokkos as pk
 
 @pk.workload

@@ -1,3 +1,5 @@
+"""A workload whose @pk.main dispatches a parallel_for and a workunit reduction
+into a member; the result is checked from the host."""
 import pykokkos as pk
 
 @pk.workload

@@ -1,3 +1,5 @@
+"""A @pk.classtype (Vec3) with @pk.function methods, constructed and used by
+value inside a kernel; checked against numpy."""
 import numpy as np
 import pykokkos as pk
 

@@ -1,3 +1,5 @@
+"""Module constants (int and float, one derived from the other) read in a
+kernel: their values (and constexpr names in the C++)."""
 import numpy as np
 import pykokkos as pk
 

@@ -1,3 +1,5 @@
+"""The host side of pk.View: fill, element get/set, slicing as a view,
+shape/extent/rank/len, copy, pk.resize."""
 import numpy as np
 import pykokkos as pk
 v = pk.View([4, 3], pk.double)

@@ -1,3 +1,5 @@
+"""A workunit without annotations: parameter types inferred from the call's
+arguments (a View and a float)."""
 import numpy as np
 import pykokkos as pk
 

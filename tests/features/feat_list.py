@@ -1,3 +1,4 @@
+"""A fixed-size List[float] local in a kernel, written in a loop and read back."""
 from typing import List
 import numpy as np
 import pykokkos as pk

@@ -1,3 +1,5 @@
+"""A rank-3 MDRangePolicy workunit filling a 3-D View, checked against
+numpy.fromfunction."""
 import numpy as np
 import pykokkos as pk
 

@@ -1,3 +1,6 @@
+"""Nested parallelism: TeamThreadRange reduction over ThreadVectorRange
+reductions, TeamThreadMDRange, team_barrier and pk.single, checked against
+numpy."""
 import numpy as np
 import pykokkos as pk
 

@@ -1,3 +1,5 @@
+"""Per-thread scratch and pk.single(PerThread / PerTeam) counted with atomics;
+a team size the backend cannot run raises instead of aborting."""
 import os
 
 import numpy as np

@@ -1,3 +1,5 @@
+"""pk.printf from a kernel, numpy dtypes in annotations (numpy.float32) and
+narrow integer Views (uint16, int8) with their wrap-around values."""
 import numpy
 import numpy as np
 import pykokkos as pk

@@ -1,3 +1,5 @@
+"""Random_XorShift64_Pool: get_state / drand / free_state in a kernel; 10,000
+draws in [0, 1) with mean 0.5."""
 import numpy as np
 import pykokkos as pk
 

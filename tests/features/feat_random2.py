@@ -1,3 +1,5 @@
+"""Random_XorShift1024_Pool: normal, urand, frand, rand and drand(lo, hi) draws
+with the expected ranges and moments."""
 import numpy as np
 import pykokkos as pk
 

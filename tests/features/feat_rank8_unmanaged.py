@@ -1,3 +1,5 @@
+"""Rank-8 and rank-4 Views (one marked Unmanaged) written at fixed indices and
+checked element by element."""
 import numpy as np
 import pykokkos as pk
 

@@ -1,3 +1,5 @@
+"""pk.real Views: float64 by default (PKC_REAL switches it), doubled in a
+kernel."""
 import numpy as np
 import pykokkos as pk
 

@@ -1,3 +1,5 @@
+"""pk.Max, pk.Min and pk.Prod accumulators in parallel_reduce, against the
+Python max/min/product."""
 import numpy as np
 import pykokkos as pk
 

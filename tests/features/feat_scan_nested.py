@@ -1,3 +1,5 @@
+"""A parallel_scan over TeamThreadRange inside a TeamPolicy workunit (pk.AUTO
+team size): per-row prefix sums against numpy.cumsum."""
 import numpy as np
 import pykokkos as pk
 

@@ -1,3 +1,5 @@
+"""Team scratch (ScratchView1D, set_scratch_size with shmem_size) filled by
+TeamThreadRange and read back reversed by TeamVectorRange after a barrier."""
 import numpy as np
 import pykokkos as pk
 

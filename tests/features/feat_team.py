@@ -1,3 +1,5 @@
+"""A TeamPolicy reduction: a TeamThreadRange reduction per row, added once per
+team through pk.single(PerTeam) with nonlocal acc."""
 import numpy as np
 import pykokkos as pk
 

@@ -1,3 +1,5 @@
+"""A @pk.functor whose Views carry the RandomAccess and Restrict traits
+(pk.ViewTypeInfo), launched through its bound workunit."""
 import numpy as np
 import pykokkos as pk
 

@@ -1,3 +1,5 @@
+"""pk.subview and B[i, :] slices of LayoutLeft and default-layout 2-D Views
+inside kernels: column and row sums against numpy."""
 import numpy as np
 import pykokkos as pk
 
