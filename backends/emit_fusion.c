@@ -700,6 +700,7 @@ typedef struct point_res {
   const char *local, *view;
   pki_kind elem;
   bool written;
+  bool stored_first; /* the links store it before reading it: not loaded */
 } point_res;
 
 typedef struct point_op {
@@ -833,8 +834,12 @@ static void point_scalar(pkb_ctx *c, const point_op *op, const char *at) {
   pkb_line(b, "// the point's elements stay in registers over %s",
            op->reps ? "the links and their repetitions" : "the links");
   for (int r = 0; r < op->nres; r++)
-    pkb_line(b, "%s%s %s = %s(%s);", op->res[r].written ? "" : "const ",
-             pkb_scalar_ctype(op->res[r].elem), op->res[r].local, op->res[r].view, at);
+    if (op->res[r].stored_first)
+      pkb_line(b, "%s %s;  // stored before it is read", pkb_scalar_ctype(op->res[r].elem),
+               op->res[r].local);
+    else
+      pkb_line(b, "%s%s %s = %s(%s);", op->res[r].written ? "" : "const ",
+               pkb_scalar_ctype(op->res[r].elem), op->res[r].local, op->res[r].view, at);
   point_links(c, op, NULL);
   for (int r = 0; r < op->nres; r++)
     if (op->res[r].written)
@@ -869,10 +874,16 @@ static void point_body(pkb_ctx *c, const point_op *op) {
   pkb_line(b, "// the points' elements stay in registers over %s", what);
   for (int r = 0; r < op->nres; r++)
     pkb_line(b, "%s %s[pkc::fusion_lanes];", pkb_scalar_ctype(op->res[r].elem), op->res[r].local);
-  pkb_line(b, "for (int64_t pkc_l = 0; pkc_l < pkc_n; ++pkc_l) {");
+  bool loads = false;
   for (int r = 0; r < op->nres; r++)
-    pkb_line(b, "  %s[pkc_l] = %s(pkc_i + pkc_l);", op->res[r].local, op->res[r].view);
-  pkb_line(b, "}");
+    loads |= !op->res[r].stored_first;
+  if (loads) {
+    pkb_line(b, "for (int64_t pkc_l = 0; pkc_l < pkc_n; ++pkc_l) {");
+    for (int r = 0; r < op->nres; r++)
+      if (!op->res[r].stored_first)
+        pkb_line(b, "  %s[pkc_l] = %s(pkc_i + pkc_l);", op->res[r].local, op->res[r].view);
+    pkb_line(b, "}");
+  }
   point_links(c, op, "pkc_l");
   bool stores = false;
   for (int r = 0; r < op->nres; r++)
@@ -925,7 +936,8 @@ static void host_point_operator(pkb_ctx *c, const pki_host_fused *g) {
       res[nres++] = (point_res){names[j],
                                 pki_sprintf(a, "%s.%s", member_name(c, g, k),
                                             pkb_ident(a, v->name)),
-                                v->type.elem, (host_access(g, j) & PKI_ACCESS_WRITE) != 0};
+                                v->type.elem, (host_access(g, j) & PKI_ACCESS_WRITE) != 0,
+                                g->stored_first[j]};
     }
   point_link *links = pki_alloc(a, sizeof *links * (size_t)g->n);
   for (int k = 0, r = 0; k < g->n; k++) {
@@ -964,7 +976,8 @@ static void workload_point_operator(pkb_ctx *c, const pki_fused *g) {
     names[r] = point_name(c, g->resident[r]->name, names, r);
     res[r] = (point_res){names[r], pkb_ident(a, g->resident[r]->name),
                          g->resident[r]->type.elem,
-                         (g->resident_mode[r] & PKI_MEM_WRITE) != 0};
+                         (g->resident_mode[r] & PKI_MEM_WRITE) != 0,
+                         g->resident_stored[r]};
   }
   int nred;
   const pki_stmt **reds = group_reductions(c, g, &nred);

@@ -213,6 +213,12 @@ pki_fuse_decision pki_fuse_check(const pki_fuse_kernel *ks, int n);
  * (read after write across points)"); in arena a. */
 const char *pki_fuse_reason(pki_arena *a, const pki_fuse_kernel *ks, int n,
                             const pki_fuse_decision *d);
+/* Whether accesses x and y (of one View, in two kernels over one domain)
+ * touch the same slice of it at every point: some dimension indexed by the
+ * same work index, unshifted, in both (v[i] and v[i]; C[i][j] in loops over
+ * j: row i; not A[i][j] and A[j][i]). Fusing such kernels keeps the slice in
+ * registers or cache (the profitability rule). */
+bool pki_same_slice(const pki_access *x, const pki_access *y);
 /* "raw", "scan", ...: the rule's stable id. */
 const char *pki_fuse_rule_name(pki_fuse_rule r);
 
@@ -243,6 +249,8 @@ typedef struct pki_fused {
    * before and stored after); 0 when the links run as calls */
   const pki_var **resident;
   unsigned *resident_mode;   /* PKI_MEM_* of each over the links */
+  bool *resident_stored;     /* the links' first access to it is a plain store of the
+                                element: it is not loaded before the links */
   int nresident;
 } pki_fused;
 
@@ -280,6 +288,8 @@ typedef struct pki_host_fused {
    * the work point, kept in a register over the repetitions (NULL, or all
    * false, when the links run as calls) */
   bool *resident;
+  bool *stored_first;        /* per fused parameter: resident, and the links' first access
+                                to it stores the element (not loaded before the links) */
 } pki_host_fused;
 
 typedef struct pki_fusion_plan {
@@ -302,6 +312,13 @@ void pki_fusion_plan_module(pki_module *m);
  * over its repetitions (point residency). */
 bool pki_point_only(const pki_access_summary *s, const pki_func *f, const pki_var *v,
                     bool *whole);
+/* How the body of f first touches View v, statement by statement at its top
+ * level: not at all, by a plain store of the element at the work point whose
+ * value does not read v (`v[i] = x + 1`; not `+=`, not under an if or a loop),
+ * or otherwise (a read, a conditional store, ...). A resident element whose
+ * first touch over the links is a store need not be loaded. */
+typedef enum pki_first_touch { PKI_TOUCH_NONE, PKI_TOUCH_STORE, PKI_TOUCH_OTHER } pki_first_touch;
+pki_first_touch pki_first_touch_of(const pki_func *f, const pki_var *v);
 /* Whether f reads an extent of View v (v.extent(k)). */
 bool pki_extent_used(const pki_func *f, const pki_var *v);
 /* Whether f's body has a return statement (it cannot be inlined as a block). */

@@ -89,8 +89,8 @@ static const char *kernel_list(host_ctx *c, const pki_host_launch *ls, int n) {
   return s;
 }
 
-/* Same View (by argument text) at the same point (every index the same
- * work index, unshifted) in link x and some link of ls[0..n-1]. */
+/* Same View (by argument text) at the same point or slice (pki_same_slice)
+ * in link x and some link of ls[0..n-1]. */
 static bool shares_a_point(host_ctx *c, const pki_host_launch *ls, int n,
                            const pki_host_launch *x) {
   const pki_access_summary *sx = summary(c, x->kernel);
@@ -101,14 +101,8 @@ static bool shares_a_point(host_ctx *c, const pki_host_launch *ls, int n,
         const pki_access *a = PKI_AT(sx->accesses, i, pki_access);
         const pki_access *b = PKI_AT(sk->accesses, j, pki_access);
         int pa = param_index(x->kernel, a->view), pb = param_index(ls[k].kernel, b->view);
-        if (pa < 0 || pb < 0 || strcmp(x->args[pa], ls[k].args[pb]) || a->rank != b->rank ||
-            !a->rank)
-          continue;
-        bool same = true;
-        for (int d = 0; d < a->rank && same; d++)
-          same = a->idx[d].kind == PKI_IDX_IDENTITY && b->idx[d].kind == PKI_IDX_IDENTITY &&
-                 a->idx[d].work == b->idx[d].work;
-        if (same)
+        if (pa >= 0 && pb >= 0 && !strcmp(x->args[pa], ls[k].args[pb]) &&
+            pki_same_slice(a, b))
           return true;
       }
   }
@@ -391,6 +385,20 @@ static void plan_residency(host_ctx *c, pki_host_fused *g) {
           ok = pki_point_only(summary(c, fs[k]), fs[k], fs[k]->params[p], &whole);
       }
     g->resident[j] = ok;
+  }
+  g->stored_first = pki_alloc(c->m->arena, sizeof *g->stored_first * (size_t)(g->nparams + 1));
+  for (int j = 0; j < g->nparams; j++) {
+    pki_first_touch t = PKI_TOUCH_NONE;
+    for (int k = 0; k < g->n && t == PKI_TOUCH_NONE && g->resident[j]; k++)
+      for (int p = 0; p < fs[k]->nparams; p++) {
+        if (g->bind[k][p] != j)
+          continue;
+        pki_first_touch tp = pki_first_touch_of(fs[k], fs[k]->params[p]);
+        /* two parameters bound to one View (argument fusion): a store through
+         * one may follow a read through the other */
+        t = t == PKI_TOUCH_NONE ? tp : tp == PKI_TOUCH_NONE ? t : PKI_TOUCH_OTHER;
+      }
+    g->stored_first[j] = t == PKI_TOUCH_STORE;
   }
 }
 

@@ -243,18 +243,6 @@ static pki_fused *new_group(plan_ctx *c, const pki_stmt **stmts, int n, const pk
   return g;
 }
 
-/* Do accesses x and y touch the same point (every index the same work
- * index, unshifted)? */
-static bool same_point(const pki_access *x, const pki_access *y) {
-  if (x->rank != y->rank || x->rank == 0)
-    return false;
-  for (int d = 0; d < x->rank; d++)
-    if (x->idx[d].kind != PKI_IDX_IDENTITY || y->idx[d].kind != PKI_IDX_IDENTITY ||
-        x->idx[d].work != y->idx[d].work)
-      return false;
-  return true;
-}
-
 /* Profit: `next` accesses some View at the same point as a kernel of the
  * group (a value fusion keeps in cache or registers). Kernels that share
  * nothing gain nothing from fusion and may lose (register pressure, a
@@ -267,7 +255,7 @@ static bool shares_a_point(plan_ctx *c, const pki_stmt **group, int n, const pki
       for (int j = 0; j < sg->accesses.n; j++) {
         const pki_access *x = PKI_AT(sn->accesses, i, pki_access);
         const pki_access *y = PKI_AT(sg->accesses, j, pki_access);
-        if (x->view == y->view && same_point(x, y))
+        if (x->view == y->view && pki_same_slice(x, y))
           return true;
       }
   }
@@ -405,6 +393,7 @@ static void plan_residency(plan_ctx *c, pki_fused *g) {
   const pki_entity *e = g->main->owner;
   g->resident = pki_alloc(c->m->arena, sizeof *g->resident * (size_t)(e->nmembers + 1));
   g->resident_mode = pki_alloc(c->m->arena, sizeof *g->resident_mode * (size_t)(e->nmembers + 1));
+  g->resident_stored = pki_alloc(c->m->arena, sizeof *g->resident_stored * (size_t)(e->nmembers + 1));
   for (int i = 0; i < e->nmembers; i++) {
     const pki_var *v = e->members[i];
     if (v->type.kind != PKI_VIEW)
@@ -419,6 +408,10 @@ static void plan_residency(plan_ctx *c, pki_fused *g) {
       ok = pki_point_only(s, fs[k], v, &whole); /* extents read the member itself */
     }
     if (mode && ok) {
+      pki_first_touch t = PKI_TOUCH_NONE;
+      for (int k = 0; k < g->n && t == PKI_TOUCH_NONE; k++)
+        t = pki_first_touch_of(fs[k], v);
+      g->resident_stored[g->nresident] = t == PKI_TOUCH_STORE;
       g->resident_mode[g->nresident] = mode;
       g->resident[g->nresident++] = v;
     }
@@ -615,6 +608,31 @@ bool pki_point_only(const pki_access_summary *s, const pki_func *f, const pki_va
   *whole = p.whole > 0;
   /* each INDEX / EXTENT also visits its base once */
   return p.uses == p.at_point + p.whole;
+}
+
+static void mention_expr(pki_visitor *vis, const pki_expr *e) {
+  point_ctx *p = vis->data;
+  if ((e->kind == PKI_E_VAR || e->kind == PKI_E_FIELD) && e->var == p->v)
+    p->uses++;
+}
+
+pki_first_touch pki_first_touch_of(const pki_func *f, const pki_var *v) {
+  for (int k = 0; k < f->body.n; k++) {
+    const pki_stmt *s = f->body.stmts[k];
+    point_ctx p = {.f = f, .v = v};
+    pki_visitor vis = {.expr = mention_expr, .data = &p};
+    pki_visit_stmt(&vis, s);
+    if (!p.uses)
+      continue;
+    if (s->kind != PKI_S_ASSIGN || s->target->kind != PKI_E_INDEX ||
+        base_var(s->target->args[0]) != v || !at_work_point(f, s->target))
+      return PKI_TOUCH_OTHER;
+    point_ctx q = {.f = f, .v = v};
+    vis.data = &q;
+    pki_visit_expr(&vis, s->value);
+    return q.uses ? PKI_TOUCH_OTHER : PKI_TOUCH_STORE;
+  }
+  return PKI_TOUCH_NONE;
 }
 
 bool pki_func_returns(const pki_func *f) {

@@ -311,3 +311,14 @@ const char *pki_fuse_reason(pki_arena *a, const pki_fuse_kernel *ks, int n,
     return access_reason(a, ks, d);
   }
 }
+
+bool pki_same_slice(const pki_access *x, const pki_access *y) {
+  if (x->rank != y->rank || x->rank == 0)
+    return false;
+  for (int d = 0; d < x->rank; d++) {
+    const pki_idx *a = &x->idx[d], *b = &y->idx[d];
+    if (a->kind == PKI_IDX_IDENTITY && b->kind == PKI_IDX_IDENTITY && a->work == b->work)
+      return true;
+  }
+  return false;
+}

@@ -4,7 +4,8 @@ at run time in this process), and chains that must not fuse still compute
 the right values: a stencil reading neighbours of what the previous kernel
 wrote, a transposed read, an indirect write, an atomic histogram read by a
 later kernel, a reduction whose result bounds the next kernel, Views that
-alias at run time and bounds that differ at run time."""
+alias at run time and bounds that differ at run time; kernels that touch only
+row i of a 2D View (syrk's scale and update) fuse."""
 import os
 import sys
 
@@ -28,6 +29,7 @@ class Chains:
         self.seen: pk.View1D[pk.int32] = pk.View([n], pk.int32)
         self.t: pk.View2D[pk.double] = pk.View([m, m], pk.double)
         self.tt: pk.View2D[pk.double] = pk.View([m, m], pk.double)
+        self.rows: pk.View2D[pk.double] = pk.View([m, m], pk.double)
         self.dot: float = 0.0
         self.count: int = 0
 
@@ -56,6 +58,9 @@ class Chains:
         # transposed read after write: not fused
         pk.parallel_for("fill", pk.MDRangePolicy([0, 0], [self.m, self.m]), self.fill_t)
         pk.parallel_for("transpose", pk.MDRangePolicy([0, 0], [self.m, self.m]), self.transpose)
+        # row i of `rows` only (loops over j): fused
+        pk.parallel_for(self.m, self.row_init)
+        pk.parallel_for(self.m, self.row_add)
         # bounds other expressions: fused when equal at run time
         pk.parallel_for(self.n, self.init_u)
         pk.parallel_for(self.m, self.bump_u)
@@ -125,6 +130,16 @@ class Chains:
         self.tt[i][j] = self.t[j][i]
 
     @pk.workunit
+    def row_init(self, i: int):
+        for j in range(self.m):
+            self.rows[i][j] = self.t[i][j] * 0.5
+
+    @pk.workunit
+    def row_add(self, i: int):
+        for j in range(i + 1):
+            self.rows[i][j] += self.tt[i][j] + j
+
+    @pk.workunit
     def init_u(self, i: int):
         self.u[i] = self.u[i] + 1.0
 
@@ -140,7 +155,7 @@ def run(fusion, n, reps, m, alias=False):
         w.c = w.b   # b and c are one View: the fused chains must not run
     pk.execute(pk.ExecutionSpace.Default, w)
     return {k: np.asarray(getattr(w, k)).copy() for k in
-            ("a", "b", "c", "u", "idx", "hist", "seen", "t", "tt")} | {
+            ("a", "b", "c", "u", "idx", "hist", "seen", "t", "tt", "rows")} | {
             "dot": w.dot, "count": w.count}
 
 
@@ -159,6 +174,9 @@ def main():
             bad.append("histogram")
         if not np.array_equal(plain["tt"], plain["t"].T):
             bad.append("transpose")
+        cols = np.arange(plain["t"].shape[0], dtype=np.float64)
+        if not np.array_equal(plain["rows"], 0.5 * plain["t"] + np.tril(plain["tt"] + cols)):
+            bad.append("rows")
         if not alias:
             b1 = 0.5 * (2.0 - np.arange(n) % 3) + a0
             if abs(plain["dot"] - float(a0 @ b1)) > 1e-9 * abs(plain["dot"]):

@@ -215,6 +215,53 @@ static void test_links_need_plain_arguments(void **state) {
   pki_module_free(m);
 }
 
+/* The fused parameter called name in g; fails if none. */
+static int param_named(const pki_host_fused *g, const char *name) {
+  for (int j = 0; j < g->nparams; j++)
+    if (!strcmp(g->names[j], name))
+      return j;
+  fail_msg("no fused parameter %s", name);
+  return -1;
+}
+
+static void test_stored_first_not_loaded(void **state) {
+  (void)state;
+  /* a resident element whose first touch over the links is a plain store is
+   * not loaded; a conditional store, a store reading the element, a `+=` and
+   * a read first are */
+  pki_module *m = plan("@pk.workunit\n"
+                       "def put(i: int, z: pk.View1D[pk.double], y: pk.View1D[pk.double]):\n"
+                       "    z[i] = 2.0 * y[i]\n"
+                       "@pk.workunit\n"
+                       "def put_if(i: int, z: pk.View1D[pk.double], y: pk.View1D[pk.double]):\n"
+                       "    if y[i] > 0.0:\n"
+                       "        z[i] = 1.0\n"
+                       "@pk.workunit\n"
+                       "def put_self(i: int, z: pk.View1D[pk.double], y: pk.View1D[pk.double]):\n"
+                       "    z[i] = z[i] + y[i]\n"
+                       "def main(n, x, y, z, w, v):\n"
+                       "    pk.parallel_for(n, put, z=z, y=y)\n"
+                       "    pk.parallel_for(n, put_if, z=w, y=y)\n"
+                       "    pk.parallel_for(n, put_self, z=x, y=z)\n"
+                       "    pk.parallel_for(n, axpy, y=v, x=x, a=1.0)\n");
+  assert_int_equal(m->fusion->host.n, 1);
+  const pki_host_fused *g = group(m, 0);
+  assert_int_equal(g->n, 4);
+  assert_true(g->resident[param_named(g, "z")]);
+  assert_true(g->stored_first[param_named(g, "z")]);
+  assert_false(g->stored_first[param_named(g, "y")]); /* read first */
+  assert_false(g->stored_first[param_named(g, "w")]); /* stored under an if */
+  assert_false(g->stored_first[param_named(g, "x")]); /* the store reads it */
+  assert_false(g->stored_first[param_named(g, "v")]); /* += */
+  /* the query itself: put does not touch axpy's x at all */
+  const pki_func *put = g->chain->launches[g->first].kernel;
+  const pki_func *axpy = g->chain->launches[g->first + 3].kernel;
+  assert_int_equal(pki_first_touch_of(put, put->params[0]), PKI_TOUCH_STORE);
+  assert_int_equal(pki_first_touch_of(put, put->params[1]), PKI_TOUCH_OTHER);
+  assert_int_equal(pki_first_touch_of(put, axpy->params[1]), PKI_TOUCH_NONE);
+  pki_module_free(m);
+}
+
 static void test_module_level_and_nested_blocks(void **state) {
   (void)state;
   pki_module *m = plan("n = 10\n"
@@ -242,6 +289,7 @@ int main(void) {
       cmocka_unit_test(test_reductions_in_a_row_refused),
       cmocka_unit_test(test_links_need_plain_arguments),
       cmocka_unit_test(test_module_level_and_nested_blocks),
+      cmocka_unit_test(test_stored_first_not_loaded),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -893,8 +893,31 @@ static void test_plan_share_launch_refused(void **state) {
   pki_module_free(m);
 }
 
+/* The profitability rule's slices: the same work index in the same
+ * dimension of both accesses (a point, a row), not a row and a column. */
+static void test_same_slice(void **state) {
+  (void)state;
+  const pki_idx id0 = {.kind = PKI_IDX_IDENTITY, .work = 0};
+  const pki_idx id1 = {.kind = PKI_IDX_IDENTITY, .work = 1};
+  const pki_idx loop = {.kind = PKI_IDX_INDEPENDENT};
+  const pki_idx tri = {.kind = PKI_IDX_NONAFFINE, .works = 1}; /* j in range(i + 1) */
+  const pki_idx next = {.kind = PKI_IDX_OFFSET, .work = 0, .offset = 1};
+  pki_access point = {.rank = 1, .idx = {id0}}, shifted = {.rank = 1, .idx = {next}};
+  pki_access row = {.rank = 2, .idx = {id0, loop}}, row_tri = {.rank = 2, .idx = {id0, tri}};
+  pki_access col = {.rank = 2, .idx = {loop, id0}}, md = {.rank = 2, .idx = {id0, id1}};
+  pki_access md_t = {.rank = 2, .idx = {id1, id0}};
+  assert_true(pki_same_slice(&point, &point));
+  assert_false(pki_same_slice(&point, &shifted));
+  assert_true(pki_same_slice(&row, &row_tri));   /* syrk: row i of C */
+  assert_false(pki_same_slice(&row, &col));      /* mvt: a row of A, a column of A */
+  assert_false(pki_same_slice(&point, &row));    /* ranks differ */
+  assert_true(pki_same_slice(&md, &md));
+  assert_false(pki_same_slice(&md, &md_t));      /* transposed */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_same_slice),
       cmocka_unit_test(test_summary_index_kinds),
       cmocka_unit_test(test_summary_flags),
       cmocka_unit_test(test_identity_raw_fuses),
