@@ -11,8 +11,8 @@ GPUs). Both variants are in the one module `pkc build` made: nothing is
 compiled while this runs.
 
     PKC_BACKEND=openmp /usr/bin/python3 bench/fusion/run.py [--repeats R] [--only NAME,...]
-        [--fused all]   (the fused runs' PKC_FUSION: 'all' uses chains that run once in
-                         host code too, which host backends skip by default)
+        [--fused all]   (the fused runs' PKC_FUSION: 'all' also uses the variants with
+                         several reductions, which GPUs skip by default)
 """
 import argparse
 import os

@@ -1,7 +1,7 @@
 """Kernel fusion of host-code launches (issue 9): chains of pk.parallel_for
 statements written as PyKokkos users write them run as the kernels pkc fused
-ahead of time (PKC_FUSION=all: chains that run once too, which host backends
-skip by default; PKC_FUSION_VERBOSE=1 says which ran fused), with bitwise the
+ahead of time (PKC_FUSION=all: every variant, as GPUs do not by default;
+PKC_FUSION_VERBOSE=1 says which ran fused), with bitwise the
 same results as a run with PKC_FUSION=0 (a child process), reductions to
 rounding. Chains that must not fuse keep the right values: a stencil reading
 neighbours of what the previous launch wrote, loop arguments that change per

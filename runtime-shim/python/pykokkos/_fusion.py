@@ -14,8 +14,8 @@ one by one, in order, as without fusion. The queue is also run as it is by
 any other launch, pk.fence(), host access to a View, and at exit.
 PKC_FUSION=0 in the environment turns it off (read when a kernel is first
 called, and at the start of each chain); PKC_FUSION_VERBOSE=1 prints each
-decision on stderr. On host backends only repeated chains are used by
-default (see _used); PKC_FUSION=all uses every variant. Single-threaded
+decision on stderr. On GPUs, variants with several reductions are not
+used by default (see _used); PKC_FUSION=all uses every variant. Single-threaded
 host code is assumed, as in PyKokkos.
 
 Several reductions in a row (`s1 = pk.parallel_reduce(...)` then
@@ -160,15 +160,16 @@ class ChainRun:
 
 
 def _used(var):
-    """Whether the shim launches variant var: repeated chains everywhere;
-    chains that run once only on GPUs, since on the host backends measured
-    (bench/fusion, OpenMP on a 2-core EPYC VM) they ran 0.86-0.91x of the
-    separate launches; on GPUs not those with several reductions (dot + norm
-    ran 0.56x on an H100). PKC_FUSION=all uses every variant."""
+    """Whether the shim launches variant var: every variant on host
+    backends (bench/fusion, OpenMP on a quiet 2-core EPYC VM: chains that run
+    once 1.8-2.4x, two reductions in a row 1.7x); on GPUs not those with
+    several reductions (dot + norm ran 0.56x on an H100, Kokkos' combined
+    reducer costing more than a second launch). PKC_FUSION=all uses every
+    variant everywhere."""
     if os.environ.get("PKC_FUSION") == "all":
         return True
     gpu = var.module.desc.device_type != 1
-    return var.repeat or (gpu and not var.ahead)
+    return var.repeat or not (gpu and var.ahead)
 
 
 def wrap(run, module, kernel_name, func):
