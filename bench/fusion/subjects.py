@@ -250,6 +250,285 @@ class Jacobi1D:
 
 
 @pk.workload
+class Gups:
+    """GUPS: generate the random indices and updates, then apply them to the
+    table (PyFuser's G, 2 kernels); the indices are a permutation (an odd
+    multiplier modulo a power of two), so the plain update has no race."""
+
+    def __init__(self, n: int):
+        self.n: int = n
+        self.table: pk.View1D[pk.int64] = pk.View([n], pk.int64)
+        self.idx: pk.View1D[pk.int64] = pk.View([n], pk.int64)
+        self.upd: pk.View1D[pk.int64] = pk.View([n], pk.int64)
+        self.elapsed: float = 0.0
+
+    @pk.main
+    def run(self):
+        pk.parallel_for(self.n, self.generate)
+        pk.parallel_for(self.n, self.update)
+        pk.fence()
+        timer = pk.Timer()
+        pk.parallel_for(self.n, self.generate)
+        pk.parallel_for(self.n, self.update)
+        pk.fence()
+        self.elapsed = timer.seconds()
+
+    @pk.workunit
+    def generate(self, i: int):
+        self.idx[i] = (i * 2654435761) % self.n
+        self.upd[i] = (i * 40503) ^ (i >> 3)
+
+    @pk.workunit
+    def update(self, i: int):
+        self.table[self.idx[i]] ^= self.upd[i]
+
+
+@pk.workload
+class Syrk:
+    """NPBench syrk, C = alpha A A^T + beta C on the lower triangle, row by
+    row: scale the row, then add the products (PyFuser's S, 2 kernels)."""
+
+    def __init__(self, n: int):
+        self.n: int = n
+        self.m: int = n // 2
+        self.alpha: float = 1.5
+        self.beta: float = 1.2
+        self.A: pk.View2D[pk.double] = pk.View([n, n // 2], pk.double)
+        self.C: pk.View2D[pk.double] = pk.View([n, n], pk.double)
+        self.elapsed: float = 0.0
+
+    @pk.main
+    def run(self):
+        pk.parallel_for(self.n, self.init)
+        pk.fence()
+        timer = pk.Timer()
+        pk.parallel_for(self.n, self.scale)
+        pk.parallel_for(self.n, self.rank_k)
+        pk.fence()
+        self.elapsed = timer.seconds()
+
+    @pk.workunit
+    def init(self, i: int):
+        for k in range(self.m):
+            self.A[i][k] = ((i * k + 1) % self.n) / self.n
+        for j in range(self.n):
+            self.C[i][j] = ((i * j + 2) % self.m) / self.m
+
+    @pk.workunit
+    def scale(self, i: int):
+        for j in range(i + 1):
+            self.C[i][j] *= self.beta
+
+    @pk.workunit
+    def rank_k(self, i: int):
+        for k in range(self.m):
+            for j in range(i + 1):
+                self.C[i][j] += self.alpha * self.A[i][k] * self.A[j][k]
+
+
+@pk.workload
+class Syr2k:
+    """NPBench syr2k, C = alpha (A B^T + B A^T) + beta C on the lower
+    triangle, row by row: scale, then add the products (PyFuser's S2)."""
+
+    def __init__(self, n: int):
+        self.n: int = n
+        self.m: int = n // 2
+        self.alpha: float = 1.5
+        self.beta: float = 1.2
+        self.A: pk.View2D[pk.double] = pk.View([n, n // 2], pk.double)
+        self.B: pk.View2D[pk.double] = pk.View([n, n // 2], pk.double)
+        self.C: pk.View2D[pk.double] = pk.View([n, n], pk.double)
+        self.elapsed: float = 0.0
+
+    @pk.main
+    def run(self):
+        pk.parallel_for(self.n, self.init)
+        pk.fence()
+        timer = pk.Timer()
+        pk.parallel_for(self.n, self.scale)
+        pk.parallel_for(self.n, self.rank_2k)
+        pk.fence()
+        self.elapsed = timer.seconds()
+
+    @pk.workunit
+    def init(self, i: int):
+        for k in range(self.m):
+            self.A[i][k] = ((i * k + 1) % self.n) / self.n
+            self.B[i][k] = ((i * k + 2) % self.m) / self.m
+        for j in range(self.n):
+            self.C[i][j] = ((i * j + 3) % self.n) / self.m
+
+    @pk.workunit
+    def scale(self, i: int):
+        for j in range(i + 1):
+            self.C[i][j] *= self.beta
+
+    @pk.workunit
+    def rank_2k(self, i: int):
+        for k in range(self.m):
+            for j in range(i + 1):
+                self.C[i][j] += (self.A[j][k] * self.alpha * self.B[i][k]
+                                 + self.B[j][k] * self.alpha * self.A[i][k])
+
+
+@pk.workload
+class Covariance:
+    """NPBench covariance: column means, centre the columns, then the
+    covariance matrix (PyFuser's C, 3 kernels); the first two run over the
+    columns and fuse, the third reads every column the second wrote."""
+
+    def __init__(self, n: int):
+        self.n: int = n          # samples
+        self.m: int = n // 4     # variables
+        self.data: pk.View2D[pk.double] = pk.View([n, n // 4], pk.double)
+        self.mean: pk.View1D[pk.double] = pk.View([n // 4], pk.double)
+        self.cov: pk.View2D[pk.double] = pk.View([n // 4, n // 4], pk.double)
+        self.elapsed: float = 0.0
+
+    @pk.main
+    def run(self):
+        pk.parallel_for(self.n, self.init)
+        pk.fence()
+        timer = pk.Timer()
+        pk.parallel_for(self.m, self.column_mean)
+        pk.parallel_for(self.m, self.center)
+        pk.parallel_for(self.m, self.covariance)
+        pk.fence()
+        self.elapsed = timer.seconds()
+
+    @pk.workunit
+    def init(self, i: int):
+        for j in range(self.m):
+            self.data[i][j] = (i * j) / self.m + i % 7
+
+    @pk.workunit
+    def column_mean(self, j: int):
+        s: float = 0.0
+        for i in range(self.n):
+            s += self.data[i][j]
+        self.mean[j] = s / self.n
+
+    @pk.workunit
+    def center(self, j: int):
+        for i in range(self.n):
+            self.data[i][j] -= self.mean[j]
+
+    @pk.workunit
+    def covariance(self, i: int):
+        for j in range(i, self.m):
+            s: float = 0.0
+            for k in range(self.n):
+                s += self.data[k][i] * self.data[k][j]
+            self.cov[i][j] = s / (self.n - 1.0)
+            self.cov[j][i] = self.cov[i][j]
+
+
+@pk.workload
+class Adi:
+    """NPBench adi: alternating-direction implicit sweeps, one kernel per NumPy
+    statement over the interior i (PyFuser's A, 5 kernels per half step): the
+    column half step's five kernels touch only column i of v and row i of p
+    and q, and fuse; so do the row half step's; the row half step reads v's
+    neighbouring rows, so the halves stay apart."""
+
+    def __init__(self, n: int):
+        self.n: int = n
+        self.steps: int = 4
+        dx: float = 1.0 / n
+        dt: float = 1.0 / self.steps
+        mul1: float = 2.0 * dt / (dx * dx)
+        mul2: float = 1.0 * dt / (dx * dx)
+        self.a: float = -mul1 / 2.0
+        self.b: float = 1.0 + mul2
+        self.c: float = -mul1 / 2.0
+        self.d: float = -mul2 / 2.0
+        self.e: float = 1.0 + mul2
+        self.f: float = -mul2 / 2.0
+        self.u: pk.View2D[pk.double] = pk.View([n, n], pk.double)
+        self.v: pk.View2D[pk.double] = pk.View([n, n], pk.double)
+        self.p: pk.View2D[pk.double] = pk.View([n, n], pk.double)
+        self.q: pk.View2D[pk.double] = pk.View([n, n], pk.double)
+        self.elapsed: float = 0.0
+
+    @pk.main
+    def run(self):
+        pk.parallel_for(self.n, self.init)
+        pk.fence()
+        timer = pk.Timer()
+        for t in range(self.steps):
+            pk.parallel_for(pk.RangePolicy(1, self.n - 1), self.v_first)
+            pk.parallel_for(pk.RangePolicy(1, self.n - 1), self.pq_first_col)
+            pk.parallel_for(pk.RangePolicy(1, self.n - 1), self.sweep_col)
+            pk.parallel_for(pk.RangePolicy(1, self.n - 1), self.v_last)
+            pk.parallel_for(pk.RangePolicy(1, self.n - 1), self.back_col)
+            pk.parallel_for(pk.RangePolicy(1, self.n - 1), self.u_first)
+            pk.parallel_for(pk.RangePolicy(1, self.n - 1), self.pq_first_row)
+            pk.parallel_for(pk.RangePolicy(1, self.n - 1), self.sweep_row)
+            pk.parallel_for(pk.RangePolicy(1, self.n - 1), self.u_last)
+            pk.parallel_for(pk.RangePolicy(1, self.n - 1), self.back_row)
+        pk.fence()
+        self.elapsed = timer.seconds()
+
+    @pk.workunit
+    def init(self, i: int):
+        for j in range(self.n):
+            self.u[i][j] = (i + self.n - j) / self.n
+
+    @pk.workunit
+    def v_first(self, i: int):
+        self.v[0][i] = 1.0
+
+    @pk.workunit
+    def pq_first_col(self, i: int):
+        self.p[i][0] = 0.0
+        self.q[i][0] = self.v[0][i]
+
+    @pk.workunit
+    def sweep_col(self, i: int):
+        for j in range(1, self.n - 1):
+            self.p[i][j] = -self.c / (self.a * self.p[i][j - 1] + self.b)
+            self.q[i][j] = ((-self.d * self.u[j][i - 1] + (1.0 + 2.0 * self.d) * self.u[j][i]
+                             - self.f * self.u[j][i + 1] - self.a * self.q[i][j - 1])
+                            / (self.a * self.p[i][j - 1] + self.b))
+
+    @pk.workunit
+    def v_last(self, i: int):
+        self.v[self.n - 1][i] = 1.0
+
+    @pk.workunit
+    def back_col(self, i: int):
+        for j in range(self.n - 2, 0, -1):
+            self.v[j][i] = self.p[i][j] * self.v[j + 1][i] + self.q[i][j]
+
+    @pk.workunit
+    def u_first(self, i: int):
+        self.u[i][0] = 1.0
+
+    @pk.workunit
+    def pq_first_row(self, i: int):
+        self.p[i][0] = 0.0
+        self.q[i][0] = self.u[i][0]
+
+    @pk.workunit
+    def sweep_row(self, i: int):
+        for j in range(1, self.n - 1):
+            self.p[i][j] = -self.f / (self.d * self.p[i][j - 1] + self.e)
+            self.q[i][j] = ((-self.a * self.v[i - 1][j] + (1.0 + 2.0 * self.a) * self.v[i][j]
+                             - self.c * self.v[i + 1][j] - self.d * self.q[i][j - 1])
+                            / (self.d * self.p[i][j - 1] + self.e))
+
+    @pk.workunit
+    def u_last(self, i: int):
+        self.u[i][self.n - 1] = 1.0
+
+    @pk.workunit
+    def back_row(self, i: int):
+        for j in range(self.n - 2, 0, -1):
+            self.u[i][j] = self.p[i][j] * self.u[i][j + 1] + self.q[i][j]
+
+
+@pk.workload
 class DotNorm:
     """BabelStream's dot and a norm of the same array, repeated: two sum
     reductions in one fused kernel (a and b read once instead of a twice)."""
@@ -314,6 +593,11 @@ SUBJECTS = {
     "GUPS atomic (2 kernels)": (GupsAtomic, 1 << 24, 1 << 27, "table", 1.02, 1.94),
     "mvt": (Mvt, 2048, 8192, "x2", 3.34, 1.87),
     "jacobi_1d (not fused: stencils)": (Jacobi1D, 1 << 22, 1 << 25, "A", 1.24, 2.73),
+    "GUPS (2 kernels)": (Gups, 1 << 24, 1 << 27, "table", 1.22, 1.88),
+    "adi (2 x 5 kernels per step)": (Adi, 1024, 4096, "u", 3.74, 4.22),
+    "syrk (2 kernels)": (Syrk, 1024, 4096, "C", 2.64, 1.67),
+    "syr2k (2 kernels)": (Syr2k, 1024, 4096, "C", 1.87, 1.95),
+    "covariance (2 of 3 kernels)": (Covariance, 4096, 16384, "cov", 1.10, 2.35),
     # several reductions in one kernel (no PyFuser figure: it fused one reduction)
     "dot + norm x20 (2 reductions)": (DotNorm, 1 << 22, 1 << 25, "dot,norm2", 0.0, 0.0),
     "md_lj, 50 steps (kinetic + potential)": (md_lj, 8, 40, "ke0,pe0,e0", 0.0, 0.0),
