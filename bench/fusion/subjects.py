@@ -252,8 +252,10 @@ class Jacobi1D:
 @pk.workload
 class Gups:
     """GUPS: generate the random indices and updates, then apply them to the
-    table (PyFuser's G, 2 kernels); the indices are a permutation (an odd
-    multiplier modulo a power of two), so the plain update has no race."""
+    table (PyFuser's G, 2 kernels); as in HPCC RandomAccess the index is the
+    random number masked by the table size (a power of two); here the random
+    number is an odd multiple of i, so the indices are a permutation and the
+    plain update has no race."""
 
     def __init__(self, n: int):
         self.n: int = n
@@ -275,7 +277,7 @@ class Gups:
 
     @pk.workunit
     def generate(self, i: int):
-        self.idx[i] = (i * 2654435761) % self.n
+        self.idx[i] = (i * 2654435761) & (self.n - 1)
         self.upd[i] = (i * 40503) ^ (i >> 3)
 
     @pk.workunit
@@ -595,9 +597,9 @@ SUBJECTS = {
     "jacobi_1d (not fused: stencils)": (Jacobi1D, 1 << 22, 1 << 25, "A", 1.24, 2.73),
     "GUPS (2 kernels)": (Gups, 1 << 24, 1 << 27, "table", 1.22, 1.88),
     "adi (2 x 5 kernels per step)": (Adi, 1024, 4096, "u", 3.74, 4.22),
-    "syrk (2 kernels)": (Syrk, 1024, 4096, "C", 2.64, 1.67),
-    "syr2k (2 kernels)": (Syr2k, 1024, 4096, "C", 1.87, 1.95),
-    "covariance (2 of 3 kernels)": (Covariance, 4096, 16384, "cov", 1.10, 2.35),
+    "syrk (2 kernels)": (Syrk, 1024, 2048, "C", 2.64, 1.67),
+    "syr2k (2 kernels)": (Syr2k, 1024, 2048, "C", 1.87, 1.95),
+    "covariance (2 of 3 kernels)": (Covariance, 1024, 4096, "cov", 1.10, 2.35),
     # several reductions in one kernel (no PyFuser figure: it fused one reduction)
     "dot + norm x20 (2 reductions)": (DotNorm, 1 << 22, 1 << 25, "dot,norm2", 0.0, 0.0),
     "md_lj, 50 steps (kinetic + potential)": (md_lj, 8, 40, "ke0,pe0,e0", 0.0, 0.0),

@@ -32,6 +32,7 @@ because the reductions ahead wrote nothing.
 """
 import atexit
 import os
+import weakref
 
 LIMIT = 1024          # repetitions of a loop held back at most (then launched)
 
@@ -336,12 +337,28 @@ def _bounds(policy):
     return range_of(policy)
 
 
+_spans = {}   # id(array) -> (weak reference to it, its _span): an array's memory stays put
+
+
 def _span(v):
     """(lowest, highest + 1) byte address of an array argument; None if unknown."""
     dev = getattr(v, "_dev", None)
     if dev is not None:
         return (dev.ptr, dev.ptr + v._a.nbytes)
     a = getattr(v, "_a", v)
+    key = id(a)
+    hit = _spans.get(key)
+    if hit is not None and hit[0]() is a:
+        return hit[1]
+    s = _span_of(a)
+    try:
+        _spans[key] = (weakref.ref(a, lambda r: _spans.pop(key, None)), s)
+    except TypeError:   # not weakly referenceable: not cached
+        pass
+    return s
+
+
+def _span_of(a):
     try:
         ai = a.__array_interface__
     except AttributeError:
