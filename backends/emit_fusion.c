@@ -179,6 +179,8 @@ bool pkb_emit_fused(pkb_ctx *c, const pki_stmt *s) {
     reductions += g->stmts[k]->pattern == PKI_PATTERN_REDUCE;
   if (reductions > 1)
     pkb_put(b, " && pkc::fuse_several_reductions()");
+  if (g->scatter)
+    pkb_put(b, " && pkc::fuse_scatter()");
   for (int k = 1; k < g->n && g->bounds_at_run_time; k++)
     bound_checks(c, g->stmts[k], g->stmts[0]);
   for (int k = 0; k + 1 < g->nviews; k += 2) {
@@ -588,8 +590,9 @@ static const char *link_args(pkb_ctx *c, const pki_host_launch *l) {
 /* One JSON object per variant: what the shim needs to match queued calls. */
 static const char *variant_json(pkb_ctx *c, const pki_host_fused *g) {
   pki_arena *a = c->m->arena;
-  const char *s = pki_sprintf(a, "{\"kernel\": \"pkc_fused%d\", \"repeat\": %s, \"links\": [",
-                              g->id, g->repeat ? "true" : "false");
+  const char *s = pki_sprintf(a, "{\"kernel\": \"pkc_fused%d\", \"repeat\": %s, %s\"links\": [",
+                              g->id, g->repeat ? "true" : "false",
+                              g->scatter ? "\"scatter\": true, " : "");
   for (int k = 0; k < g->n; k++) {
     const pki_host_launch *l = link_of(g, k);
     s = pki_sprintf(a, "%s%s{\"kernel\": %s, \"lines\": [%u, %u], \"bind\": {", s, k ? ", " : "",

@@ -89,8 +89,8 @@ static const char *kernel_list(host_ctx *c, const pki_host_launch *ls, int n) {
   return s;
 }
 
-/* Same View (by argument text) at the same point or slice (pki_same_slice)
- * in link x and some link of ls[0..n-1]. */
+/* Same View (by argument text) at the same point (pki_same_point) in link
+ * x and some link of ls[0..n-1]. */
 static bool shares_a_point(host_ctx *c, const pki_host_launch *ls, int n,
                            const pki_host_launch *x) {
   const pki_access_summary *sx = summary(c, x->kernel);
@@ -102,7 +102,7 @@ static bool shares_a_point(host_ctx *c, const pki_host_launch *ls, int n,
         const pki_access *b = PKI_AT(sk->accesses, j, pki_access);
         int pa = param_index(x->kernel, a->view), pb = param_index(ls[k].kernel, b->view);
         if (pa >= 0 && pb >= 0 && !strcmp(x->args[pa], ls[k].args[pb]) &&
-            pki_same_slice(a, b))
+            pki_same_point(a, b))
           return true;
       }
   }
@@ -305,8 +305,10 @@ static pki_host_fused *new_group(host_ctx *c, const pki_host_chain *ch, int firs
   const pki_host_launch *ls = ch->launches + first;
   for (int k = 1; k < n; k++)
     g->bounds_at_run_time |= strcmp(ls[k].policy, ls[0].policy) != 0;
-  for (int k = 0; k < n; k++)
+  for (int k = 0; k < n; k++) {
     g->nresults += ls[k].pattern == PKI_PATTERN_REDUCE;
+    g->scatter |= pki_scatters(summary(c, ls[k].kernel));
+  }
   fuse_params(c, g, ls, n);
   pki_vec_push(c->m->arena, &c->plan->host, g);
   return g;
@@ -325,13 +327,14 @@ static void close_group(host_ctx *c, const pki_host_chain *ch, int first, int n)
   }
   pki_host_fused *g = new_group(c, ch, first, n, false);
   plan_residency(c, g);
-  g->why = pki_sprintf(c->m->arena, "fused: %s (lines %u-%u, in %s) run as one kernel%s%s",
+  g->why = pki_sprintf(c->m->arena, "fused: %s (lines %u-%u, in %s) run as one kernel%s%s%s",
                        kernel_list(c, ls, n), (unsigned)ls[0].span.line,
                        (unsigned)ls[n - 1].span.line, ch->where,
                        g->nresults > 1 ? pki_sprintf(c->m->arena, " computing their %d "
                                                      "reductions in one pass", g->nresults)
                                        : "",
-                       g->bounds_at_run_time ? " when their ranges are equal at run time" : "");
+                       g->bounds_at_run_time ? " when their ranges are equal at run time" : "",
+                       g->scatter ? PKI_SCATTER_NOTE : "");
   note(c, ls[0].span, true, g->why, "ok");
 }
 
@@ -437,9 +440,10 @@ static bool plan_repeat(host_ctx *c, const pki_host_chain *ch) {
   pki_host_fused *g = new_group(c, ch, 0, n, true);
   plan_residency(c, g);
   g->why = pki_sprintf(c->m->arena, "fused: %s repeated by the loop of line %u (in %s) run as "
-                       "one kernel with an inner loop%s", kernel_list(c, ls, n),
+                       "one kernel with an inner loop%s%s", kernel_list(c, ls, n),
                        (unsigned)ch->loop_span.line, ch->where,
-                       g->bounds_at_run_time ? " when their ranges are equal at run time" : "");
+                       g->bounds_at_run_time ? " when their ranges are equal at run time" : "",
+                       g->scatter ? PKI_SCATTER_NOTE : "");
   note(c, ch->loop_span, true, g->why, "ok");
   return true;
 }

@@ -238,6 +238,8 @@ static pki_fused *new_group(plan_ctx *c, const pki_stmt **stmts, int n, const pk
   g->loop = loop;
   for (int k = 1; k < n; k++)
     g->bounds_at_run_time |= !same_bounds(stmts[k], stmts[0]);
+  for (int k = 0; k < n; k++)
+    g->scatter |= pki_scatters(summary(c, stmts[k]->closure));
   alias_pairs(c, g);
   pki_vec_push(c->m->arena, &c->plan->groups, g);
   return g;
@@ -255,7 +257,7 @@ static bool shares_a_point(plan_ctx *c, const pki_stmt **group, int n, const pki
       for (int j = 0; j < sg->accesses.n; j++) {
         const pki_access *x = PKI_AT(sn->accesses, i, pki_access);
         const pki_access *y = PKI_AT(sg->accesses, j, pki_access);
-        if (x->view == y->view && pki_same_slice(x, y))
+        if (x->view == y->view && pki_same_point(x, y))
           return true;
       }
   }
@@ -327,12 +329,13 @@ static void close_group(plan_ctx *c, const pki_stmt **group, int n) {
   pki_fused *g = new_group(c, group, n, NULL);
   plan_residency(c, g);
   int nred = count_reductions(group, n);
-  g->why = pki_sprintf(c->m->arena, "fused: %s (lines %u-%u) run as one kernel%s%s",
+  g->why = pki_sprintf(c->m->arena, "fused: %s (lines %u-%u) run as one kernel%s%s%s",
                        kernel_list(c, group, n), (unsigned)group[0]->span.line,
                        (unsigned)group[n - 1]->span.line,
                        nred > 1 ? pki_sprintf(c->m->arena, " computing their %d reductions "
                                               "in one pass", nred) : "",
-                       g->bounds_at_run_time ? " when their bounds are equal at run time" : "");
+                       g->bounds_at_run_time ? " when their bounds are equal at run time" : "",
+                       g->scatter ? PKI_SCATTER_NOTE : "");
   note(c, group[0]->span, true, g->why, "ok");
 }
 
@@ -455,9 +458,10 @@ static bool plan_repeat(plan_ctx *c, const pki_stmt *loop) {
   pki_fused *g = new_group(c, (const pki_stmt **)b->stmts, b->n, loop);
   plan_residency(c, g);
   g->why = pki_sprintf(c->m->arena, "fused: %s repeated by the loop of line %u run as one "
-                       "kernel with an inner loop%s", kernel_list(c, g->stmts, g->n),
+                       "kernel with an inner loop%s%s", kernel_list(c, g->stmts, g->n),
                        (unsigned)loop->span.line,
-                       g->bounds_at_run_time ? " when their bounds are equal at run time" : "");
+                       g->bounds_at_run_time ? " when their bounds are equal at run time" : "",
+                       g->scatter ? PKI_SCATTER_NOTE : "");
   note(c, loop->span, true, g->why, "ok");
   return true;
 }

@@ -312,13 +312,25 @@ const char *pki_fuse_reason(pki_arena *a, const pki_fuse_kernel *ks, int n,
   }
 }
 
-bool pki_same_slice(const pki_access *x, const pki_access *y) {
+bool pki_same_point(const pki_access *x, const pki_access *y) {
   if (x->rank != y->rank || x->rank == 0)
     return false;
   for (int d = 0; d < x->rank; d++) {
     const pki_idx *a = &x->idx[d], *b = &y->idx[d];
-    if (a->kind == PKI_IDX_IDENTITY && b->kind == PKI_IDX_IDENTITY && a->work == b->work)
-      return true;
+    if (a->kind != PKI_IDX_IDENTITY || b->kind != PKI_IDX_IDENTITY || a->work != b->work)
+      return false;
+  }
+  return true;
+}
+
+bool pki_scatters(const pki_access_summary *s) {
+  for (int i = 0; i < s->accesses.n; i++) {
+    const pki_access *x = PKI_AT(s->accesses, i, pki_access);
+    if (!(x->mode & PKI_MEM_WRITE) || (x->mode & PKI_MEM_ATOMIC))
+      continue;
+    for (int d = 0; d < x->rank; d++)
+      if (x->idx[d].kind == PKI_IDX_INDIRECT)
+        return true;
   }
   return false;
 }

@@ -4,8 +4,8 @@ at run time in this process), and chains that must not fuse still compute
 the right values: a stencil reading neighbours of what the previous kernel
 wrote, a transposed read, an indirect write, an atomic histogram read by a
 later kernel, a reduction whose result bounds the next kernel, Views that
-alias at run time and bounds that differ at run time; kernels that touch only
-row i of a 2D View (syrk's scale and update) fuse."""
+alias at run time and bounds that differ at run time; kernels that share only
+a row of a 2D View (syrk's scale and update) are not fused (no profit)."""
 import os
 import sys
 
@@ -58,7 +58,7 @@ class Chains:
         # transposed read after write: not fused
         pk.parallel_for("fill", pk.MDRangePolicy([0, 0], [self.m, self.m]), self.fill_t)
         pk.parallel_for("transpose", pk.MDRangePolicy([0, 0], [self.m, self.m]), self.transpose)
-        # row i of `rows` only (loops over j): fused
+        # row i of `rows` only (loops over j): legal, not fused (profit)
         pk.parallel_for(self.m, self.row_init)
         pk.parallel_for(self.m, self.row_add)
         # bounds other expressions: fused when equal at run time

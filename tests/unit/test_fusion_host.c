@@ -262,6 +262,32 @@ static void test_stored_first_not_loaded(void **state) {
   pki_module_free(m);
 }
 
+static void test_scatter_flagged(void **state) {
+  (void)state;
+  /* a link writing through an index read from a View: fused, flagged (GPUs
+   * only by default), and the note says so; a plain chain is not flagged */
+  pki_module *m = plan("@pk.workunit\n"
+                       "def gen(i: int, idx: pk.View1D[pk.int64], y: pk.View1D[pk.double]):\n"
+                       "    idx[i] = (i * 5) % idx.extent(0)\n"
+                       "    y[i] = 2.0 * i\n"
+                       "@pk.workunit\n"
+                       "def put(i: int, t: pk.View1D[pk.double], idx: pk.View1D[pk.int64],\n"
+                       "        y: pk.View1D[pk.double]):\n"
+                       "    t[idx[i]] = y[i]\n"
+                       "def main(n, idx, y, t, x):\n"
+                       "    pk.parallel_for(n, gen, idx=idx, y=y)\n"
+                       "    pk.parallel_for(n, put, t=t, idx=idx, y=y)\n"
+                       "    pk.fence()\n"
+                       "    pk.parallel_for(n, axpy, y=y, x=x, a=2.0)\n"
+                       "    pk.parallel_for(n, scale, y=y, s=0.5)\n");
+  assert_int_equal(m->fusion->host.n, 2);
+  assert_true(group(m, 0)->scatter);
+  assert_non_null(strstr(group(m, 0)->why, "only with PKC_FUSION=all (it scatters)"));
+  assert_false(group(m, 1)->scatter);
+  assert_null(strstr(group(m, 1)->why, "scatters"));
+  pki_module_free(m);
+}
+
 static void test_module_level_and_nested_blocks(void **state) {
   (void)state;
   pki_module *m = plan("n = 10\n"
@@ -290,6 +316,7 @@ int main(void) {
       cmocka_unit_test(test_links_need_plain_arguments),
       cmocka_unit_test(test_module_level_and_nested_blocks),
       cmocka_unit_test(test_stored_first_not_loaded),
+      cmocka_unit_test(test_scatter_flagged),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

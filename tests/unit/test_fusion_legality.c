@@ -893,9 +893,9 @@ static void test_plan_share_launch_refused(void **state) {
   pki_module_free(m);
 }
 
-/* The profitability rule's slices: the same work index in the same
- * dimension of both accesses (a point, a row), not a row and a column. */
-static void test_same_slice(void **state) {
+/* The profitability rule's shared point: every index the same work index,
+ * unshifted (not a shared row, not a row and a column, not transposed). */
+static void test_same_point(void **state) {
   (void)state;
   const pki_idx id0 = {.kind = PKI_IDX_IDENTITY, .work = 0};
   const pki_idx id1 = {.kind = PKI_IDX_IDENTITY, .work = 1};
@@ -906,18 +906,18 @@ static void test_same_slice(void **state) {
   pki_access row = {.rank = 2, .idx = {id0, loop}}, row_tri = {.rank = 2, .idx = {id0, tri}};
   pki_access col = {.rank = 2, .idx = {loop, id0}}, md = {.rank = 2, .idx = {id0, id1}};
   pki_access md_t = {.rank = 2, .idx = {id1, id0}};
-  assert_true(pki_same_slice(&point, &point));
-  assert_false(pki_same_slice(&point, &shifted));
-  assert_true(pki_same_slice(&row, &row_tri));   /* syrk: row i of C */
-  assert_false(pki_same_slice(&row, &col));      /* mvt: a row of A, a column of A */
-  assert_false(pki_same_slice(&point, &row));    /* ranks differ */
-  assert_true(pki_same_slice(&md, &md));
-  assert_false(pki_same_slice(&md, &md_t));      /* transposed */
+  assert_true(pki_same_point(&point, &point));
+  assert_false(pki_same_point(&point, &shifted));
+  assert_false(pki_same_point(&row, &row_tri));  /* syrk: row i of C only */
+  assert_false(pki_same_point(&row, &col));      /* mvt: a row of A, a column of A */
+  assert_false(pki_same_point(&point, &row));    /* ranks differ */
+  assert_true(pki_same_point(&md, &md));
+  assert_false(pki_same_point(&md, &md_t));      /* transposed */
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_same_slice),
+      cmocka_unit_test(test_same_point),
       cmocka_unit_test(test_summary_index_kinds),
       cmocka_unit_test(test_summary_flags),
       cmocka_unit_test(test_identity_raw_fuses),

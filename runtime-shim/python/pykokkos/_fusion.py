@@ -52,6 +52,7 @@ class Variant:
     def __init__(self, d, module):
         self.name = d["kernel"]
         self.repeat = bool(d["repeat"])
+        self.scatter = bool(d.get("scatter"))   # a link writes through an index View
         self.links = d["links"]
         self.n = len(self.links)
         self.views = list(d["views"])
@@ -161,16 +162,18 @@ class ChainRun:
 
 
 def _used(var):
-    """Whether the shim launches variant var: every variant on host
-    backends (bench/fusion, OpenMP on a quiet 2-core EPYC VM: chains that run
-    once 1.8-2.4x, two reductions in a row 1.7x); on GPUs not those with
-    several reductions (dot + norm ran 0.56x on an H100, Kokkos' combined
-    reducer costing more than a second launch). PKC_FUSION=all uses every
-    variant everywhere."""
+    """Whether the shim launches variant var, by default: on GPUs all but
+    those with several reductions (dot + norm ran 0.56x on an H100, Kokkos'
+    combined reducer costing more than a second launch); on host backends
+    all but those with a scatter (GUPS' index generation fused with its
+    scatter ran 0.69x on OpenMP; bench/fusion, a quiet 2-core EPYC VM: chains
+    that run once 1.8-2.4x, two reductions in a row 1.7x). PKC_FUSION=all
+    uses every variant everywhere (pkc_kokkos.hpp decides so in @pk.main)."""
     if os.environ.get("PKC_FUSION") == "all":
         return True
-    gpu = var.module.desc.device_type != 1
-    return var.repeat or not (gpu and var.ahead)
+    if var.module.desc.device_type != 1:   # a GPU
+        return var.repeat or not var.ahead
+    return not var.scatter
 
 
 def wrap(run, module, kernel_name, func):
