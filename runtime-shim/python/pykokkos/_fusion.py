@@ -35,6 +35,12 @@ import os
 import weakref
 
 LIMIT = 1024          # repetitions of a loop held back at most (then launched)
+# On host backends a chain that runs once over fewer points than this runs
+# unfused: its Views stay in cache between the separate kernels and the
+# queue's Python (about 7 us per chain) costs more than the fused kernel saves
+# (3 element-wise kernels, OpenMP and Serial on a 2-core EPYC VM: fused
+# slower up to 16384 points, faster from 65536). PKC_FUSION=all fuses them.
+HOST_MIN_POINTS = 65536
 
 _q = []               # the held-back calls: (run, policy, kw), in call order
 _state = [None, 0, 0] # [the Variant being matched, its next link, calls it needs]
@@ -69,6 +75,8 @@ class Variant:
         if self.loop:
             self._code = [compile(t, "<pkc loop bound>", "eval") for t in self.loop["range"]]
         self._run = None
+        self._apart = None   # the View arguments last found not to overlap (_overlap)
+        self.host = module.desc.device_type == 1
 
     def trip_count(self, frame):
         """Repetitions left in the loop the caller's frame runs (this one
@@ -82,12 +90,20 @@ class Variant:
             return None
 
     def run(self):
+        """The fused kernel's run(policy, kw), registered with the shim's call
+        plans like any kernel's: it keeps the Views it bound last (no rebinding
+        when the same ones come again), and host access to a View or
+        pk.set_default_space unbinds them (_dispatch.forget, reset_plans)."""
+        from ._dispatch import _kernel_run, _plans
         if self._run is None:
-            from ._dispatch import _kernel_run
-            k = self.module.kernel(self.name, self.name)
+            self._run = (self.module.kernel(self.name, self.name).pattern, ("pkc-fused", self))
+        pattern, key = self._run
+        run = _plans[pattern].get(key)
+        if run is None:
             label = "fused:" + "+".join(l["kernel"] for l in self.links)
-            self._run = _kernel_run(self.module, self.name, self.name, label, k.pattern, False)
-        return self._run
+            run = _plans[pattern][key] = _kernel_run(self.module, self.name, self.name, label,
+                                                     pattern, False)
+        return run
 
     def results(self, run, first):
         """The results of a run with several reductions: first, then those
@@ -202,7 +218,12 @@ def _offer(var, pos, run, policy, kw, frame):
             st[1] = (pos + 1) % var.n
             return None
         flush()
-    if pos != 0 or not enabled():   # PKC_FUSION=0 set while the program runs
+    if pos != 0:
+        return run(policy, kw)
+    mode = os.environ.get("PKC_FUSION", "1")
+    if mode == "0":   # PKC_FUSION=0 set while the program runs
+        return run(policy, kw)
+    if not var.repeat and var.host and mode != "all" and _points(policy) < HOST_MIN_POINTS:
         return run(policy, kw)
     if var.ahead == 1:   # a reduction first: its statement runs the kernel now
         _q.append((run, policy, kw))
@@ -314,7 +335,6 @@ def _fused(var, calls):
     if merged.__class__ is str:
         _log(var, calls, "not fused at run time: " + merged)
         return _MISS
-    from ._dispatch import UNBOUND
     run = var.run()
     try:
         r = run(calls[0][1], merged)
@@ -322,12 +342,23 @@ def _fused(var, calls):
         # an argument the fused kernel does not take: the calls raise it themselves
         _log(var, calls, f"not fused at run time: {e}")
         return _MISS
-    finally:   # the fused kernel's plan keeps no View alive (its memory goes when the
-        last = run.plan.last   # program drops it, not at this call site's next launch)
-        for i in range(len(last)):
-            last[i] = UNBOUND
     _log(var, calls, "fused")
     return var.results(run, r) if var.ahead else r
+
+
+def _points(policy):
+    """The number of points of a range or MDRange policy (0 if it is neither:
+    the call then raises the error itself)."""
+    try:
+        b = _bounds(policy)
+    except Exception:
+        return 0
+    if b[0].__class__ is tuple:
+        n = 1
+        for lo, hi in zip(b[0], b[1]):
+            n *= max(hi - lo, 0)
+        return n
+    return max(b[1] - b[0], 0)
 
 
 def _bounds(policy):
@@ -393,6 +424,32 @@ def _scalar_eq(a, b):
     return a is b or (a.__class__ in (int, float, bool) and a.__class__ is b.__class__ and a == b)
 
 
+def _overlap(var, arrays):
+    """Why arrays (var.views' arguments, in order) break the variant's
+    assumption that a written one overlaps no other, or None. The last
+    arrays found apart are remembered (as a call plan remembers the Views it
+    bound): the same objects again are apart again, since a View's memory
+    only moves to fresh memory."""
+    last = var._apart
+    if last is not None and len(last) == len(arrays) and all(
+            a is b for a, b in zip(arrays, last)):
+        return None
+    views = var.views
+    spans = []
+    for name, a in zip(views, arrays):
+        s = _span(a)
+        if s is None:
+            return f"'{name}' is not an array whose memory can be checked"
+        spans.append(s)
+    for w in var.written:
+        a = spans[views.index(w)]
+        for name, b in zip(views, spans):
+            if name != w and a[0] < b[1] and b[0] < a[1]:
+                return f"'{w}' (written) and '{name}' overlap in memory"
+    var._apart = arrays
+    return None
+
+
 def _match(var, calls):
     """The fused kernel's arguments for calls, or why they are not what the
     variant assumed (a str)."""
@@ -400,9 +457,10 @@ def _match(var, calls):
     if len(calls) % n or (not var.repeat and len(calls) != n):
         return "an incomplete chain"
     try:
-        rng = _bounds(calls[0][1])
+        p0 = calls[0][1]
+        rng = _bounds(p0)
         for _, policy, _ in calls[1:]:
-            if _bounds(policy) != rng:
+            if policy is not p0 and _bounds(policy) != rng:
                 return f"ranges differ ({rng} and {_bounds(policy)})"
     except Exception:   # a bad policy: the calls raise it themselves
         return "a policy that is not a range"
@@ -411,7 +469,7 @@ def _match(var, calls):
     for k in range(n):
         kw = calls[k][2]
         bind = var.links[k]["bind"]
-        if len(kw) != len(bind) or any(p not in kw for p in bind):
+        if kw.keys() != bind.keys():
             return f"other arguments than '{var.links[k]['kernel']}' takes"
         for pname, fname in bind.items():
             v = kw[pname]
@@ -428,19 +486,9 @@ def _match(var, calls):
                 w = kw0.get(p)
                 if w is not v and not _scalar_eq(w, v):
                     return f"argument '{p}' changes between repetitions"
-    spans = {}
-    for name in views:
-        s = _span(merged[name])
-        if s is None:
-            return f"'{name}' is not an array whose memory can be checked"
-        spans[name] = s
-    for w in var.written:
-        a = spans[w]
-        for name in views:
-            if name != w:
-                b = spans[name]
-                if a[0] < b[1] and b[0] < a[1]:
-                    return f"'{w}' (written) and '{name}' overlap in memory"
+    why = _overlap(var, [merged[name] for name in views])
+    if why:
+        return why
     if var.repeat:
         merged["pkc_reps"] = len(calls) // n
     for r in range(1, n - var.ahead + 1 if var.ahead else 1):
