@@ -222,8 +222,8 @@ const char *pki_fuse_reason(pki_arena *a, const pki_fuse_kernel *ks, int n,
 bool pki_same_point(const pki_access *x, const pki_access *y);
 /* Whether kernel s writes a View through an index read from a View
  * (table[idx[i]] = ..., not an atomic update): a scatter. A fused kernel
- * with one runs only on GPUs by default (fused_scatter in pki_fused and
- * pki_host_fused): on OpenMP, GUPS' index generation fused with its scatter
+ * with one runs only on GPUs by default (`scatter` of pki_fused and
+ * pki_host_fused, pkc::fuse_scatter, the shim's _used): on OpenMP, GUPS' index generation fused with its scatter
  * measured 0.69x (the point's stores join the scatter's in the store
  * buffer), on an H100 1.05x. */
 bool pki_scatters(const pki_access_summary *s);

@@ -179,7 +179,7 @@ def _used(var):
     uses every variant everywhere (pkc_kokkos.hpp decides so in @pk.main)."""
     if os.environ.get("PKC_FUSION") == "all":
         return True
-    if var.module.desc.device_type != 1:   # a GPU
+    if not var.host:   # a GPU
         return var.repeat or not var.ahead
     return not var.scatter
 
