@@ -455,6 +455,23 @@ static bool binsort_result(pkf_ctx *c, TSNode left) {
          pkf_is(c, m, "get_permute_vector");
 }
 
+pki_expr *pkf_bare_member_target(pkf_ctx *c, TSNode id, pki_var *m) {
+  if (!in_entity(c, PKI_ENT_CLASSTYPE) && !c->fn->is_main) {
+    pki_error(c->d, pkf_span(id), "member-write",
+              "cannot assign to '%s': it is the data member self.%s, read-only in kernels; "
+              "use a View member to return data, or declare a local ('%s: float = ...')",
+              m->name, m->name, m->name);
+    return NULL;
+  }
+  if (c->fn->is_main && m->type.kind == PKI_VIEW && !binsort_result(c, id)) {
+    pki_error(c->d, pkf_span(id), "member-write",
+              "cannot assign to View member '%s' in @pk.main; write its elements in a "
+              "workunit instead", m->name);
+    return NULL;
+  }
+  return var_expr(c, id, m);
+}
+
 bool pkf_ent_target(pkf_ctx *c, TSNode left, pki_expr **out) {
   if (!pkf_type_is(c, left, PKF_N_ATTRIBUTE))
     return false;

@@ -484,6 +484,15 @@ static bool is_async(pkf_ctx *c, TSNode def) {
   return pkf_type_is(c, first, PKF_N_ASYNC);
 }
 
+/* A member annotated `from` and later `to` takes `to` when a value of one converts
+ * to the other: scalars among scalars, a list or View of numbers to a View or list. */
+static bool retype_ok(pki_type from, pki_type to) {
+  bool fs = pki_is_numeric(from.kind), ts = pki_is_numeric(to.kind);
+  bool fa = from.kind == PKI_VIEW || from.kind == PKI_ARRAY;
+  bool ta = to.kind == PKI_VIEW || to.kind == PKI_ARRAY;
+  return (fs && ts) || (fa && ta);
+}
+
 static void functor_members(pkf_ctx *c, pki_entity *e, TSNode init) {
   pkf_nodes st = pkf_children(c, pkf_field(c, init, PKF_F_BODY));
   for (uint32_t i = 0; i < st.n; i++) {
@@ -504,9 +513,20 @@ static void functor_members(pkf_ctx *c, pki_entity *e, TSNode init) {
     pki_var *prev = pki_entity_member(e, nm);
     if (prev && pki_type_eq(prev->type, t))
       continue; /* annotated again with the same type (PyKokkos accepts it) */
+    if (prev && retype_ok(prev->type, t)) { /* PyKokkos takes the later annotation */
+      pki_warning(c->d, pkf_span(left), "member-retyped",
+                  "data member 'self.%s' is declared as %s and again as %s; kernels see it "
+                  "as %s (the later annotation, as in PyKokkos)", nm,
+                  pki_type_str(c->m->arena, prev->type), pki_type_str(c->m->arena, t),
+                  pki_type_str(c->m->arena, t));
+      prev->type = t;
+      prev->span = pkf_span(name);
+      continue;
+    }
     if (prev) {
       pki_error(c->d, pkf_span(left), "redeclaration",
-                "data member 'self.%s' is declared as %s and again as %s; give it one type",
+                "data member 'self.%s' is declared as %s and again as %s, which do not "
+                "convert into each other; give it one type",
                 nm, pki_type_str(c->m->arena, prev->type), pki_type_str(c->m->arena, t));
       continue;
     }

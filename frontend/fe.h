@@ -261,6 +261,10 @@ void pkf_scope_push(pkf_ctx *c, pkf_scope *s, const char *construct, pki_span at
 void pkf_scope_pop(pkf_ctx *c);
 void pkf_scope_bind(pkf_ctx *c, pki_var *v);
 pki_var *pkf_lookup(pkf_ctx *c, const char *name, size_t len);
+/* A name for a variable pkf introduces (base + "_it", then "_it1", ...) that occurs
+ * nowhere in the file's text, so no user name, nor a name derived from one by
+ * appending, can be it. Allocated in c's arena. */
+const char *pkf_fresh_name(pkf_ctx *c, const char *base);
 const pkf_dead *pkf_lookup_dead(pkf_ctx *c, const char *name, size_t len);
 
 /* ---- Dispatch (lower_stmt.c, lower_expr.c) -------------------------------
@@ -332,6 +336,10 @@ void pkf_lower_call_stmt(pkf_ctx *c, TSNode call, pki_block *out);
 /* Target of an assignment: a View element (flattened indices). NULL on error. */
 pki_expr *pkf_subscript(pkf_ctx *c, TSNode n);
 pki_var *pkf_member(pkf_ctx *c, TSNode attr); /* self.x; reports if unknown */
+/* A data member named without `self.` (`dt` for `self.dt`), as the C++ PyKokkos
+ * emits resolves it: the member of the enclosing functor, workload or classtype
+ * method; NULL if none. Callers ask after locals and parameters, before globals. */
+pki_var *pkf_bare_member(pkf_ctx *c, TSNode id);
 bool pkf_is_self_attr(pkf_ctx *c, TSNode n);
 /* Reports an unknown name (scope rule or not defined at all). */
 void pkf_unknown_name(pkf_ctx *c, TSNode n);
@@ -367,6 +375,9 @@ bool pkf_binsort_method(pkf_ctx *c, TSNode call, TSNode obj, pki_type t, const c
  * the expression_statement hook (statements of @pk.main: dispatches, timers;
  * `self.x: T = v` in a ctor). */
 bool pkf_ent_target(pkf_ctx *c, TSNode left, pki_expr **out);
+/* The target `dt = v` where dt is the bare member m: as `self.dt = v` (writable in
+ * @pk.main and classtype methods, reported in workunits). NULL after an error. */
+pki_expr *pkf_bare_member_target(pkf_ctx *c, TSNode id, pki_var *m);
 bool pkf_ent_stmt(pkf_ctx *c, TSNode n, pki_block *out);
 /* infer.c: type of unannotated FunctionSty kernel argument pname of kernel from
  * the pk.parallel_* calls in the file; false (nothing reported) if it cannot. */
@@ -382,9 +393,11 @@ bool pkf_infer_global(pkf_ctx *c, const char *name, pki_type *out);
  * level): annotation, parameter annotation or single binding; false if unknown. */
 bool pkf_infer_name(pkf_ctx *c, TSNode scope, const char *name, pki_type *out);
 /* workload.c: checks a lambda's parameters for the pattern (reports; false if
- * wrong); lowers its body into f (a call, or `acc + expr` when f has an acc). */
+ * wrong); lowers its body into f: a call, `acc + expr` when f has an acc, or with
+ * fill (the View of `pk.parallel_for(n, lambda i: expr, view)`, else NULL)
+ * `fill[i] = expr`, as PyKokkos does. */
 bool pkf_lambda_params_ok(pkf_ctx *c, TSNode lam, int pattern);
-bool pkf_lambda_body(pkf_ctx *c, pki_func *f, TSNode body);
+bool pkf_lambda_body(pkf_ctx *c, pki_func *f, TSNode body, pki_expr *fill);
 /* host_lambda.c: lambdas given to pk.parallel_* in host code, as workunits. */
 void pkf_host_lambdas(pkf_ctx *c, TSNode root);
 /* Whether decorated_definition dd has a pk.* decorator (a pk entity). */
@@ -440,6 +453,10 @@ pki_expr *pkf_subview(pkf_ctx *c, TSNode n, pki_expr *b, const TSNode *ix, int n
 /* lower_stmt.c: the target of an assignment to an existing name / element
  * (checks read-only and closure nonlocal rules); NULL after an error. */
 pki_expr *pkf_target(pkf_ctx *c, TSNode left);
+/* The rest of a sum whose leftmost operand is the accumulator acc (`acc + a - b`
+ * gives `a - b`, `acc - a` gives `-a`), as PyKokkos reads `acc = acc + ...` and
+ * reduce lambda bodies; NULL if e is not such a sum. Allocates in c's arena. */
+pki_expr *pkf_acc_sum_rest(pkf_ctx *c, pki_expr *e, const pki_var *acc);
 /* scope.c calls it when s closes: forgets the nested defs made in s. */
 void pkf_ndefs_pop(pkf_ctx *c, pkf_scope *s);
 /* An intrinsic expression node with the given args (copied). */

@@ -85,7 +85,10 @@ static void free_names(pkf_ctx *c, TSNode n, TSNode params, const char **out, in
     free_names(c, kids.v[i], params, out, nout, cap, depth + 1);
 }
 
-static void host_lambda(pkf_ctx *c, TSNode lam, int pattern) {
+/* fill: the View argument of `pk.parallel_for(n, lambda i: expr, view)` (or a
+ * null node): the workunit gets it as the parameter pkc_fill (the shim passes
+ * the call's last positional argument under that name) and stores expr in it. */
+static void host_lambda(pkf_ctx *c, TSNode lam, int pattern, TSNode fill) {
   if (!pkf_lambda_params_ok(c, lam, pattern))
     return;
   pkf_nodes ps = pkf_children(c, pkf_field(c, lam, PKF_F_PARAMETERS));
@@ -124,6 +127,18 @@ static void host_lambda(pkf_ctx *c, TSNode lam, int pattern) {
     pki_var *v = pki_new_var(c->m, caps[i], PKI_VAR_PARAM, t, pkf_span(lam));
     pki_func_add_param(c->m, f, v);
   }
+  pki_var *fillv = NULL;
+  if (!ts_node_is_null(fill)) {
+    pki_type t = pki_void_type;
+    bool known = pkf_type_is(c, fill, PKF_N_IDENTIFIER) &&
+                 pkf_infer_name(c, scope, pkf_text(c, fill), &t);
+    if (c->spec && !strcmp(c->spec->kernel, name) && pkf_spec_type(c->spec, "pkc_fill", &t))
+      known = true;
+    else if (!known)
+      f->runtime_typed = true;
+    fillv = pki_new_var(c->m, "pkc_fill", PKI_VAR_PARAM, t, pkf_span(fill));
+    pki_func_add_param(c->m, f, fillv);
+  }
   if (c->spec && !strcmp(c->spec->kernel, name)) {
     for (int i = 0; i < f->nparams; i++)
       if (f->params[i]->type.kind == PKI_VOID)
@@ -146,7 +161,12 @@ static void host_lambda(pkf_ctx *c, TSNode lam, int pattern) {
     pkf_scope_bind(c, f->acc);
   for (int i = 0; i < f->nparams; i++)
     pkf_scope_bind(c, f->params[i]);
-  pkf_lambda_body(c, f, body);
+  pki_expr *fe = NULL;
+  if (fillv) {
+    fe = pki_new_expr(c->m, PKI_E_VAR, pkf_span(fill));
+    fe->var = fillv;
+  }
+  pkf_lambda_body(c, f, body, fe);
   pkf_scope_pop(c);
   c->fn = NULL;
   c->ent = NULL;
@@ -166,7 +186,9 @@ void pkf_host_lambdas(pkf_ctx *c, TSNode root) {
         pkf_nodes a = pkf_children(c, pkf_field(c, n, PKF_F_ARGUMENTS));
         uint32_t k = a.n && pkf_type_is(c, a.v[0], PKF_N_STRING) ? 1 : 0;
         if (k + 1 < a.n && pkf_type_is(c, a.v[k + 1], PKF_N_LAMBDA))
-          host_lambda(c, a.v[k + 1], pat);
+          host_lambda(c, a.v[k + 1], pat,
+                      pat == PKI_PATTERN_FOR && k + 3 == a.n && !pkf_type_is(c, a.v[k + 2],
+                      PKF_N_KEYWORD_ARGUMENT) ? a.v[k + 2] : (TSNode){0});
       }
     }
     pkf_nodes kids = pkf_named_children(c, n);

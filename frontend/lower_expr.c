@@ -111,7 +111,7 @@ static pki_expr *var_expr(pkf_ctx *c, TSNode at, pki_var *v) {
 static pki_expr *name_expr(pkf_ctx *c, TSNode n) {
   uint32_t s = ts_node_start_byte(n);
   pki_var *v = pkf_lookup(c, c->src + s, ts_node_end_byte(n) - s);
-  if (v)
+  if (v || (v = pkf_bare_member(c, n)))
     return var_expr(c, n, v);
   const pkf_alias *a = pkf_alias_find(c, n);
   double dv;
@@ -148,6 +148,17 @@ pki_var *pkf_member(pkf_ctx *c, TSNode attr) {
               "functor '%s' has no data member 'self.%s'; declare it in __init__ with "
               "an annotation, e.g. 'self.%s: float = ...'", c->ent->name, name, name);
   return v;
+}
+
+pki_var *pkf_bare_member(pkf_ctx *c, TSNode id) {
+  if (!c->ent || !c->fn || !pkf_type_is(c, id, PKF_N_IDENTIFIER))
+    return NULL;
+  pki_entity_kind k = c->ent->kind;
+  if (k != PKI_ENT_FUNCTOR && k != PKI_ENT_WORKLOAD && k != PKI_ENT_CLASSTYPE)
+    return NULL;
+  if (c->fn->is_ctor && k != PKI_ENT_CLASSTYPE)
+    return NULL; /* a workload's __init__ is Python: bare names are its locals */
+  return pki_entity_member(c->ent, pkf_text(c, id));
 }
 
 static pki_expr *attribute_expr(pkf_ctx *c, TSNode n) {
@@ -540,6 +551,9 @@ static pki_expr *name_call(pkf_ctx *c, TSNode call, TSNode fn) {
     return unsupported(c, call, "range() is only supported as the iterable of a for loop");
   if (!strcmp(nm, "print"))
     return unsupported(c, call, "print() is not supported in kernels; use pk.printf(fmt, ...)");
+  int mb = pki_builtin_lookup(nm);
+  if (mb > PKI_BUILTIN_MAX) /* `sqrt(x)` unimported, or inside a workunit named `sin`: */
+    return builtin_call(c, call, nm, mb); /* C++ finds the math function, as for PyKokkos */
   for (int i = 0; i < c->m->nentities; i++) /* only on the error path: linear is fine */
     if (c->m->entities[i]->kind == PKI_ENT_WORKUNIT && !strcmp(c->m->entities[i]->name, nm))
       return func_call(c, call, c->m->entities[i]->funcs[0]);

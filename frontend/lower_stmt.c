@@ -83,7 +83,9 @@ pki_expr *pkf_target(pkf_ctx *c, TSNode left) {
   }
   if (pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
     uint32_t s = ts_node_start_byte(left);
-    pki_var *v = pkf_lookup(c, c->src + s, ts_node_end_byte(left) - s);
+    pki_var *v = pkf_lookup(c, c->src + s, ts_node_end_byte(left) - s), *m;
+    if (!v && (m = pkf_bare_member(c, left)))
+      return pkf_bare_member_target(c, left, m);
     if (!v) {
       pkf_unknown_name(c, left);
       return NULL;
@@ -231,7 +233,8 @@ static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
     return;
   if (pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
     uint32_t s0 = ts_node_start_byte(left);
-    if (!pkf_lookup(c, c->src + s0, ts_node_end_byte(left) - s0)) {
+    if (!pkf_lookup(c, c->src + s0, ts_node_end_byte(left) - s0) &&
+        !pkf_bare_member(c, left)) {
       pki_expr *value = pkf_expr(c, right);
       if (!value)
         return;
@@ -248,13 +251,41 @@ static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
   pki_expr *t = pkf_target(c, left);
   if (!t)
     return;
-  pki_expr *value = pkf_expr(c, right);
+  pki_expr *value = pkf_expr(c, right), *rest;
   if (!value)
     return;
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_ASSIGN, pkf_span(n));
+  if (t->kind == PKI_E_VAR && t->var->kind == PKI_VAR_ACC &&
+      (rest = pkf_acc_sum_rest(c, value, t->var))) { /* acc = acc + x: acc += x */
+    s->kind = PKI_S_AUGASSIGN;
+    s->op = PKI_OP_ADD;
+    value = rest;
+  }
   s->target = t;
   s->value = value;
   push(c, out, s);
+}
+
+pki_expr *pkf_acc_sum_rest(pkf_ctx *c, pki_expr *e, const pki_var *acc) {
+  if (e->kind != PKI_E_BINARY || (e->op != PKI_OP_ADD && e->op != PKI_OP_SUB))
+    return NULL;
+  pki_expr *l = e->args[0];
+  if (l->kind == PKI_E_VAR && l->var == acc) {
+    if (e->op == PKI_OP_ADD)
+      return e->args[1];
+    pki_expr *neg = pki_new_expr_n(c->m, PKI_E_UNARY, e->span, 1);
+    neg->op = PKI_OP_NEG;
+    neg->args[0] = e->args[1];
+    return neg;
+  }
+  pki_expr *r = pkf_acc_sum_rest(c, l, acc);
+  if (!r)
+    return NULL;
+  pki_expr *b = pki_new_expr_n(c->m, PKI_E_BINARY, e->span, 2);
+  b->op = e->op;
+  b->args[0] = r;
+  b->args[1] = e->args[1];
+  return b;
 }
 
 static const struct {
@@ -514,11 +545,14 @@ static void for_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
     ok &= (a[i] = pkf_expr(c, args.v[i])) != NULL;
   uint32_t s0 = ts_node_start_byte(left);
   pki_var *old = pkf_lookup(c, c->src + s0, ts_node_end_byte(left) - s0);
-  if (old) {
+  if (old && (!pkf_own_var(c, old) || old->kind != PKI_VAR_LOCAL ||
+              (old->type.kind != PKI_VOID && !pki_is_int(old->type.kind)))) {
     pki_error(c->d, pkf_span(left), "loop-variable",
-              "loop variable '%s' reuses the name of a variable declared at %u:%u; "
-              "use a fresh name for the loop variable", old->name, old->span.line,
-              old->span.col);
+              "loop variable '%s' reuses the name of %s declared at %u:%u; "
+              "use a fresh name for the loop variable", old->name,
+              old->kind != PKI_VAR_LOCAL ? "a parameter" : !pkf_own_var(c, old)
+                  ? "an outer function's variable" : "a non-integer variable",
+              old->span.line, old->span.col);
     ok = false;
   }
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_FOR, pkf_span(n));
@@ -536,7 +570,20 @@ static void for_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   }
   pkf_scope sc;
   pkf_scope_push(c, &sc, "for", pkf_span(n));
-  s->var = new_local(c, left, pki_int_type, false);
+  if (old) { /* `t: int = 0 ... for t in range(d)`: the loop assigns t, as in Python */
+    pki_type it = old->type.kind == PKI_VOID ? pki_int_type : old->type;
+    s->var = pki_new_var(c->m, pkf_fresh_name(c, old->name), PKI_VAR_LOCAL, it,
+                         pkf_span(left));
+    pki_func_add_local(c->m, c->fn, s->var);
+    pki_stmt *set = pki_new_stmt(c->m, PKI_S_ASSIGN, pkf_span(left));
+    set->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(left));
+    set->target->var = old;
+    set->value = pki_new_expr(c->m, PKI_E_VAR, pkf_span(left));
+    set->value->var = s->var;
+    push(c, &s->body, set);
+  } else {
+    s->var = new_local(c, left, pki_int_type, false);
+  }
   c->loops++;
   pkf_lower_body(c, pkf_field(c, n, PKF_F_BODY), &s->body);
   c->loops--;

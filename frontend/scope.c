@@ -80,3 +80,17 @@ const pkf_dead *pkf_lookup_dead(pkf_ctx *c, const char *name, size_t len) {
         return &s->dead[i];
   return NULL;
 }
+
+const char *pkf_fresh_name(pkf_ctx *c, const char *base) {
+  size_t srclen = ts_node_end_byte(c->root);
+  for (int k = 0;; k++) {
+    const char *nm = k ? pki_sprintf(c->m->arena, "%s_it%d", base, k)
+                       : pki_sprintf(c->m->arena, "%s_it", base);
+    size_t n = strlen(nm);
+    bool seen = false;
+    for (const char *p = c->src; !seen && p + n <= c->src + srclen; p++)
+      seen = *p == nm[0] && !memcmp(p, nm, n);
+    if (!seen)
+      return nm;
+  }
+}

@@ -205,31 +205,45 @@ bool pkf_lambda_params_ok(pkf_ctx *c, TSNode lam, int pattern) {
   return true;
 }
 
-bool pkf_lambda_body(pkf_ctx *c, pki_func *f, TSNode body) {
+bool pkf_lambda_body(pkf_ctx *c, pki_func *f, TSNode body, pki_expr *fill) {
   int n0 = f->body.n;
+  if (fill) {
+    pki_expr *v = pkf_expr(c, body);
+    if (!v)
+      return false;
+    pki_stmt *s = pki_new_stmt(c->m, PKI_S_ASSIGN, pkf_span(body));
+    s->target = pki_new_expr_n(c->m, PKI_E_INDEX, fill->span, 2);
+    s->target->args[0] = fill;
+    s->target->args[1] = pki_new_expr(c->m, PKI_E_VAR, fill->span);
+    s->target->args[1]->var = f->index[0];
+    s->value = v;
+    pki_block_push(c->m->arena, &f->body, s);
+    return true;
+  }
   if (!f->acc) {
     pkf_lower_call_stmt(c, body, &f->body); /* pk.printf(...) or another call */
     return f->body.n > n0;
   }
-  TSNode l = pkf_field(c, body, PKF_F_LEFT);
-  if (!pkf_type_is(c, body, PKF_N_BINARY_OPERATOR) ||
-      !pkf_is(c, pkf_field(c, body, PKF_F_OPERATOR), "+") || !pkf_is(c, l, f->acc->name)) {
-    pki_error(c->d, pkf_span(body), "bad-lambda",
-              "a parallel_reduce lambda's body must be '%s + expression'", f->acc->name);
+  pki_expr *sum = pkf_expr(c, body), *rest = sum ? pkf_acc_sum_rest(c, sum, f->acc) : NULL;
+  if (!rest) {
+    if (sum)
+      pki_error(c->d, pkf_span(body), "bad-lambda",
+                "a parallel_reduce lambda's body must be a sum that starts with the "
+                "accumulator, e.g. '%s + expression'", f->acc->name);
     return false;
   }
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_AUGASSIGN, pkf_span(body));
   s->op = PKI_OP_ADD;
-  s->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(l));
+  s->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(body));
   s->target->var = f->acc;
-  s->value = pkf_expr(c, pkf_field(c, body, PKF_F_RIGHT));
-  if (!s->value)
-    return false;
+  s->value = rest;
   pki_block_push(c->m->arena, &f->body, s);
   return true;
 }
 
-static pki_func *lambda(pkf_ctx *c, TSNode lam, int pattern, pki_type acct) {
+/* A lambda of @pk.main as a closure workunit; fill: the View argument of the
+ * `pk.parallel_for(n, lambda i: expr, view)` form, or a null node. */
+static pki_func *lambda(pkf_ctx *c, TSNode lam, int pattern, pki_type acct, TSNode fill) {
   if (!pkf_lambda_params_ok(c, lam, pattern))
     return NULL;
   pkf_nodes ps = pkf_children(c, pkf_field(c, lam, PKF_F_PARAMETERS));
@@ -253,7 +267,9 @@ static pki_func *lambda(pkf_ctx *c, TSNode lam, int pattern, pki_type acct) {
   bool host = c->host;
   c->fn = f;
   c->host = false;
-  bool ok = pkf_lambda_body(c, f, pkf_field(c, lam, PKF_F_BODY));
+  pki_expr *fv = ts_node_is_null(fill) ? NULL : pkf_expr(c, fill);
+  bool ok = (ts_node_is_null(fill) || fv) &&
+            pkf_lambda_body(c, f, pkf_field(c, lam, PKF_F_BODY), fv);
   c->fn = outer;
   c->host = host;
   pkf_scope_pop(c);
@@ -304,9 +320,12 @@ static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode a
     s->str = pki_strndup(c->m->arena, t + 1, strlen(t) - 2);
     k = 1;
   }
-  if (ch.n != k + 2) {
+  bool fill = pattern == PKI_PATTERN_FOR && ch.n == k + 3 &&
+              pkf_type_is(c, ch.v[k + 1], PKF_N_LAMBDA); /* (n, lambda i: expr, view) */
+  if (ch.n != k + 2 && !fill) {
     pki_error(c->d, pkf_span(call), "bad-dispatch",
-              "a dispatch takes ([label,] policy, kernel), e.g. pk.parallel_for(n, self.work)");
+              "a dispatch takes ([label,] policy, kernel), e.g. pk.parallel_for(n, self.work), "
+              "or ([label,] policy, lambda i: value, view) to fill a View");
     return;
   }
   if (pattern == PKI_PATTERN_FOR && !ts_node_is_null(left)) {
@@ -324,6 +343,13 @@ static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode a
   if (pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
     const char *nm = pkf_text(c, left);
     tv = pkf_lookup(c, nm, strlen(nm));
+    pki_var *m = tv ? NULL : pkf_bare_member(c, left);
+    if (m) { /* `energy = pk.parallel_reduce(...)` into the member energy */
+      pki_expr *te = pkf_bare_member_target(c, left, m);
+      if (!te)
+        return;
+      tv = te->var;
+    }
     fresh = tv == NULL;
   } else if (!ts_node_is_null(left)) {
     pki_expr *te = NULL;
@@ -340,7 +366,8 @@ static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode a
   TSNode kn = ch.v[k + 1];
   pki_func *f = NULL;
   if (pkf_type_is(c, kn, PKF_N_LAMBDA)) {
-    f = lambda(c, kn, pattern, t.kind == PKI_VOID ? pki_float_type : t);
+    f = lambda(c, kn, pattern, t.kind == PKI_VOID ? pki_float_type : t,
+               fill ? ch.v[k + 2] : (TSNode){0});
   } else if (pkf_type_is(c, kn, PKF_N_ATTRIBUTE) &&
              pkf_is(c, pkf_field(c, kn, PKF_F_OBJECT), "self")) {
     f = workunit_ref(c, kn, pattern);

@@ -1,4 +1,4 @@
-# expect: 13:64: a parallel_reduce lambda's body must be 'acc + expression'
+# expect: 13:64: a parallel_reduce lambda's body must be a sum that starts with the accumulator, e.g. 'acc + expression'
 import pykokkos as pk
 
 @pk.workload

@@ -771,6 +771,12 @@ def _lambda_dispatch(pattern, policy, func, kw):
 
 
 def _dispatch(pattern, args, kw):
+    if (pattern == FOR and len(args) in (3, 4) and args[-2].__class__ is _Function
+            and args[-2].__name__ == "<lambda>"):
+        # parallel_for([name,] policy, lambda i: value, view): view[i] = value
+        # (PyKokkos' fill form; pkc gives the kernel the parameter pkc_fill)
+        kw = dict(kw, pkc_fill=args[-1])
+        args = args[:-1]
     if len(args) == 3:
         args = args[1:]
     elif len(args) != 2:
