@@ -206,9 +206,10 @@ static pki_expr *atomic_call(pkf_ctx *c, TSNode call, const char *name, int id,
 static pki_expr *scratch_view(pkf_ctx *c, TSNode call, int rank, const pkf_nodes *a) {
   char name[32];
   snprintf(name, sizeof name, "pk.ScratchView%dD", rank);
-  if (a->n == 0 || !arity(c, call, name, 1 + rank, 1 + rank, (int)a->n)) {
+  bool one = a->n == 1; /* PyKokkos' one-argument form: extents of 1 (the policy still sets the size) */
+  if (a->n == 0 || (!one && !arity(c, call, name, 1 + rank, 1 + rank, (int)a->n))) {
     if (a->n == 0)
-      arity(c, call, name, 1 + rank, 1 + rank, 0);
+      arity(c, call, name, 1, 1 + rank, 0);
     return NULL;
   }
   pki_expr *s = pkf_expr(c, a->v[0]);
@@ -221,14 +222,20 @@ static pki_expr *scratch_view(pkf_ctx *c, TSNode call, int rank, const pkf_nodes
               "m.thread_scratch(level)", name);
     return NULL;
   }
-  pki_expr **args = pki_alloc(c->m->arena, sizeof *args * (a->n + 1));
+  pki_expr **args = pki_alloc(c->m->arena, sizeof *args * (1 + rank));
   args[0] = s;
   bool ok = true;
-  for (uint32_t i = 1; i < a->n; i++)
-    ok &= (args[i] = pkf_expr(c, a->v[i])) != NULL;
+  for (int i = 1; i <= rank; i++) {
+    if (one) {
+      args[i] = pki_new_expr(c->m, PKI_E_INT, pkf_span(call));
+      args[i]->ival = 1;
+    } else {
+      ok &= (args[i] = pkf_expr(c, a->v[i])) != NULL;
+    }
+  }
   if (!ok)
     return NULL;
-  pki_expr *e = pkf_intrinsic(c, PKI_INTRINSIC_SCRATCH_VIEW, pkf_span(call), args, (int)a->n);
+  pki_expr *e = pkf_intrinsic(c, PKI_INTRINSIC_SCRATCH_VIEW, pkf_span(call), args, 1 + rank);
   e->type = pki_view(PKI_VOID, rank, PKI_LAYOUT_DEFAULT);
   e->type.space = PKI_SPACE_SCRATCH;
   return e;

@@ -425,6 +425,8 @@ static bool is_pk_printf(pkf_ctx *c, TSNode call) {
   const pkf_alias *a = pkf_alias_find(c, fn); /* from pykokkos import printf */
   if (a && a->kind == PKF_AL_PKNAME && !strcmp(a->orig, "printf"))
     return true;
+  if (!a && pkf_is(c, fn, "printf") && !pkf_lookup(c, "printf", 6))
+    return true; /* `from pykokkos import *`, or none: C++ finds printf, as for PyKokkos */
   return pkf_type_is(c, fn, PKF_N_ATTRIBUTE) &&
          pkf_alias_is(c, pkf_field(c, fn, PKF_F_OBJECT), PKF_AL_PK) &&
          pkf_is(c, pkf_field(c, fn, PKF_F_ATTRIBUTE), "printf");
