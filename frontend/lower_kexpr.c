@@ -248,10 +248,17 @@ static const char *const statement_only[] = {
     "ThreadVectorRange", "TeamVectorRange", "TeamThreadMDRange", "PerTeam", "PerThread"};
 
 bool pkf_kernel_pk_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
-  if (c->host)
-    return false;
   TSNode call = mc->call, fn = mc->fn;
   const char *an = mc->name;
+  pkf_nodes a;
+  if (c->host) { /* @pk.main: host subviews (ExaMiniMD's binning), as A[a:b, :] */
+    if (strcmp(an, "subview"))
+      return false;
+    if (!positional(c, call, &a))
+      return fail(out);
+    *out = subview_call(c, call, &a);
+    return true;
+  }
   for (size_t i = 0; i < sizeof statement_only / sizeof statement_only[0]; i++)
     if (!strcmp(an, statement_only[i])) {
       pki_error(c->d, pkf_span(call), "bad-nested-pattern",
@@ -264,7 +271,6 @@ bool pkf_kernel_pk_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
     pki_error(c->d, pkf_span(call), "unsupported-reducer", "pk.%s reducers are not supported", an);
     return fail(out);
   }
-  pkf_nodes a;
   bool subview = !strcmp(an, "subview");
   int id = pki_intrinsic_lookup(pki_sprintf(c->m->arena, "pk.%s", an));
   bool atomic = id >= 0 && !strncmp(an, "atomic_", 7);

@@ -89,7 +89,7 @@ static bool team_only(pki_intrinsic k) {
 static bool ck_context(pki_ck *c, pki_expr *e) {
   pki_intrinsic k = e->intrinsic;
   bool main = pki_ck_in_main(c);
-  if (kernel_only(k) && main) {
+  if (kernel_only(k) && main && k != PKI_INTRINSIC_SUBVIEW) { /* host subviews: @pk.main too */
     pki_error(c->d, e->span, "host-intrinsic",
               "%s can only be used inside a kernel, not in @pk.main (host code)", iname(e));
     return false;
