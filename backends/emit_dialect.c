@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "access.h"
 #include "pkb_priv.h"
 
 /* ------------------------------------------------------------ analysis */
@@ -379,6 +380,41 @@ static int collect_members(const pki_block *b, const pki_var **out, int max) {
   return q.n;
 }
 
+/* Before a RangePolicy dispatch of a workunit in @pk.main: the extent rules the
+ * C wrapper checks for a launch from Python (pki_extent_rules), checked on the
+ * dispatch's bounds; pkc::main_range_fits throws pkc::range_error (ValueError). */
+static void put_main_range_checks(pkb_ctx *c, const pki_stmt *s, const pki_func *f) {
+  pkb_buf *b = c->b;
+  if (s->range != PKI_POLICY_RANGE || f->policy != PKI_POLICY_RANGE || c->policy_text)
+    return;
+  for (int i = 0; i < f->extent_rules.n; i++) {
+    const pki_extent_rule *r = PKI_AT(f->extent_rules, i, pki_extent_rule);
+    if (r->view->kind != PKI_VAR_MEMBER)
+      continue;
+    pkb_begin(b, "pkc::main_range_fits(");
+    if (s->nargs >= 2) {
+      put_bound(c, s->args[0]);
+      pkb_put(b, ", ");
+      put_bound(c, s->args[1]);
+    } else {
+      pkb_put(b, "0, ");
+      if (s->nargs)
+        put_bound(c, s->args[0]);
+      else
+        pkb_put(b, "0");
+    }
+    pkb_putf(b, ", %lld, %lld, self.", (long long)r->lo, (long long)r->hi);
+    pkb_put_ident(b, r->view->name);
+    pkb_putf(b, ".extent(%d), ", r->dim);
+    pkb_put_cstr(b, f->name);
+    pkb_put(b, ", ");
+    pkb_put_cstr(b, r->view->name);
+    pkb_putf(b, ", %d, ", r->dim);
+    pkb_put_cstr(b, f->index[r->work]->name);
+    pkb_put(b, ");\n");
+  }
+}
+
 void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) { pkb_emit_dispatch_tagged(c, s, NULL); }
 
 void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_tag) {
@@ -414,6 +450,8 @@ void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_
       pkb_put(b, ";\n");
     }
   }
+  if (!lambda && !fused_tag)
+    put_main_range_checks(c, s, f);
   const char **tmps = pki_alloc(c->m->arena, sizeof *tmps * (size_t)(nreds + 1));
   results r = {reds, nreds, tmps, false};
   open_results(c, &r);

@@ -18,6 +18,7 @@
 #include <exception>
 #include <initializer_list>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -568,6 +569,12 @@ inline bool bind_scalar(T &x, const void *arg, const char *kernel, const char *n
   return true;
 }
 
+// A launch range that does not fit its Views, found in @pk.main (C++ host
+// code): thrown by main_range_fits, raised as ValueError like the wrappers' check.
+struct range_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // The frame of every C entry point: Kokkos must be ready, and no C++
 // exception crosses the C ABI (it becomes the kernel's error message). body()
 // returns 0 or an error code (PKC_ERROR_*).
@@ -576,6 +583,9 @@ inline int launch(const char *kernel, char *err, size_t errlen, Body &&body) noe
   try {
     if (!ready(kernel, err, errlen)) return 1;
     return body();
+  } catch (const range_error &e) {  // the message names its kernel already
+    if (err && errlen) snprintf(err, errlen, "%s", e.what());
+    return PKC_ERROR_VALUE;
   } catch (const std::exception &e) {
     return fail(err, errlen, kernel, e.what());
   } catch (...) {
@@ -638,6 +648,14 @@ inline bool range_fits(int64_t begin, int64_t end, int64_t lo, int64_t hi, int64
            below ? "start the range later" : "shorten the range or pass a larger View");
   fail(err, errlen, kernel, msg);
   return false;
+}
+
+// range_fits for a dispatch inside @pk.main: throws range_error with the message.
+inline void main_range_fits(int64_t begin, int64_t end, int64_t lo, int64_t hi, int64_t extent,
+                            const char *kernel, const char *view, int dim, const char *work) {
+  char msg[512];
+  if (!range_fits(begin, end, lo, hi, extent, kernel, view, dim, work, msg, sizeof msg))
+    throw range_error(msg);
 }
 
 // ------------------------------------------------- module functions

@@ -39,6 +39,21 @@ def fill_grid(g, v, n):
     """A call site: it tells pkc that fill is an MDRange kernel (i, j)."""
     pk.parallel_for(pk.MDRangePolicy([0, 0], [g.shape[0], g.shape[1]]), fill, g=g, v=v, n=n)
 
+@pk.workload
+class Differences:
+    def __init__(self, n: int, u: pk.View1D[pk.double]):
+        self.n: int = n
+        self.u: pk.View1D[pk.double] = u
+        self.d: pk.View1D[pk.double] = pk.View([u.shape[0]], pk.double)
+
+    @pk.main
+    def run(self):
+        pk.parallel_for("differences", self.n, self.diff)
+
+    @pk.workunit
+    def diff(self, i: int):
+        self.d[i] = self.u[i + 1] - self.u[i]
+
 @pk.workunit
 def guarded(i: int, d: pk.View1D[pk.double], u: pk.View1D[pk.double]):
     if i > 0 and i < u.extent(0) - 1:
@@ -108,6 +123,18 @@ class BadArguments(ProgramCase):
         msg = self.raises(ValueError, "fill", "g", lambda: pk.parallel_for(
             pk.MDRangePolicy([0, 0], [4, 6]), self.k.fill, g=g, v=1, n=2))
         self.assertIn("dimension 1", msg)
+
+    def test_main_dispatch_past_a_view(self):
+        """A dispatch inside @pk.main is checked like a launch from Python
+        (issue 22 item 7): ValueError naming the workunit and the View."""
+        u = np.arange(10, dtype=np.float64)
+        w = self.k.Differences(10, u)
+        msg = self.raises(ValueError, "diff", "u", lambda: pk.execute(pk.ExecutionSpace.Default, w))
+        self.assertIn("i + 1", msg)
+        np.testing.assert_array_equal(np.asarray(w.d), np.zeros(10))   # nothing ran
+        ok = self.k.Differences(9, u)
+        pk.execute(pk.ExecutionSpace.Default, ok)
+        np.testing.assert_array_equal(np.asarray(ok.d)[:9], np.ones(9))
 
     def test_guarded_accesses_run_over_any_range(self):
         d, u = np.zeros(10), np.arange(10, dtype=np.float64) ** 2
