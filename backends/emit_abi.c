@@ -70,8 +70,12 @@ void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f) {
     pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"expected a TeamPolicy\");");
     for (int level = 0; level < 2; level++)
       for (int th = 0; th < 2; th++)
-        if (pki_uses_scratch(&f->body, level, th)) {
-          pkb_line(b, "if (policy->scratch_%s[%d] <= 0)", th ? "thread" : "team", level);
+        if (pki_uses_scratch(&f->body, level, th)) { /* PerThread sizes count for the team */
+          if (th)
+            pkb_line(b, "if (policy->scratch_thread[%d] <= 0)", level);
+          else
+            pkb_line(b, "if (policy->scratch_team[%d] <= 0 && policy->scratch_thread[%d] <= 0)",
+                     level, level);
           pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"uses %s scratch level %d but the "
                       "policy sets no scratch size; call set_scratch_size\");",
                    th ? "thread" : "team", level);
@@ -212,6 +216,20 @@ static void bind_args(pkb_ctx *c, const pki_func *f) {
   }
 }
 
+void pkb_put_rule_offset(pkb_buf *b, const pki_extent_rule *r, int64_t c, const char *obj) {
+  if (!r->var) {
+    pkb_putf(b, "%lld", (long long)c);
+    return;
+  }
+  if (c)
+    pkb_putf(b, "%lld + ", (long long)c);
+  if (r->var_coef != 1)
+    pkb_putf(b, "%lld * ", (long long)r->var_coef);
+  pkb_putf(b, "static_cast<int64_t>(%s.", obj);
+  pkb_put_ident(b, r->var->name);
+  pkb_put(b, ")");
+}
+
 void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor) {
   pkb_buf *b = c->b;
   for (int i = 0; i < f->extent_rules.n; i++) {
@@ -221,8 +239,10 @@ void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor) {
       pkb_begin(b, "if (!pkc::range_fits(begin, end, ");
     else
       pkb_begin(b, "if (!pkc::range_fits(policy->begin[%d], policy->end[%d], ", r->work, r->work);
-    pkb_putf(b, "%lld, %lld, %s.%s.extent(%d), kernel, ", (long long)r->lo, (long long)r->hi,
-             functor, name, r->dim);
+    pkb_put_rule_offset(b, r, r->lo, functor);
+    pkb_put(b, ", ");
+    pkb_put_rule_offset(b, r, r->hi, functor);
+    pkb_putf(b, ", %s.%s.extent(%d), kernel, ", functor, name, r->dim);
     pkb_put_cstr(b, r->view->name);
     pkb_putf(b, ", %d, ", r->dim);
     pkb_put_cstr(b, f->index[r->work]->name);

@@ -403,7 +403,11 @@ static void put_main_range_checks(pkb_ctx *c, const pki_stmt *s, const pki_func 
       else
         pkb_put(b, "0");
     }
-    pkb_putf(b, ", %lld, %lld, self.", (long long)r->lo, (long long)r->hi);
+    pkb_put(b, ", ");
+    pkb_put_rule_offset(b, r, r->lo, "self");
+    pkb_put(b, ", ");
+    pkb_put_rule_offset(b, r, r->hi, "self");
+    pkb_put(b, ", self.");
     pkb_put_ident(b, r->view->name);
     pkb_putf(b, ".extent(%d), ", r->dim);
     pkb_put_cstr(b, f->name);

@@ -257,33 +257,13 @@ static bool simple_bound(const pki_expr *e) {
   return false;
 }
 
-typedef struct assign_q {
-  const pki_var *v;
-  bool hit;
-} assign_q;
-
-static void assign_stmt(pki_visitor *vis, const pki_stmt *s) {
-  assign_q *q = vis->data;
-  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && s->target->kind == PKI_E_VAR &&
-      s->target->var == q->v)
-    q->hit = true;
-}
-
-/* Whether a statement of b (nested blocks included) assigns v. */
-static bool assigns(const pki_block *b, const pki_var *v) {
-  assign_q q = {.v = v};
-  pki_visitor vis = {.stmt = assign_stmt, .data = &q};
-  pki_visit_block(&vis, b);
-  return q.hit;
-}
-
 static bool bound_stable(const pki_expr *e, const pki_block *body) {
   if (!simple_bound(e))
     return false;
   while (e->kind == PKI_E_CAST)
     e = e->args[0];
   if (e->kind == PKI_E_VAR)
-    return !assigns(body, e->var);
+    return !pki_block_assigns(body, e->var);
   return true;
 }
 

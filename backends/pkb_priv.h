@@ -128,6 +128,10 @@ void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_
  * (pattern 3 = main; params: the table's name or NULL). */
 void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f);
 void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor);
+struct pki_extent_rule;
+/* The offset lo or hi (c) of extent rule r, plus its run-time part read from
+ * obj (the functor "f", or "self" in @pk.main): "c" or "c + static_cast<int64_t>(f.off)". */
+void pkb_put_rule_offset(pkb_buf *b, const struct pki_extent_rule *r, int64_t c, const char *obj);
 void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag);
 void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned access,
                         bool from_global);

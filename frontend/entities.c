@@ -769,6 +769,66 @@ static pk_def *pk_definitions(pkf_ctx *c, TSNode root, uint32_t *count) {
   return defs;
 }
 
+/* ---------------------------------------------- implicit device functions */
+
+/* The undecorated module-level `def name(...)` of the file, or a null node. */
+static TSNode plain_top_def(pkf_ctx *c, TSNode name) {
+  pkf_nodes top = pkf_children(c, c->root);
+  for (uint32_t i = 0; i < top.n; i++)
+    if (pkf_type_is(c, top.v[i], PKF_N_FUNCTION_DEFINITION) &&
+        pkf_is(c, pkf_field(c, top.v[i], PKF_F_NAME), pkf_text(c, name)))
+      return top.v[i];
+  return (TSNode){0};
+}
+
+static bool is_dfunc_name(pkf_ctx *c, TSNode name) {
+  for (int i = 0; i < c->ndf; i++)
+    if (pkf_is(c, name, c->dfuncs[i]->name))
+      return true;
+  return false;
+}
+
+/* An undecorated function a kernel calls becomes a device function, as PyKokkos
+ * translates the functions a workunit reaches (upstream's implicit functions). */
+static void implicit_function(pkf_ctx *c, TSNode def, pendings *todo) {
+  pki_func *f = new_func(c, def);
+  pki_entity *e = pki_new_entity(c->m, PKI_ENT_FUNCTION, f->name, f->span);
+  e->extent = pkf_span(def);
+  function_sig(c, f, def, false);
+  c->dfuncs = pki_grow(c->m->arena, c->dfuncs, c->ndf, &c->capdf, sizeof *c->dfuncs);
+  c->dfuncs[c->ndf++] = f;
+  pki_entity_add_func(c->m, e, f);
+  pki_module_add_entity(c->m, e);
+  add_pending(c, todo, e, f, pkf_field(c, def, PKF_F_BODY));
+}
+
+static void *box_node(pkf_ctx *c, TSNode n) {
+  TSNode *p = pki_alloc(c->m->arena, sizeof *p);
+  *p = n;
+  return p;
+}
+
+/* Adds the undecorated module-level functions that the pending bodies call,
+ * transitively (the list grows while it is walked). */
+static void implicit_functions(pkf_ctx *c, pendings *todo) {
+  for (int i = 0; i < todo->n; i++) {
+    pki_vec stack = {0};
+    pki_vec_push(c->m->arena, &stack, box_node(c, todo->v[i].body));
+    while (stack.n) {
+      TSNode n = *(TSNode *)stack.items[--stack.n];
+      if (pkf_type_is(c, n, PKF_N_CALL)) {
+        TSNode fn = pkf_field(c, n, PKF_F_FUNCTION), def;
+        if (pkf_type_is(c, fn, PKF_N_IDENTIFIER) && !is_dfunc_name(c, fn) &&
+            !pkf_alias_find(c, fn) && !ts_node_is_null(def = plain_top_def(c, fn)))
+          implicit_function(c, def, todo);
+      }
+      pkf_nodes kids = pkf_named_children(c, n);
+      for (uint32_t k = 0; k < kids.n; k++)
+        pki_vec_push(c->m->arena, &stack, box_node(c, kids.v[k]));
+    }
+  }
+}
+
 void pkf_collect(pkf_ctx *c, TSNode root) {
   pkf_nodes top = pkf_children(c, root);
   c->root = root;
@@ -792,6 +852,7 @@ void pkf_collect(pkf_ctx *c, TSNode root) {
   for (uint32_t i = 0; i < n; i++)
     if (!is_classtype_def(c, &defs[i]))
       top_def(c, &defs[i], &todo);
+  implicit_functions(c, &todo);
   for (int i = 0; i < todo.n; i++)
     lower_func(c, &todo.v[i]);
   pkf_host_lambdas(c, root);

@@ -516,6 +516,24 @@ static void if_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
     push(c, out, s);
 }
 
+/* A loop whose body assigns its variable v (`for j in range(3): ... j = ...`, or an
+ * inner loop over j) still runs every iteration in Python: count with a fresh
+ * variable and declare v from it at the top of each iteration. */
+static void count_apart(pkf_ctx *c, pki_stmt *s, TSNode left) {
+  pki_var *v = s->var;
+  s->var = pki_new_var(c->m, pkf_fresh_name(c, v->name), PKI_VAR_LOCAL, v->type,
+                       pkf_span(left));
+  pki_func_add_local(c->m, c->fn, s->var);
+  pki_stmt *d = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(left));
+  d->var = v;
+  d->value = pki_new_expr(c->m, PKI_E_VAR, pkf_span(left));
+  d->value->var = s->var;
+  pki_block_push(c->m->arena, &s->body, d);
+  for (int i = s->body.n - 1; i > 0; i--) /* first */
+    s->body.stmts[i] = s->body.stmts[i - 1];
+  s->body.stmts[0] = d;
+}
+
 static void for_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   TSNode left = pkf_field(c, n, PKF_F_LEFT), right = pkf_field(c, n, PKF_F_RIGHT);
   if (pkf_type_is(c, ts_node_child(n, 0), PKF_N_ASYNC)) {
@@ -590,6 +608,8 @@ static void for_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   pkf_lower_body(c, pkf_field(c, n, PKF_F_BODY), &s->body);
   c->loops--;
   pkf_scope_pop(c);
+  if (!old && pki_block_assigns(&s->body, s->var))
+    count_apart(c, s, left);
   if (ok)
     push(c, out, s);
 }

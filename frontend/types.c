@@ -90,6 +90,8 @@ static bool scalar_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
       k = PKI_F64;
     else if (pkf_is(c, n, "bool"))
       k = PKI_BOOL;
+    else /* `double`, `int32`...: `from pykokkos import *` (or the name imported) */
+      k = find_kind(c, pk_scalars, n);
   } else if (pkf_type_is(c, n, PKF_N_ATTRIBUTE)) {
     TSNode obj = pkf_field(c, n, PKF_F_OBJECT), attr = pkf_field(c, n, PKF_F_ATTRIBUTE);
     if (pkf_alias_is(c, obj, PKF_AL_PK))

@@ -20,17 +20,30 @@
 
 /* --------------------------------------------------------- linear forms */
 
-enum { L_DEP = 1, L_IND = 2, L_UNK = 4, L_SYM = 8 };
+enum { L_DEP = 1, L_IND = 2, L_UNK = 4, L_SYM = 8, L_VAR = 16 };
 
 /* sum_k coef[k] * work_k + c (+ run-time work-independent terms if L_SYM;
- * symc bit k: coefficient k is a run-time value). L_DEP: depends on the work
- * indices but not affinely; L_IND: reads a View; L_UNK: not analysed (the
- * affine part means nothing then). dep: the work indices it depends on. */
+ * symc bit k: coefficient k is a run-time value; + vk * var if L_VAR: one
+ * integer scalar the kernel reads and never assigns, its parameter or data
+ * member, as in x[i + off]). L_DEP: depends on the work indices but not
+ * affinely; L_IND: reads a View; L_UNK: not analysed (the affine part means
+ * nothing then). dep: the work indices it depends on. */
 typedef struct lin {
   unsigned flags, symc, dep;
   int64_t coef[PKI_ACCESS_MAX_DIMS];
-  int64_t c;
+  int64_t c, vk;
+  const pki_var *var;
 } lin;
+
+/* l with its var term made an anonymous run-time term (L_SYM). */
+static lin lin_forget_var(lin l) {
+  if (l.flags & L_VAR) {
+    l.flags = (l.flags & ~(unsigned)L_VAR) | L_SYM;
+    l.var = NULL;
+    l.vk = 0;
+  }
+  return l;
+}
 
 static lin lin_const(int64_t v) {
   lin l = {0};
@@ -51,6 +64,15 @@ static lin lin_work(int k) {
   return l;
 }
 
+/* The run-time integer scalar v (a parameter or member the kernel never assigns). */
+static lin lin_var(const pki_var *v) {
+  lin l = {0};
+  l.flags = L_VAR;
+  l.var = v;
+  l.vk = 1;
+  return l;
+}
+
 static bool lin_is_const(const lin *l) { return !l->flags && !l->dep && !l->symc; }
 
 /* a + sign * b */
@@ -66,6 +88,15 @@ static lin lin_add(lin a, lin b, int64_t sign) {
       r.flags |= L_UNK;
   if (__builtin_mul_overflow(b.c, sign, &t) || __builtin_add_overflow(r.c, t, &r.c))
     r.flags |= L_UNK;
+  if (b.flags & L_VAR) { /* r has a's var term, if any: the two add up or are forgotten */
+    if (!(a.flags & L_VAR)) {
+      r.var = b.var;
+      r.vk = 0;
+    }
+    if (r.var != b.var || __builtin_mul_overflow(b.vk, sign, &t) ||
+        __builtin_add_overflow(r.vk, t, &r.vk))
+      r = lin_forget_var(r);
+  }
   return r;
 }
 
@@ -89,7 +120,7 @@ static lin lin_opaque(lin a, lin b) {
 
 /* x times s, a run-time value that does not depend on the work indices */
 static lin lin_times_symbol(lin x) {
-  lin r = x;
+  lin r = lin_forget_var(x);
   for (int k = 0; k < PKI_ACCESS_MAX_DIMS; k++)
     if (x.coef[k])
       r.symc |= 1u << k;
@@ -113,6 +144,19 @@ static lin lin_mul(lin a, lin b) {
 
 static pki_idx lin_classify(const lin *l) {
   pki_idx x = {.kind = PKI_IDX_AFFINE, .works = l->dep};
+  if (l->flags & L_VAR) { /* an affine index with a run-time part, as before; and: */
+    lin anon = lin_forget_var(*l);
+    x = lin_classify(&anon);
+    int k = l->dep && !(l->dep & (l->dep - 1)) ? __builtin_ctz(l->dep) : -1;
+    if (x.kind == PKI_IDX_AFFINE && !(l->flags & L_SYM) && !l->symc && k >= 0 &&
+        l->coef[k] == 1 && l->vk) { /* i + c + vk * var */
+      x.work = k;
+      x.offset = l->c;
+      x.var = l->var;
+      x.var_coef = l->vk;
+    }
+    return x;
+  }
   if (l->flags & L_IND) {
     x.kind = PKI_IDX_INDIRECT;
   } else if (l->flags & L_UNK) {
@@ -285,13 +329,15 @@ static lin eval_var(walk *w, const frame *fr, const pki_var *v, int depth) {
     for (int k = 0; k < fr->f->nindex && k < PKI_ACCESS_MAX_DIMS; k++)
       if (fr->f->index[k] == v)
         return lin_work(k);
+  bool scalar = pki_is_int(v->type.kind);
   switch (v->kind) {
   case PKI_VAR_INDEX: /* a nested closure's index: a loop of the team */
-  case PKI_VAR_MEMBER:
     return lin_flag(L_SYM);
+  case PKI_VAR_MEMBER:
+    return scalar ? lin_var(v) : lin_flag(L_SYM);
   case PKI_VAR_PARAM: {
     if (!fr->caller)
-      return lin_flag(L_SYM);
+      return scalar ? lin_var(v) : lin_flag(L_SYM);
     const pki_expr *a = call_arg(fr, v);
     return a ? eval(w, fr->caller, a, depth + 1) : lin_flag(L_UNK);
   }

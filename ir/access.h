@@ -42,6 +42,11 @@ typedef struct pki_idx {
   unsigned works;   /* bit k: depends on work index k (all kinds but INDIRECT/UNKNOWN) */
   const char *text; /* the index's source text, NULL where it is not the kernel's own
                        (inside a device function or through a subview) */
+  /* AFFINE of the form work index `work` + `offset` + var_coef * var, where var is
+   * an integer scalar parameter or data member the kernel never assigns
+   * (x[i + off]); var NULL otherwise */
+  const struct pki_var *var;
+  int64_t var_coef;
 } pki_idx;
 
 enum { /* pki_access.mode bits */
@@ -131,6 +136,9 @@ typedef struct pki_extent_rule {
   const pki_var *view; /* a View parameter or data member */
   int dim, work;
   int64_t lo, hi;
+  /* var_coef * var is added to lo and hi at the launch (x[i + off]); var NULL: none */
+  const pki_var *var;
+  int64_t var_coef;
 } pki_extent_rule;
 
 /* The extent rules of RangePolicy/MDRangePolicy workunit f with summary s

@@ -9,7 +9,9 @@
  * expression or the right side of `and`/`or`. Where such an access indexes
  * dimension d of View v by work index k plus a constant c, every point of
  * the range touches v at k + c, so begin_k + c >= 0 and end_k - 1 + c <
- * extent(d) must hold (the wrapper checks it; pkb). An access under `if 0 <
+ * extent(d) must hold (the wrapper checks it; pkb). c may have a run-time
+ * part, an integer parameter or member the kernel never assigns (x[i + off]):
+ * the wrapper adds its value. An access under `if 0 <
  * i < n - 1:` implies nothing, so guarded stencils run over any range.
  */
 #include "access.h"
@@ -77,10 +79,11 @@ static bool any_inside(pki_span s, const pki_vec *spans) {
   return false;
 }
 
-static pki_extent_rule *find_rule(pki_vec *rules, const pki_var *v, int dim) {
+static pki_extent_rule *find_rule(pki_vec *rules, const pki_var *v, int dim, const pki_idx *ix) {
   for (int i = 0; i < rules->n; i++) {
     pki_extent_rule *x = PKI_AT(*rules, i, pki_extent_rule);
-    if (x->view == v && x->dim == dim)
+    if (x->view == v && x->dim == dim && x->var == ix->var &&
+        (!ix->var || x->var_coef == ix->var_coef))
       return x;
   }
   return NULL;
@@ -88,13 +91,14 @@ static pki_extent_rule *find_rule(pki_vec *rules, const pki_var *v, int dim) {
 
 static void add_rule(pki_arena *a, pki_vec *rules, const pki_access *x, int d) {
   const pki_idx *ix = &x->idx[d];
-  int64_t c = ix->kind == PKI_IDX_OFFSET ? ix->offset : 0;
-  pki_extent_rule *r = find_rule(rules, x->view, d);
+  int64_t c = ix->kind == PKI_IDX_IDENTITY ? 0 : ix->offset;
+  pki_extent_rule *r = find_rule(rules, x->view, d, ix);
   if (r && r->work != ix->work)
     return; /* another work index in this dimension: keep the first */
   if (!r) {
     r = pki_alloc(a, sizeof *r);
-    *r = (pki_extent_rule){.view = x->view, .dim = d, .work = ix->work, .lo = c, .hi = c};
+    *r = (pki_extent_rule){.view = x->view, .dim = d, .work = ix->work, .lo = c, .hi = c,
+                           .var = ix->var, .var_coef = ix->var_coef};
     pki_vec_push(a, rules, r);
     return;
   }
@@ -116,7 +120,8 @@ pki_vec pki_extent_rules(pki_module *m, const pki_func *f, const pki_access_summ
     if (x->view->kind != PKI_VAR_PARAM && x->view->kind != PKI_VAR_MEMBER)
       continue;
     for (int d = 0; d < x->rank && d < x->view->type.rank; d++)
-      if ((x->idx[d].kind == PKI_IDX_IDENTITY || x->idx[d].kind == PKI_IDX_OFFSET) &&
+      if ((x->idx[d].kind == PKI_IDX_IDENTITY || x->idx[d].kind == PKI_IDX_OFFSET ||
+           (x->idx[d].kind == PKI_IDX_AFFINE && x->idx[d].var)) &&
           x->idx[d].work < f->nindex)
         add_rule(m->arena, &rules, x, d);
   }

@@ -629,6 +629,9 @@ bool pki_span_in_entity(const pki_entity *e, pki_span at);
  * calls a method that assigns fields, or passes it on to a function that
  * does): such parameters are passed by reference, as Python passes objects. */
 bool pki_param_written(const pki_func *f, const pki_var *p);
+/* Whether a statement of b (nested blocks included, closures not) assigns v
+ * (=, op=). */
+bool pki_block_assigns(const pki_block *b, const pki_var *v);
 /* Whether method f assigns a field of its receiver (self.x = ...). */
 bool pki_func_writes_self(const pki_func *f);
 

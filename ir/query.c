@@ -186,3 +186,23 @@ const char *pki_raising_lines(pki_arena *a, const pki_func *f) {
                   r.lines[i]);
   return pki_sprintf(a, "%s", buf);
 }
+
+typedef struct assign_q {
+  const pki_var *v;
+  bool hit;
+} assign_q;
+
+static void assign_stmt(pki_visitor *vis, const pki_stmt *s) {
+  assign_q *q = vis->data;
+  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && s->target->kind == PKI_E_VAR &&
+      s->target->var == q->v)
+    q->hit = true;
+}
+
+bool pki_block_assigns(const pki_block *b, const pki_var *v) {
+  assign_q q = {.v = v};
+  pki_visitor vis = {.stmt = assign_stmt, .data = &q};
+  pki_visit_block(&vis, b);
+  return q.hit;
+}
+

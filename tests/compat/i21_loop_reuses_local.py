@@ -1,6 +1,8 @@
 """Issue 21 1.2: a `for` loop whose variable is a local declared earlier
 (`t: pk.int32 = 0` ... `for t in range(d):`) assigns that local, as Python
-and PyKokkos do: after the loop it holds the last value."""
+and PyKokkos do: after the loop it holds the last value. A loop whose body
+reassigns its variable (an inner loop over the same name, or `j = ...`)
+still runs every iteration, as in Python."""
 import sys
 
 import numpy as np
@@ -17,6 +19,16 @@ def last_index(i: int, d: int, out: pk.View1D[pk.int32], total: pk.View1D[pk.dou
         s += 1.0
     out[i] = t
     total[i] = s
+
+
+@pk.workunit
+def nested_same_name(i: int, acc: pk.Acc[pk.double]):
+    for j in range(3):
+        for j in range(4):
+            acc += 1
+    for k in range(5):
+        acc += 100 * k
+        k = 1000
 
 
 @pk.workload
@@ -44,6 +56,7 @@ def main():
     out = pk.View([n], pk.int32)
     total = pk.View([n], pk.double)
     pk.parallel_for(n, last_index, d=d, out=out, total=total)
+    nested = pk.parallel_reduce(2, nested_same_name)
     w = Steps(n)
     pk.execute(pk.ExecutionSpace.Default, w)
 
@@ -56,6 +69,8 @@ def main():
         bad.append(f"t={np.asarray(out).tolist()} want {want_t.tolist()}")
     if not np.allclose(np.asarray(total), want_s):
         bad.append(f"s={np.asarray(total).tolist()}")
+    if nested != 2 * (12 + 100 * 10):
+        bad.append(f"nested loops over one name: {nested} (want {2 * (12 + 1000)})")
     if w.last != n - 1 or w.acc != n * n:
         bad.append(f"main: last={w.last} acc={w.acc}")
     if bad:
