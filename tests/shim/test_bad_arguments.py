@@ -39,6 +39,10 @@ def fill_grid(g, v, n):
     """A call site: it tells pkc that fill is an MDRange kernel (i, j)."""
     pk.parallel_for(pk.MDRangePolicy([0, 0], [g.shape[0], g.shape[1]]), fill, g=g, v=v, n=n)
 
+@pk.workunit
+def window(i: int, d: pk.View1D[pk.double], u: pk.View1D[pk.double], off: int):
+    d[i] = u[i + off] + u[i + off + 1]
+
 @pk.workload
 class Differences:
     def __init__(self, n: int, u: pk.View1D[pk.double]):
@@ -111,6 +115,19 @@ class BadArguments(ProgramCase):
         self.assertIn("i + 1", msg)
         pk.parallel_for(9, self.k.shift, d=d, u=u)   # the range that fits runs
         np.testing.assert_array_equal(d[:9], np.ones(9))
+
+    def test_run_time_offset_past_the_end(self):
+        """x[i + off] with a scalar argument off (issue 22 item 7): checked with its value."""
+        d, u = np.zeros(10), np.arange(10, dtype=np.float64)
+        msg = self.raises(ValueError, "window", "u", lambda: pk.parallel_for(
+            8, self.k.window, d=d, u=u, off=2))
+        self.assertIn("index 10", msg)
+        np.testing.assert_array_equal(d, np.zeros(10))     # nothing ran
+        msg = self.raises(ValueError, "window", "u", lambda: pk.parallel_for(
+            8, self.k.window, d=d, u=u, off=-1))
+        self.assertIn("index -1", msg)
+        pk.parallel_for(7, self.k.window, d=d, u=u, off=2)  # fits: 7 + 2 + 1 = 10
+        np.testing.assert_array_equal(d[:7], u[2:9] + u[3:10])
 
     def test_negative_begin(self):
         y, x = self.ys()
