@@ -548,7 +548,7 @@ static bool same_access(const pki_access *a, const pki_access *b) {
   for (int d = 0; d < a->rank; d++) {
     const pki_idx *x = &a->idx[d], *y = &b->idx[d];
     if (x->kind != y->kind || x->work != y->work || x->offset != y->offset ||
-        x->works != y->works || (x->text == NULL) != (y->text == NULL) ||
+        x->var != y->var || x->var_coef != y->var_coef || x->works != y->works || (x->text == NULL) != (y->text == NULL) ||
         (x->text && strcmp(x->text, y->text)))
       return false;
   }
