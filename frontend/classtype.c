@@ -383,6 +383,16 @@ static pki_expr *var_expr(pkf_ctx *c, TSNode at, pki_var *v) {
   return e;
 }
 
+bool pkf_list_member_error(pkf_ctx *c, TSNode at, const char *name) {
+  if (!pkf_is_python_list_member(c, c->ent, name))
+    return false;
+  pki_error(c->d, pkf_span(at), "list-member",
+            "data member 'self.%s' is a Python list (typing.List), which stays in Python: "
+            "kernels and @pk.main cannot read it; make it a View, e.g. "
+            "'self.%s: pk.View1D[pk.double] = pk.View([n], pk.double)'", name, name);
+  return true;
+}
+
 bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
   TSNode obj = pkf_field(c, attr, PKF_F_OBJECT);
   const char *an = pkf_text(c, pkf_field(c, attr, PKF_F_ATTRIBUTE));
@@ -396,7 +406,7 @@ bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
     else if (in_entity(c, PKI_ENT_CLASSTYPE))
       pki_error(c->d, pkf_span(attr), "unknown-field", "classtype '%s' has no field 'self.%s'",
                 c->ent->name, an);
-    else
+    else if (!pkf_list_member_error(c, attr, an))
       pki_error(c->d, pkf_span(attr), "unknown-member",
                 "workload '%s' has no data member 'self.%s'; declare it in __init__ with an "
                 "annotation, e.g. 'self.%s: float = ...'", c->ent->name, an, an);

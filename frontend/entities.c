@@ -510,6 +510,13 @@ static void functor_members(pkf_ctx *c, pki_entity *e, TSNode init) {
     pki_type t;
     if (!pkf_type(c, ann, false, &t))
       continue;
+    if (t.kind == PKI_ARRAY) { /* a Python list member: host code only (ExaMiniMD's) */
+      struct pkf_ents *es = pkf_ents_get(c);
+      es->pylists = pki_grow(c->m->arena, es->pylists, es->npyl, &es->cappyl,
+                             sizeof *es->pylists);
+      es->pylists[es->npyl++] = (pkf_callback){e, nm};
+      continue;
+    }
     pki_var *prev = pki_entity_member(e, nm);
     if (prev && pki_type_eq(prev->type, t))
       continue; /* annotated again with the same type (PyKokkos accepts it) */

@@ -29,6 +29,8 @@ struct pkf_ents {
   int ncls, capcls;
   pkf_callback *cbs;
   int ncb, capcb;
+  pkf_callback *pylists; /* List-typed data members of functors/workloads: Python only */
+  int npyl, cappyl;
   int nlambda;
   struct pkf_policy_alias { const char *name; TSNode node; pki_func *fn; } *pols;
   int npol, cappol; /* `p = pk.XPolicy(...)` locals of @pk.main, substituted at dispatches */
@@ -37,6 +39,9 @@ struct pkf_ents {
 struct pkf_ents *pkf_ents_get(pkf_ctx *c);
 /* True if the callback `name` is declared in entity e. */
 bool pkf_is_callback(pkf_ctx *c, pki_entity *e, const char *name);
+/* True if `self.name: List[...]` is a data member of functor/workload e: it stays
+ * in Python (kernels cannot read lists) and is not part of the functor. */
+bool pkf_is_python_list_member(pkf_ctx *c, pki_entity *e, const char *name);
 /* classtype.c: fields of classtype e from its __init__ (ctor already in e->funcs). */
 void pkf_classtype_fields(pkf_ctx *c, pki_entity *e, TSNode init);
 /* classtype.c: reports fields through which a classtype would contain itself. */

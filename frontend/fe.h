@@ -336,6 +336,9 @@ void pkf_lower_call_stmt(pkf_ctx *c, TSNode call, pki_block *out);
 /* Target of an assignment: a View element (flattened indices). NULL on error. */
 pki_expr *pkf_subscript(pkf_ctx *c, TSNode n);
 pki_var *pkf_member(pkf_ctx *c, TSNode attr); /* self.x; reports if unknown */
+/* Reports a use of the List-typed (Python-only) data member name of the entity
+ * being lowered at `at`; false (nothing reported) if name is not one. */
+bool pkf_list_member_error(pkf_ctx *c, TSNode at, const char *name);
 /* A data member named without `self.` (`dt` for `self.dt`), as the C++ PyKokkos
  * emits resolves it: the member of the enclosing functor, workload or classtype
  * method; NULL if none. Callers ask after locals and parameters, before globals. */

@@ -143,6 +143,8 @@ bool pkf_is_self_attr(pkf_ctx *c, TSNode n) {
 pki_var *pkf_member(pkf_ctx *c, TSNode attr) {
   const char *name = pkf_text(c, pkf_field(c, attr, PKF_F_ATTRIBUTE));
   pki_var *v = pki_entity_member(c->ent, name);
+  if (!v && pkf_list_member_error(c, attr, name))
+    return NULL;
   if (!v)
     pki_error(c->d, pkf_span(attr), "unknown-member",
               "functor '%s' has no data member 'self.%s'; declare it in __init__ with "

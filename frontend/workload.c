@@ -17,6 +17,14 @@ bool pkf_is_callback(pkf_ctx *c, pki_entity *e, const char *name) {
   return false;
 }
 
+bool pkf_is_python_list_member(pkf_ctx *c, pki_entity *e, const char *name) {
+  struct pkf_ents *st = pkf_ents_get(c);
+  for (int i = 0; i < st->npyl; i++)
+    if (st->pylists[i].ent == e && !strcmp(st->pylists[i].name, name))
+      return true;
+  return false;
+}
+
 static bool pk_call_named(pkf_ctx *c, TSNode n, const char *name) {
   if (!pkf_type_is(c, n, PKF_N_CALL))
     return false;
