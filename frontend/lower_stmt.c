@@ -162,6 +162,20 @@ static void annotated_decl(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode
   }
   uint32_t s0 = ts_node_start_byte(left);
   pki_var *old = pkf_lookup(c, c->src + s0, ts_node_end_byte(left) - s0);
+  pki_type again;
+  if (old && !ts_node_is_null(right) && old->kind == PKI_VAR_LOCAL && pkf_own_var(c, old) &&
+      old->type.kind != PKI_VOID && pki_is_numeric(old->type.kind) &&
+      pkf_type(c, ann, false, &again) && pki_type_eq(again, old->type)) {
+    pki_expr *value = pkf_expr(c, right); /* `y: int = 4` again: Python assigns y */
+    if (!value)
+      return;
+    pki_stmt *s = pki_new_stmt(c->m, PKI_S_ASSIGN, pkf_span(n));
+    s->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(left));
+    s->target->var = old;
+    s->value = value;
+    push(c, out, s);
+    return;
+  }
   if (old) {
     pki_error(c->d, pkf_span(left), "redeclaration",
               "'%s' is already declared at %u:%u; assign to it without an annotation",

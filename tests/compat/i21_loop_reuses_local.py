@@ -29,6 +29,10 @@ def nested_same_name(i: int, acc: pk.Acc[pk.double]):
     for k in range(5):
         acc += 100 * k
         k = 1000
+    y: int = 3
+    for m in range(2):
+        y: int = 4 + m          # annotated again with the same type: Python assigns y
+    acc += 10000 * y
 
 
 @pk.workload
@@ -69,8 +73,8 @@ def main():
         bad.append(f"t={np.asarray(out).tolist()} want {want_t.tolist()}")
     if not np.allclose(np.asarray(total), want_s):
         bad.append(f"s={np.asarray(total).tolist()}")
-    if nested != 2 * (12 + 100 * 10):
-        bad.append(f"nested loops over one name: {nested} (want {2 * (12 + 1000)})")
+    if nested != 2 * (12 + 100 * 10 + 10000 * 5):
+        bad.append(f"nested loops over one name: {nested} (want {2 * (12 + 1000 + 50000)})")
     if w.last != n - 1 or w.acc != n * n:
         bad.append(f"main: last={w.last} acc={w.acc}")
     if bad:

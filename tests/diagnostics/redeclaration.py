@@ -5,4 +5,4 @@ import math
 @pk.workunit
 def k(i: int, v: pk.View1D[float]):
     x: float = 1.0
-    x: float = 2.0
+    x: int = 2
