@@ -419,6 +419,32 @@ static void put_main_range_checks(pkb_ctx *c, const pki_stmt *s, const pki_func 
   }
 }
 
+/* Before a TeamPolicy dispatch of a workunit (tag) in @pk.main: the team shape
+ * checked as for a launch from Python (pkc::main_team_fits throws pkc::range_error
+ * where Kokkos would abort the process). */
+static void put_main_team_check(pkb_ctx *c, const pki_stmt *s, const pki_func *f,
+                                const char *tag) {
+  pkb_buf *b = c->b;
+  if (s->range != PKI_POLICY_TEAM || !tag || c->policy_text || s->nargs < 1)
+    return;
+  pkb_begin(b, "pkc::main_team_fits<%s>(", tag);
+  put_bound(c, s->args[0]);
+  pkb_put(b, ", ");
+  if (s->nargs > 1 && s->args[1])
+    put_bound(c, s->args[1]);
+  else
+    pkb_put(b, "0");
+  pkb_put(b, ", ");
+  if (s->nargs > 2 && s->args[2])
+    put_bound(c, s->args[2]);
+  else
+    pkb_put(b, "0");
+  pkb_putf(b, ", self, Kokkos::%s(), ",
+           f->pattern == PKI_PATTERN_FOR ? "ParallelForTag" : "ParallelReduceTag");
+  pkb_put_cstr(b, f->name);
+  pkb_put(b, ");\n");
+}
+
 void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) { pkb_emit_dispatch_tagged(c, s, NULL); }
 
 void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_tag) {
@@ -454,8 +480,10 @@ void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_
       pkb_put(b, ";\n");
     }
   }
-  if (!lambda && !fused_tag)
+  if (!lambda && !fused_tag) {
     put_main_range_checks(c, s, f);
+    put_main_team_check(c, s, f, tag);
+  }
   const char **tmps = pki_alloc(c->m->arena, sizeof *tmps * (size_t)(nreds + 1));
   results r = {reds, nreds, tmps, false};
   open_results(c, &r);

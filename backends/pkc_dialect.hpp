@@ -90,6 +90,20 @@ inline bool team_fits(const pkc_policy &p, const Functor &f, PatternTag pattern,
   return true;
 }
 
+// team_fits for a TeamPolicy dispatch inside @pk.main (team 0: Kokkos::AUTO):
+// throws range_error (ValueError) instead of letting Kokkos abort the process.
+template <class Tag, class Functor, class PatternTag>
+inline void main_team_fits(int64_t league, int64_t team, int64_t vector, const Functor &f,
+                           PatternTag pattern, const char *kernel) {
+  pkc_policy p{};
+  p.kind = PKC_POLICY_TEAM;
+  p.league_size = league;
+  p.team_size = team;
+  p.vector_length = vector;
+  char msg[320];
+  if (!team_fits<Tag>(p, f, pattern, kernel, msg, sizeof msg)) throw range_error(msg);
+}
+
 // Whether the host's MDRange tiles fit the backend, checked before the policy
 // exists: Kokkos aborts the process when the product of the tile dimensions
 // exceeds what its backend allows (Impl::get_tile_size_properties, 3.4 and 4.x).

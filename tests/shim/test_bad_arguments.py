@@ -58,6 +58,22 @@ class Differences:
     def diff(self, i: int):
         self.d[i] = self.u[i + 1] - self.u[i]
 
+@pk.workload
+class Teams:
+    def __init__(self, league: int, team: int):
+        self.league: int = league
+        self.team: int = team
+        self.out: pk.View1D[pk.double] = pk.View([league], pk.double)
+
+    @pk.main
+    def run(self):
+        pk.parallel_for("teams", pk.TeamPolicy(self.league, self.team), self.mark)
+
+    @pk.workunit
+    def mark(self, m: pk.TeamMember):
+        if m.team_rank() == 0:
+            self.out[m.league_rank()] = 1.0
+
 @pk.workunit
 def guarded(i: int, d: pk.View1D[pk.double], u: pk.View1D[pk.double]):
     if i > 0 and i < u.extent(0) - 1:
@@ -152,6 +168,18 @@ class BadArguments(ProgramCase):
         ok = self.k.Differences(9, u)
         pk.execute(pk.ExecutionSpace.Default, ok)
         np.testing.assert_array_equal(np.asarray(ok.d)[:9], np.ones(9))
+
+    def test_main_team_too_large(self):
+        """A TeamPolicy in @pk.main with a team larger than the backend runs raises
+        (Kokkos aborted the process before)."""
+        w = self.k.Teams(3, 4096)
+        with self.assertRaises(ValueError) as cm:
+            pk.execute(pk.ExecutionSpace.Default, w)
+        self.assertIn("mark", str(cm.exception))
+        self.assertIn("team size 4096", str(cm.exception))
+        ok = self.k.Teams(3, 1)
+        pk.execute(pk.ExecutionSpace.Default, ok)
+        np.testing.assert_array_equal(np.asarray(ok.out), np.ones(3))
 
     def test_guarded_accesses_run_over_any_range(self):
         d, u = np.zeros(10), np.arange(10, dtype=np.float64) ** 2
