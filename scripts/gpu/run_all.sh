@@ -33,6 +33,9 @@ PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 PKC=${PKC:-$ROOT/build/bin/pkc}
 KC=${KC:-$WORK/kokkos-cuda}
 KU=$WORK/kokkos-cuda-unpatched
+# as cuda_env.sh (compat_cuda.sh): the shim's run-time builds (specializations,
+# rebuilds) find this Kokkos through Kokkos_ROOT, not the default .deps/kokkos-cuda
+export Kokkos_ROOT=$KC
 export PYTHONPATH=$ROOT/runtime-shim/python PKC PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1
 [[ -f build/lib/libpkcrt.so ]] && export PKC_RUNTIME_LIB=${PKC_RUNTIME_LIB:-$ROOT/build/lib/libpkcrt.so}
 t0=$SECONDS
