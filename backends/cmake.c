@@ -4,19 +4,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "pkb_priv.h"
-
-extern char **environ;
 
 void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b) {
   const char *n = m->name;
@@ -99,67 +95,6 @@ static bool on_path(const char *prog) {
       p++;
   }
   return false;
-}
-
-/* Runs argv with stdout+stderr appended to log; returns the exit status or -1. */
-int pkb_run_logged(char *const argv[], const char *log, int verbosity) {
-  FILE *lf = fopen(log, "a");
-  if (lf) {
-    fputs("$", lf);
-    for (int i = 0; argv[i]; i++)
-      fprintf(lf, " %s", argv[i]);
-    fputs("\n", lf);
-    fclose(lf);
-  }
-  if (verbosity > 0) {
-    fputs("pkc: $", stderr);
-    for (int i = 0; argv[i]; i++)
-      fprintf(stderr, " %s", argv[i]);
-    fputs("\n", stderr);
-  }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_APPEND | O_CREAT, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0)
-    return -1;
-  int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR)
-      return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
-/* Prints the log's error lines (or its tail) to stderr; a CMake error's
- * message is on the indented lines after "CMake Error at ...", so those go
- * too (e.g. "No CMAKE_CXX_COMPILER could be found."). */
-void pkb_show_errors(const char *log) {
-  size_t len = 0;
-  char *text = pkb_read_file(log, &len);
-  if (!text)
-    return;
-  int shown = 0;
-  bool in_cmake_error = false;
-  for (char *line = strtok(text, "\n"); line && shown < 60; line = strtok(NULL, "\n")) {
-    bool indented = line[0] == ' ' && line[1] == ' ';
-    in_cmake_error = (in_cmake_error && indented) || strstr(line, "CMake Error");
-    if (in_cmake_error || strstr(line, "error") || strstr(line, "Error") ||
-        strstr(line, "ERROR") || strstr(line, "pkc:")) {
-      fprintf(stderr, "%s\n", line);
-      shown++;
-    }
-  }
-  free(text);
-  if (!shown) { /* no recognizable error line: the tail */
-    text = pkb_read_file(log, &len);
-    size_t start = len > 3000 ? len - 3000 : 0;
-    fprintf(stderr, "%s\n", text + start);
-    free(text);
-  }
-  fprintf(stderr, "pkc: full log: %s\n", log);
 }
 
 /* Is line a compiler message located in the module's own code: the Python
@@ -303,9 +238,14 @@ static int configure(const pki_module *m, const pkb_options *o, build_paths *p,
   free(old);
   if (same && access(p->cache, F_OK) == 0)
     return 0;
+  if (strpbrk(o->outdir, ";\n")) { /* CMake splits lists at ';' and truncates at newlines */
+    snprintf(err, errlen, "CMake cannot build in %s: its path holds a ';' or a newline; build "
+             "into another directory with -o DIR", o->outdir);
+    return -1;
+  }
   /* a different toolchain: start from a clean build directory */
   char *rm[] = {"cmake", "-E", "remove_directory", p->dir, NULL};
-  pkb_run_logged(rm, "/dev/null", o->verbosity);
+  pkb_run_logged(rm, NULL, "/dev/null", o->verbosity);
   if (mkdir(p->dir, 0755) != 0 && errno != EEXIST) {
     snprintf(err, errlen, "cannot create %s: %s", p->dir, strerror(errno));
     return -1;
@@ -324,7 +264,7 @@ static int configure(const pki_module *m, const pkb_options *o, build_paths *p,
   if (cxx)
     argv[n++] = pki_sprintf(a, "-DCMAKE_CXX_COMPILER=%s", cxx);
   argv[n] = NULL;
-  int rc = pkb_run_logged((char *const *)argv, p->log, o->verbosity);
+  int rc = pkb_run_logged((char *const *)argv, NULL, p->log, o->verbosity);
   if (rc != 0) {
     pkb_show_errors(p->log);
     snprintf(err, errlen, "toolchain failure: CMake could not configure %s for backend '%s'"
@@ -343,7 +283,7 @@ static int compile(const pki_module *m, const pkb_options *o, build_paths *p, ch
   char j[32];
   snprintf(j, sizeof j, "%ld", jobs);
   char *argv[] = {"cmake", "--build", p->dir, "-j", j, NULL};
-  if (pkb_run_logged(argv, p->log, o->verbosity) != 0) {
+  if (pkb_run_logged(argv, NULL, p->log, o->verbosity) != 0) {
     pkb_show_errors(p->log);
     snprintf(err, errlen, "toolchain failure: building %s for backend '%s' failed (log: %s)",
              m->name, o->backend, p->log);
