@@ -158,27 +158,18 @@ def _module_intact(so, line):
 
 
 def freshness(so, keyf, sha):
-    """'fresh'; 'stale' (missing, source hash differs, module damaged, or no
-    hash and source newer than the module); 'recheck' (built with another
-    pkc, compiler, CXXFLAGS or Kokkos_ROOT than now: `pkc build` decides);
-    'unknown' (key lacks line 2: checked after loading)."""
+    """'fresh'; 'stale' (missing, source hash differs, module damaged, or a key
+    that cannot prove the module intact: an old or damaged key without its
+    source hash or "so <size> <sha256>" line); 'recheck' (built with another
+    pkc, compiler, CXXFLAGS or Kokkos root than now: `pkc build` decides)."""
     if not os.path.isfile(so) or not os.path.isfile(keyf):
         return "stale"
     try:
         with open(keyf) as f:
             lines = f.read().split("\n")
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return "stale"
-    if len(lines) < 2 or not lines[1]:   # no source hash recorded: fall back on mtimes
-        src = os.path.join(os.path.dirname(os.path.dirname(keyf)),
-                           os.path.basename(so).split(".")[0] + ".py")
-        try:
-            if os.path.getmtime(src) > os.path.getmtime(so):
-                return "stale"
-        except OSError:
-            pass
-        return "unknown"
-    if lines[1] != sha or len(lines) < 4 or not _module_intact(so, lines[3]):
+    if len(lines) < 4 or lines[1] != sha or not _module_intact(so, lines[3]):
         return "stale"
     now = build_inputs()
     return "recheck" if now is not None and lines[2] != now else "fresh"
