@@ -305,11 +305,9 @@ int pkb_mkdirs(const char *path) {
   return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-static int build_texts(const pki_module *m, const pkb_options *o, pkb_texts *t,
-                       char key[65], char *err, size_t errlen) {
-  pkb_texts_make(m, o, t);
-  if (pkb_texts_write(m, o, t, err, errlen) != 0)
-    return -1;
+/* The cache key of the module's texts t (plus the support headers). */
+static int texts_key(const pki_module *m, const pkb_options *o, const pkb_texts *t,
+                     char key[65]) {
   pkb_buf all;
   pkb_buf_init(&all);
   pkb_put(&all, t->cpp.data);
@@ -320,6 +318,15 @@ static int build_texts(const pki_module *m, const pkb_options *o, pkb_texts *t,
     pkb_put(&all, pkb_embedded(*q) ? pkb_embedded(*q) : "");
   int rc = pkb_cache_key(m, o, all.data, key);
   pkb_buf_free(&all);
+  return rc;
+}
+
+static int build_texts(const pki_module *m, const pkb_options *o, pkb_texts *t,
+                       char key[65], char *err, size_t errlen) {
+  pkb_texts_make(m, o, t);
+  if (pkb_texts_write(m, o, t, err, errlen) != 0)
+    return -1;
+  int rc = texts_key(m, o, t, key);
   if (rc != 0)
     snprintf(err, errlen, "cannot compute the cache key (OpenSSL SHA-256 failed)");
   return rc;
@@ -380,6 +387,29 @@ static bool module_intact(const char *old, const char *so) {
   return ok;
 }
 
+/* Is the module up to date: its key file holds the key of these texts and
+ * vouches for the module's bytes? Reads only (a read-only directory holding
+ * an up-to-date module builds nothing, so needs no lock); then the key's
+ * environment line is refreshed where the directory allows. */
+static bool up_to_date(const pki_module *m, const pkb_options *o) {
+  pkb_texts t;
+  pkb_texts_make(m, o, &t);
+  char key[65], err[256];
+  int rc = texts_key(m, o, &t, key);
+  build_paths p;
+  make_paths(m, o, &p);
+  const char *so = pkb_module_path(m->arena, m, o);
+  char *old = rc == 0 ? pkb_read_file(p.keyfile, NULL) : NULL;
+  bool fresh = old && !strncmp(old, key, 64) && module_intact(old, so) &&
+          pkb_texts_write(m, o, &t, err, sizeof err) == 0; /* writes nothing when unchanged */
+  free(old);
+  pkb_texts_free(&t);
+  const char *text = fresh ? key_text(m, key, so) : NULL;
+  if (text) /* the current environment, where writable */
+    pkb_write_if_changed(p.keyfile, text, strlen(text));
+  return fresh;
+}
+
 static int build_locked(const pki_module *m, const pkb_options *o, char *err, size_t errlen) {
   pkb_texts t;
   char key[65];
@@ -390,15 +420,8 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
   if (rc != 0)
     return -1;
   const char *so = pkb_module_path(m->arena, m, o);
-  char *old = pkb_read_file(p.keyfile, NULL);
-  bool fresh = old && !strncmp(old, key, 64) && module_intact(old, so);
-  free(old);
-  if (fresh) { /* same key, module intact: record the current environment */
-    const char *text = key_text(m, key, so);
-    if (text)
-      pkb_write_if_changed(p.keyfile, text, strlen(text));
+  if (up_to_date(m, o)) /* another process built it while this one waited */
     return 0;
-  }
   if (check_kokkos(o, err, errlen) != 0)
     return -1;
   if (!on_path("cmake")) {
@@ -462,6 +485,8 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
  * an exclusive lock on <outdir>/.pkc-lock; the waiting builds then find the
  * module fresh and do nothing. The lock goes with the process. */
 int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errlen) {
+  if (up_to_date(m, o))
+    return 0;
   if (pkb_mkdirs(o->outdir) != 0) {
     snprintf(err, errlen, "cannot create %s: %s", o->outdir, strerror(errno));
     return -1;

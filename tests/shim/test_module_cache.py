@@ -98,6 +98,29 @@ class ModuleCache(unittest.TestCase):
         self.assertIn("RuntimeError", r.stderr)
         self.assertIn(f"pkc build {self.src}", r.stderr)
 
+    def test_up_to_date_module_in_read_only_directory(self):
+        """Issue 22 item 14: `pkc build` of an up-to-date module in a
+        directory it cannot write succeeds (it checks before taking the
+        lock, which needs a file there) and the program runs there. As root
+        the checks run as nobody, whom the mode bits do stop."""
+        self.assertEqual(self.run_program().stdout.strip(), "OK")
+        before = os.path.getmtime(self.so)
+        for d, _, names in os.walk(self.tmp.name):
+            for n in names:
+                os.chmod(os.path.join(d, n), 0o444)
+            os.chmod(d, 0o555)
+        self.addCleanup(lambda: [os.chmod(d, 0o755) for d, _, _ in os.walk(self.tmp.name)])
+        drop = (["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+                if os.geteuid() == 0 else [])
+        e = env(HOME=self.tmp.name)
+        b = subprocess.run(drop + [PKC, "build", self.src], capture_output=True, text=True,
+                           env=e, timeout=300)
+        self.assertEqual((b.returncode, b.stderr), (0, ""))
+        r = subprocess.run(drop + [sys.executable, self.src], capture_output=True, text=True,
+                           env=e, timeout=300)
+        self.assertEqual((r.returncode, r.stdout.strip()), (0, "OK"), r.stderr)
+        self.assertEqual(os.path.getmtime(self.so), before)
+
     def test_changed_cxxflags_rebuild(self):
         self.assertEqual(self.run_program().stdout.strip(), "OK")
         before = os.path.getmtime(self.so)
