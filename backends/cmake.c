@@ -337,10 +337,12 @@ static int build_texts(const pki_module *m, const pkb_options *o, pkb_texts *t,
  *   2 the source's SHA-256 (the shim compares it with the file it runs)
  *   3 "inputs pkc=<path>|<size>|<mtime ns>\tCXX=...\tCXXFLAGS=...\tKokkos_ROOT=...\tcpu=..."
  *     (the environment the key depends on: where it differs, the shim lets
- *     pkc build decide again, as only it can compute the key)
+ *     pkc build decide again, as only it can compute the key; Kokkos_ROOT is
+ *     the resolved Kokkos install the module was built against)
  *   4 "so <size> <sha256>" of the module (a damaged module is rebuilt, never loaded)
  * Arena string; NULL if the module cannot be read. */
-static const char *key_text(const pki_module *m, const char *key, const char *so) {
+static const char *key_text(const pki_module *m, const pkb_options *o, const char *key,
+                            const char *so) {
   char src_sha[65], so_sha[65];
   if (pkb_sha256_hex(m->source, m->source_len, src_sha) != 0)
     src_sha[0] = 0;
@@ -359,10 +361,11 @@ static const char *key_text(const pki_module *m, const char *key, const char *so
     *gone = 0;
   struct stat st = {0};
   stat(self, &st);
-  const char *env[] = {"CXX", "CXXFLAGS", "Kokkos_ROOT"};
-  const char *e[3];
-  for (int i = 0; i < 3; i++)
-    e[i] = getenv(env[i]) ? getenv(env[i]) : "";
+  const char *e[3] = {getenv("CXX") ? getenv("CXX") : "",
+                      getenv("CXXFLAGS") ? getenv("CXXFLAGS") : "",
+                      /* resolved (cmd/pkc.c: realpath), whether from --kokkos-root,
+                       * Kokkos_ROOT or the default: the shim resolves Kokkos_ROOT alike */
+                      o->kokkos_root ? o->kokkos_root : ""};
   char cpu[65];
   pkb_cpu_id(cpu);
   return pki_sprintf(m->arena, "%s\n%s\ninputs pkc=%s|%lld|%lld\tCXX=%s\tCXXFLAGS=%s\tKokkos_ROOT=%s"
@@ -404,7 +407,7 @@ static bool up_to_date(const pki_module *m, const pkb_options *o) {
           pkb_texts_write(m, o, &t, err, sizeof err) == 0; /* writes nothing when unchanged */
   free(old);
   pkb_texts_free(&t);
-  const char *text = fresh ? key_text(m, key, so) : NULL;
+  const char *text = fresh ? key_text(m, o, key, so) : NULL;
   if (text) /* the current environment, where writable */
     pkb_write_if_changed(p.keyfile, text, strlen(text));
   return fresh;
@@ -467,7 +470,7 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
     snprintf(err, errlen, "toolchain failure: the build did not produce %s", so);
     return -1;
   }
-  const char *text = key_text(m, key, so);
+  const char *text = key_text(m, o, key, so);
   if (!text) {
     snprintf(err, errlen, "toolchain failure: cannot read the module %s it built", so);
     return -1;

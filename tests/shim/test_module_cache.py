@@ -121,6 +121,32 @@ class ModuleCache(unittest.TestCase):
         self.assertEqual((r.returncode, r.stdout.strip()), (0, "OK"), r.stderr)
         self.assertEqual(os.path.getmtime(self.so), before)
 
+    def test_kokkos_root_flag_then_environment_no_rebuild(self):
+        """Issue 22 item 17: a module built by `pkc build --kokkos-root K
+        file.py` (a relative path) is fresh for a run under Kokkos_ROOT=K
+        spelled otherwise (the key records the resolved install; the shim
+        resolves Kokkos_ROOT alike) and is not rebuilt by it (an assert's
+        message names the file as #line does, not as the command spelled it)."""
+        with open(self.src, "w") as f:
+            f.write(PROGRAM.replace("    y[i] = a * x[i]\n",
+                                    "    assert x[i] >= 0.0, 'x must be non-negative'\n"
+                                    "    y[i] = a * x[i]\n"))
+        kroot = os.path.join(ROOT, ".deps", "kokkos-openmp")
+        b = subprocess.run([PKC, "build", "--kokkos-root", kroot, "scale.py"], cwd=self.tmp.name,
+                           capture_output=True, text=True, env=env(), timeout=300)
+        self.assertEqual(b.returncode, 0, b.stderr)
+        before = os.path.getmtime(self.so)
+        spelled = os.path.join(ROOT, ".deps", ".", "kokkos-openmp") + "/"
+        probe = ("import hashlib, sys; from pykokkos import _loader as L; "
+                 "sha = hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest(); "
+                 "print(L.freshness(sys.argv[2], sys.argv[3], sha))")
+        r = subprocess.run([sys.executable, "-c", probe, self.src, self.so, self.key],
+                           capture_output=True, text=True, env=env(Kokkos_ROOT=spelled))
+        self.assertEqual(r.stdout.strip(), "fresh", r.stderr)
+        r = self.run_program(Kokkos_ROOT=spelled)
+        self.assertEqual((r.returncode, r.stdout.strip()), (0, "OK"), r.stderr)
+        self.assertEqual(os.path.getmtime(self.so), before, "rebuilt: " + r.stderr)
+
     def test_changed_cxxflags_rebuild(self):
         self.assertEqual(self.run_program().stdout.strip(), "OK")
         before = os.path.getmtime(self.so)

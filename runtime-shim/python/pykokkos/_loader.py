@@ -123,8 +123,30 @@ def build_inputs():
         st = os.stat(path)
     except OSError:
         return None
-    env = "\t".join(f"{k}={os.environ.get(k, '')}" for k in ("CXX", "CXXFLAGS", "Kokkos_ROOT"))
-    return f"inputs pkc={path}|{st.st_size}|{st.st_mtime_ns}\t{env}\tcpu={_cpu_id()[:16]}"
+    env = "\t".join(f"{k}={os.environ.get(k, '')}" for k in ("CXX", "CXXFLAGS"))
+    return (f"inputs pkc={path}|{st.st_size}|{st.st_mtime_ns}\t{env}\t"
+            f"Kokkos_ROOT={kokkos_root()}\tcpu={_cpu_id()[:16]}")
+
+
+def kokkos_root():
+    """$Kokkos_ROOT resolved as pkc resolves it (realpath where it exists), or
+    '' when unset: then any Kokkos the module was built against will do (pkc
+    records the install it used, from --kokkos-root, Kokkos_ROOT or its default)."""
+    root = os.environ.get("Kokkos_ROOT", "")
+    if root and os.path.exists(root):
+        return os.path.realpath(root)
+    return root
+
+
+def inputs_match(recorded, now):
+    """Does key line 3 (recorded) hold for the environment now (build_inputs)?
+    Field by field; an empty Kokkos_ROOT now accepts the recorded one."""
+    rec = dict(f.partition("=")[::2] for f in recorded.split("\t"))
+    cur = dict(f.partition("=")[::2] for f in now.split("\t"))
+    if cur.get("Kokkos_ROOT") == "":
+        rec.pop("Kokkos_ROOT", None)
+        cur.pop("Kokkos_ROOT")
+    return rec == cur
 
 
 def _cpu_id():
@@ -172,7 +194,7 @@ def freshness(so, keyf, sha):
     if len(lines) < 4 or lines[1] != sha or not _module_intact(so, lines[3]):
         return "stale"
     now = build_inputs()
-    return "recheck" if now is not None and lines[2] != now else "fresh"
+    return "recheck" if now is not None and not inputs_match(lines[2], now) else "fresh"
 
 
 def jit_build(source, backend, recheck=False):
