@@ -225,6 +225,16 @@ def jit_build(source, backend, recheck=False):
                            f"failed (exit {rc}); see the messages above")
 
 
+def launched_ranks():
+    """The number of ranks the MPI launcher started (its environment), or 1."""
+    for k in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"):
+        try:
+            return int(os.environ[k])
+        except (KeyError, ValueError):
+            pass
+    return 1
+
+
 class Module:
     """An opened module: libpkcrt handle, descriptor, kernels by (entity, name)."""
 
@@ -286,6 +296,9 @@ def load_module(rt, source, backend, paths=None, build=None):
     if not rt.modules and not rt.spec_modules:   # Kokkos starts with this module
         from ._spaces import bind_rank
         nthreads = nthreads or bind_rank(backend in ("cuda", "hip"))
+        if launched_ranks() > 1:   # a failing rank ends the job (pykokkos.mpi)
+            from .mpi import abort_on_failure
+            abort_on_failure()
     h = lib.pkr_open(so.encode(), nthreads, err, len(err))
     if not h:
         raise RuntimeError("pykokkos: " + err.value.decode(errors="replace"))
