@@ -108,7 +108,7 @@ fi
 
 # --- 3. examples: build all for CUDA in parallel, then run each ------------
 ls examples/*.py bench/cuda/stream_pk.py | grep -v 'examples/trivial.py' \
-  | xargs -P 16 -I{} bash -c 'build_one {}'
+  | xargs -P 16 -I{} bash -c 'build_one "$1"' _ {}   # the name as an argument, not as code
 say "example builds done"
 summary=()
 for ex in examples/*.py; do
