@@ -141,7 +141,7 @@ static int split_words(pki_arena *a, const char *s, argvec *av) {
   pkb_buf_init(&w);
   int rc = 0;
   bool in_word = false;
-  for (const char *p = s; *p && rc == 0; p++) {
+  for (const char *p = s; rc == 0 && *p; p++) { /* rc first: a quote may end at the NUL */
     if (strchr(" \t\n", *p)) {
       if (in_word)
         argv_push(a, av, w.data ? w.data : "");
