@@ -498,7 +498,8 @@ int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errle
   snprintf(lock, sizeof lock, "%s/.pkc-lock", o->outdir);
   int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0 || flock(fd, LOCK_EX) != 0) {
-    snprintf(err, errlen, "cannot lock %s: %s", lock, strerror(errno));
+    snprintf(err, errlen, "cannot lock %s: %s (the module is missing or out of date, and "
+             "building it needs a writable output directory: pass -o DIR)", lock, strerror(errno));
     if (fd >= 0)
       close(fd);
     return -1;

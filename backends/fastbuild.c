@@ -258,8 +258,9 @@ static void replace_in_args(pki_arena *a, argvec *av, const char *from, const ch
     av->v[i] = replace_all(a, av->v[i], from, to);
 }
 
-/* Configures the probe, keeps its commands as templates
- * (compile.sh, link.sh: @SRC@, @OBJ@, @SO@) and precompiles the header. */
+/* Configures the probe, keeps its commands as templates (compile.args,
+ * link.args: one argument a line, with @SRC@, @OBJ@, @SO@) and precompiles
+ * the header. */
 static int setup(const pki_module *m, const pkb_options *o, const toolchain *t,
                  const char *cmake, const char *log) {
   pki_arena *a = m->arena;
