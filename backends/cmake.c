@@ -4,19 +4,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "pkb_priv.h"
-
-extern char **environ;
 
 void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b) {
   const char *n = m->name;
@@ -99,67 +95,6 @@ static bool on_path(const char *prog) {
       p++;
   }
   return false;
-}
-
-/* Runs argv with stdout+stderr appended to log; returns the exit status or -1. */
-int pkb_run_logged(char *const argv[], const char *log, int verbosity) {
-  FILE *lf = fopen(log, "a");
-  if (lf) {
-    fputs("$", lf);
-    for (int i = 0; argv[i]; i++)
-      fprintf(lf, " %s", argv[i]);
-    fputs("\n", lf);
-    fclose(lf);
-  }
-  if (verbosity > 0) {
-    fputs("pkc: $", stderr);
-    for (int i = 0; argv[i]; i++)
-      fprintf(stderr, " %s", argv[i]);
-    fputs("\n", stderr);
-  }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_APPEND | O_CREAT, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0)
-    return -1;
-  int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR)
-      return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
-/* Prints the log's error lines (or its tail) to stderr; a CMake error's
- * message is on the indented lines after "CMake Error at ...", so those go
- * too (e.g. "No CMAKE_CXX_COMPILER could be found."). */
-void pkb_show_errors(const char *log) {
-  size_t len = 0;
-  char *text = pkb_read_file(log, &len);
-  if (!text)
-    return;
-  int shown = 0;
-  bool in_cmake_error = false;
-  for (char *line = strtok(text, "\n"); line && shown < 60; line = strtok(NULL, "\n")) {
-    bool indented = line[0] == ' ' && line[1] == ' ';
-    in_cmake_error = (in_cmake_error && indented) || strstr(line, "CMake Error");
-    if (in_cmake_error || strstr(line, "error") || strstr(line, "Error") ||
-        strstr(line, "ERROR") || strstr(line, "pkc:")) {
-      fprintf(stderr, "%s\n", line);
-      shown++;
-    }
-  }
-  free(text);
-  if (!shown) { /* no recognizable error line: the tail */
-    text = pkb_read_file(log, &len);
-    size_t start = len > 3000 ? len - 3000 : 0;
-    fprintf(stderr, "%s\n", text + start);
-    free(text);
-  }
-  fprintf(stderr, "pkc: full log: %s\n", log);
 }
 
 /* Is line a compiler message located in the module's own code: the Python
@@ -303,9 +238,14 @@ static int configure(const pki_module *m, const pkb_options *o, build_paths *p,
   free(old);
   if (same && access(p->cache, F_OK) == 0)
     return 0;
+  if (strpbrk(o->outdir, ";\n")) { /* CMake splits lists at ';' and truncates at newlines */
+    snprintf(err, errlen, "CMake cannot build in %s: its path holds a ';' or a newline; build "
+             "into another directory with -o DIR", o->outdir);
+    return -1;
+  }
   /* a different toolchain: start from a clean build directory */
   char *rm[] = {"cmake", "-E", "remove_directory", p->dir, NULL};
-  pkb_run_logged(rm, "/dev/null", o->verbosity);
+  pkb_run_logged(rm, NULL, "/dev/null", o->verbosity);
   if (mkdir(p->dir, 0755) != 0 && errno != EEXIST) {
     snprintf(err, errlen, "cannot create %s: %s", p->dir, strerror(errno));
     return -1;
@@ -324,7 +264,7 @@ static int configure(const pki_module *m, const pkb_options *o, build_paths *p,
   if (cxx)
     argv[n++] = pki_sprintf(a, "-DCMAKE_CXX_COMPILER=%s", cxx);
   argv[n] = NULL;
-  int rc = pkb_run_logged((char *const *)argv, p->log, o->verbosity);
+  int rc = pkb_run_logged((char *const *)argv, NULL, p->log, o->verbosity);
   if (rc != 0) {
     pkb_show_errors(p->log);
     snprintf(err, errlen, "toolchain failure: CMake could not configure %s for backend '%s'"
@@ -343,7 +283,7 @@ static int compile(const pki_module *m, const pkb_options *o, build_paths *p, ch
   char j[32];
   snprintf(j, sizeof j, "%ld", jobs);
   char *argv[] = {"cmake", "--build", p->dir, "-j", j, NULL};
-  if (pkb_run_logged(argv, p->log, o->verbosity) != 0) {
+  if (pkb_run_logged(argv, NULL, p->log, o->verbosity) != 0) {
     pkb_show_errors(p->log);
     snprintf(err, errlen, "toolchain failure: building %s for backend '%s' failed (log: %s)",
              m->name, o->backend, p->log);
@@ -365,11 +305,9 @@ int pkb_mkdirs(const char *path) {
   return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-static int build_texts(const pki_module *m, const pkb_options *o, pkb_texts *t,
-                       char key[65], char *err, size_t errlen) {
-  pkb_texts_make(m, o, t);
-  if (pkb_texts_write(m, o, t, err, errlen) != 0)
-    return -1;
+/* The cache key of the module's texts t (plus the support headers). */
+static int texts_key(const pki_module *m, const pkb_options *o, const pkb_texts *t,
+                     char key[65]) {
   pkb_buf all;
   pkb_buf_init(&all);
   pkb_put(&all, t->cpp.data);
@@ -380,6 +318,15 @@ static int build_texts(const pki_module *m, const pkb_options *o, pkb_texts *t,
     pkb_put(&all, pkb_embedded(*q) ? pkb_embedded(*q) : "");
   int rc = pkb_cache_key(m, o, all.data, key);
   pkb_buf_free(&all);
+  return rc;
+}
+
+static int build_texts(const pki_module *m, const pkb_options *o, pkb_texts *t,
+                       char key[65], char *err, size_t errlen) {
+  pkb_texts_make(m, o, t);
+  if (pkb_texts_write(m, o, t, err, errlen) != 0)
+    return -1;
+  int rc = texts_key(m, o, t, key);
   if (rc != 0)
     snprintf(err, errlen, "cannot compute the cache key (OpenSSL SHA-256 failed)");
   return rc;
@@ -390,10 +337,12 @@ static int build_texts(const pki_module *m, const pkb_options *o, pkb_texts *t,
  *   2 the source's SHA-256 (the shim compares it with the file it runs)
  *   3 "inputs pkc=<path>|<size>|<mtime ns>\tCXX=...\tCXXFLAGS=...\tKokkos_ROOT=...\tcpu=..."
  *     (the environment the key depends on: where it differs, the shim lets
- *     pkc build decide again, as only it can compute the key)
+ *     pkc build decide again, as only it can compute the key; Kokkos_ROOT is
+ *     the resolved Kokkos install the module was built against)
  *   4 "so <size> <sha256>" of the module (a damaged module is rebuilt, never loaded)
  * Arena string; NULL if the module cannot be read. */
-static const char *key_text(const pki_module *m, const char *key, const char *so) {
+static const char *key_text(const pki_module *m, const pkb_options *o, const char *key,
+                            const char *so) {
   char src_sha[65], so_sha[65];
   if (pkb_sha256_hex(m->source, m->source_len, src_sha) != 0)
     src_sha[0] = 0;
@@ -412,10 +361,11 @@ static const char *key_text(const pki_module *m, const char *key, const char *so
     *gone = 0;
   struct stat st = {0};
   stat(self, &st);
-  const char *env[] = {"CXX", "CXXFLAGS", "Kokkos_ROOT"};
-  const char *e[3];
-  for (int i = 0; i < 3; i++)
-    e[i] = getenv(env[i]) ? getenv(env[i]) : "";
+  const char *e[3] = {getenv("CXX") ? getenv("CXX") : "",
+                      getenv("CXXFLAGS") ? getenv("CXXFLAGS") : "",
+                      /* resolved (cmd/pkc.c: realpath), whether from --kokkos-root,
+                       * Kokkos_ROOT or the default: the shim resolves Kokkos_ROOT alike */
+                      o->kokkos_root ? o->kokkos_root : ""};
   char cpu[65];
   pkb_cpu_id(cpu);
   return pki_sprintf(m->arena, "%s\n%s\ninputs pkc=%s|%lld|%lld\tCXX=%s\tCXXFLAGS=%s\tKokkos_ROOT=%s"
@@ -440,6 +390,29 @@ static bool module_intact(const char *old, const char *so) {
   return ok;
 }
 
+/* Is the module up to date: its key file holds the key of these texts and
+ * vouches for the module's bytes? Reads only (a read-only directory holding
+ * an up-to-date module builds nothing, so needs no lock); then the key's
+ * environment line is refreshed where the directory allows. */
+static bool up_to_date(const pki_module *m, const pkb_options *o) {
+  pkb_texts t;
+  pkb_texts_make(m, o, &t);
+  char key[65], err[256];
+  int rc = texts_key(m, o, &t, key);
+  build_paths p;
+  make_paths(m, o, &p);
+  const char *so = pkb_module_path(m->arena, m, o);
+  char *old = rc == 0 ? pkb_read_file(p.keyfile, NULL) : NULL;
+  bool fresh = old && !strncmp(old, key, 64) && module_intact(old, so) &&
+          pkb_texts_write(m, o, &t, err, sizeof err) == 0; /* writes nothing when unchanged */
+  free(old);
+  pkb_texts_free(&t);
+  const char *text = fresh ? key_text(m, o, key, so) : NULL;
+  if (text) /* the current environment, where writable */
+    pkb_write_if_changed(p.keyfile, text, strlen(text));
+  return fresh;
+}
+
 static int build_locked(const pki_module *m, const pkb_options *o, char *err, size_t errlen) {
   pkb_texts t;
   char key[65];
@@ -450,15 +423,8 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
   if (rc != 0)
     return -1;
   const char *so = pkb_module_path(m->arena, m, o);
-  char *old = pkb_read_file(p.keyfile, NULL);
-  bool fresh = old && !strncmp(old, key, 64) && module_intact(old, so);
-  free(old);
-  if (fresh) { /* same key, module intact: record the current environment */
-    const char *text = key_text(m, key, so);
-    if (text)
-      pkb_write_if_changed(p.keyfile, text, strlen(text));
+  if (up_to_date(m, o)) /* another process built it while this one waited */
     return 0;
-  }
   if (check_kokkos(o, err, errlen) != 0)
     return -1;
   if (!on_path("cmake")) {
@@ -504,7 +470,7 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
     snprintf(err, errlen, "toolchain failure: the build did not produce %s", so);
     return -1;
   }
-  const char *text = key_text(m, key, so);
+  const char *text = key_text(m, o, key, so);
   if (!text) {
     snprintf(err, errlen, "toolchain failure: cannot read the module %s it built", so);
     return -1;
@@ -522,6 +488,8 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
  * an exclusive lock on <outdir>/.pkc-lock; the waiting builds then find the
  * module fresh and do nothing. The lock goes with the process. */
 int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errlen) {
+  if (up_to_date(m, o))
+    return 0;
   if (pkb_mkdirs(o->outdir) != 0) {
     snprintf(err, errlen, "cannot create %s: %s", o->outdir, strerror(errno));
     return -1;
@@ -530,7 +498,8 @@ int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errle
   snprintf(lock, sizeof lock, "%s/.pkc-lock", o->outdir);
   int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0 || flock(fd, LOCK_EX) != 0) {
-    snprintf(err, errlen, "cannot lock %s: %s", lock, strerror(errno));
+    snprintf(err, errlen, "cannot lock %s: %s (the module is missing or out of date, and "
+             "building it needs a writable output directory: pass -o DIR)", lock, strerror(errno));
     if (fd >= 0)
       close(fd);
     return -1;

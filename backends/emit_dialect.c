@@ -256,7 +256,7 @@ void pkb_emit_assert(pkb_ctx *c, const pki_stmt *s) {
   pkb_put(b, ")) {\n");
   b->indent++;
   pkb_begin(b, "PKC_PRINTF(\"%%s:%%d: assertion failed: %%s\\n\", ");
-  pkb_put_cstr(b, m->path ? m->path : "?");
+  pkb_put_cstr(b, m->abspath ? m->abspath : "?"); /* as #line: not as spelled */
   pkb_putf(b, ", %u, ", (unsigned)s->span.line);
   if (s->nargs > 0 && s->args[0] && s->args[0]->kind == PKI_E_STR)
     pkb_put_cstr(b, s->args[0]->str ? s->args[0]->str : "");

@@ -13,6 +13,12 @@
  * module's own #include of it finds the guard set). The generated project
  * is still written, and builds the same module with CMake.
  *
+ * The captured commands are split into argument vectors once (CMake quotes
+ * them for a POSIX shell; split_words undoes exactly that quoting and
+ * refuses anything else) and kept one argument per line; the module's paths
+ * are then whole arguments and nothing runs through a shell, whatever the
+ * characters of a path (issue 22).
+ *
  * Cache: $PKC_CACHE_DIR, else $XDG_CACHE_HOME/pkc, else ~/.cache/pkc;
  * toolchains/<SHA-256 of everything above>/. PKC_FAST_BUILD=0 (or any setup
  * failure, logged) builds with CMake instead. GPU backends always use CMake.
@@ -53,9 +59,10 @@ static int toolchain_key(const pki_module *m, const pkb_options *o, const char *
                          char out[65]) {
   pkb_buf b;
   pkb_buf_init(&b);
-  pkb_putf(&b, "pkc-toolchain 1\npkc %s\nbackend %s\nkokkos %s\nCXX %s\nCXXFLAGS %s\n",
+  pkb_putf(&b, "pkc-toolchain 2\npkc %s\nbackend %s\nkokkos %s\nCXX %s\nCXXFLAGS %s\nLDFLAGS %s\n",
            o->pkc_version, o->backend, o->kokkos_root ? o->kokkos_root : "",
-           getenv("CXX") ? getenv("CXX") : "", getenv("CXXFLAGS") ? getenv("CXXFLAGS") : "");
+           getenv("CXX") ? getenv("CXX") : "", getenv("CXXFLAGS") ? getenv("CXXFLAGS") : "",
+           getenv("LDFLAGS") ? getenv("LDFLAGS") : ""); /* CMake reads LDFLAGS too */
   char cfg[4200];
   snprintf(cfg, sizeof cfg, "%s/include/KokkosCore_config.h", o->kokkos_root ? o->kokkos_root : "");
   char *text = pkb_read_file(cfg, NULL);
@@ -105,6 +112,122 @@ static char *replace_all(pki_arena *a, const char *s, const char *from, const ch
   return r;
 }
 
+/* An argument vector (arena strings, NULL-terminated). */
+typedef struct argvec {
+  char **v;
+  int n, cap;
+} argvec;
+
+static void argv_push(pki_arena *a, argvec *av, const char *arg) {
+  if (av->n + 2 > av->cap) {
+    int cap = av->cap ? 2 * av->cap : 64;
+    char **v = pki_alloc(a, (size_t)cap * sizeof *v);
+    if (av->n)
+      memcpy(v, av->v, (size_t)av->n * sizeof *v);
+    av->v = v;
+    av->cap = cap;
+  }
+  av->v[av->n++] = pki_strdup(a, arg);
+  av->v[av->n] = NULL;
+}
+
+/* Splits a command line as a POSIX shell would split CMake's quoting of it:
+ * blanks separate words; '...' is literal; "..." and a bare backslash
+ * escape the next character (in "...", only $ ` " \ and newline). Anything
+ * a shell would expand or interpret ($, `, |, ;, &, <, >, (, ) unquoted, $
+ * or ` in "...") or an unterminated quote: -1 (the caller builds with CMake). */
+static int split_words(pki_arena *a, const char *s, argvec *av) {
+  pkb_buf w;
+  pkb_buf_init(&w);
+  int rc = 0;
+  bool in_word = false;
+  for (const char *p = s; rc == 0 && *p; p++) { /* rc first: a quote may end at the NUL */
+    if (strchr(" \t\n", *p)) {
+      if (in_word)
+        argv_push(a, av, w.data ? w.data : "");
+      in_word = false;
+      w.len = 0;
+      if (w.data)
+        w.data[0] = 0;
+      continue;
+    }
+    in_word = true;
+    if (*p == '\'') {
+      const char *q = strchr(p + 1, '\'');
+      if (!q)
+        rc = -1;
+      else
+        pkb_putf(&w, "%.*s", (int)(q - p - 1), p + 1);
+      p = q ? q : p;
+    } else if (*p == '"') {
+      for (p++; *p && *p != '"' && rc == 0; p++) {
+        if (*p == '$' || *p == '`')
+          rc = -1;
+        else if (*p == '\\' && p[1] && strchr("$`\"\\\n", p[1]))
+          p++;
+        pkb_putf(&w, "%c", *p);
+      }
+      rc = *p == '"' ? rc : -1;
+    } else if (*p == '\\' && p[1]) {
+      pkb_putf(&w, "%c", *++p);
+    } else if (strchr("$`|;&<>()", *p)) {
+      rc = -1;
+    } else {
+      pkb_putf(&w, "%c", *p);
+    }
+  }
+  if (rc == 0 && in_word)
+    argv_push(a, av, w.data ? w.data : "");
+  pkb_buf_free(&w);
+  return rc == 0 && av->n > 0 ? 0 : -1;
+}
+
+/* Writes the arguments one per line ('\' and newline escaped). */
+static int write_args(const char *path, const argvec *av) {
+  pkb_buf b;
+  pkb_buf_init(&b);
+  for (int i = 0; i < av->n; i++) {
+    for (const char *p = av->v[i]; *p; p++)
+      pkb_put(&b, *p == '\\' ? "\\\\" : *p == '\n' ? "\\n" : (char[]){*p, 0});
+    pkb_put(&b, "\n");
+  }
+  int rc = pkb_write_if_changed(path, b.data ? b.data : "", b.len);
+  pkb_buf_free(&b);
+  return rc;
+}
+
+/* Reads what write_args wrote, each argument with @SRC@, @OBJ@ and @SO@
+ * replaced (one pass: a path holding "@OBJ@" is not rewritten). */
+static int read_args(pki_arena *a, const char *path, const char *const subst[6], argvec *av) {
+  char *text = pkb_read_file(path, NULL);
+  if (!text)
+    return -1;
+  pkb_buf w;
+  pkb_buf_init(&w);
+  for (const char *p = text; *p; p++) {
+    int k = -1;
+    for (int i = 0; i < 6 && k < 0; i += 2)
+      if (!strncmp(p, subst[i], strlen(subst[i])))
+        k = i;
+    if (k >= 0) {
+      pkb_put(&w, subst[k + 1]);
+      p += strlen(subst[k]) - 1;
+    } else if (*p == '\n') {
+      argv_push(a, av, w.data ? w.data : "");
+      w.len = 0;
+      if (w.data)
+        w.data[0] = 0;
+    } else if (*p == '\\' && (p[1] == '\\' || p[1] == 'n')) {
+      pkb_put(&w, *++p == 'n' ? "\n" : "\\");
+    } else {
+      pkb_putf(&w, "%c", *p);
+    }
+  }
+  pkb_buf_free(&w);
+  free(text);
+  return av->n > 0 ? 0 : -1;
+}
+
 /* The "command" of the first entry of compile_commands.json, unescaped. */
 static char *compile_command(pki_arena *a, const char *json) {
   const char *k = json ? strstr(json, "\"command\": \"") : NULL;
@@ -122,20 +245,22 @@ static char *compile_command(pki_arena *a, const char *json) {
   return r;
 }
 
-static int run_sh(const char *cmd, const char *cwd, const char *log, int verbosity) {
-  char *argv[] = {"sh", "-c", NULL, NULL};
-  char *full = malloc(strlen(cmd) + strlen(cwd) + 16);
-  if (!full)
-    return -1;
-  sprintf(full, "cd '%s' && %s", cwd, cmd);
-  argv[2] = full;
-  int rc = pkb_run_logged(argv, log, verbosity);
-  free(full);
-  return rc;
+static bool has_arg(const argvec *av, const char *arg) {
+  for (int i = 0; i < av->n; i++)
+    if (strstr(av->v[i], arg))
+      return true;
+  return false;
 }
 
-/* Configures the probe, keeps its commands as templates
- * (compile.sh, link.sh: @SRC@, @OBJ@, @SO@) and precompiles the header. */
+/* Replaces every occurrence of from in each argument (templates). */
+static void replace_in_args(pki_arena *a, argvec *av, const char *from, const char *to) {
+  for (int i = 0; i < av->n; i++)
+    av->v[i] = replace_all(a, av->v[i], from, to);
+}
+
+/* Configures the probe, keeps its commands as templates (compile.args,
+ * link.args: one argument a line, with @SRC@, @OBJ@, @SO@) and precompiles
+ * the header. */
 static int setup(const pki_module *m, const pkb_options *o, const toolchain *t,
                  const char *cmake, const char *log) {
   pki_arena *a = m->arena;
@@ -162,7 +287,7 @@ static int setup(const pki_module *m, const pkb_options *o, const toolchain *t,
     argv[n++] = pki_sprintf(a, "-DKokkos_ROOT=%s", o->kokkos_root);
   argv[n] = NULL;
   /* configuring writes compile_commands.json and link.txt: nothing to build */
-  if (pkb_run_logged((char *const *)argv, log, o->verbosity) != 0)
+  if (pkb_run_logged((char *const *)argv, NULL, log, o->verbosity) != 0)
     return -1;
   char *json = pkb_read_file(pki_sprintf(a, "%s/compile_commands.json", t->build), NULL);
   char *cc = compile_command(a, json);
@@ -172,26 +297,37 @@ static int setup(const pki_module *m, const pkb_options *o, const toolchain *t,
                              NULL);
   const char *obj = pki_sprintf(a, "CMakeFiles/%s.dir/pkc_probe.cpp.o", target);
   const char *so = pki_sprintf(a, "%s/pkc_probe.%s.so", t->probe, o->backend);
-  if (!cc || !link || !strstr(cc, src) || !strstr(cc, obj) || !strstr(link, obj) ||
-      !strstr(link, so)) {
-    free(link);
-    return -1;
-  }
-  for (char *nl = strchr(link, '\n'); nl; nl = strchr(nl, '\n'))
-    *nl = ' ';
-  /* templates; the precompiled header is forced in front of the source */
-  char *cct = replace_all(a, replace_all(a, cc, src, "@SRC@"), obj, "@OBJ@");
-  cct = pki_sprintf(a, "%s -include '%s/pkc_kokkos.hpp'\n", cct, inc);
-  char *lt = pki_sprintf(a, "%s\n", replace_all(a, replace_all(a, link, obj, "@OBJ@"), so, "@SO@"));
+  argvec cav = {0}, lav = {0}, pav = {0};
+  char *nl = link ? strchr(link, '\n') : NULL;
+  bool one_line = nl && !nl[strspn(nl, "\n ")]; /* one command */
+  bool ok = cc && link && one_line && split_words(a, cc, &cav) == 0 &&
+            split_words(a, cc, &pav) == 0 && split_words(a, link, &lav) == 0;
   free(link);
-  /* the precompiled header: the compile command on the header itself */
-  char *pch = replace_all(a, replace_all(a, cc, src, pki_sprintf(a, "'%s/pkc_kokkos.hpp'", inc)),
-                          obj, pki_sprintf(a, "'%s/pkc_kokkos.hpp.gch'", inc));
-  pch = replace_all(a, pch, " -c ", " -x c++-header -c ");
-  if (run_sh(pch, t->build, log, o->verbosity) != 0)
+  if (!ok || !has_arg(&cav, src) || !has_arg(&cav, obj) || !has_arg(&lav, obj) ||
+      !has_arg(&lav, so) || !has_arg(&pav, "-c"))
     return -1;
-  if (pkb_write_if_changed(pki_sprintf(a, "%s/compile.sh", t->dir), cct, strlen(cct)) != 0 ||
-      pkb_write_if_changed(pki_sprintf(a, "%s/link.sh", t->dir), lt, strlen(lt)) != 0)
+  /* templates; the precompiled header is forced in front of the source */
+  replace_in_args(a, &cav, src, "@SRC@");
+  replace_in_args(a, &cav, obj, "@OBJ@");
+  argv_push(a, &cav, "-include");
+  argv_push(a, &cav, pki_sprintf(a, "%s/pkc_kokkos.hpp", inc));
+  replace_in_args(a, &lav, obj, "@OBJ@");
+  replace_in_args(a, &lav, so, "@SO@");
+  /* the precompiled header: the compile command on the header itself */
+  replace_in_args(a, &pav, src, pki_sprintf(a, "%s/pkc_kokkos.hpp", inc));
+  replace_in_args(a, &pav, obj, pki_sprintf(a, "%s/pkc_kokkos.hpp.gch", inc));
+  argvec pch = {0};
+  for (int i = 0; i < pav.n; i++) {
+    if (!strcmp(pav.v[i], "-c")) {
+      argv_push(a, &pch, "-x");
+      argv_push(a, &pch, "c++-header");
+    }
+    argv_push(a, &pch, pav.v[i]);
+  }
+  if (pkb_run_logged(pch.v, t->build, log, o->verbosity) != 0)
+    return -1;
+  if (write_args(pki_sprintf(a, "%s/compile.args", t->dir), &cav) != 0 ||
+      write_args(pki_sprintf(a, "%s/link.args", t->dir), &lav) != 0)
     return -1;
   static const char ready[] = "ok\n";
   return pkb_write_if_changed(pki_sprintf(a, "%s/ready", t->dir), ready, strlen(ready));
@@ -202,8 +338,15 @@ static int toolchain_for(const pki_module *m, const pkb_options *o, toolchain *t
                          const char *log) {
   pki_arena *a = m->arena;
   const char *root = cache_root(a);
-  if (!root)
+  if (!root || strpbrk(root, ";\n")) { /* the probe is a CMake project: CMake cannot take them */
+    FILE *lf = root ? fopen(log, "a") : NULL;
+    if (lf) {
+      fprintf(lf, "pkc: the cache directory %s holds a ';' or a newline, which CMake cannot "
+              "take: set PKC_CACHE_DIR to another\n", root);
+      fclose(lf);
+    }
     return -1;
+  }
   pki_module *probe = pki_module_new("pkc_probe.py", "pkc_probe.py", "", 0);
   probe->name = "pkc_probe";
   pkb_buf cmake;
@@ -248,35 +391,22 @@ int pkb_fast_build(const pki_module *m, const pkb_options *o, const char *build_
     }
     return 0;
   }
-  char *cc = pkb_read_file(pki_sprintf(a, "%s/compile.sh", t.dir), NULL);
-  char *lk = pkb_read_file(pki_sprintf(a, "%s/link.sh", t.dir), NULL);
-  if (!cc || !lk) {
-    free(cc);
-    free(lk);
-    return 0;
-  }
   char out_abs[4096], dir_abs[4096]; /* the commands run in the probe's build directory */
-  if (!realpath(o->outdir, out_abs) || !realpath(build_dir, dir_abs)) {
-    free(cc);
-    free(lk);
+  if (!realpath(o->outdir, out_abs) || !realpath(build_dir, dir_abs))
     return 0;
-  }
-  build_dir = dir_abs;
   const char *base = strrchr(so, '/');
-  so = pki_sprintf(a, "%s/%s", out_abs, base ? base + 1 : so);
-  const char *src = pki_sprintf(a, "'%s/%s.cpp'", out_abs, m->name);
-  const char *obj = pki_sprintf(a, "'%s/%s.o'", build_dir, m->name);
+  const char *const subst[6] = {
+      "@SRC@", pki_sprintf(a, "%s/%s.cpp", out_abs, m->name),
+      "@OBJ@", pki_sprintf(a, "%s/%s.o", dir_abs, m->name),
+      "@SO@",  pki_sprintf(a, "%s/%s", out_abs, base ? base + 1 : so)};
+  argvec cc = {0}, lk = {0};
+  if (read_args(a, pki_sprintf(a, "%s/compile.args", t.dir), subst, &cc) != 0 ||
+      read_args(a, pki_sprintf(a, "%s/link.args", t.dir), subst, &lk) != 0)
+    return 0;
   /* the module's build directory holds pkc_cache_key.h */
-  char *ccmd = pki_sprintf(a, "%s -I'%s'", replace_all(a, replace_all(a, cc, "@SRC@", src),
-                                                        "@OBJ@", obj), build_dir);
-  for (char *nl = strchr(ccmd, '\n'); nl; nl = strchr(nl, '\n'))
-    *nl = ' ';
-  char *lcmd = replace_all(a, replace_all(a, lk, "@OBJ@", obj), "@SO@",
-                           pki_sprintf(a, "'%s'", so));
-  free(cc);
-  free(lk);
-  if (run_sh(ccmd, t.build, log, o->verbosity) != 0 ||
-      run_sh(lcmd, t.build, log, o->verbosity) != 0) {
+  argv_push(a, &cc, pki_sprintf(a, "-I%s", dir_abs));
+  if (pkb_run_logged(cc.v, t.build, log, o->verbosity) != 0 ||
+      pkb_run_logged(lk.v, t.build, log, o->verbosity) != 0) {
     pkb_show_errors(log);
     snprintf(err, errlen, "toolchain failure: building %s for backend '%s' failed (log: %s)",
              m->name, o->backend, log);

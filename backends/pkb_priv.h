@@ -214,10 +214,16 @@ int pkb_write_if_changed(const char *path, const char *text, size_t len);
 char *pkb_read_file(const char *path, size_t *len);
 /* mkdir -p: creates path and its missing parents; 0 or -1 (errno set). */
 int pkb_mkdirs(const char *path);
-/* Runs argv with stdout+stderr appended to log (verbosity > 0: echoes the
- * command); returns the exit status, 128+signal, or -1 (cannot start). */
-int pkb_run_logged(char *const argv[], const char *log, int verbosity);
-/* Prints the log's error lines (or its tail) to stderr. */
+/* process.c: runs argv (no shell: posix_spawnp) in cwd (NULL: the current
+ * directory) with stdout+stderr appended to log, after a "$ <command>" line
+ * (verbosity > 0: echoed); a failure appends its cause ("'g++' not found on
+ * PATH", "exited with status 1"). Returns the exit status, 128+signal, or -1
+ * (cannot start). */
+int pkb_run_logged(char *const argv[], const char *cwd, const char *log, int verbosity);
+/* argv as one line of shell words (quoted where needed; malloc'd). */
+char *pkb_command_text(char *const argv[]);
+/* Prints the log's error lines (or its tail) to stderr, then the failed
+ * command, its cause and its last lines of output. */
 void pkb_show_errors(const char *log);
 /* fastbuild.c: builds the module of m into so by running the compile and
  * link commands CMake chose for this toolchain (captured once per toolchain

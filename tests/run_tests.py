@@ -284,6 +284,7 @@ def group_cli(res, bad):
     check_missing_backend(res)
     check_build_warnings(res)
     check_no_compiler(res)
+    check_failed_commands(res)
 
 
 WARNING_KERNEL = """import pykokkos as pk
@@ -329,6 +330,37 @@ def check_no_compiler(res):
         res.check("cli/build-without-compiler", rc == 3 and "Could not find compiler" in out
                   and "/nonexistent/bin/c++" in out,
                   f"{status_text(rc)}; expected exit 3 and CMake's reason on screen", out)
+
+
+def check_failed_commands(res):
+    """A failing toolchain command says what failed (issue 22 item 15): a
+    linker error (a real one: the compiler, a wrapper, links a library that
+    is not there) shows the command, the linker's own line and the exit
+    status, not only collect2's; a compiler gone since the toolchain was
+    prepared is named with the reason it could not run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cxx = os.path.join(tmp, "wrapped-c++")
+        with open(cxx, "w") as f:
+            f.write('#!/bin/sh\ncase " $* " in *" -shared "*) exec c++ "$@" -lpkc_no_such_lib ;; '
+                    'esac\nexec c++ "$@"\n')
+        os.chmod(cxx, 0o755)
+        env = dict(os.environ, CXX=cxx, PKC_CACHE_DIR=os.path.join(tmp, "cache"))
+        src = os.path.join(tmp, "zeros.py")
+        with open(src, "w") as f:
+            f.write(WARNING_KERNEL.replace("==", ">"))
+        rc, out, _ = run([PKC, "build", src, "-o", os.path.join(tmp, "z.pk")], env=env, timeout=300)
+        want = ["cannot find -lpkc_no_such_lib", f"'{cxx}' exited with status 1",
+                "-shared", "zeros.openmp.so"]
+        cmd = [l for l in out.splitlines() if l.startswith("pkc: the command was:")]
+        res.check("cli/build-link-error-says-what-failed",
+                  rc == 3 and all(w in out for w in want) and cmd and "-shared" in cmd[-1],
+                  f"{status_text(rc)}; expected exit 3, the command and {want} on screen", out)
+        os.remove(cxx)
+        rc, out, _ = run([PKC, "build", src, "-o", os.path.join(tmp, "z.pk")], env=env, timeout=300)
+        res.check("cli/build-compiler-gone-says-what-failed",
+                  rc == 3 and f"cannot run '{cxx}': No such file or directory" in out
+                  and "pkc: the command was: " + cxx in out,
+                  f"{status_text(rc)}; expected exit 3 and why {cxx} could not run", out)
 
 
 def check_missing_backend(res):

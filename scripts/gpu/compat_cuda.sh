@@ -9,7 +9,7 @@ LOG=${1:-}
 [[ -n $LOG ]] || unset LOG
 source "$(dirname "${BASH_SOURCE[0]}")/cuda_env.sh"
 say "building every example for CUDA"
-ls examples/*.py | xargs -P "$J" -I{} sh -c 'pkc build -q --backend cuda {} >/dev/null 2>&1 || echo "BUILD FAILED {}"'
+ls examples/*.py | xargs -P "$J" -I{} sh -c 'pkc build -q --backend cuda "$1" >/dev/null 2>&1 || echo "BUILD FAILED $1"' _ {}
 pass=0 fail=0
 for ex in examples/*.py; do
   args=$(sed -n 's/^# *test-args:\(.*\)$/\1/p' "$ex" | head -1)

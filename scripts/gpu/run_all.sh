@@ -33,6 +33,9 @@ PY=${PYTHON:-/opt/torch/.venv/bin/python3}
 PKC=${PKC:-$ROOT/build/bin/pkc}
 KC=${KC:-$WORK/kokkos-cuda}
 KU=$WORK/kokkos-cuda-unpatched
+# as cuda_env.sh (compat_cuda.sh): the shim's run-time builds (specializations,
+# rebuilds) find this Kokkos through Kokkos_ROOT, not the default .deps/kokkos-cuda
+export Kokkos_ROOT=$KC
 export PYTHONPATH=$ROOT/runtime-shim/python PKC PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1
 [[ -f build/lib/libpkcrt.so ]] && export PKC_RUNTIME_LIB=${PKC_RUNTIME_LIB:-$ROOT/build/lib/libpkcrt.so}
 t0=$SECONDS
@@ -105,7 +108,7 @@ fi
 
 # --- 3. examples: build all for CUDA in parallel, then run each ------------
 ls examples/*.py bench/cuda/stream_pk.py | grep -v 'examples/trivial.py' \
-  | xargs -P 16 -I{} bash -c 'build_one {}'
+  | xargs -P 16 -I{} bash -c 'build_one "$1"' _ {}   # the name as an argument, not as code
 say "example builds done"
 summary=()
 for ex in examples/*.py; do

@@ -4,6 +4,7 @@ calls and allreduce of reductions, run with 1 and 2 ranks through mpirun
 launcher's environment (device per rank, threads per rank)."""
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -44,6 +45,58 @@ class Ranks(unittest.TestCase):
 
     def test_two_ranks(self):
         self.run_ranks(2)
+
+
+@unittest.skipIf(MPIRUN is None, "mpirun not installed (scripts/setup.sh installs openmpi-bin)")
+class RankFailure(unittest.TestCase):
+    """Issue 22 items 11, 12 (tests/api/mpi_fail_prog.py, 2 ranks): a failing
+    rank ends the job (the 30 s limit only guards against the hang it used
+    to be); a Halo over mismatched Views raises the same error everywhere."""
+    PROG = os.path.join(HERE, "mpi_fail_prog.py")
+
+    @classmethod
+    def setUpClass(cls):   # the module of the 'exit' mode, built before any rank runs
+        subprocess.run([os.path.join(ROOT, "build", "bin", "pkc"), "build", "-q", cls.PROG],
+                       check=True, env=env(), timeout=300)
+
+    def ranks(self, *args):
+        cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+               sys.executable, self.PROG, *args]
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=env(), start_new_session=True)
+        try:
+            out, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)   # mpirun and the ranks it left waiting
+            out, err = p.communicate()
+            self.fail(f"the job did not end within 30 s:\n{out}{err}")
+        return subprocess.CompletedProcess(cmd, p.returncode, out, err)
+
+    def test_uncaught_exception_aborts_the_job(self):
+        r = self.ranks("raise")
+        self.assertNotEqual(r.returncode, 0)
+        out = r.stdout + r.stderr
+        self.assertIn("RuntimeError: rank 1 fails on purpose", out)
+        self.assertIn("pykokkos.mpi: rank 1 of 2 failed (uncaught RuntimeError", out)
+
+    def test_sys_exit_after_kernels_aborts_the_job(self):
+        r = self.ranks("exit")
+        self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("pykokkos.mpi: rank 1 of 2 failed (sys.exit(3))", r.stdout + r.stderr)
+
+    def test_halo_mismatch_raises_same_error_on_every_rank(self):
+        with tempfile.TemporaryDirectory() as out:
+            r = self.ranks("mismatch", out)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            got = []
+            for k in range(2):
+                with open(os.path.join(out, f"rank{k}.txt")) as f:
+                    got.append(f.read().splitlines())
+        self.assertEqual(got[0], got[1])
+        faces, dtypes = got[0]
+        self.assertIn("ranks 0 and 1 are neighbours along dimension 0 but their Views have "
+                      "(8, 8) and (8, 9)", faces)
+        self.assertIn("rank 1's View holds float32, rank 0's float64", dtypes)
 
 
 class RankBinding(unittest.TestCase):

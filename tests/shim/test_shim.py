@@ -341,6 +341,20 @@ class TestModuleLoading(unittest.TestCase):
         self.assertIn("run `pkc build", r.stderr)
         self.assertIn("fake.py", r.stderr)
 
+    def test_old_key_cannot_vouch_for_truncated_module(self):
+        """Issue 22 item 13: a key of one line (no source hash, no "so" line)
+        beside a truncated module means stale: refused with the pkc build
+        advice when pkc is absent, never loaded (that died with SIGBUS)."""
+        layout(self.tmp)
+        mod = os.path.join(self.tmp, "fake.pk", "fake.openmp.so")
+        os.truncate(mod, os.path.getsize(mod) // 2)
+        with open(os.path.join(self.tmp, "fake.pk", "fake.openmp.key"), "w") as f:
+            f.write("fakekey\n")
+        r = self._call_nstream({"PKC": "", "PATH": "/usr/bin:/bin"})
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("RuntimeError", r.stderr)
+        self.assertIn("missing, stale or damaged", r.stderr)
+
     def test_missing_module_jit_builds_with_pkc(self):
         fakepkc = os.path.join(self.tmp, "fakepkc")
         with open(fakepkc, "w") as f:

@@ -123,8 +123,30 @@ def build_inputs():
         st = os.stat(path)
     except OSError:
         return None
-    env = "\t".join(f"{k}={os.environ.get(k, '')}" for k in ("CXX", "CXXFLAGS", "Kokkos_ROOT"))
-    return f"inputs pkc={path}|{st.st_size}|{st.st_mtime_ns}\t{env}\tcpu={_cpu_id()[:16]}"
+    env = "\t".join(f"{k}={os.environ.get(k, '')}" for k in ("CXX", "CXXFLAGS"))
+    return (f"inputs pkc={path}|{st.st_size}|{st.st_mtime_ns}\t{env}\t"
+            f"Kokkos_ROOT={kokkos_root()}\tcpu={_cpu_id()[:16]}")
+
+
+def kokkos_root():
+    """$Kokkos_ROOT resolved as pkc resolves it (realpath where it exists), or
+    '' when unset: then any Kokkos the module was built against will do (pkc
+    records the install it used, from --kokkos-root, Kokkos_ROOT or its default)."""
+    root = os.environ.get("Kokkos_ROOT", "")
+    if root and os.path.exists(root):
+        return os.path.realpath(root)
+    return root
+
+
+def inputs_match(recorded, now):
+    """Does key line 3 (recorded) hold for the environment now (build_inputs)?
+    Field by field; an empty Kokkos_ROOT now accepts the recorded one."""
+    rec = dict(f.partition("=")[::2] for f in recorded.split("\t"))
+    cur = dict(f.partition("=")[::2] for f in now.split("\t"))
+    if cur.get("Kokkos_ROOT") == "":
+        rec.pop("Kokkos_ROOT", None)
+        cur.pop("Kokkos_ROOT")
+    return rec == cur
 
 
 def _cpu_id():
@@ -158,30 +180,21 @@ def _module_intact(so, line):
 
 
 def freshness(so, keyf, sha):
-    """'fresh'; 'stale' (missing, source hash differs, module damaged, or no
-    hash and source newer than the module); 'recheck' (built with another
-    pkc, compiler, CXXFLAGS or Kokkos_ROOT than now: `pkc build` decides);
-    'unknown' (key lacks line 2: checked after loading)."""
+    """'fresh'; 'stale' (missing, source hash differs, module damaged, or a key
+    that cannot prove the module intact: an old or damaged key without its
+    source hash or "so <size> <sha256>" line); 'recheck' (built with another
+    pkc, compiler, CXXFLAGS or Kokkos root than now: `pkc build` decides)."""
     if not os.path.isfile(so) or not os.path.isfile(keyf):
         return "stale"
     try:
         with open(keyf) as f:
             lines = f.read().split("\n")
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return "stale"
-    if len(lines) < 2 or not lines[1]:   # no source hash recorded: fall back on mtimes
-        src = os.path.join(os.path.dirname(os.path.dirname(keyf)),
-                           os.path.basename(so).split(".")[0] + ".py")
-        try:
-            if os.path.getmtime(src) > os.path.getmtime(so):
-                return "stale"
-        except OSError:
-            pass
-        return "unknown"
-    if lines[1] != sha or len(lines) < 4 or not _module_intact(so, lines[3]):
+    if len(lines) < 4 or lines[1] != sha or not _module_intact(so, lines[3]):
         return "stale"
     now = build_inputs()
-    return "recheck" if now is not None and lines[2] != now else "fresh"
+    return "recheck" if now is not None and not inputs_match(lines[2], now) else "fresh"
 
 
 def jit_build(source, backend, recheck=False):
@@ -210,6 +223,16 @@ def jit_build(source, backend, recheck=False):
     if rc != 0:
         raise RuntimeError(f"pykokkos: `pkc build {source} --backend {backend}` "
                            f"failed (exit {rc}); see the messages above")
+
+
+def launched_ranks():
+    """The number of ranks the MPI launcher started (its environment), or 1."""
+    for k in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"):
+        try:
+            return int(os.environ[k])
+        except (KeyError, ValueError):
+            pass
+    return 1
 
 
 class Module:
@@ -273,6 +296,9 @@ def load_module(rt, source, backend, paths=None, build=None):
     if not rt.modules and not rt.spec_modules:   # Kokkos starts with this module
         from ._spaces import bind_rank
         nthreads = nthreads or bind_rank(backend in ("cuda", "hip"))
+        if launched_ranks() > 1:   # a failing rank ends the job (pykokkos.mpi)
+            from .mpi import abort_on_failure
+            abort_on_failure()
     h = lib.pkr_open(so.encode(), nthreads, err, len(err))
     if not h:
         raise RuntimeError("pykokkos: " + err.value.decode(errors="replace"))

@@ -36,11 +36,71 @@ and other dtypes are packed with numpy on the host (a GPU View of another
 dtype is then read back whole).
 """
 import os
+import sys
 import time
 
 from ._view import View, numpy as _numpy
 
-__all__ = ["Halo", "local_rank", "cuda_aware"]
+__all__ = ["Halo", "local_rank", "cuda_aware", "abort_on_failure"]
+
+
+_failure = {"installed": False, "exit": None}   # the hooks, the status sys.exit was given
+
+
+def _abort(code, why):
+    """MPI.COMM_WORLD.Abort(code) where mpi4py runs MPI with other ranks."""
+    MPI = sys.modules.get("mpi4py.MPI")
+    try:
+        if MPI is None or not MPI.Is_initialized() or MPI.Is_finalized():
+            return
+        world = MPI.COMM_WORLD
+        if world.Get_size() < 2:
+            return
+        print(f"pykokkos.mpi: rank {world.Get_rank()} of {world.Get_size()} failed ({why}): "
+              "aborting the job (MPI.COMM_WORLD.Abort), which would wait for it forever",
+              file=sys.stderr, flush=True)
+        world.Abort(code)
+    except Exception:   # never hide the failure being reported
+        pass
+
+
+def _exit_status_code(status):
+    if status is None or status is True or status is False:
+        return int(bool(status))
+    return status if isinstance(status, int) else 1   # sys.exit("message") exits 1
+
+
+def abort_on_failure():
+    """Makes a failing rank end the whole MPI job, as `python -m mpi4py` does:
+    an uncaught exception (traceback printed first) or sys.exit with a
+    non-zero status calls MPI.COMM_WORLD.Abort, so the other ranks do not
+    wait for it forever. Installed when pykokkos.mpi is imported and when
+    the shim loads a module under an MPI launcher; does nothing where mpi4py
+    is not in use or there is one rank. Idempotent."""
+    if _failure["installed"]:
+        return
+    _failure["installed"] = True
+    previous_hook, exit_ = sys.excepthook, sys.exit
+
+    def hook(kind, value, tb):
+        previous_hook(kind, value, tb)
+        _abort(1, f"uncaught {kind.__name__}: {value}")
+
+    def recording_exit(status=None):
+        _failure["exit"] = status
+        exit_(status)
+
+    def at_exit():
+        code = _exit_status_code(_failure["exit"])
+        if code:
+            _abort(code, f"sys.exit({_failure['exit']!r})")
+
+    import atexit
+    sys.excepthook, sys.exit = hook, recording_exit
+    atexit.register(at_exit)   # runs before mpi4py finalizes MPI
+
+
+abort_on_failure()
 
 
 _nccl_comms = {}   # id(Cartesian communicator) -> (NcclCommunicator, stream), or None
@@ -129,17 +189,15 @@ class Halo:
         np = _numpy()
         self.comm, self.view, self.width = comm, view, int(width)
         nd = len(view.shape)
-        if nd not in (2, 3):
-            raise ValueError(f"pykokkos.mpi.Halo: the View must have rank 2 or 3, got {nd}")
-        if getattr(comm, "ndim", getattr(comm, "dim", None)) != nd:
-            raise ValueError(f"pykokkos.mpi.Halo: a Cartesian communicator with {nd} "
-                             f"dimensions is needed for a rank-{nd} View "
-                             "(comm.Create_cart(dims, periods))")
-        if self.width < 1 or any(n < 3 * self.width for n in view.shape):
-            raise ValueError(f"pykokkos.mpi.Halo: width {width} needs every extent >= "
-                             f"{3 * max(self.width, 1)}, the View has {tuple(view.shape)}")
-        self.nbr = [comm.Shift(d, 1) for d in range(nd)]   # (low, high) per dimension
         self.dtype = np.dtype(view.dtype.np_dtype if isinstance(view, View) else view.dtype)
+        local = self._local_error(comm, nd, width)
+        # one collective: every rank sees every rank's extents and dtype and
+        # raises the same error (a mismatch would hang or reinterpret bits)
+        everyone = comm.allgather((local, tuple(view.shape), self.dtype.str, self.width))
+        err = self._consistency_error(comm, everyone)
+        if err:
+            raise ValueError(f"pykokkos.mpi.Halo: {err}")
+        self.nbr = [comm.Shift(d, 1) for d in range(nd)]   # (low, high) per dimension
         self._reqs, self._recv = [], []
         self._bufs = {}      # (slab index, send?) -> buffer View (kernel packing)
         self._kernels = None  # pykokkos._halo_kernels for float64/float32 Views
@@ -150,6 +208,60 @@ class Halo:
             RUNTIME.module_for(_halo_kernels.__file__)   # loaded now, not in an exchange
             _nccl(comm)   # collective: every rank makes its Halo
         self.seconds = 0.0   # wall time spent in exchange/start/finish (packing, waiting)
+
+    def _local_error(self, comm, nd, width):
+        """What is wrong with this rank's View and communicator, or None."""
+        if nd not in (2, 3):
+            return f"the View must have rank 2 or 3, got {nd}"
+        if getattr(comm, "ndim", getattr(comm, "dim", None)) != nd:
+            return (f"a Cartesian communicator with {nd} dimensions is needed for a "
+                    f"rank-{nd} View (comm.Create_cart(dims, periods))")
+        if self.width < 1 or any(n < 3 * self.width for n in self.view.shape):
+            return (f"width {width} needs every extent >= {3 * max(self.width, 1)}, "
+                    f"the View has {tuple(self.view.shape)}")
+        return None
+
+    @staticmethod
+    def _consistency_error(comm, everyone):
+        """The first problem among all ranks' (error, shape, dtype, width), in
+        rank order, the same on every rank: a rank's own error; then a dtype
+        or width unlike rank 0's; then neighbours along a dimension d whose
+        faces (the extents of the other dimensions) differ. None if none."""
+        for r, (err, *_) in enumerate(everyone):
+            if err:
+                return f"rank {r}: {err}"
+        _, shape0, dtype0, width0 = everyone[0]
+        for r, (_, shape, dtype, width) in enumerate(everyone):
+            if dtype != dtype0:
+                return (f"rank {r}'s View holds {_numpy().dtype(dtype).name}, rank 0's "
+                        f"{_numpy().dtype(dtype0).name}: every rank's View needs the same dtype")
+            if width != width0:
+                return f"rank {r} asks for width {width}, rank 0 for {width0}: use one width"
+        for r, (_, shape, _, _) in enumerate(everyone):
+            coords = comm.Get_coords(r)
+            for d in range(len(shape)):
+                q = Halo._next_rank(comm, coords, d)
+                if q is None:
+                    continue
+                face, other = (shape[:d] + shape[d + 1:],
+                               everyone[q][1][:d] + everyone[q][1][d + 1:])
+                if face != other:
+                    return (f"ranks {r} and {q} are neighbours along dimension {d} but their "
+                            f"Views have {shape} and {everyone[q][1]}: the extents of the "
+                            f"other dimensions (the faces they exchange) must match")
+        return None
+
+    @staticmethod
+    def _next_rank(comm, coords, d):
+        """The rank after coords along dimension d (wrapping where periodic), or None."""
+        dims, periods = comm.dims, comm.periods
+        c = list(coords)
+        c[d] += 1
+        if c[d] == dims[d]:
+            if not periods[d] or dims[d] == 1:
+                return None
+            c[d] = 0
+        return comm.Get_cart_rank(c)
 
     # ---- faces ------------------------------------------------------------
     def _slab(self, d, which, full):
