@@ -246,13 +246,13 @@ static const pki_stmt *first_collective(const pki_block *b, int from, int to) {
 static void divergence_error(ts_ctx *c, const pki_stmt *coll, const pki_stmt *branch,
                              const char *why) {
   pki_error(c->d, coll->span, "divergent-collective",
-            "%s is reached only by the threads of the team for which the %s at line %u "
-            "holds (it depends on %s.team_rank() or another per-thread value), but Kokkos "
+            "%s is inside the %s at line %u, which depends on %s.team_rank() (or another "
+            "per-thread value), so only some threads of the team reach it, but Kokkos "
             "needs every thread of the team to enter it (on GPUs the result is wrong or the "
             "kernel hangs); pkc cannot move it out: %s. Move it before the %s so that every "
             "thread runs it and keep only its use under the condition, or do the work in "
             "pk.single(pk.PerTeam(%s), ...) with a plain loop",
-            what(c->m->arena, coll), branch->kind == PKI_S_IF ? "condition" : "loop",
+            what(c->m->arena, coll), branch->kind == PKI_S_IF ? "`if`" : "loop",
             (unsigned)branch->span.line, c->member->name, why,
             branch->kind == PKI_S_IF ? "`if`" : "loop", c->member->name);
 }
