@@ -822,21 +822,30 @@ static bool line_allows(const pki_module *m, uint32_t line) {
   return false;
 }
 
-/* The write's indices pin every work index injectively. */
-static bool injective(const pki_access_summary *s, const pki_access *x, bool *known) {
-  unsigned pinned = 0;
-  *known = true;
+/* Whether write x of kernel s may race: its indices do not pin every work
+ * index injectively, and either one is read from a View (a scatter) or none
+ * depends on the work indices other than by identity, offset or an affine
+ * function (field[j] in a loop over j, A[i] in an MDRange over (i, j)).
+ * Indices computed by division or remainder (strides, i % n) may well be
+ * distinct; pkc cannot tell, and says nothing. */
+static bool may_race(const pki_access_summary *s, const pki_access *x, unsigned pinned) {
+  bool indirect = false, opaque = false;
   for (int k = 0; k < x->rank; k++) {
     const pki_idx *ix = &x->idx[k];
-    if (ix->kind == PKI_IDX_UNKNOWN)
-      *known = false;
     if (ix->kind == PKI_IDX_IDENTITY || ix->kind == PKI_IDX_OFFSET)
       pinned |= 1u << ix->work;
     if (ix->kind == PKI_IDX_AFFINE)
       pinned |= ix->works; /* i * n + j: distinct while j < n */
+    indirect |= ix->kind == PKI_IDX_INDIRECT;
+    opaque |= ix->kind == PKI_IDX_NONAFFINE || ix->kind == PKI_IDX_UNKNOWN;
   }
   unsigned all = s->nwork >= 32 ? ~0u : (1u << s->nwork) - 1;
-  return (pinned & all) == all;
+  if ((pinned & all) == all || (opaque && !indirect))
+    return false;
+  for (int k = 0; k < x->rank; k++)
+    if (x->idx[k].kind == PKI_IDX_UNKNOWN)
+      return false;
+  return true;
 }
 
 static const pki_expr *uncast(const pki_expr *e) {
@@ -888,16 +897,64 @@ static bool slot_index(pki_module *m, const pki_func *f, const pki_access *x) {
   return t.unique;
 }
 
+/* Work indices an `if i == c:` around the access fixes (c a constant: one
+ * work item takes the branch). */
+typedef struct ts_guard {
+  const pki_func *f;
+  pki_span at;
+  unsigned pinned;
+} ts_guard;
+
+static int work_of(const pki_func *f, const pki_expr *e) {
+  e = uncast(e);
+  for (int k = 0; e && e->kind == PKI_E_VAR && k < f->nindex && k < 32; k++)
+    if (f->index[k] == e->var)
+      return k;
+  return -1;
+}
+
+static unsigned fixed_by(const pki_func *f, const pki_expr *c) {
+  int64_t v;
+  c = uncast(c);
+  if (c && c->kind == PKI_E_LOGICAL && c->op == PKI_OP_AND)
+    return fixed_by(f, c->args[0]) | fixed_by(f, c->args[1]);
+  if (!c || c->kind != PKI_E_COMPARE || c->op != PKI_OP_EQ)
+    return 0;
+  int a = work_of(f, c->args[0]), b = work_of(f, c->args[1]);
+  if (a >= 0 && pki_const_int(c->args[1], &v))
+    return 1u << a;
+  if (b >= 0 && pki_const_int(c->args[0], &v))
+    return 1u << b;
+  return 0;
+}
+
+static void guard_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_guard *g = v->data;
+  if (s->kind != PKI_S_IF || s->body.n == 0)
+    return;
+  uint32_t lo = s->body.stmts[0]->span.start_byte;
+  uint32_t hi = s->body.stmts[s->body.n - 1]->span.end_byte;
+  if (g->at.start_byte >= lo && g->at.end_byte <= hi)
+    g->pinned |= fixed_by(g->f, s->cond);
+}
+
+static unsigned guard_pins(const pki_func *f, const pki_access *x) {
+  if (x->callee)
+    return 0;
+  ts_guard g = {.f = f, .at = x->span};
+  pki_visitor v = {.stmt = guard_stmt, .data = &g};
+  pki_visit_func(&v, f);
+  return g.pinned;
+}
+
 static void check_scatters(pki_module *m, pki_diags *d, const pki_func *f) {
   if (f->policy == PKI_POLICY_TEAM || f->runtime_typed || line_allows(m, f->span.line))
     return;
   const pki_access_summary *s = pki_access_summarize(m, f);
   for (int i = 0; i < s->accesses.n; i++) {
     const pki_access *x = PKI_AT(s->accesses, i, pki_access);
-    bool known;
     if (!(x->mode & PKI_MEM_WRITE) || (x->mode & PKI_MEM_ATOMIC) ||
-        (x->view->type.traits & PKI_TRAIT_ATOMIC) || injective(s, x, &known) || !known ||
-        slot_index(m, f, x))
+        (x->view->type.traits & PKI_TRAIT_ATOMIC) || !may_race(s, x, guard_pins(f, x)) || slot_index(m, f, x))
       continue;
     pki_span at = x->callee ? x->call : x->span;
     if (line_allows(m, at.line) || line_allows(m, x->span.line))

@@ -98,7 +98,7 @@ class Chains:
     @pk.workunit
     def scatter(self, i: int):
         self.idx[i] = (i * 7) % self.n
-        self.seen[(i * 7) % self.n] = i  # pkc: allow possible-race (7 and n are coprime)
+        self.seen[(i * 7) % self.n] = i
 
     @pk.workunit
     def gather_seen(self, i: int):
