@@ -79,7 +79,7 @@ typedef struct ts_use {
   pki_vec refs;   /* every variable named */
   pki_vec writes; /* variables and Views stored to (declared with a value, assigned,
                      indexed targets, atomics, Views passed to calls) */
-  bool calls, effects, exits; /* calls; atomics/random draws; return/break/continue */
+  bool calls, effects; /* calls; atomics/random draws */
 } ts_use;
 
 static void use_expr(pki_visitor *v, const pki_expr *e) {
@@ -109,8 +109,6 @@ static void use_stmt(pki_visitor *v, const pki_stmt *s) {
     add(u->a, &u->refs, s->var);
   if (s->target && s->kind != PKI_S_DISPATCH)
     add(u->a, &u->writes, root_var(s->target));
-  if (s->kind == PKI_S_RETURN || s->kind == PKI_S_BREAK || s->kind == PKI_S_CONTINUE)
-    u->exits = true;
 }
 
 /* What statements b[from..to) touch, closures included. */
@@ -127,6 +125,24 @@ static ts_use uses_of_expr(pki_arena *a, const pki_expr *e) {
   pki_visitor v = {.expr = use_expr, .stmt = use_stmt, .closures = true, .data = &u};
   pki_visit_expr(&v, e);
   return u;
+}
+
+/* Whether statements b[from..to) may leave the code after them: a return
+ * (when rets), or a break/continue of a loop around b (in_loop false) rather
+ * than of a loop inside it. (Which loop a break ends is structure, not a
+ * node: the visitor does not say it.) */
+static bool leaves(const pki_block *b, int from, int to, bool in_loop, bool rets) {
+  for (int i = from; i < to && i < b->n; i++) {
+    const pki_stmt *s = b->stmts[i];
+    if ((rets && s->kind == PKI_S_RETURN) ||
+        (!in_loop && (s->kind == PKI_S_BREAK || s->kind == PKI_S_CONTINUE)))
+      return true;
+    bool loop = s->kind == PKI_S_FOR || s->kind == PKI_S_WHILE;
+    if (leaves(&s->body, 0, s->body.n, in_loop || loop, rets) ||
+        leaves(&s->orelse, 0, s->orelse.n, in_loop, rets))
+      return true;
+  }
+  return false;
 }
 
 /* ------------------------------------------------------------- taint */
@@ -347,7 +363,7 @@ static const char *hoist_blocker(ts_ctx *c, const pki_stmt *br, int k) {
       }
     }
   }
-  if (before.exits)
+  if (leaves(&br->body, 0, k, false, true))
     return "the branch may return, break or continue before it";
   return NULL;
 }
@@ -495,17 +511,38 @@ static void split(ts_ctx *c, pki_block *block, int k) {
   *block = nb;
 }
 
-/* Rule 1 over block b of the team body. */
-static void fix_divergence(ts_ctx *c, pki_block *b) {
+/* A break or continue under a thread-dependent condition in loop: the
+ * threads that take it skip the collectives of the loop's body. */
+static void check_divergent_exit(ts_ctx *c, const pki_stmt *s, const pki_stmt *loop) {
+  if (!loop || s->kind != PKI_S_IF ||
+      !(leaves(&s->body, 0, s->body.n, false, false) ||
+        leaves(&s->orelse, 0, s->orelse.n, false, false)))
+    return;
+  const pki_stmt *coll = first_collective(&loop->body, 0, loop->body.n);
+  if (coll)
+    pki_error(c->d, coll->span, "divergent-collective",
+              "%s is in the loop at line %u, which some threads of the team leave or "
+              "skip early (break or continue under the condition at line %u, which depends "
+              "on %s.team_rank()); Kokkos needs every thread of the team to enter it. Make "
+              "the loop's trip count the same for the whole team and guard only the "
+              "statements that need it",
+              what(c->m->arena, coll), (unsigned)loop->span.line, (unsigned)s->span.line,
+              c->member->name);
+}
+
+/* Rule 1 over block b of the team body (loop: the innermost loop around b). */
+static void fix_divergence(ts_ctx *c, pki_block *b, const pki_stmt *loop) {
   for (int k = 0; k < b->n; k++) {
     pki_stmt *s = b->stmts[k];
     if (s->kind != PKI_S_IF && s->kind != PKI_S_FOR && s->kind != PKI_S_WHILE)
       continue;
     if (!divergent(c, s)) {
-      fix_divergence(c, &s->body);
-      fix_divergence(c, &s->orelse);
+      const pki_stmt *inner = s->kind == PKI_S_IF ? loop : s;
+      fix_divergence(c, &s->body, inner);
+      fix_divergence(c, &s->orelse, inner);
       continue;
     }
+    check_divergent_exit(c, s, loop);
     const pki_stmt *coll = first_collective(b, k, k + 1);
     if (!coll)
       continue;
@@ -531,9 +568,8 @@ typedef struct ts_ret {
 static void ret_stmt(pki_visitor *v, const pki_stmt *s) {
   ts_ret *r = v->data;
   if (!r->ret && divergent(r->c, s)) {
-    ts_use u = uses_of(r->c->m->arena, &s->body, 0, s->body.n);
-    ts_use o = uses_of(r->c->m->arena, &s->orelse, 0, s->orelse.n);
-    if ((u.exits || o.exits) && s->kind == PKI_S_IF)
+    if (s->kind == PKI_S_IF && (leaves(&s->body, 0, s->body.n, true, true) ||
+                                leaves(&s->orelse, 0, s->orelse.n, true, true)))
       r->ret = s;
   } else if (r->ret && !r->coll && collective(s) && s->span.start_byte > r->ret->span.end_byte) {
     r->coll = s;
@@ -985,7 +1021,7 @@ static void team_body(pki_module *m, pki_diags *d, pki_func *f) {
   ts_ctx c = {.m = m, .d = d, .root = f, .member = f->index[0]};
   compute_taint(&c);
   int errors = d->errors;
-  fix_divergence(&c, &f->body);
+  fix_divergence(&c, &f->body, NULL);
   check_early_return(&c);
   if (d->errors == errors)
     barriers(&c, &f->body, (pki_vec){0});

@@ -220,6 +220,35 @@ static void test_early_return(void **state) {
   pki_module_free(m);
 }
 
+/* A continue under a team_rank() test skips the loop's barrier on some
+ * threads; a break out of a loop inside the branch, or out of a loop with no
+ * collective in it, skips nothing. */
+static void test_divergent_exit(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(tm: pk.TeamMember, x: pk.View1D[pk.int32], n: int):\n"
+                          "    if tm.team_rank() == 0:\n"
+                          "        for k in range(n):\n"
+                          "            if x[k] > 0:\n"
+                          "                break\n"
+                          "    tm.team_barrier()\n"
+                          "    for k in range(n):\n"
+                          "        if tm.team_rank() == k:\n"
+                          "            break\n"
+                          "    tm.team_barrier()\n"
+                          "    for k in range(n):\n"
+                          "        if tm.team_rank() == k:\n"
+                          "            continue\n"
+                          "        tm.team_barrier()\n",
+                          &d);
+  assert_int_equal(count(&d, PKI_SEV_ERROR, "divergent-collective"), 1);
+  const pki_diag *e = at(&d, "divergent-collective", 16, 9);
+  assert_non_null(strstr(e->message, "loop at line 13"));
+  pki_module_free(m);
+}
+
 /* ---------------------------------------------------- rule 2: barriers */
 
 static const char *RAW =
@@ -376,6 +405,7 @@ int main(void) {
       cmocka_unit_test(test_no_hoist_effects),
       cmocka_unit_test(test_divergent_loop),
       cmocka_unit_test(test_early_return),
+      cmocka_unit_test(test_divergent_exit),
       cmocka_unit_test(test_barrier_inserted),
       cmocka_unit_test(test_own_element_no_barrier),
       cmocka_unit_test(test_existing_sync_kept),
