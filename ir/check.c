@@ -250,6 +250,8 @@ int pki_check(pki_module *m, pki_diags *d) {
   check_recursion(&c);
   pki_ck_names(&c);
   propagate_access(&c);
-  pki_record_uses(m);
+  pki_record_uses(m); /* pki_team_sync reads them */
+  pki_team_sync(m, d);
+  pki_record_uses(m); /* it may have added statements */
   return d->errors - errors0;
 }

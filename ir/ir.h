@@ -574,6 +574,14 @@ pki_expr *pki_cast(pki_module *m, pki_expr *e, pki_type t);
  * Reports into d; returns the number of errors it reported. */
 int pki_check(pki_module *m, pki_diags *d);
 
+/* Team synchronization (team_sync.c, docs/DIALECT.md "Team synchronization"):
+ * hoists team collectives out of branches on team_rank() (note "team-hoist")
+ * or rejects them ("divergent-collective"), inserts team_barrier() where a
+ * nested parallel_for's writes are read by other threads ("team-barrier"),
+ * and warns of non-atomic scatters ("possible-race"). pki_check runs it;
+ * returns the number of errors it reported. */
+int pki_team_sync(pki_module *m, pki_diags *d);
+
 /* Whether block b (closures included) takes a scratch View at level (0/1) from
  * m.team_scratch (thread false) or m.thread_scratch (thread true); a level that
  * is not a literal counts as every level. */

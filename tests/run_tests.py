@@ -281,6 +281,7 @@ def group_cli(res, bad):
           find_json_loc(doc, line, col, ("startLine", "startColumn")))
     res.check("cli/sarif", ok, err or f"{status_text(rc)}; expected exit 1, version 2.1.0 and a "
               f"result region startLine {line} startColumn {col}", out)
+    check_team_sync_formats(res)
     check_missing_backend(res)
     check_build_warnings(res)
     check_no_compiler(res)
@@ -361,6 +362,30 @@ def check_failed_commands(res):
                   rc == 3 and f"cannot run '{cxx}': No such file or directory" in out
                   and "pkc: the command was: " + cxx in out,
                   f"{status_text(rc)}; expected exit 3 and why {cxx} could not run", out)
+
+
+TEAM_SYNC_ALL = os.path.join("tests", "diagnostics", "team_sync_all.py")
+
+
+def check_team_sync_formats(res):
+    """The three kinds of team-synchronization diagnostics (issue 23) in JSON
+    and SARIF: the note of a barrier pkc inserted, a possible-race warning
+    and a divergent-collective error, each with its code and line."""
+    want = [("note", "team-barrier", 14), ("warning", "possible-race", 20),
+            ("error", "divergent-collective", 28)]
+    rc, out, _ = run([PKC, "check", "--diagnostics-format=json", TEAM_SYNC_ALL], timeout=20)
+    doc, err = parse_json_out(out)
+    got = [(d.get("severity"), d.get("code"), d.get("line"))
+           for f in (doc or {}).get("files", []) for d in f.get("diagnostics", [])]
+    res.check("cli/json-team-sync", rc == 1 and all(w in got for w in want),
+              err or f"{status_text(rc)}; expected exit 1 and {want}, got {got}", out)
+    rc, out, _ = run([PKC, "check", "--diagnostics-format=sarif", TEAM_SYNC_ALL], timeout=20)
+    doc, err = parse_json_out(out)
+    got = [(r.get("level"), r.get("ruleId"),
+            r["locations"][0]["physicalLocation"]["region"]["startLine"])
+           for run_ in (doc or {}).get("runs", []) for r in run_.get("results", [])]
+    res.check("cli/sarif-team-sync", rc == 1 and all(w in got for w in want),
+              err or f"{status_text(rc)}; expected exit 1 and {want}, got {got}", out)
 
 
 def check_missing_backend(res):

@@ -1,0 +1,1051 @@
+/*
+ * team_sync.c - pki_team_sync: team code that is right on CPUs (teams of one
+ * or two threads) and wrong on GPUs, found and fixed at compile time
+ * (docs/DIALECT.md, "Team synchronization"; issue 23).
+ *
+ *  1. divergent collectives: a nested pattern over TeamThreadRange /
+ *     TeamVectorRange or a team_barrier() under a condition that depends on
+ *     team_rank() (or a thread-private value) is hoisted out of the `if`
+ *     when its inputs do not depend on the branch (note "team-hoist"), else
+ *     rejected (error "divergent-collective");
+ *  2. missing barriers: after a nested TeamThreadRange / TeamVectorRange
+ *     parallel_for, a team_barrier() goes before the first statement that
+ *     may read an element another thread wrote (note "team-barrier");
+ *  3. scatters: a Range/MDRange kernel writing a View element at an index
+ *     that is not injective in its work index, without an atomic (warning
+ *     "possible-race"; `# pkc: allow possible-race` on the line or on the
+ *     kernel's def opts out).
+ *
+ * Rules 1 and 2 rewrite the team workunit's body (statements only; the
+ * backends emit what they find); every walk over nodes goes through the
+ * visitor (visit.c); the loops over a block's statements here only find
+ * where to insert.
+ */
+#include <string.h>
+
+#include "access.h"
+#include "ir.h"
+
+typedef struct ts_ctx {
+  pki_module *m;
+  pki_diags *d;
+  pki_func *root;   /* the team workunit */
+  pki_var *member;  /* its pk.TeamMember */
+  pki_vec tainted;  /* pki_var *: values that differ between threads of a team */
+} ts_ctx;
+
+/* ------------------------------------------------------------ var sets */
+
+static bool has(const pki_vec *v, const void *x) {
+  for (int i = 0; i < v->n; i++)
+    if (v->items[i] == x)
+      return true;
+  return false;
+}
+
+static bool add(pki_arena *a, pki_vec *v, const void *x) {
+  if (!x || has(v, x))
+    return false;
+  pki_vec_push(a, v, (void *)x);
+  return true;
+}
+
+static bool meets(const pki_vec *a, const pki_vec *b) {
+  for (int i = 0; i < a->n; i++)
+    if (has(b, a->items[i]))
+      return true;
+  return false;
+}
+
+/* The variable an assignment target or View operand names (y in y[i][j]). */
+static const pki_var *root_var(const pki_expr *e) {
+  while (e && (e->kind == PKI_E_INDEX || e->kind == PKI_E_CAST) && e->nargs > 0)
+    e = e->args[0];
+  return e && (e->kind == PKI_E_VAR || e->kind == PKI_E_FIELD) ? e->var : NULL;
+}
+
+static bool is_intr(const pki_expr *e, pki_intrinsic k) {
+  return e && e->kind == PKI_E_INTRINSIC && e->intrinsic == k;
+}
+
+static bool is_atomic(pki_intrinsic k) {
+  return k >= PKI_INTRINSIC_ATOMIC_FETCH_ADD && k <= PKI_INTRINSIC_ATOMIC_COMPARE_EXCHANGE;
+}
+
+/* ------------------------------------------- what a piece of IR touches */
+
+typedef struct ts_use {
+  pki_arena *a;
+  pki_vec refs;   /* every variable named */
+  pki_vec writes; /* variables and Views stored to (declared with a value, assigned,
+                     indexed targets, atomics, Views passed to calls) */
+  bool calls, effects; /* calls; atomics/random draws */
+} ts_use;
+
+static void use_expr(pki_visitor *v, const pki_expr *e) {
+  ts_use *u = v->data;
+  if (e->kind == PKI_E_VAR || e->kind == PKI_E_FIELD)
+    add(u->a, &u->refs, e->var);
+  if (e->kind == PKI_E_CALL) {
+    u->calls = true;
+    for (int i = 0; i < e->nargs; i++)
+      if (e->args[i] && e->args[i]->type.kind != PKI_BOOL && !pki_is_numeric(e->args[i]->type.kind))
+        add(u->a, &u->writes, root_var(e->args[i]));
+  }
+  if (e->kind == PKI_E_INTRINSIC && is_atomic(e->intrinsic) && e->nargs > 0) {
+    add(u->a, &u->writes, root_var(e->args[0]));
+    u->effects = true;
+  }
+  if (e->kind == PKI_E_INTRINSIC && e->intrinsic >= PKI_INTRINSIC_POOL_GET_STATE &&
+      e->intrinsic <= PKI_INTRINSIC_RAND_NORMAL)
+    u->effects = true;
+}
+
+static void use_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_use *u = v->data;
+  if ((s->kind == PKI_S_DECL && s->value) || s->kind == PKI_S_FOR)
+    add(u->a, &u->writes, s->var);
+  if (s->kind == PKI_S_DECL)
+    add(u->a, &u->refs, s->var);
+  if (s->target && s->kind != PKI_S_DISPATCH)
+    add(u->a, &u->writes, root_var(s->target));
+}
+
+/* What statements b[from..to) touch, closures included. */
+static ts_use uses_of(pki_arena *a, const pki_block *b, int from, int to) {
+  ts_use u = {.a = a};
+  pki_visitor v = {.expr = use_expr, .stmt = use_stmt, .closures = true, .data = &u};
+  for (int i = from; i < to && i < b->n; i++)
+    pki_visit_stmt(&v, b->stmts[i]);
+  return u;
+}
+
+static ts_use uses_of_expr(pki_arena *a, const pki_expr *e) {
+  ts_use u = {.a = a};
+  pki_visitor v = {.expr = use_expr, .stmt = use_stmt, .closures = true, .data = &u};
+  pki_visit_expr(&v, e);
+  return u;
+}
+
+/* Whether statements b[from..to) may leave the code after them: a return
+ * (when rets), or a break/continue of a loop around b (in_loop false) rather
+ * than of a loop inside it. (Which loop a break ends is structure, not a
+ * node: the visitor does not say it.) */
+static bool leaves(const pki_block *b, int from, int to, bool in_loop, bool rets) {
+  for (int i = from; i < to && i < b->n; i++) {
+    const pki_stmt *s = b->stmts[i];
+    if ((rets && s->kind == PKI_S_RETURN) ||
+        (!in_loop && (s->kind == PKI_S_BREAK || s->kind == PKI_S_CONTINUE)))
+      return true;
+    bool loop = s->kind == PKI_S_FOR || s->kind == PKI_S_WHILE;
+    if (leaves(&s->body, 0, s->body.n, in_loop || loop, rets) ||
+        leaves(&s->orelse, 0, s->orelse.n, in_loop, rets))
+      return true;
+  }
+  return false;
+}
+
+/* ------------------------------------------------------------- taint */
+
+typedef struct ts_taint {
+  ts_ctx *c;
+  bool found;
+} ts_taint;
+
+static void taint_expr(pki_visitor *v, const pki_expr *e) {
+  ts_taint *t = v->data;
+  if (is_intr(e, PKI_INTRINSIC_TEAM_RANK) || is_intr(e, PKI_INTRINSIC_POOL_GET_STATE) ||
+      is_intr(e, PKI_INTRINSIC_THREAD_SCRATCH) ||
+      (e->kind == PKI_E_INTRINSIC && e->intrinsic >= PKI_INTRINSIC_RAND_DRAND &&
+       e->intrinsic <= PKI_INTRINSIC_RAND_NORMAL) ||
+      (e->kind == PKI_E_INTRINSIC && e->intrinsic >= PKI_INTRINSIC_ATOMIC_FETCH_ADD &&
+       e->intrinsic <= PKI_INTRINSIC_ATOMIC_FETCH_RSHIFT) ||
+      is_intr(e, PKI_INTRINSIC_ATOMIC_COMPARE_EXCHANGE) ||
+      (e->kind == PKI_E_VAR && has(&t->c->tainted, e->var)))
+    t->found = true;
+}
+
+/* e's value may differ between the threads of one team. */
+static bool tainted(ts_ctx *c, const pki_expr *e) {
+  ts_taint t = {.c = c};
+  pki_visitor v = {.expr = taint_expr, .data = &t};
+  pki_visit_expr(&v, e);
+  return t.found;
+}
+
+/* s chooses what runs by a thread-dependent value (if/while condition,
+ * loop bounds). */
+static bool divergent(ts_ctx *c, const pki_stmt *s) {
+  if (s->kind == PKI_S_IF || s->kind == PKI_S_WHILE)
+    return tainted(c, s->cond);
+  if (s->kind == PKI_S_FOR)
+    return tainted(c, s->begin) || tainted(c, s->end) || tainted(c, s->step);
+  return false;
+}
+
+static void taint_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_taint *t = v->data;
+  ts_ctx *c = t->c;
+  const pki_var *w = s->kind == PKI_S_DECL || s->kind == PKI_S_FOR ? s->var
+                     : s->target && s->target->kind == PKI_E_VAR ? s->target->var : NULL;
+  bool val = (s->value && s->kind != PKI_S_NESTED && tainted(c, s->value)) ||
+             (s->kind == PKI_S_FOR && divergent(c, s));
+  if (w && val && add(c->m->arena, &c->tainted, w))
+    t->found = true;
+  if (divergent(c, s)) { /* whatever it assigns differs between threads */
+    ts_use u = uses_of(c->m->arena, &s->body, 0, s->body.n);
+    ts_use o = uses_of(c->m->arena, &s->orelse, 0, s->orelse.n);
+    for (int i = 0; i < u.writes.n; i++)
+      t->found |= add(c->m->arena, &c->tainted, u.writes.items[i]);
+    for (int i = 0; i < o.writes.n; i++)
+      t->found |= add(c->m->arena, &c->tainted, o.writes.items[i]);
+  }
+}
+
+static void compute_taint(ts_ctx *c) {
+  for (int round = 0; round < 16; round++) {
+    ts_taint t = {.c = c};
+    pki_visitor v = {.stmt = taint_stmt, .data = &t};
+    pki_visit_block(&v, &c->root->body);
+    if (!t.found)
+      break;
+  }
+}
+
+/* ---------------------------------------------------------- collectives */
+
+static bool team_range(int r) {
+  return r == PKI_RANGE_TEAM_THREAD || r == PKI_RANGE_TEAM_VECTOR || r == PKI_RANGE_TEAM_THREAD_MD;
+}
+
+/* s is a pattern every thread of the team must enter. */
+static bool collective(const pki_stmt *s) {
+  return (s->kind == PKI_S_NESTED && team_range(s->range)) ||
+         (s->kind == PKI_S_EXPR && is_intr(s->value, PKI_INTRINSIC_TEAM_BARRIER));
+}
+
+static const char *range_name(int r) {
+  switch (r) {
+  case PKI_RANGE_TEAM_THREAD: return "TeamThreadRange";
+  case PKI_RANGE_TEAM_VECTOR: return "TeamVectorRange";
+  case PKI_RANGE_TEAM_THREAD_MD: return "TeamThreadMDRange";
+  default: return "ThreadVectorRange";
+  }
+}
+
+static const char *what(pki_arena *a, const pki_stmt *s) {
+  static const char *pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
+  if (s->kind != PKI_S_NESTED)
+    return "team_barrier()";
+  return pki_sprintf(a, "%s over %s", pat[s->pattern % 3], range_name(s->range));
+}
+
+typedef struct ts_find {
+  const pki_stmt *first;
+} ts_find;
+
+static void find_coll(pki_visitor *v, const pki_stmt *s) {
+  ts_find *f = v->data;
+  if (!f->first && collective(s))
+    f->first = s;
+}
+
+/* The first collective in statements b[from..to) (not inside closures). */
+static const pki_stmt *first_collective(const pki_block *b, int from, int to) {
+  ts_find f = {0};
+  pki_visitor v = {.stmt = find_coll, .data = &f};
+  for (int i = from; i < to && i < b->n && !f.first; i++)
+    pki_visit_stmt(&v, b->stmts[i]);
+  return f.first;
+}
+
+static void divergence_error(ts_ctx *c, const pki_stmt *coll, const pki_stmt *branch,
+                             const char *why) {
+  pki_error(c->d, coll->span, "divergent-collective",
+            "%s is inside the %s at line %u, which depends on %s.team_rank() (or another "
+            "per-thread value), so only some threads of the team reach it, but Kokkos "
+            "needs every thread of the team to enter it (on GPUs the result is wrong or the "
+            "kernel hangs); pkc cannot move it out: %s. Move it before the %s so that every "
+            "thread runs it and keep only its use under the condition, or do the work in "
+            "pk.single(pk.PerTeam(%s), ...) with a plain loop",
+            what(c->m->arena, coll), branch->kind == PKI_S_IF ? "`if`" : "loop",
+            (unsigned)branch->span.line, c->member->name, why,
+            branch->kind == PKI_S_IF ? "`if`" : "loop", c->member->name);
+}
+
+/* ------------------------------------------------------------ hoisting */
+
+/* cond is exactly `m.team_rank() == 0`: one thread of every team takes it. */
+static bool rank0(const pki_expr *e) {
+  while (e && e->kind == PKI_E_CAST)
+    e = e->args[0];
+  if (!e || e->kind != PKI_E_COMPARE || e->op != PKI_OP_EQ)
+    return false;
+  int64_t v;
+  const pki_expr *a = e->args[0], *b = e->args[1];
+  while (a && a->kind == PKI_E_CAST)
+    a = a->args[0];
+  while (b && b->kind == PKI_E_CAST)
+    b = b->args[0];
+  return (is_intr(a, PKI_INTRINSIC_TEAM_RANK) && pki_const_int(b, &v) && v == 0) ||
+         (is_intr(b, PKI_INTRINSIC_TEAM_RANK) && pki_const_int(a, &v) && v == 0);
+}
+
+/* Every `and` operand of cond depends on the thread (a team-uniform guard
+ * such as `e < n and m.team_rank() == 0` may protect the collective's reads). */
+static bool selects_threads(ts_ctx *c, const pki_expr *e) {
+  if (e->kind == PKI_E_LOGICAL && e->op == PKI_OP_AND)
+    return selects_threads(c, e->args[0]) && selects_threads(c, e->args[1]);
+  return tainted(c, e);
+}
+
+/* Variables the closure of nested pattern s owns (its index, accumulator,
+ * locals, nested closures' ones). */
+static void owned(pki_arena *a, const pki_func *g, pki_vec *out) {
+  for (int i = 0; i < g->nindex; i++)
+    add(a, out, g->index[i]);
+  add(a, out, g->acc);
+  add(a, out, g->final);
+  for (int i = 0; i < g->nparams; i++)
+    add(a, out, g->params[i]);
+  for (int i = 0; i < g->nlocals; i++)
+    add(a, out, g->locals[i]);
+  for (int i = 0; i < g->nclosures; i++)
+    owned(a, g->closures[i], out);
+}
+
+/* The collective writes nothing but its own variables and its result. */
+static bool pure_collective(ts_ctx *c, const pki_stmt *s) {
+  if (s->kind != PKI_S_NESTED)
+    return true;
+  if (!s->closure)
+    return false;
+  ts_use u = uses_of(c->m->arena, &s->closure->body, 0, s->closure->body.n);
+  pki_vec own = {0};
+  owned(c->m->arena, s->closure, &own);
+  for (int i = 0; i < u.writes.n; i++)
+    if (!has(&own, u.writes.items[i]))
+      return false;
+  return !u.calls && !u.effects;
+}
+
+/* What the collective reads: its range arguments and its closure. */
+static ts_use coll_uses(ts_ctx *c, const pki_stmt *s) {
+  ts_use u = {.a = c->m->arena};
+  pki_visitor v = {.expr = use_expr, .stmt = use_stmt, .closures = true, .data = &u};
+  for (int i = 0; i < s->nargs; i++)
+    pki_visit_expr(&v, s->args[i]);
+  if (s->closure)
+    pki_visit_block(&v, &s->closure->body);
+  return u;
+}
+
+/* Why the collective at body[k] of branch cannot be hoisted, or NULL. */
+static const char *hoist_blocker(ts_ctx *c, const pki_stmt *br, int k) {
+  const pki_stmt *s = br->body.stmts[k];
+  pki_arena *a = c->m->arena;
+  if (!pure_collective(c, s) && !rank0(br->cond))
+    return "it has effects of its own (it writes Views or outer variables) and the "
+           "condition is not `team_rank() == 0`, so running it on every thread could "
+           "change what it writes";
+  ts_use before = uses_of(a, &br->body, 0, k);
+  ts_use mine = coll_uses(c, s);
+  if (meets(&mine.refs, &before.writes))
+    return "its range or its closure reads a value the branch computes before it";
+  if (s->target && has(&before.refs, root_var(s->target))) {
+    /* only a declaration without a value may come before */
+    for (int i = 0; i < k; i++) {
+      const pki_stmt *p = br->body.stmts[i];
+      if (!(p->kind == PKI_S_DECL && !p->value && p->var == root_var(s->target))) {
+        ts_use one = uses_of(a, &br->body, i, i + 1);
+        if (has(&one.refs, root_var(s->target)))
+          return "the branch uses its result variable before it";
+      }
+    }
+  }
+  if (leaves(&br->body, 0, k, false, true))
+    return "the branch may return, break or continue before it";
+  return NULL;
+}
+
+/* Why branch br (in its enclosing block) cannot be split around its
+ * collectives, or NULL. */
+static const char *split_blocker(ts_ctx *c, const pki_stmt *br) {
+  pki_arena *a = c->m->arena;
+  if (br->kind != PKI_S_IF)
+    return "its loop bounds or condition depend on the thread";
+  if (br->orelse.n > 0)
+    return "the `if` has an `else` branch";
+  ts_use cu = uses_of_expr(a, br->cond);
+  if (cu.calls || cu.effects)
+    return "the condition calls functions or draws random numbers";
+  if (!selects_threads(c, br->cond))
+    return "the condition also tests a value that is the same for the whole team (split it: "
+           "an outer `if` on that value, an inner one on team_rank())";
+  ts_use all = uses_of(a, &br->body, 0, br->body.n);
+  if (meets(&cu.refs, &all.writes))
+    return "the branch changes a variable its condition reads";
+  for (int k = 0; k < br->body.n; k++) {
+    const pki_stmt *s = br->body.stmts[k];
+    if (collective(s)) {
+      const char *why = hoist_blocker(c, br, k);
+      if (why)
+        return why;
+    } else if (first_collective(&br->body, k, k + 1)) {
+      return "it is nested deeper than the branch's own statements";
+    }
+  }
+  return NULL;
+}
+
+/* Statements [from, to) of br's body as a new `if cond:` (NULL if empty). */
+static pki_stmt *guarded(ts_ctx *c, const pki_stmt *br, int from, int to) {
+  if (from >= to)
+    return NULL;
+  pki_stmt *g = pki_new_stmt(c->m, PKI_S_IF, br->body.stmts[from]->span);
+  g->cond = br->cond;
+  for (int i = from; i < to; i++)
+    pki_block_push(c->m->arena, &g->body, br->body.stmts[i]);
+  return g;
+}
+
+/* Which segment (0 = before the first collective, ...) statement i is in;
+ * collectives are segment -1. */
+static int segment_of(const pki_block *b, int i) {
+  if (collective(b->stmts[i]))
+    return -1;
+  int seg = 0;
+  for (int k = 0; k < i; k++)
+    seg += collective(b->stmts[k]);
+  return seg;
+}
+
+/* Declarations at the top of a segment used outside it move before the
+ * split `if`s (as `T x = 0`; an initial value stays as an assignment).
+ * Returns why it cannot, or NULL. */
+static const char *lift_decls(ts_ctx *c, pki_stmt *br, pki_block *out, bool dry) {
+  pki_arena *a = c->m->arena;
+  pki_block *b = &br->body;
+  for (int i = 0; i < b->n; i++) {
+    pki_stmt *s = b->stmts[i];
+    if (s->kind != PKI_S_DECL)
+      continue;
+    bool elsewhere = false;
+    for (int k = 0; k < b->n && !elsewhere; k++) {
+      if (k == i || (segment_of(b, k) == segment_of(b, i) && segment_of(b, k) >= 0))
+        continue;
+      ts_use u = uses_of(a, b, k, k + 1);
+      elsewhere = has(&u.refs, s->var);
+    }
+    if (!elsewhere)
+      continue;
+    if (s->value && !pki_is_numeric(s->var->type.kind))
+      return pki_sprintf(a, "'%s' (line %u) is declared in the branch and used across it",
+                         s->var->name, (unsigned)s->span.line);
+    if (dry)
+      continue;
+    pki_stmt *d = pki_new_stmt(c->m, PKI_S_DECL, s->span);
+    d->var = s->var;
+    pki_block_push(a, out, d);
+    if (s->value) { /* the declaration becomes an assignment in place */
+      pki_expr *t = pki_new_expr(c->m, PKI_E_VAR, s->span);
+      t->var = s->var;
+      t->type = s->var->type;
+      s->kind = PKI_S_ASSIGN;
+      s->target = t;
+      s->var = NULL;
+    } else {
+      s->kind = PKI_S_EXPR; /* removed below */
+      s->value = NULL;
+    }
+  }
+  return NULL;
+}
+
+/* Replaces divergent `if` block->stmts[k] by: its lifted declarations, then
+ * per collective `if cond: <statements before it>`, the collective, ...,
+ * `if cond: <the rest>`. */
+static void split(ts_ctx *c, pki_block *block, int k) {
+  pki_stmt *br = block->stmts[k];
+  pki_arena *a = c->m->arena;
+  pki_block out = {0};
+  const pki_stmt *first = first_collective(&br->body, 0, br->body.n);
+  const char *why = lift_decls(c, br, &out, true);
+  if (why) {
+    divergence_error(c, first, br, why);
+    return;
+  }
+  lift_decls(c, br, &out, false);
+  pki_block kept = {0}; /* the body without the declarations lifted away */
+  for (int i = 0; i < br->body.n; i++)
+    if (!(br->body.stmts[i]->kind == PKI_S_EXPR && !br->body.stmts[i]->value))
+      pki_block_push(a, &kept, br->body.stmts[i]);
+  br->body = kept;
+  int from = 0;
+  for (int i = 0; i <= br->body.n; i++) {
+    if (i < br->body.n && !collective(br->body.stmts[i]))
+      continue;
+    pki_stmt *g = guarded(c, br, from, i);
+    if (g)
+      pki_block_push(a, &out, g);
+    if (i < br->body.n) {
+      pki_stmt *s = br->body.stmts[i];
+      pki_block_push(a, &out, s);
+      pki_note(c->d, s->span, "team-hoist",
+               "pkc moved this %s out of the `if` at line %u, which only some threads of "
+               "the team take: Kokkos needs every thread of the team to enter it (on GPUs "
+               "the result was wrong, on CPUs with teams of several threads it hangs); now "
+               "every thread runs it and only the statements around it stay under the "
+               "condition",
+               what(a, s), (unsigned)br->span.line);
+    }
+    from = i + 1;
+  }
+  pki_block nb = {0};
+  for (int i = 0; i < block->n; i++)
+    if (i != k)
+      pki_block_push(a, &nb, block->stmts[i]);
+    else
+      for (int j = 0; j < out.n; j++)
+        pki_block_push(a, &nb, out.stmts[j]);
+  *block = nb;
+}
+
+/* A break or continue under a thread-dependent condition in loop: the
+ * threads that take it skip the collectives of the loop's body. */
+static void check_divergent_exit(ts_ctx *c, const pki_stmt *s, const pki_stmt *loop) {
+  if (!loop || s->kind != PKI_S_IF ||
+      !(leaves(&s->body, 0, s->body.n, false, false) ||
+        leaves(&s->orelse, 0, s->orelse.n, false, false)))
+    return;
+  const pki_stmt *coll = first_collective(&loop->body, 0, loop->body.n);
+  if (coll)
+    pki_error(c->d, coll->span, "divergent-collective",
+              "%s is in the loop at line %u, which some threads of the team leave or "
+              "skip early (break or continue under the condition at line %u, which depends "
+              "on %s.team_rank()); Kokkos needs every thread of the team to enter it. Make "
+              "the loop's trip count the same for the whole team and guard only the "
+              "statements that need it",
+              what(c->m->arena, coll), (unsigned)loop->span.line, (unsigned)s->span.line,
+              c->member->name);
+}
+
+/* Rule 1 over block b of the team body (loop: the innermost loop around b). */
+static void fix_divergence(ts_ctx *c, pki_block *b, const pki_stmt *loop) {
+  for (int k = 0; k < b->n; k++) {
+    pki_stmt *s = b->stmts[k];
+    if (s->kind != PKI_S_IF && s->kind != PKI_S_FOR && s->kind != PKI_S_WHILE)
+      continue;
+    if (!divergent(c, s)) {
+      const pki_stmt *inner = s->kind == PKI_S_IF ? loop : s;
+      fix_divergence(c, &s->body, inner);
+      fix_divergence(c, &s->orelse, inner);
+      continue;
+    }
+    check_divergent_exit(c, s, loop);
+    const pki_stmt *coll = first_collective(b, k, k + 1);
+    if (!coll)
+      continue;
+    const char *why = split_blocker(c, s);
+    if (why) {
+      divergence_error(c, coll, s, why);
+      continue;
+    }
+    int n0 = b->n;
+    split(c, b, k);
+    k += b->n - n0; /* past what replaced it */
+  }
+}
+
+/* A return under a thread-dependent condition: the threads that took it
+ * never reach a later collective. */
+typedef struct ts_ret {
+  ts_ctx *c;
+  const pki_stmt *ret;  /* first such return */
+  const pki_stmt *coll; /* first collective after it */
+} ts_ret;
+
+static void ret_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_ret *r = v->data;
+  if (!r->ret && divergent(r->c, s)) {
+    if (s->kind == PKI_S_IF && (leaves(&s->body, 0, s->body.n, true, true) ||
+                                leaves(&s->orelse, 0, s->orelse.n, true, true)))
+      r->ret = s;
+  } else if (r->ret && !r->coll && collective(s) && s->span.start_byte > r->ret->span.end_byte) {
+    r->coll = s;
+  }
+}
+
+static void check_early_return(ts_ctx *c) {
+  ts_ret r = {.c = c};
+  pki_visitor v = {.stmt = ret_stmt, .data = &r};
+  pki_visit_block(&v, &c->root->body);
+  if (r.coll)
+    pki_error(c->d, r.coll->span, "divergent-collective",
+              "%s comes after the `if` at line %u, where some threads of the team may leave "
+              "(return, break or continue under a condition on team_rank()); Kokkos needs "
+              "every thread of the team to enter it. Put the early exit after it, or guard "
+              "only the statements that need it",
+              what(c->m->arena, r.coll), (unsigned)r.ret->span.line);
+}
+
+/* ------------------------------------------------------------- barriers */
+
+/* A View written by a nested parallel_for since the last barrier. */
+typedef struct ts_pending {
+  const pki_var *view;
+  const pki_stmt *writer;  /* the nested parallel_for */
+  const pki_expr *target;  /* its one element written (y[j][i]), NULL: several or unknown */
+} ts_pending;
+
+typedef struct ts_writes {
+  pki_arena *a;
+  const pki_func *g;
+  pki_vec own;    /* the closure's own variables */
+  pki_vec views;  /* const pki_var * written */
+  pki_vec target; /* per view: its one target expression (NULL: several) */
+  bool direct;    /* visiting the closure's own body (not a nested closure) */
+} ts_writes;
+
+static void wr_note(ts_writes *w, const pki_var *v, const pki_expr *t) {
+  if (!v || has(&w->own, v) || (v->type.kind != PKI_VIEW))
+    return;
+  for (int i = 0; i < w->views.n; i++)
+    if (w->views.items[i] == v) {
+      const pki_expr *old = w->target.items[i];
+      if (!t || !old || !pki_same_expr(old->args[0], t->args[0]) || old->nargs != t->nargs)
+        w->target.items[i] = NULL;
+      else
+        for (int k = 1; k < t->nargs; k++)
+          if (!pki_same_expr(old->args[k], t->args[k]))
+            w->target.items[i] = NULL;
+      return;
+    }
+  pki_vec_push(w->a, &w->views, (void *)v);
+  pki_vec_push(w->a, &w->target, (void *)(w->direct ? t : NULL));
+}
+
+static void wr_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_writes *w = v->data;
+  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && s->target &&
+      s->target->kind == PKI_E_INDEX)
+    wr_note(w, root_var(s->target), w->direct ? s->target : NULL);
+}
+
+static void wr_expr(pki_visitor *v, const pki_expr *e) {
+  ts_writes *w = v->data;
+  if (e->kind == PKI_E_INTRINSIC && is_atomic(e->intrinsic) && e->nargs > 0)
+    wr_note(w, root_var(e->args[0]), NULL);
+  if (e->kind == PKI_E_CALL)
+    for (int i = 0; i < e->nargs; i++)
+      if (e->args[i] && e->args[i]->type.kind == PKI_VIEW)
+        wr_note(w, root_var(e->args[i]), NULL);
+}
+
+/* The Views nested parallel_for s writes, into pending. */
+static void add_writes(ts_ctx *c, const pki_stmt *s, pki_vec *pending) {
+  ts_writes w = {.a = c->m->arena, .g = s->closure, .direct = true};
+  owned(w.a, s->closure, &w.own);
+  pki_visitor v = {.stmt = wr_stmt, .expr = wr_expr, .data = &w};
+  pki_visit_block(&v, &s->closure->body);
+  w.direct = false;
+  for (int i = 0; i < s->closure->nclosures; i++)
+    pki_visit_func(&v, s->closure->closures[i]);
+  for (int i = 0; i < w.views.n; i++) {
+    ts_pending *p = pki_alloc(w.a, sizeof *p);
+    p->view = w.views.items[i];
+    p->writer = s;
+    p->target = w.target.items[i];
+    pki_vec_push(w.a, pending, p);
+  }
+}
+
+/* a and b are equal, reading va in a as vb in b. */
+static bool same_renamed(const pki_expr *a, const pki_expr *b, const pki_var *va,
+                         const pki_var *vb) {
+  if (!a || !b || a->kind != b->kind || a->nargs != b->nargs)
+    return false;
+  switch (a->kind) {
+  case PKI_E_INT: case PKI_E_BOOL: if (a->ival != b->ival) return false; break;
+  case PKI_E_VAR:
+    if (!(a->var == b->var || (a->var == va && b->var == vb)))
+      return false;
+    break;
+  case PKI_E_UNARY: case PKI_E_BINARY: if (a->op != b->op) return false; break;
+  case PKI_E_CAST: if (!pki_type_eq(a->type, b->type)) return false; break;
+  default: return false;
+  }
+  for (int i = 0; i < a->nargs; i++)
+    if (!same_renamed(a->args[i], b->args[i], va, vb))
+      return false;
+  return true;
+}
+
+typedef struct ts_reads {
+  const ts_pending *p;
+  const pki_stmt *reader; /* a nested pattern of the same range as the writer, or NULL */
+  int all, own;           /* accesses of the View; those at the writer's element */
+} ts_reads;
+
+static void rd_expr(pki_visitor *v, const pki_expr *e) {
+  ts_reads *r = v->data;
+  if (e->kind == PKI_E_EXTENT && e->nargs > 0 && e->args[0] &&
+      e->args[0]->kind == PKI_E_VAR && e->args[0]->var == r->p->view)
+    r->all--; /* v.extent(k) reads no element; its operand is counted next */
+  if ((e->kind == PKI_E_VAR || e->kind == PKI_E_FIELD) && e->var == r->p->view)
+    r->all++;
+  if (e->kind == PKI_E_INDEX && r->reader && root_var(e) == r->p->view && r->p->target &&
+      e->nargs == r->p->target->nargs) {
+    const pki_var *vw = r->p->writer->closure->index[0];
+    const pki_var *vr = r->reader->closure->index[0];
+    bool same = true;
+    for (int k = 1; k < e->nargs && same; k++)
+      same = same_renamed(r->p->target->args[k], e->args[k], vw, vr);
+    r->own += same;
+  }
+}
+
+/* Plain stores `y[...] = x` are not reads (their indices are). */
+static void rd_target(pki_visitor *v, const pki_stmt *s, const pki_expr *t) {
+  ts_reads *r = v->data;
+  if (s->kind == PKI_S_ASSIGN && t->kind == PKI_E_INDEX && !r->reader) {
+    for (int k = 1; k < t->nargs; k++)
+      pki_visit_expr(v, t->args[k]);
+    return;
+  }
+  pki_visit_expr(v, t);
+}
+
+/* The reader runs the writer's iterations on the same threads: the same
+ * kind of range over the same bounds. */
+static bool same_range(const pki_stmt *a, const pki_stmt *b) {
+  if (a->kind != PKI_S_NESTED || b->kind != PKI_S_NESTED || a->range != b->range ||
+      a->nargs != b->nargs || !a->closure || !b->closure || a->closure->nindex != 1 ||
+      b->closure->nindex != 1)
+    return false;
+  for (int i = 1; i < a->nargs; i++)
+    if (!pki_same_expr(a->args[i], b->args[i]))
+      return false;
+  return true;
+}
+
+/* Statement s may read an element of p's View written by another thread. */
+static bool reads_other(const ts_pending *p, const pki_stmt *s) {
+  ts_reads r = {.p = p, .reader = same_range(p->writer, s) ? s : NULL};
+  pki_visitor v = {.expr = rd_expr, .target = rd_target, .closures = !r.reader, .data = &r};
+  if (r.reader) {
+    /* the accesses directly in the reader's body may be the thread's own */
+    for (int i = 0; i < s->nargs; i++)
+      pki_visit_expr(&v, s->args[i]);
+    pki_visit_block(&v, &s->closure->body);
+    int direct_all = r.all, direct_own = r.own;
+    r.reader = NULL; /* nested closures: any access counts */
+    r.all = r.own = 0;
+    for (int i = 0; i < s->closure->nclosures; i++)
+      pki_visit_func(&v, s->closure->closures[i]);
+    /* each INDEX access names the View once */
+    return r.all > 0 || direct_all > direct_own;
+  }
+  pki_visit_stmt(&v, s);
+  return r.all > 0;
+}
+
+static const ts_pending *conflict(const pki_vec *pending, const pki_stmt *s) {
+  for (int i = 0; i < pending->n; i++)
+    if (reads_other(PKI_AT(*pending, i, ts_pending), s))
+      return PKI_AT(*pending, i, ts_pending);
+  return NULL;
+}
+
+static pki_stmt *barrier_stmt(ts_ctx *c, pki_span at) {
+  pki_expr *mv = pki_new_expr(c->m, PKI_E_VAR, at);
+  mv->var = c->member;
+  mv->type = c->member->type;
+  pki_expr *call = pki_new_expr_n(c->m, PKI_E_INTRINSIC, at, 1);
+  call->intrinsic = PKI_INTRINSIC_TEAM_BARRIER;
+  call->type = pki_void_type;
+  call->args[0] = mv;
+  pki_stmt *s = pki_new_stmt(c->m, PKI_S_EXPR, at);
+  s->value = call;
+  return s;
+}
+
+static void insert_at(pki_arena *a, pki_block *b, int k, pki_stmt *s) {
+  pki_block_push(a, b, s);
+  memmove(&b->stmts[k + 1], &b->stmts[k], (size_t)(b->n - 1 - k) * sizeof *b->stmts);
+  b->stmts[k] = s;
+}
+
+static void merge(pki_arena *a, pki_vec *into, const pki_vec *from) {
+  for (int i = 0; i < from->n; i++)
+    add(a, into, from->items[i]);
+}
+
+static pki_vec barriers(ts_ctx *c, pki_block *b, pki_vec pending);
+
+/* A uniform if/loop: its blocks see what is pending; a loop's body runs
+ * again after itself. */
+static pki_vec barriers_compound(ts_ctx *c, pki_stmt *s, pki_vec pending) {
+  pki_arena *a = c->m->arena;
+  pki_vec out = barriers(c, &s->body, pending);
+  if (s->kind == PKI_S_IF) {
+    pki_vec o2 = barriers(c, &s->orelse, pending);
+    merge(a, &out, &o2);
+    return out;
+  }
+  if (out.n) { /* the next iteration reads what this one wrote */
+    pki_vec again = {0};
+    merge(a, &again, &pending);
+    merge(a, &again, &out);
+    out = barriers(c, &s->body, again);
+  }
+  merge(a, &out, &pending); /* the loop may run no iteration */
+  return out;
+}
+
+/* Rule 2 over block b of the team body, with the Views written and not yet
+ * synchronized on entry; returns those pending at its end. */
+static pki_vec barriers(ts_ctx *c, pki_block *b, pki_vec in) {
+  pki_arena *a = c->m->arena;
+  pki_vec pending = {0};
+  merge(a, &pending, &in);
+  for (int k = 0; k < b->n; k++) {
+    pki_stmt *s = b->stmts[k];
+    bool compound = s->kind == PKI_S_IF || s->kind == PKI_S_FOR || s->kind == PKI_S_WHILE;
+    if (compound && !divergent(c, s)) {
+      pending = barriers_compound(c, s, pending);
+      continue;
+    }
+    if (collective(s) && s->kind == PKI_S_EXPR) {
+      pending.n = 0; /* the program's own barrier */
+      continue;
+    }
+    const ts_pending *p = pending.n ? conflict(&pending, s) : NULL;
+    if (p) {
+      insert_at(a, b, k, barrier_stmt(c, s->span));
+      pki_note(c->d, s->span, "team-barrier",
+               "pkc inserted %s.team_barrier() before this statement: it may read elements "
+               "of '%s' that other threads of the team wrote in the %s at line %u, and "
+               "nothing ordered those writes before this read (on GPUs it may see old "
+               "values)",
+               c->member->name, p->view->name, what(a, p->writer), (unsigned)p->writer->span.line);
+      pending.n = 0;
+      k++;
+    }
+    if (s->kind == PKI_S_NESTED && team_range(s->range) && s->pattern != PKI_PATTERN_FOR)
+      pending.n = 0; /* Kokkos' nested reduce and scan end in a barrier */
+    else if (s->kind == PKI_S_NESTED && team_range(s->range) && s->closure)
+      add_writes(c, s, &pending);
+  }
+  return pending;
+}
+
+/* ------------------------------------------------------------ scatters */
+
+/* The source line holding `at` (or the def at f's span) carries
+ * `# pkc: allow possible-race`. */
+static bool line_allows(const pki_module *m, uint32_t line) {
+  const char *p = m->source, *end = m->source + m->source_len;
+  for (uint32_t l = 1; l < line && p < end; p++)
+    if (*p == '\n')
+      l++;
+  const char *e = memchr(p, '\n', (size_t)(end - p));
+  size_t n = e ? (size_t)(e - p) : (size_t)(end - p);
+  static const char tag[] = "pkc: allow possible-race";
+  for (size_t i = 0; i + sizeof tag - 1 <= n; i++)
+    if (!memcmp(p + i, tag, sizeof tag - 1))
+      return true;
+  return false;
+}
+
+/* Whether write x of kernel s may race: its indices do not pin every work
+ * index injectively, and either one is read from a View (a scatter) or none
+ * depends on the work indices other than by identity, offset or an affine
+ * function (field[j] in a loop over j, A[i] in an MDRange over (i, j)).
+ * Indices computed by division or remainder (strides, i % n) may well be
+ * distinct; pkc cannot tell, and says nothing. */
+static bool may_race(const pki_access_summary *s, const pki_access *x, unsigned pinned) {
+  bool indirect = false, opaque = false;
+  for (int k = 0; k < x->rank; k++) {
+    const pki_idx *ix = &x->idx[k];
+    if (ix->kind == PKI_IDX_IDENTITY || ix->kind == PKI_IDX_OFFSET)
+      pinned |= 1u << ix->work;
+    if (ix->kind == PKI_IDX_AFFINE)
+      pinned |= ix->works; /* i * n + j: distinct while j < n */
+    indirect |= ix->kind == PKI_IDX_INDIRECT;
+    opaque |= ix->kind == PKI_IDX_NONAFFINE || ix->kind == PKI_IDX_UNKNOWN;
+  }
+  unsigned all = s->nwork >= 32 ? ~0u : (1u << s->nwork) - 1;
+  if ((pinned & all) == all || (opaque && !indirect))
+    return false;
+  for (int k = 0; k < x->rank; k++)
+    if (x->idx[k].kind == PKI_IDX_UNKNOWN)
+      return false;
+  return true;
+}
+
+static const pki_expr *uncast(const pki_expr *e) {
+  while (e && e->kind == PKI_E_CAST && e->nargs > 0)
+    e = e->args[0];
+  return e;
+}
+
+/* Slots reserved atomically: `slot = pk.atomic_fetch_add(count, [b], 1)`
+ * (never reassigned) differs between work items, as does an index using it. */
+typedef struct ts_slots {
+  pki_arena *a;
+  pki_vec vars;
+  pki_span at;        /* the access looked for */
+  bool found, unique; /* found: the access; unique: one of its indices is a slot */
+} ts_slots;
+
+static void slot_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_slots *t = v->data;
+  const pki_expr *x = uncast(s->value);
+  if (s->kind == PKI_S_DECL && s->var && !(s->var->uses & PKI_USE_ASSIGNED) && x &&
+      x->kind == PKI_E_INTRINSIC &&
+      (x->intrinsic == PKI_INTRINSIC_ATOMIC_FETCH_ADD ||
+       x->intrinsic == PKI_INTRINSIC_ATOMIC_FETCH_SUB))
+    add(t->a, &t->vars, s->var);
+}
+
+static void slot_expr(pki_visitor *v, const pki_expr *e) {
+  ts_slots *t = v->data;
+  if (e->kind != PKI_E_INDEX || e->span.start_byte != t->at.start_byte ||
+      e->span.end_byte != t->at.end_byte)
+    return;
+  t->found = true;
+  for (int k = 1; k < e->nargs; k++) {
+    const pki_expr *i = uncast(e->args[k]);
+    t->unique |= i && i->kind == PKI_E_VAR && has(&t->vars, i->var);
+  }
+}
+
+static bool slot_index(pki_module *m, const pki_func *f, const pki_access *x) {
+  if (x->callee)
+    return false;
+  ts_slots t = {.a = m->arena, .at = x->span};
+  pki_visitor v = {.stmt = slot_stmt, .data = &t};
+  pki_visit_func(&v, f);
+  v.stmt = NULL;
+  v.expr = slot_expr;
+  pki_visit_func(&v, f);
+  return t.unique;
+}
+
+/* Work indices an `if i == c:` around the access fixes (c a constant: one
+ * work item takes the branch). */
+typedef struct ts_guard {
+  const pki_func *f;
+  pki_span at;
+  unsigned pinned;
+} ts_guard;
+
+static int work_of(const pki_func *f, const pki_expr *e) {
+  e = uncast(e);
+  for (int k = 0; e && e->kind == PKI_E_VAR && k < f->nindex && k < 32; k++)
+    if (f->index[k] == e->var)
+      return k;
+  return -1;
+}
+
+static unsigned fixed_by(const pki_func *f, const pki_expr *c) {
+  int64_t v;
+  c = uncast(c);
+  if (c && c->kind == PKI_E_LOGICAL && c->op == PKI_OP_AND)
+    return fixed_by(f, c->args[0]) | fixed_by(f, c->args[1]);
+  if (!c || c->kind != PKI_E_COMPARE || c->op != PKI_OP_EQ)
+    return 0;
+  int a = work_of(f, c->args[0]), b = work_of(f, c->args[1]);
+  if (a >= 0 && pki_const_int(c->args[1], &v))
+    return 1u << a;
+  if (b >= 0 && pki_const_int(c->args[0], &v))
+    return 1u << b;
+  return 0;
+}
+
+static void guard_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_guard *g = v->data;
+  if (s->kind != PKI_S_IF || s->body.n == 0)
+    return;
+  uint32_t lo = s->body.stmts[0]->span.start_byte;
+  uint32_t hi = s->body.stmts[s->body.n - 1]->span.end_byte;
+  if (g->at.start_byte >= lo && g->at.end_byte <= hi)
+    g->pinned |= fixed_by(g->f, s->cond);
+}
+
+static unsigned guard_pins(const pki_func *f, const pki_access *x) {
+  if (x->callee)
+    return 0;
+  ts_guard g = {.f = f, .at = x->span};
+  pki_visitor v = {.stmt = guard_stmt, .data = &g};
+  pki_visit_func(&v, f);
+  return g.pinned;
+}
+
+static void check_scatters(pki_module *m, pki_diags *d, const pki_func *f) {
+  if (f->policy == PKI_POLICY_TEAM || f->runtime_typed || line_allows(m, f->span.line))
+    return;
+  const pki_access_summary *s = pki_access_summarize(m, f);
+  for (int i = 0; i < s->accesses.n; i++) {
+    const pki_access *x = PKI_AT(s->accesses, i, pki_access);
+    if (!(x->mode & PKI_MEM_WRITE) || (x->mode & PKI_MEM_ATOMIC) ||
+        (x->view->type.traits & PKI_TRAIT_ATOMIC) || !may_race(s, x, guard_pins(f, x)) || slot_index(m, f, x))
+      continue;
+    pki_span at = x->callee ? x->call : x->span;
+    if (line_allows(m, at.line) || line_allows(m, x->span.line))
+      continue;
+    pki_warning(d, at, "possible-race",
+                "kernel '%s' writes '%s' at %s, which is not one element per work item: "
+                "two work items may write the same element at once (a race; on GPUs "
+                "updates are lost). Use an atomic (pk.atomic_add(%s, [...], value)) or a "
+                "View with pk.Atomic, or if the indices are distinct add the comment "
+                "`# pkc: allow possible-race` to this line",
+                s->name, x->view->name, pki_access_where(m->arena, s, x), x->view->name);
+  }
+}
+
+/* ---------------------------------------------------------------- entry */
+
+static bool has_error_in(const pki_diags *d, const pki_entity *e) {
+  for (int i = 0; i < d->n; i++)
+    if (d->items[i].severity == PKI_SEV_ERROR && pki_span_in_entity(e, d->items[i].span))
+      return true;
+  return false;
+}
+
+static void team_body(pki_module *m, pki_diags *d, pki_func *f) {
+  if (!f || f->runtime_typed || !f->is_workunit || f->policy != PKI_POLICY_TEAM ||
+      f->nindex != 1 || !f->index[0] || f->index[0]->type.kind != PKI_TEAM_MEMBER)
+    return;
+  ts_ctx c = {.m = m, .d = d, .root = f, .member = f->index[0]};
+  compute_taint(&c);
+  int errors = d->errors;
+  fix_divergence(&c, &f->body, NULL);
+  check_early_return(&c);
+  if (d->errors == errors)
+    barriers(&c, &f->body, (pki_vec){0});
+}
+
+int pki_team_sync(pki_module *m, pki_diags *d) {
+  int errors = d->errors;
+  for (int i = 0; i < m->nentities; i++) {
+    pki_entity *e = m->entities[i];
+    if (!e || has_error_in(d, e))
+      continue;
+    for (int j = 0; j < e->nfuncs; j++) {
+      pki_func *f = e->funcs[j];
+      if (!f || f->runtime_typed)
+        continue;
+      team_body(m, d, f);
+      if (f->is_workunit && !f->is_closure)
+        check_scatters(m, d, f);
+      for (int k = 0; f->is_main && k < f->nclosures; k++)
+        if (f->closures[k] && f->closures[k]->is_workunit) {
+          team_body(m, d, f->closures[k]);
+          check_scatters(m, d, f->closures[k]);
+        }
+    }
+  }
+  return d->errors - errors;
+}

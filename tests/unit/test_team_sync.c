@@ -1,0 +1,416 @@
+/* test_team_sync.c - pki_team_sync (ir/team_sync.c, issue 23): team
+ * collectives under team_rank() branches are hoisted or rejected, barriers
+ * go after nested parallel_for writes other threads read, and non-atomic
+ * scatters get a possible-race warning. Python source -> IR -> pki_check. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "frontend_test_util.h"
+
+/* Lowers and checks src; *d gets the diagnostics (caller frees the module). */
+static pki_module *checked(const char *src, pki_diags *d) {
+  pki_module *m = lower(src, d);
+  assert_int_equal(d->errors, 0);
+  pki_check(m, d);
+  return m;
+}
+
+/* How many diagnostics of severity sev and code there are. */
+static int count(const pki_diags *d, pki_severity sev, const char *code) {
+  int n = 0;
+  for (int i = 0; i < d->n; i++)
+    n += d->items[i].severity == sev && strcmp(d->items[i].code, code) == 0;
+  return n;
+}
+
+/* The diagnostic with this code at line:col; fails if none. */
+static const pki_diag *at(const pki_diags *d, const char *code, unsigned line, unsigned col) {
+  for (int i = 0; i < d->n; i++)
+    if (!strcmp(d->items[i].code, code) && d->items[i].span.line == line &&
+        d->items[i].span.col == col)
+      return &d->items[i];
+  for (int i = 0; i < d->n; i++)
+    print_error("  have %u:%u [%s] %s\n", d->items[i].span.line, d->items[i].span.col,
+                d->items[i].code, d->items[i].message);
+  fail_msg("no %s at %u:%u", code, line, col);
+  return NULL;
+}
+
+static bool is_barrier(const pki_stmt *s) {
+  return s->kind == PKI_S_EXPR && s->value && s->value->kind == PKI_E_INTRINSIC &&
+         s->value->intrinsic == PKI_INTRINSIC_TEAM_BARRIER;
+}
+
+static int barriers_in(const pki_block *b) {
+  int n = 0;
+  for (int i = 0; i < b->n; i++)
+    n += is_barrier(b->stmts[i]);
+  return n;
+}
+
+static pki_func *first_func(pki_module *m) { return m->entities[0]->funcs[0]; }
+
+/* ---------------------------------------------------- rule 1: hoisting */
+
+static const char *HOIST =
+    "import pykokkos as pk\n"
+    "@pk.workunit\n"
+    "def k(tm: pk.TeamMember, out: pk.View1D[pk.int32], M: int):\n"
+    "    j: int = tm.league_rank()\n"
+    "    if tm.team_rank() == 0:\n"
+    "        def inner(i: int, acc: pk.Acc[pk.int32]):\n"
+    "            acc += 1\n"
+    "        temp = pk.parallel_reduce(pk.TeamThreadRange(tm, M), inner)\n"
+    "        out[j] = temp\n";
+
+static void test_hoist_reduce(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked(HOIST, &d);
+  assert_int_equal(d.errors, 0);
+  pki_func *f = first_func(m);
+  /* j, temp's declaration, the reduction, then `if`: out[j] = temp */
+  assert_int_equal(f->body.n, 4);
+  assert_int_equal(f->body.stmts[1]->kind, PKI_S_DECL);
+  assert_string_equal(f->body.stmts[1]->var->name, "temp");
+  assert_int_equal(f->body.stmts[2]->kind, PKI_S_NESTED);
+  pki_stmt *g = f->body.stmts[3];
+  assert_int_equal(g->kind, PKI_S_IF);
+  assert_int_equal(g->body.n, 1);
+  assert_int_equal(g->body.stmts[0]->kind, PKI_S_ASSIGN);
+  const pki_diag *n = at(&d, "team-hoist", 8, 16);
+  assert_int_equal(n->severity, PKI_SEV_NOTE);
+  assert_non_null(strstr(n->message, "out of the `if` at line 5"));
+  pki_module_free(m);
+}
+
+/* The range depends on a value the branch computes: not moved, an error. */
+static void test_no_hoist_branch_dependent(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(tm: pk.TeamMember, out: pk.View1D[pk.int32], M: int):\n"
+                          "    j: int = tm.league_rank()\n"
+                          "    if tm.team_rank() == 0:\n"
+                          "        n2: int = M * 2\n"
+                          "        def inner(i: int, acc: pk.Acc[pk.int32]):\n"
+                          "            acc += 1\n"
+                          "        temp = pk.parallel_reduce(pk.TeamThreadRange(tm, n2), inner)\n"
+                          "        out[j] = temp\n",
+                          &d);
+  const pki_diag *e = at(&d, "divergent-collective", 9, 16);
+  assert_int_equal(e->severity, PKI_SEV_ERROR);
+  assert_non_null(strstr(e->message, "reads a value the branch computes before it"));
+  assert_non_null(strstr(e->message, "pk.single"));
+  assert_int_equal(count(&d, PKI_SEV_NOTE, "team-hoist"), 0);
+  pki_func *f = first_func(m);
+  assert_int_equal(f->body.n, 2); /* j, the `if` as written */
+  pki_module_free(m);
+}
+
+/* A branch on league_rank() is the same for the whole team: nothing moves;
+ * the same branch on team_rank() is moved. */
+static void test_uniform_branch_kept(void **state) {
+  (void)state;
+  const char *fmt = "import pykokkos as pk\n"
+                    "@pk.workunit\n"
+                    "def k(tm: pk.TeamMember, out: pk.View1D[pk.int32], M: int):\n"
+                    "    j: int = tm.league_rank()\n"
+                    "    r: int = %s %% 2\n"
+                    "    if r == 0:\n"
+                    "        def inner(i: int, acc: pk.Acc[pk.int32]):\n"
+                    "            acc += 1\n"
+                    "        temp = pk.parallel_reduce(pk.TeamThreadRange(tm, M), inner)\n"
+                    "        out[j] = temp\n";
+  char src[1024];
+  pki_diags d;
+  snprintf(src, sizeof src, fmt, "j");
+  pki_module *m = checked(src, &d);
+  assert_int_equal(d.n, 0);
+  assert_int_equal(first_func(m)->body.n, 3);
+  pki_module_free(m);
+  snprintf(src, sizeof src, fmt, "tm.team_rank()");
+  m = checked(src, &d);
+  at(&d, "team-hoist", 9, 16);
+  assert_int_equal(first_func(m)->body.n, 5); /* j, r, temp, the reduction, the `if` */
+  pki_module_free(m);
+}
+
+/* A value derived from team_rank() is thread-dependent too; a barrier
+ * between guarded statements splits the `if` around it. */
+static void test_hoist_barrier_derived(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(tm: pk.TeamMember, out: pk.View1D[pk.int32]):\n"
+                          "    j: int = tm.league_rank()\n"
+                          "    r: int = tm.team_rank() + 1\n"
+                          "    if r == 1:\n"
+                          "        out[j] = 1\n"
+                          "        tm.team_barrier()\n"
+                          "        out[j] += 1\n",
+                          &d);
+  assert_int_equal(d.errors, 0);
+  at(&d, "team-hoist", 8, 9);
+  pki_func *f = first_func(m);
+  /* j, r, if: out[j] = 1, barrier, if: out[j] += 1 */
+  assert_int_equal(f->body.n, 5);
+  assert_int_equal(f->body.stmts[2]->kind, PKI_S_IF);
+  assert_true(is_barrier(f->body.stmts[3]));
+  assert_int_equal(f->body.stmts[4]->kind, PKI_S_IF);
+  assert_int_equal(f->body.stmts[4]->body.stmts[0]->kind, PKI_S_AUGASSIGN);
+  pki_module_free(m);
+}
+
+/* A parallel_for writing a View under `team_rank() < 2` would write again
+ * on other threads if moved: rejected. */
+static void test_no_hoist_effects(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(tm: pk.TeamMember, out: pk.View2D[pk.int32], M: int):\n"
+                          "    j: int = tm.league_rank()\n"
+                          "    if tm.team_rank() < 2:\n"
+                          "        def inner(i: int):\n"
+                          "            out[j][i] += 1\n"
+                          "        pk.parallel_for(pk.TeamThreadRange(tm, M), inner)\n",
+                          &d);
+  const pki_diag *e = at(&d, "divergent-collective", 8, 9);
+  assert_non_null(strstr(e->message, "has effects of its own"));
+  pki_module_free(m);
+}
+
+/* A loop whose trip count depends on the thread. */
+static void test_divergent_loop(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(tm: pk.TeamMember, out: pk.View1D[pk.int32]):\n"
+                          "    for s in range(tm.team_rank()):\n"
+                          "        tm.team_barrier()\n",
+                          &d);
+  const pki_diag *e = at(&d, "divergent-collective", 5, 9);
+  assert_non_null(strstr(e->message, "loop at line 4"));
+  pki_module_free(m);
+}
+
+/* Threads that returned early never reach the barrier. */
+static void test_early_return(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(tm: pk.TeamMember, out: pk.View1D[pk.int32]):\n"
+                          "    if tm.team_rank() > 0:\n"
+                          "        return\n"
+                          "    tm.team_barrier()\n",
+                          &d);
+  const pki_diag *e = at(&d, "divergent-collective", 6, 5);
+  assert_non_null(strstr(e->message, "`if` at line 4"));
+  pki_module_free(m);
+}
+
+/* A continue under a team_rank() test skips the loop's barrier on some
+ * threads; a break out of a loop inside the branch, or out of a loop with no
+ * collective in it, skips nothing. */
+static void test_divergent_exit(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(tm: pk.TeamMember, x: pk.View1D[pk.int32], n: int):\n"
+                          "    if tm.team_rank() == 0:\n"
+                          "        for k in range(n):\n"
+                          "            if x[k] > 0:\n"
+                          "                break\n"
+                          "    tm.team_barrier()\n"
+                          "    for k in range(n):\n"
+                          "        if tm.team_rank() == k:\n"
+                          "            break\n"
+                          "    tm.team_barrier()\n"
+                          "    for k in range(n):\n"
+                          "        if tm.team_rank() == k:\n"
+                          "            continue\n"
+                          "        tm.team_barrier()\n",
+                          &d);
+  assert_int_equal(count(&d, PKI_SEV_ERROR, "divergent-collective"), 1);
+  const pki_diag *e = at(&d, "divergent-collective", 16, 9);
+  assert_non_null(strstr(e->message, "loop at line 13"));
+  pki_module_free(m);
+}
+
+/* ---------------------------------------------------- rule 2: barriers */
+
+static const char *RAW =
+    "import pykokkos as pk\n"
+    "@pk.workunit\n"
+    "def k(tm: pk.TeamMember, y: pk.View2D[pk.int32], out: pk.View1D[pk.int32], N: int):\n"
+    "    j: int = tm.league_rank()\n"
+    "    def inner_for(i: int):\n"
+    "        y[j][i] = i\n"
+    "    pk.parallel_for(pk.TeamThreadRange(tm, N), inner_for)\n"
+    "    if tm.team_rank() == 0:\n"
+    "        out[j] = y[j][j]\n";
+
+static void test_barrier_inserted(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked(RAW, &d);
+  pki_func *f = first_func(m);
+  /* j, the parallel_for, the barrier, the `if` */
+  assert_int_equal(f->body.n, 4);
+  assert_true(is_barrier(f->body.stmts[2]));
+  assert_ptr_equal(f->body.stmts[2]->value->args[0]->var, f->index[0]);
+  const pki_diag *n = at(&d, "team-barrier", 8, 5);
+  assert_int_equal(n->severity, PKI_SEV_NOTE);
+  assert_non_null(strstr(n->message, "'y'"));
+  assert_non_null(strstr(n->message, "line 7"));
+  pki_module_free(m);
+}
+
+/* A later loop over the same range reading the element the same thread
+ * wrote needs no barrier; one at another element does. */
+static void test_own_element_no_barrier(void **state) {
+  (void)state;
+  const char *src_fmt =
+      "import pykokkos as pk\n"
+      "@pk.workunit\n"
+      "def k(tm: pk.TeamMember, y: pk.View2D[pk.int32], N: int):\n"
+      "    j: int = tm.league_rank()\n"
+      "    def first(i: int):\n"
+      "        y[j][i] = i\n"
+      "    pk.parallel_for(pk.TeamThreadRange(tm, N), first)\n"
+      "    def second(q: int):\n"
+      "        y[j][q] = 2 * y[j][%s] + 1\n"
+      "    pk.parallel_for(pk.TeamThreadRange(tm, N), second)\n";
+  char src[1024];
+  pki_diags d;
+  snprintf(src, sizeof src, src_fmt, "q");
+  pki_module *m = checked(src, &d);
+  assert_int_equal(d.n, 0);
+  assert_int_equal(barriers_in(&first_func(m)->body), 0);
+  pki_module_free(m);
+  snprintf(src, sizeof src, src_fmt, "N - 1 - q");
+  m = checked(src, &d);
+  assert_int_equal(barriers_in(&first_func(m)->body), 1);
+  at(&d, "team-barrier", 10, 5);
+  pki_module_free(m);
+}
+
+/* The program's own barrier, or a nested reduce (which ends in one):
+ * nothing is added. */
+static void test_existing_sync_kept(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(tm: pk.TeamMember, y: pk.View2D[pk.int32], out: pk.View1D[pk.int32], N: int):\n"
+                          "    j: int = tm.league_rank()\n"
+                          "    def inner_for(i: int):\n"
+                          "        y[j][i] = i\n"
+                          "    pk.parallel_for(pk.TeamThreadRange(tm, N), inner_for)\n"
+                          "    tm.team_barrier()\n"
+                          "    if tm.team_rank() == 0:\n"
+                          "        out[j] = y[j][j]\n"
+                          "    pk.parallel_for(pk.TeamThreadRange(tm, N), inner_for)\n"
+                          "    def red(i: int, acc: pk.Acc[pk.int32]):\n"
+                          "        acc += y[j][N - 1 - i]\n"
+                          "    s: int = pk.parallel_reduce(pk.TeamThreadRange(tm, N), red)\n",
+                          &d);
+  assert_int_equal(count(&d, PKI_SEV_NOTE, "team-barrier"), 1); /* before the reduce */
+  at(&d, "team-barrier", 14, 14);
+  assert_int_equal(barriers_in(&first_func(m)->body), 2);
+  pki_module_free(m);
+}
+
+/* ---------------------------------------------- rule 3: possible-race */
+
+static void test_scatter_warns(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def scatter(i: int, A: pk.View1D[pk.double], idx: pk.View1D[pk.int32]):\n"
+                          "    A[idx[i]] += 1.0\n"
+                          "@pk.workunit\n"
+                          "def fields(i: int, field: pk.View1D[pk.double], n: int):\n"
+                          "    for j in range(n):\n"
+                          "        field[j] += 1.0 * i\n",
+                          &d);
+  const pki_diag *w = at(&d, "possible-race", 4, 5);
+  assert_int_equal(w->severity, PKI_SEV_WARNING);
+  assert_non_null(strstr(w->message, "'scatter' writes 'A' at idx[i]"));
+  assert_non_null(strstr(w->message, "pk.atomic_add"));
+  at(&d, "possible-race", 8, 9);
+  assert_int_equal(count(&d, PKI_SEV_WARNING, "possible-race"), 2);
+  pki_module_free(m);
+}
+
+/* Atomics, the work point, slots reserved atomically, a store under
+ * `if i == 0:` and the opt-out comment: no warning. */
+static void test_scatter_quiet(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked(
+      "import pykokkos as pk\n"
+      "@pk.workunit\n"
+      "def a(i: int, A: pk.View1D[pk.double], idx: pk.View1D[pk.int32]):\n"
+      "    pk.atomic_add(A, [idx[i]], 1.0)\n"
+      "@pk.workunit\n"
+      "def b(i: int, A: pk.View1D[pk.double], B: pk.View2D[pk.double], n: int):\n"
+      "    A[i] = 2.0 * i\n"
+      "    for j in range(n):\n"
+      "        B[i][j] = 1.0\n"
+      "@pk.workunit\n"
+      "def c(i: int, cnt: pk.View1D[pk.int32], slots: pk.View2D[pk.int32], b: pk.View1D[pk.int32]):\n"
+      "    slot: int = pk.atomic_fetch_add(cnt, [b[i]], 1)\n"
+      "    slots[b[i]][slot] = i\n"
+      "@pk.workunit\n"
+      "def e(i: int, A: pk.View1D[pk.double], idx: pk.View1D[pk.int32]):\n"
+      "    A[idx[i]] = 1.0  # pkc: allow possible-race (idx is a permutation)\n"
+      "@pk.workunit\n"
+      "def f(i: int, A: pk.View1D[pk.double], idx: pk.View1D[pk.int32]):\n"
+      "    A[idx[i]] = 1.0\n"
+      "@pk.workunit\n"
+      "def g(i: int, A: pk.View2D[pk.double], n: int, c: int):\n"
+      "    if i == 0:\n"
+      "        for j in range(n):\n"
+      "            A[0][j] = 0.0\n"
+      "    r: int = i // c\n"
+      "    A[r * c + (i - r * c)][0] = 1.0\n",
+      &d);
+  /* only f's store, the one without an atomic or the comment; g's first store
+   * runs on one work item, its second's index pkc cannot tell (division) */
+  assert_int_equal(count(&d, PKI_SEV_WARNING, "possible-race"), 1);
+  at(&d, "possible-race", 19, 5);
+  pki_module_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_hoist_reduce),
+      cmocka_unit_test(test_no_hoist_branch_dependent),
+      cmocka_unit_test(test_uniform_branch_kept),
+      cmocka_unit_test(test_hoist_barrier_derived),
+      cmocka_unit_test(test_no_hoist_effects),
+      cmocka_unit_test(test_divergent_loop),
+      cmocka_unit_test(test_early_return),
+      cmocka_unit_test(test_divergent_exit),
+      cmocka_unit_test(test_barrier_inserted),
+      cmocka_unit_test(test_own_element_no_barrier),
+      cmocka_unit_test(test_existing_sync_kept),
+      cmocka_unit_test(test_scatter_warns),
+      cmocka_unit_test(test_scatter_quiet),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
