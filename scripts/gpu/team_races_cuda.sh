@@ -20,7 +20,7 @@ for f in "${feats[@]}"; do
 done
 say "building the team programs for CUDA"
 printf '%s\n' "${feats[@]}" "${exs[@]}" |
-  xargs -P "$J" -I{} sh -c 'pkc build -q --backend cuda {} >/dev/null 2>&1 || echo "BUILD FAILED {}"'
+  xargs -P "$J" -I{} sh -c 'pkc build -q --backend cuda "$1" >/dev/null 2>&1 || echo "BUILD FAILED $1"' _ {}
 pass=0 fail=0
 for f in "${feats[@]}" "${exs[@]}"; do
   args=$(sed -n 's/^# *test-args:\(.*\)$/\1/p' "$f" | head -1)
