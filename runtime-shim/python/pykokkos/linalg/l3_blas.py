@@ -45,6 +45,7 @@ def _compute_dtype(rdt):
     return T.float64 if rdt.kind == "f" else T.int64
 
 
+@L.accepts(x1=("viewA",), x2=("viewB",))
 def matmul(x1, x2, /, out=None):
     """pk.matmul(x1, x2): numpy.matmul for rank-1 and rank-2 operands (1-D
     @ 1-D is the dot product, a scalar); numpy's result dtype; a new View."""
