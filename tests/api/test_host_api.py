@@ -106,6 +106,17 @@ class UpstreamNames(unittest.TestCase):
             np.testing.assert_allclose(np.asarray(getattr(pk, name)(pk.array(v), 2)), f(v, 2),
                                        err_msg=name)
 
+    def test_matmul_mismatch_is_upstreams_runtime_error(self):
+        a, b = pk.array(np.arange(11.0)), pk.array(np.full((10, 1), 2.0))
+        for f in (pk.matmul, pk.np_matmul):
+            with self.assertRaisesRegex(RuntimeError, r"mismatch in its core dimension "
+                                                      r"\(Size 11 is different from 10\)"):
+                f(a, b)
+            with self.assertRaises(ValueError):            # numpy's class too
+                f(a, b)
+        np.testing.assert_allclose(np.asarray(pk.matmul(pk.array(np.arange(10.0)), b)),
+                                   np.arange(10.0) @ np.full((10, 1), 2.0))
+
     def test_every_listed_name_resolves(self):
         from pykokkos import lib
         from pykokkos.lib import host
