@@ -331,7 +331,7 @@ class ArrayLibrary(unittest.TestCase):
         # run apart: the kernel's C++ division traps (SIGFPE) on this operand pair
         code = (
             "import warnings, numpy as np, pykokkos as pk\n"
-            "for dt in (np.int64, np.int32):\n"
+            "for dt in (np.int64, np.int32, np.int16, np.int8):\n"
             "    lo = np.iinfo(dt).min\n"
             "    a = np.array([lo, 7, lo, -9], dtype=dt)\n"
             "    b = np.array([-1, -1, 3, -1], dtype=dt)\n"

@@ -131,7 +131,9 @@ def run(public, module, family, dt, op, ops, res, names=None):
         raise type(e)(L.user_message(e, public, module, family, dt, names)) from None
 
 
-# Integer divisions whose MIN // -1 traps in C++ (SIGFPE) where numpy wraps.
+# Integer divisions whose MIN // -1 traps in C++ (SIGFPE; int8/int16 wrap
+# silently) where numpy wraps with an overflow warning: such operands are
+# computed by numpy.
 _TRAPPING = ("floor_divide", "remainder", "fmod")
 
 
@@ -185,7 +187,7 @@ def binary(name, x1, x2, out=None, public=None):
                 raise TypeError(f"pk.{who}: not supported for {cdt.name} operands")
     ops = [L.converted(o, cdt) for o in ops]
     res = _target(out, shape, odt, ops)
-    if name in _TRAPPING and cdt.name in ("int32", "int64") and _min_by_minus_one(ops, cdt):
+    if name in _TRAPPING and L.KIND[cdt.name] == "s" and _min_by_minus_one(ops, cdt):
         _on_host(name, ops, res)
     else:
         run(who, module, family, cdt, op, ops, res)
