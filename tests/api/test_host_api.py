@@ -79,6 +79,23 @@ class Spellings(unittest.TestCase):
         pk.copyto(viewA=dst, viewB=pk.array(a))
         np.testing.assert_array_equal(np.asarray(dst), a)
 
+    def test_reductions_take_out(self):
+        a = np.arange(12.0).reshape(3, 4)
+        o = pk.View([4], pk.float64)
+        self.assertIs(pk.sum(pk.array(a), axis=0, out=o), o)
+        np.testing.assert_array_equal(np.asarray(o), a.sum(0))
+        z = np.zeros(())
+        self.assertIs(pk.mean(view=pk.array(a), out=z), z)
+        self.assertEqual(float(z), a.mean())
+        o = np.zeros(3, np.int64)
+        pk.max(pk.array(a.astype(np.int64)), axis=1, out=o)
+        np.testing.assert_array_equal(o, a.max(1))
+        o = pk.View([4], pk.float64)
+        pk.cumsum(pk.array(a[1]), out=o)
+        np.testing.assert_array_equal(np.asarray(o), np.cumsum(a[1]))
+        with self.assertRaisesRegex(ValueError, r"pk\.var: out has shape \(2,\)"):
+            pk.var(pk.array(a), out=np.zeros(2))
+
     def test_bad_keyword_names_the_function(self):
         a = arr([1.0, 2.0])
         with self.assertRaisesRegex(TypeError, r"pk\.add: unexpected keyword argument\(s\) "
@@ -248,6 +265,17 @@ class CopyAndData(unittest.TestCase):
         self.assertEqual(v[0], 9.0)
         self.assertEqual(c.dtype, pk.float64)
         self.assertEqual(c.shape, (3,))
+
+    def test_one_element_views_convert_to_scalars(self):
+        import math
+        v = pk.View([1], pk.float64)
+        v[0] = 2.25
+        self.assertEqual(math.sqrt(v), 1.5)            # host math on a View, as PyKokkos
+        self.assertEqual(float(v), 2.25)
+        self.assertEqual(int(pk.asarray(7)), 7)
+        self.assertEqual(math.exp(pk.asarray(0.0)), 1.0)
+        with self.assertRaisesRegex(TypeError, "single-element"):
+            float(pk.View([2], pk.float64))
 
     def test_data_is_assignable(self):
         v = pk.View([4], pk.int32)

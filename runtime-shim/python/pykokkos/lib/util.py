@@ -21,6 +21,26 @@ _BIG = 1 << 62     # "no bound" for the reduce kernels' position check
 _VIEW = ("view", "viewA")   # PyKokkos' keyword spellings of the operand
 
 
+def _with_out(f):
+    """Decorator: reduction f also takes numpy's out= (a View or numpy array
+    of the result's shape; the result is stored there as pk.copyto does,
+    and out returned)."""
+    import functools
+
+    @functools.wraps(f)
+    def g(*args, out=None, **kw):
+        r = f(*args, **kw)
+        if out is None:
+            return r
+        np = _numpy()
+        if tuple(np.shape(out)) != tuple(np.shape(r)):
+            raise ValueError(f"pk.{f.__name__}: out has shape {tuple(np.shape(out))}, "
+                             f"the result has shape {tuple(np.shape(r))}")
+        copyto(out, r)
+        return out
+    return g
+
+
 def _acc_dtype(dt):
     return getattr(T, O.ACCUMULATOR.get(L.KIND[dt.name], dt.name))
 
@@ -158,24 +178,28 @@ def _reduce(name, op, x, axis=None, keepdims=False, dtype_out=None):
 
 
 @L.accepts(x=_VIEW)
+@_with_out
 def sum(x, axis=None, keepdims=False):  # noqa: A001
     """pk.sum(x, axis=None): numpy.sum (accumulator dtype as numpy)."""
     return _reduce("sum", O.REDUCE["sum"], x, axis, keepdims, "acc")
 
 
 @L.accepts(x=_VIEW)
+@_with_out
 def prod(x, axis=None, keepdims=False):
     """pk.prod(x, axis=None): numpy.prod."""
     return _reduce("prod", O.REDUCE["prod"], x, axis, keepdims, "acc")
 
 
 @L.accepts(x=_VIEW)
+@_with_out
 def max(x, axis=None, keepdims=False):  # noqa: A001
     """pk.max(x, axis=None): numpy.max (NaN wins, as numpy)."""
     return _reduce("max", O.REDUCE["max"], x, axis, keepdims, "same")
 
 
 @L.accepts(x=_VIEW)
+@_with_out
 def min(x, axis=None, keepdims=False):  # noqa: A001
     """pk.min(x, axis=None): numpy.min (NaN wins, as numpy)."""
     return _reduce("min", O.REDUCE["min"], x, axis, keepdims, "same")
@@ -203,6 +227,7 @@ def count_nonzero(x, axis=None, keepdims=False):
 
 
 @L.accepts(x=_VIEW)
+@_with_out
 def all(x, axis=None, keepdims=False):  # noqa: A001
     """pk.all(x, axis=None): True where every element is nonzero (numpy.all)."""
     a = L.as_operand(x)
@@ -213,6 +238,7 @@ def all(x, axis=None, keepdims=False):  # noqa: A001
 
 
 @L.accepts(x=_VIEW)
+@_with_out
 def any(x, axis=None, keepdims=False):  # noqa: A001
     """pk.any(x, axis=None): True where some element is nonzero (numpy.any)."""
     c = count_nonzero(x, axis, keepdims)
@@ -220,6 +246,7 @@ def any(x, axis=None, keepdims=False):  # noqa: A001
 
 
 @L.accepts(x=_VIEW)
+@_with_out
 def mean(x, axis=None, keepdims=False):
     """pk.mean(x, axis=None): numpy.mean (float64 for integer and bool input)."""
     np = _numpy()
@@ -235,6 +262,7 @@ def mean(x, axis=None, keepdims=False):
 
 
 @L.accepts(x=_VIEW)
+@_with_out
 def var(x, axis=None, ddof=0, keepdims=False):
     """pk.var(x, axis=None, ddof=0): numpy.var, as mean((x - mean(x))**2)
     over n - ddof."""
@@ -253,6 +281,7 @@ def var(x, axis=None, ddof=0, keepdims=False):
 
 
 @L.accepts(x=_VIEW)
+@_with_out
 def std(x, axis=None, ddof=0, keepdims=False):
     """pk.std(x, axis=None, ddof=0): numpy.std, the square root of pk.var."""
     v = var(x, axis, ddof, keepdims)
@@ -264,6 +293,7 @@ def std(x, axis=None, ddof=0, keepdims=False):
 
 
 @L.accepts(x=_VIEW)
+@_with_out
 def cumsum(x, axis=None):
     """pk.cumsum(x, axis=None): numpy.cumsum (a new 1-D View for axis=None,
     C order; accumulator dtype as numpy's sum) through a parallel scan."""
