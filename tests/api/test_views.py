@@ -46,7 +46,7 @@ class Attributes(unittest.TestCase):
                 self.assertEqual(f"{v}", str(a))
                 r = repr(v)
                 self.assertTrue(r.startswith("View(["), r)
-                self.assertIn(f"dtype=pk.{name}", r)
+                self.assertIn(f"dtype={name},", r)
                 self.assertIn(f"shape={a.shape}", r)
                 # the values as numpy's repr writes them
                 body = np.array2string(a, separator=", ", prefix="View(")

@@ -482,7 +482,8 @@ class TestDialectHost(unittest.TestCase):
         self.assertIs(pk.real, pk.float64)
         r = run_py("import pykokkos as pk; from pykokkos import _types as T; "
                    "print(pk.real, T.pkc_build_args())", {"PKC_REAL": "float32"})
-        self.assertEqual(r.stdout.strip(), "pk.float32 ['--real=float32']", r.stderr)
+        self.assertEqual(r.stdout.strip(), "<class 'pykokkos.interface.data_types.float32'> "
+                         "['--real=float32']", r.stderr)
         r = run_py("import pykokkos", {"PKC_REAL": "float16"})
         self.assertIn("PKC_REAL must be float32 or float64, got 'float16'", r.stderr)
 

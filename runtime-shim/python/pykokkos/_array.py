@@ -229,9 +229,10 @@ def array(obj, dtype=None, space=None, layout=None, trait=None, copy=None):
     return _new(a, dt, layout, space, trait)
 
 
-def asarray(obj, dtype=None, copy=None):
+def asarray(obj, dtype=None, copy=None, device=None):
     """pk.asarray(obj[, dtype]): as pk.array, never copying when obj already
-    is a View or shareable array of that dtype (numpy's asarray rule)."""
+    is a View or shareable array of that dtype (numpy's asarray rule);
+    device= is accepted (array API) and the backend decides, as pk.zeros."""
     return array(obj, dtype=dtype, copy=copy)
 
 
@@ -400,14 +401,45 @@ def _np_dtype_of(x):
     return x
 
 
+_KIND_NAMES = {"i": "signed integer", "u": "unsigned integer", "f": "floating-point"}
+
+
+def _check_kinds(xs):
+    """NotImplementedError when the dtypes of xs (Python scalars left out,
+    bool mixing with any kind) span more than one kind among signed
+    integer, unsigned integer and floating point: PyKokkos' result_type
+    does not promote across kinds (numpy's answer, e.g. float64 for uint64
+    and int8, would be a guess of what PyKokkos means)."""
+    np = _np()
+    seen = {}
+    for x in xs:
+        if isinstance(x, (int, float, bool, complex)):
+            continue
+        try:
+            dt = np.dtype(getattr(x, "dtype", x))
+        except TypeError:
+            continue
+        if dt.kind in _KIND_NAMES:
+            seen.setdefault(dt.kind, dt.name)
+    if len(seen) > 1:
+        raise NotImplementedError(
+            "pk.result_type: promotion across kinds (" + ", ".join(
+                f"{_KIND_NAMES[k]} {n}" for k, n in seen.items()) + ") is not "
+            "implemented, as in PyKokkos; convert an operand with pk.astype first")
+
+
 def result_type(*arrays_and_dtypes):
     """pk.result_type(*xs): the pk dtype numpy's type promotion gives for
-    Views, arrays, pk/numpy dtypes and Python scalars (numpy.result_type);
-    TypeError if that dtype is not one pk Views can hold."""
+    Views, arrays, pk/numpy dtypes and Python scalars (numpy.result_type)
+    whose dtypes are of one kind (signed, unsigned or floating; bool mixes
+    with any); NotImplementedError across kinds, as PyKokkos; TypeError if
+    the result is not a dtype pk Views can hold."""
     if not arrays_and_dtypes:
         raise TypeError("pk.result_type: at least one array or dtype is needed")
     np = _np()
-    r = np.result_type(*[_np_dtype_of(x) for x in arrays_and_dtypes])
+    xs = [_np_dtype_of(x) for x in arrays_and_dtypes]
+    _check_kinds(xs)
+    r = np.result_type(*xs)
     dt = T.dtype_of_numpy(r)
     if dt is None:
         raise TypeError(f"pk.result_type: the result dtype {r} is not a pk dtype")
@@ -423,7 +455,7 @@ class iinfo_object:
         self.bits, self.min, self.max, self.dtype = bits, min, max, dtype
 
     def __repr__(self):
-        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype!r})"
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype.name})"
 
 
 class finfo_object:
@@ -441,7 +473,7 @@ class finfo_object:
 
     def __repr__(self):
         return (f"finfo(resolution={self.resolution}, min={self.min:.6e}, "
-                f"max={self.max:.6e}, dtype={self.dtype!r})")
+                f"max={self.max:.6e}, dtype={self.dtype.name})")
 
 
 def _info_dtype(t, what):
@@ -458,7 +490,7 @@ def iinfo(t):
     iinfo values); TypeError for float or bool dtypes."""
     dt = _info_dtype(t, "iinfo")
     if dt.code not in (T.DL_INT, T.DL_UINT):
-        raise TypeError(f"pk.iinfo: {dt!r} is not an integer dtype")
+        raise TypeError(f"pk.iinfo: pk.{dt.name} is not an integer dtype")
     bits = dt.bits
     if dt.code == T.DL_INT:
         return iinfo_object(bits, -(1 << (bits - 1)), (1 << (bits - 1)) - 1, dt)
@@ -470,7 +502,7 @@ def finfo(t):
     floating-point dtype (numpy's finfo values); TypeError otherwise."""
     dt = _info_dtype(t, "finfo")
     if dt.code != T.DL_FLOAT:
-        raise TypeError(f"pk.finfo: {dt!r} is not a floating-point dtype")
+        raise TypeError(f"pk.finfo: pk.{dt.name} is not a floating-point dtype")
     return finfo_object(_np().finfo(dt.np_dtype), dt)
 
 

@@ -803,8 +803,31 @@ def _dispatch(pattern, args, kw):
     return run(policy, kw)
 
 
+def _parallel_for_list(args, kw):
+    """PyKokkos' fused form parallel_for([name,] policy, [k0, k1, ...],
+    args_0={...}, args_1={...}) (args_1, args_2, ... also, as PyKokkos'
+    tests number them from 1): runs each kernel with its arguments, in
+    order, over the same policy."""
+    kernels = list(args[-1])
+    head = args[:-1]
+    base = 1 if "args_1" in kw and "args_0" not in kw and f"args_{len(kernels)}" in kw else 0
+    names = [f"args_{k + base}" for k in range(len(kernels))]
+    extra = sorted(set(kw) - set(names))
+    if extra:
+        raise TypeError(f"parallel_for: with a list of {len(kernels)} kernels, pass "
+                        f"each kernel's arguments as {', '.join(n + '={...}' for n in names)}"
+                        f"; got {', '.join(extra)}")
+    for k, name in zip(kernels, names):
+        a = kw.get(name) or {}
+        if not isinstance(a, dict):
+            raise TypeError(f"parallel_for: {name} must be a dict of kernel "
+                            f"arguments, got {type(a).__name__}")
+        parallel_for(*head, k, **a)
+
+
 def parallel_for(*args, **kw):
-    """parallel_for([name,] policy, kernel, **kernel_args)."""
+    """parallel_for([name,] policy, kernel, **kernel_args); kernel may be
+    a list of kernels, whose arguments are args_0={...}, args_1={...}."""
     n = len(args)
     if n == 2 or n == 3:
         kernel = args[-1]
@@ -815,6 +838,8 @@ def parallel_for(*args, **kw):
                     _flush_held()                             # run before this one
                 run(args[-2], kw)
                 return
+        if kernel.__class__ is list or kernel.__class__ is tuple:
+            return _parallel_for_list(args, kw)
     _dispatch(FOR, args, kw)
 
 

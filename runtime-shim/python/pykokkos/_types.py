@@ -22,9 +22,11 @@ class _DTypeMeta(type):
         return type.__instancecheck__(cls, obj)
 
     def __repr__(cls):
+        """As PyKokkos' dtype classes: <class 'pykokkos.interface.data_types.float64'>
+        (str(v.dtype).split('.')[-1][:-2] is numpy's name)."""
         if cls.__dict__.get("np_name") is None:
             return f"<class 'pykokkos.{cls.__name__}'>"
-        return "pk." + cls.name
+        return f"<class 'pykokkos.interface.data_types.{cls.name}'>"
 
     def __eq__(cls, other):
         if other is cls:
@@ -49,9 +51,12 @@ class _DTypeMeta(type):
 
     @property
     def np_dtype(cls):
-        """The numpy dtype (numpy imported on first use)."""
+        """The numpy dtype (numpy imported on first use). int64/uint64 are
+        numpy's 'q'/'Q' (== int64/uint64), as the arrays of PyKokkos' Views
+        (pybind11's buffer format), so their elements read as
+        numpy.longlong/ulonglong, as in PyKokkos."""
         import numpy
-        return numpy.dtype(cls.np_name)
+        return numpy.dtype(_NP_CHAR.get(cls.np_name, cls.np_name))
 
     dtype = np_dtype   # numpy reads `.dtype`: np.dtype(pk.int32) == int32
 
@@ -70,6 +75,9 @@ class _DTypeMeta(type):
         if cls.__dict__.get("np_name") is None:
             return type.__call__(cls, *args)
         return cls.np_equiv(*args)
+
+
+_NP_CHAR = {"int64": "q", "uint64": "Q"}
 
 
 class DataTypeClass(metaclass=_DTypeMeta):
@@ -325,7 +333,14 @@ class _Annot:
         self.base, self.args = base, args
 
     def __repr__(self):
-        return f"pk.{self.base}[{', '.join(map(repr, self.args))}]"
+        return f"pk.{self.base}[{', '.join(map(pk_name, self.args))}]"
+
+
+def pk_name(t):
+    """How pk code spells t: pk.float64 for a dtype, else repr(t)."""
+    if t.__class__ is _DTypeMeta and t.__dict__.get("np_name") is not None:
+        return "pk." + t.name
+    return repr(t)
 
 
 class _Subscriptable(type):

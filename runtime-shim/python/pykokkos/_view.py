@@ -52,7 +52,9 @@ class DLHolder:
         isz = arr.itemsize
         self.array, self.keep, self.cap, self.dtype = arr, None, None, arr.dtype
         self.shape = (c_int64 * max(n, 1))(*arr.shape)
-        self.strides = (c_int64 * max(n, 1))(*[s // isz for s in arr.strides])
+        est = ([s // isz for s in arr.strides] if arr.size else
+               _empty_strides(arr.shape))
+        self.strides = (c_int64 * max(n, 1))(*est)
         t = _abi.DLTensor()
         if device_type is None:
             t.data = arr.__array_interface__["data"][0] or None
@@ -66,6 +68,24 @@ class DLHolder:
         t.strides = self.strides
         self.tensor = t
         self.addr = addressof(t)
+
+
+def _empty_strides(shape):
+    """Element strides for an array with no elements (numpy may give it any,
+    e.g. (0, 0)) that the kernels' layout check accepts for LayoutRight and
+    LayoutLeft alike: C strides over the extents after the last zero extent,
+    Fortran strides over those before the first; the kernel runs no
+    iteration over it."""
+    n = len(shape)
+    est = [0] * n
+    zeros = [k for k, e in enumerate(shape) if e == 0]
+    acc = 1
+    for k in range(n - 1, zeros[-1], -1):
+        est[k], acc = acc, acc * shape[k]
+    acc = 1
+    for k in range(zeros[0]):
+        est[k], acc = acc, acc * shape[k]
+    return est
 
 
 def _shape_tuple(shape, what="pk.View"):
@@ -220,6 +240,8 @@ class View:
             # transparent huge pages (madvise) but calloc's zeroed pages not
             array = np.empty(shp, dtype=self._dt.np_dtype, order=order)
             array.fill(0)
+        elif array.dtype.char in "lL" and array.dtype == self._dt.np_dtype:
+            array = array.view(self._dt.np_dtype)   # int64 as 'q' (np_dtype)
         self._a = array
         self._dl = None
         self._dev = None      # DeviceMem once the View lives on a GPU
@@ -385,7 +407,32 @@ class View:
     # -- interop --
     @property
     def data(self):
+        """The host memory as a numpy array (writes reach the View).
+        Assigning to it writes through (PyKokkos' View.data is a plain
+        attribute: `v.data += k`, `v.data = a` change the View's values)."""
         return self._host(True)
+
+    @data.setter
+    def data(self, value):
+        a = self._host(True)
+        if value is not a:
+            numpy().copyto(a, value, casting="unsafe")
+
+    def __copy__(self):
+        """copy.copy(v): a View object sharing v's memory (as PyKokkos'
+        View, whose copy shares its data array); v itself on a GPU."""
+        if self._dev is not None:
+            return self
+        v = _new(View)
+        v._a, v._dt, v._dl, v.layout, v.space, v.trait = (
+            self._a, self._dt, None, self.layout, self.space, self.trait)
+        v._dev, v._hv, v._dv, v._deflt = None, True, False, self._deflt
+        return v
+
+    def __deepcopy__(self, memo):
+        """copy.deepcopy(v) is v itself, as PyKokkos' View (ExaMiniMD deep-
+        copies objects holding Views and expects them shared)."""
+        return self
 
     def to_numpy(self):
         return self._host(True)
@@ -456,7 +503,7 @@ class View:
         body = numpy().array2string(a, separator=", ", prefix="View(")
         lay = ", layout=LayoutLeft" if self.layout is T.Layout.LayoutLeft else ""
         where = "" if self._dev is None else ", device"
-        return f"View({body}, dtype={self._dt!r}, shape={a.shape}{lay}{where})"
+        return f"View({body}, dtype={self._dt.name}, shape={a.shape}{lay}{where})"
 
     def __format__(self, spec):
         return format(str(self), spec)

@@ -1,6 +1,7 @@
 """Host View API of the dialect (item 6) added onto pk.View by install(View),
 which _view.py calls once: rank() (also
-usable as the `rank` attribute), copy(), resize(dim, n); plus the functions
+usable as the `rank` attribute), copy(), resize(dim, n), float(v)/int(v) of
+a one-element View (PyKokkos' scalar conversion); plus the functions
 pk.subview, pk.deep_copy, pk.resize. Subviews are host views (numpy); on GPU
 backends slicing a device-resident View returns the host mirror's slice."""
 from . import _types as T
@@ -93,6 +94,19 @@ def subview(v, *idx):
     return r
 
 
+def _scalar(kind):
+    """float(v) / int(v) of a View with one element (rank 0, or rank 1 of
+    extent 1, as PyKokkos' View; so math.sqrt(v) works): its value."""
+    def conv(self):
+        a = _host(self, False)
+        if a.ndim > 1 or a.size != 1:
+            raise TypeError(f"only single-element Views can be converted to Python "
+                            f"scalars ({kind.__name__}() of a View of shape {a.shape})")
+        return kind(a.reshape(())[()])
+    conv.__name__ = f"__{kind.__name__}__"
+    return conv
+
+
 def install(View):
     """Adds the host View API onto View (methods View itself lacks are added;
     View.__getitem__ itself returns Views sharing memory for slices)."""
@@ -115,7 +129,8 @@ def install(View):
         shp[dim] = n
         resize_view(self, *shp)
 
-    for name, fn in (("copy", copy), ("resize", resize)):
+    for name, fn in (("copy", copy), ("resize", resize), ("__float__", _scalar(float)),
+                     ("__int__", _scalar(int))):
         if name not in View.__dict__:
             setattr(View, name, fn)
     _install_operators(View)

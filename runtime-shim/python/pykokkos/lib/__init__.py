@@ -15,7 +15,12 @@ NAMES = tuple(sorted(set(BINARY) | set(COMPARE) | set(UNARY) | set(PREDICATE) | 
     "sum", "prod", "max", "min", "amax", "amin", "find_max", "find_min",
     "count_nonzero", "all", "any", "mean", "var", "std", "cumsum",
     "searchsorted", "copyto", "clip", "isclose", "allclose", "transpose",
-    "matmul", "dgemm"}))
+    "matmul", "dgemm",
+    # pykokkos.lib.host (kept in step with host.__all__ by tests/api)
+    "unique", "hstack", "vstack", "concatenate", "argmax", "argmin", "where",
+    "sort", "argsort", "isin", "in1d", "index", "col", "average",
+    "broadcast_view", "dot", "np_matmul", "findMax", "add_num", "mul_num",
+    "divide_num", "power_num"}))
 
 __all__ = list(NAMES)
 
@@ -23,9 +28,9 @@ __all__ = list(NAMES)
 def __getattr__(name):
     """Loads the array library's functions on first use."""
     if name in NAMES:
-        from . import ufuncs, util
+        from . import ufuncs, util, host
         from .. import linalg
-        for mod in (ufuncs, util, linalg):
+        for mod in (ufuncs, util, linalg, host):
             if hasattr(mod, name):
                 v = getattr(mod, name)
                 globals()[name] = v

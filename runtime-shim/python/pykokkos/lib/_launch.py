@@ -252,3 +252,55 @@ def run_elementwise(module, family, dt, op, inputs, out):
     if tmp is not None:
         host_array(out, True)[...] = host_array(tmp)
     return out
+
+
+_OPERANDS = {"binary": ("x1", "x2"), "compare": ("x1", "x2")}
+
+
+def user_message(e, public, module, family, dt, names=None):
+    """The message of error e, raised running <family>_<dt> for pk.<public>,
+    with the kernel's name and parameters replaced by the user's function
+    and operands (names: kernel parameter -> user's name; default a, b ->
+    x1, x2 or x)."""
+    msg = str(e)
+    kname = f"{family}_{SUFFIX[dt.name]}"
+    if names is None:
+        names = dict(zip(("a", "b"), _OPERANDS.get(family, ("x",))))
+    for param, user in names.items():
+        msg = msg.replace(f"argument '{param}'", f"argument '{user}'")
+    msg = msg.replace(f"{kname}: ", f"pk.{public}: ", 1)
+    return msg.replace(kname, f"pk.{public}")
+
+
+def accepts(**aliases):
+    """Decorator: f also takes PyKokkos' keyword spellings of its parameters
+    (accepts(x=("view", "viewA")) lets pk.sum(viewA=v) mean pk.sum(v)) and
+    the keyword profiler_name= (a Kokkos profiling label, not used)."""
+    import functools
+    import inspect
+
+    def deco(f):
+        sig = inspect.signature(f)
+        names = list(sig.parameters)
+        posonly = [n for n, p in sig.parameters.items()
+                   if p.kind is inspect.Parameter.POSITIONAL_ONLY]
+        rev = {a: p for p, alts in aliases.items() for a in alts}
+
+        @functools.wraps(f)
+        def g(*args, **kw):
+            kw.pop("profiler_name", None)
+            if not any(k in rev or k in posonly for k in kw):
+                return f(*args, **kw)
+            for k in [k for k in kw if k in rev]:
+                p = rev[k]
+                if p in kw or names.index(p) < len(args):
+                    raise TypeError(f"pk.{f.__name__}: {p!r} given twice (as {k!r})")
+                kw[p] = kw.pop(k)
+            args = list(args)
+            for p in posonly[len(args):]:
+                if p not in kw:
+                    break
+                args.append(kw.pop(p))
+            return f(*args, **kw)
+        return g
+    return deco

@@ -18,6 +18,27 @@ from . import _launch as L
 from . import ufuncs as U
 
 _BIG = 1 << 62     # "no bound" for the reduce kernels' position check
+_VIEW = ("view", "viewA")   # PyKokkos' keyword spellings of the operand
+
+
+def _with_out(f):
+    """Decorator: reduction f also takes numpy's out= (a View or numpy array
+    of the result's shape; the result is stored there as pk.copyto does,
+    and out returned)."""
+    import functools
+
+    @functools.wraps(f)
+    def g(*args, out=None, **kw):
+        r = f(*args, **kw)
+        if out is None:
+            return r
+        np = _numpy()
+        if tuple(np.shape(out)) != tuple(np.shape(r)):
+            raise ValueError(f"pk.{f.__name__}: out has shape {tuple(np.shape(out))}, "
+                             f"the result has shape {tuple(np.shape(r))}")
+        copyto(out, r)
+        return out
+    return g
 
 
 def _acc_dtype(dt):
@@ -156,21 +177,29 @@ def _reduce(name, op, x, axis=None, keepdims=False, dtype_out=None):
     return View(h.shape, T.dtype_of_numpy(res_dt), array=np.ascontiguousarray(h))
 
 
+@L.accepts(x=_VIEW)
+@_with_out
 def sum(x, axis=None, keepdims=False):  # noqa: A001
     """pk.sum(x, axis=None): numpy.sum (accumulator dtype as numpy)."""
     return _reduce("sum", O.REDUCE["sum"], x, axis, keepdims, "acc")
 
 
+@L.accepts(x=_VIEW)
+@_with_out
 def prod(x, axis=None, keepdims=False):
     """pk.prod(x, axis=None): numpy.prod."""
     return _reduce("prod", O.REDUCE["prod"], x, axis, keepdims, "acc")
 
 
+@L.accepts(x=_VIEW)
+@_with_out
 def max(x, axis=None, keepdims=False):  # noqa: A001
     """pk.max(x, axis=None): numpy.max (NaN wins, as numpy)."""
     return _reduce("max", O.REDUCE["max"], x, axis, keepdims, "same")
 
 
+@L.accepts(x=_VIEW)
+@_with_out
 def min(x, axis=None, keepdims=False):  # noqa: A001
     """pk.min(x, axis=None): numpy.min (NaN wins, as numpy)."""
     return _reduce("min", O.REDUCE["min"], x, axis, keepdims, "same")
@@ -179,21 +208,26 @@ def min(x, axis=None, keepdims=False):  # noqa: A001
 amax, amin = max, min
 
 
+@L.accepts(x=_VIEW)
 def find_max(x, axis=None):
     """pk.find_max(view): the largest element (PyKokkos; numpy.max)."""
     return max(x, axis)
 
 
+@L.accepts(x=_VIEW)
 def find_min(x, axis=None):
     """pk.find_min(view): the smallest element (numpy.min)."""
     return min(x, axis)
 
 
+@L.accepts(x=_VIEW)
 def count_nonzero(x, axis=None, keepdims=False):
     """pk.count_nonzero(x, axis=None): numpy.count_nonzero (int64)."""
     return _reduce("count_nonzero", O.REDUCE["count_nonzero"], x, axis, keepdims, "count")
 
 
+@L.accepts(x=_VIEW)
+@_with_out
 def all(x, axis=None, keepdims=False):  # noqa: A001
     """pk.all(x, axis=None): True where every element is nonzero (numpy.all)."""
     a = L.as_operand(x)
@@ -203,12 +237,16 @@ def all(x, axis=None, keepdims=False):  # noqa: A001
     return U.equal(c, n) if isinstance(c, View) else _numpy().bool_(c == n)
 
 
+@L.accepts(x=_VIEW)
+@_with_out
 def any(x, axis=None, keepdims=False):  # noqa: A001
     """pk.any(x, axis=None): True where some element is nonzero (numpy.any)."""
     c = count_nonzero(x, axis, keepdims)
     return U.greater(c, 0) if isinstance(c, View) else _numpy().bool_(c > 0)
 
 
+@L.accepts(x=_VIEW)
+@_with_out
 def mean(x, axis=None, keepdims=False):
     """pk.mean(x, axis=None): numpy.mean (float64 for integer and bool input)."""
     np = _numpy()
@@ -223,6 +261,8 @@ def mean(x, axis=None, keepdims=False):
         return rdt.type(rdt.type(s) / rdt.type(n))
 
 
+@L.accepts(x=_VIEW)
+@_with_out
 def var(x, axis=None, ddof=0, keepdims=False):
     """pk.var(x, axis=None, ddof=0): numpy.var, as mean((x - mean(x))**2)
     over n - ddof."""
@@ -240,6 +280,8 @@ def var(x, axis=None, ddof=0, keepdims=False):
         return rdt.type(rdt.type(s) / rdt.type(_builtins.max(n - ddof, 0)))
 
 
+@L.accepts(x=_VIEW)
+@_with_out
 def std(x, axis=None, ddof=0, keepdims=False):
     """pk.std(x, axis=None, ddof=0): numpy.std, the square root of pk.var."""
     v = var(x, axis, ddof, keepdims)
@@ -250,6 +292,8 @@ def std(x, axis=None, ddof=0, keepdims=False):
         return v.dtype.type(np.sqrt(v))
 
 
+@L.accepts(x=_VIEW)
+@_with_out
 def cumsum(x, axis=None):
     """pk.cumsum(x, axis=None): numpy.cumsum (a new 1-D View for axis=None,
     C order; accumulator dtype as numpy's sum) through a parallel scan."""
@@ -278,6 +322,7 @@ def cumsum(x, axis=None):
     return out
 
 
+@L.accepts(view=("viewA", "x"), values=("ele", "v", "viewB"))
 def searchsorted(view, values, side="left"):
     """pk.searchsorted(view, values, side='left'): numpy.searchsorted on a
     sorted 1-D view; an int for a scalar value, else an int64 View of
@@ -317,6 +362,7 @@ def _probe(x, op):
     return L.np_dtype(op)
 
 
+@L.accepts(dst=("viewA",), src=("viewB",))
 def copyto(dst, src, casting="same_kind"):
     """pk.copyto(dst, src): numpy.copyto into View (or array) dst, src
     broadcast to dst's shape; TypeError where numpy's `casting` rule
@@ -338,9 +384,11 @@ def copyto(dst, src, casting="same_kind"):
         raise ValueError(f"pk.copyto: could not broadcast src of shape "
                          f"{tuple(s.shape)} to dst of shape {tuple(dst.shape)}") from None
     s = L.converted(s, ddt)
-    L.run_elementwise("_kernels_unary", "unary", ddt, O.UNARY["positive"][0], [s], dst)
+    U.run("copyto", "_kernels_unary", "unary", ddt, O.UNARY["positive"][0], [s], dst,
+          {"a": "src", "out": "dst"})
 
 
+@L.accepts(x=_VIEW)
 def clip(x, a_min=None, a_max=None, out=None):
     """pk.clip(x, a_min, a_max): numpy.clip (either bound may be None)."""
     r = x
@@ -354,6 +402,7 @@ def clip(x, a_min=None, a_max=None, out=None):
     return r
 
 
+@L.accepts(a=("viewA",), b=("viewB",))
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """pk.isclose(a, b): numpy.isclose, |a - b| <= atol + rtol * |b| where
     both are finite, a == b elsewhere (NaNs equal with equal_nan)."""
@@ -372,11 +421,13 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return r
 
 
+@L.accepts(a=("viewA",), b=("viewB",))
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """pk.allclose(a, b): numpy.allclose (a bool)."""
     return bool(all(isclose(a, b, rtol, atol, equal_nan)))
 
 
+@L.accepts(x=_VIEW)
 def transpose(x):
     """pk.transpose(x): a new View holding x with its axes reversed (rank <= 2
     through a kernel; numpy.transpose's values for every rank)."""
@@ -389,7 +440,7 @@ def transpose(x):
     h = L.host_array(a)
     src = np.ascontiguousarray(h).T if L.on_gpu() or a.ndim > 2 else h.T
     out = L.new_view(tuple(reversed(a.shape)), dt)
-    L.run_elementwise("_kernels_unary", "unary", dt, O.UNARY["positive"][0], [src], out)
+    U.run("transpose", "_kernels_unary", "unary", dt, O.UNARY["positive"][0], [src], out)
     return out
 
 

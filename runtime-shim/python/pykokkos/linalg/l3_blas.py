@@ -38,6 +38,11 @@ def _gemm(alpha, a, b, beta, c, name):
     return c
 
 
+class CoreDimensionError(ValueError, RuntimeError):
+    """Operands of pk.matmul whose inner dimensions differ: a ValueError, as
+    numpy raises, and a RuntimeError, as PyKokkos raises."""
+
+
 def _compute_dtype(rdt):
     np = _numpy()
     if rdt.name in O.GEMM:
@@ -45,6 +50,7 @@ def _compute_dtype(rdt):
     return T.float64 if rdt.kind == "f" else T.int64
 
 
+@L.accepts(x1=("viewA",), x2=("viewB",))
 def matmul(x1, x2, /, out=None):
     """pk.matmul(x1, x2): numpy.matmul for rank-1 and rank-2 operands (1-D
     @ 1-D is the dot product, a scalar); numpy's result dtype; a new View."""
@@ -58,8 +64,10 @@ def matmul(x1, x2, /, out=None):
     ka = a.shape[-1]
     kb = b.shape[0]
     if ka != kb:
-        raise ValueError(f"pk.matmul: inner dimensions differ: {tuple(a.shape)} @ "
-                         f"{tuple(b.shape)} ({ka} != {kb})")
+        raise CoreDimensionError(
+            f"pk.matmul: inner dimensions differ: {tuple(a.shape)} @ {tuple(b.shape)} "
+            f"(Input operand 1 has a mismatch in its core dimension (Size {ka} is "
+            f"different from {kb}))")
     rdt = np.result_type(L.np_dtype(a), L.np_dtype(b))
     cdt = _compute_dtype(rdt)
     a, b = L.converted(a, cdt), L.converted(b, cdt)
