@@ -47,9 +47,53 @@ class ValLoc(tuple):
 UNBOUND = object()
 
 
+_plans_of_backend = {}   # backend -> its _plans, for policies on another host space
+
+
 def reset_plans():
     for d in _plans:
         d.clear()
+    for ps in _plans_of_backend.values():
+        for d in ps:
+            d.clear()
+
+
+def other_host_backend(space):
+    """The host backend a policy's (or pk.execute's) space names when it is not
+    the one running: pk.Serial while OpenMP runs, or pk.OpenMP while Serial runs
+    (PyKokkos runs such a kernel in that space: ExaMiniMD fills its lattice
+    with a Serial reduction whose accumulator is a running index). None
+    otherwise: other spaces run on the backend (GPU policies on a host build
+    run on the host, as before)."""
+    if space is None:
+        return None
+    sp = getattr(space, "space", space)          # a pk.ExecutionSpaceInstance
+    want = {"Serial": "serial", "OpenMP": "openmp"}.get(getattr(sp, "name", None))
+    cur = RUNTIME.backend()
+    if want is None or want == cur or cur not in ("serial", "openmp"):
+        return None
+    return want
+
+
+class InBackend:
+    """with InBackend(b): kernels run from the module built for host backend b,
+    with their own call plans (both host modules share one Kokkos in one process)."""
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    def __enter__(self):
+        global _plans
+        if _held:
+            _flush_held()
+        self.saved = (_plans, RUNTIME.policy_backend)
+        _plans = _plans_of_backend.setdefault(self.backend, ({}, {}, {}, {}))
+        RUNTIME.policy_backend = self.backend
+
+    def __exit__(self, *exc):
+        global _plans
+        _plans, RUNTIME.policy_backend = self.saved
+        return False
 
 
 def forget(obj):
@@ -771,6 +815,13 @@ def _lambda_dispatch(pattern, policy, func, kw):
 
 
 def _dispatch(pattern, args, kw):
+    if RUNTIME.policy_backend is None:
+        pol = args[-3] if len(args) >= 3 and args[-2].__class__ is _Function and \
+            args[-2].__name__ == "<lambda>" and pattern == FOR else args[-2] if len(args) >= 2 else None
+        b = other_host_backend(getattr(pol, "space", None))
+        if b is not None:
+            with InBackend(b):
+                return _dispatch(pattern, args, kw)
     if (pattern == FOR and len(args) in (3, 4) and args[-2].__class__ is _Function
             and args[-2].__name__ == "<lambda>"):
         # parallel_for([name,] policy, lambda i: value, view): view[i] = value
@@ -833,7 +884,7 @@ def parallel_for(*args, **kw):
         kernel = args[-1]
         if kernel.__class__ is _Function:
             run = _plans[0].get(kernel)
-            if run is not None:
+            if run is not None and getattr(args[-2], "space", None) is None:
                 if _held and run.__class__ is not _Chain:   # launches held for fusion
                     _flush_held()                             # run before this one
                 run(args[-2], kw)
@@ -851,7 +902,7 @@ def parallel_reduce(*args, **kw):
         kernel = args[-1]
         if kernel.__class__ is _Function:
             run = _plans[1].get(kernel)
-            if run is not None:
+            if run is not None and getattr(args[-2], "space", None) is None:
                 if _held and run.__class__ is not _Chain:   # launches held for fusion
                     _flush_held()                             # run before this one
                 return run(args[-2], kw)
@@ -865,7 +916,7 @@ def parallel_scan(*args, **kw):
         kernel = args[-1]
         if kernel.__class__ is _Function:
             run = _plans[2].get(kernel)
-            if run is not None:
+            if run is not None and getattr(args[-2], "space", None) is None:
                 if _held and run.__class__ is not _Chain:   # launches held for fusion
                     _flush_held()                             # run before this one
                 return run(args[-2], kw)

@@ -11,11 +11,14 @@ class Runtime:
 
     def __init__(self):
         self.default_backend = None   # set by pk.set_default_space
+        self.policy_backend = None    # a policy's own host space (_dispatch.InBackend)
         self.lib = None               # ctypes.CDLL of libpkcrt
         self.modules = {}             # (abs source path, backend) -> Module
         self.spec_modules = {}        # (source, backend, signature) -> Module
 
     def backend(self):
+        if self.policy_backend:
+            return self.policy_backend
         b = os.environ.get("PKC_BACKEND") or self.default_backend or "openmp"
         if b not in ("serial", "openmp", "cuda", "hip"):
             raise ValueError(f"pykokkos: unknown backend {b!r} "

@@ -87,11 +87,18 @@ def execute(space, instance, callbacks=True):
     """Runs instance's @pk.main (compiled to host C++), copies the scalar
     members it wrote back onto instance, then (callbacks=True, PyKokkos'
     pk.execute) calls each @pk.callback method with no arguments, in
-    definition order. space (an execution space or instance): kept for
-    PyKokkos code (the backend is PKC_BACKEND / pk.set_default_space)."""
+    definition order. space (an execution space or instance): pk.Serial
+    while OpenMP runs (or the reverse) runs the workload from that backend's
+    module, as PyKokkos runs it in that space; other spaces run on the
+    backend (PKC_BACKEND / pk.set_default_space)."""
     from ._fusion import flush
     flush()   # launches held back for fusion run first
-    _run_main(instance)
+    b = D.other_host_backend(space) if D.RUNTIME.policy_backend is None else None
+    if b is not None:
+        with D.InBackend(b):      # pk.execute(pk.ExecutionSpace.Serial, w) under OpenMP
+            _run_main(instance)
+    else:
+        _run_main(instance)
     if callbacks:
         for n in _callbacks(type(instance)):
             getattr(instance, n)()
