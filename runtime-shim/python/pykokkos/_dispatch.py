@@ -371,8 +371,10 @@ class Plan:
             raise OverflowError(f"{self.kname}: {e}") from None
 
     def _bad_view(self, i, got):
+        p = self.params[i]
         raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected "
-                        f"{self.expected(self.params[i])}, got {got}")
+                        f"{self.expected(p)}, got {got} (the kernel expects a View with "
+                        f"dtype {_dtname(p.dtype_code, p.dtype_bits)})")
 
     def bad_range(self, n):
         raise OverflowError(f"{self.kname}: the range {n} does not fit a 64-bit "
@@ -412,11 +414,30 @@ class Plan:
         gl = self._global_names()
         missing = [n for n in self.names if n not in kw and n not in gl]
         extra = [n for n in kw if n not in self.names or n in gl]
+        if not missing and extra == ["acc"] and self._identity_acc(kw["acc"]):
+            return   # PyKokkos' `acc=0.0`: the accumulator starts at the identity anyway
         if missing:
             raise TypeError(f"{self.kname}: missing keyword argument '{missing[0]}'"
                             f" (the kernel takes {', '.join(self.names) or 'none'})")
         raise TypeError(f"{self.kname}: unexpected keyword argument '{extra[0]}'"
                         f" (the kernel takes {', '.join(self.names) or 'none'})")
+
+    def _identity_acc(self, v):
+        """Whether `acc=v` at a reduction or scan call names the start value the
+        reduction has anyway (0 for sums and scans, 1 for products)."""
+        from . import _abi
+        k = self.kdesc
+        if k.pattern == _abi.PATTERN_SCAN or (k.pattern == _abi.PATTERN_REDUCE and
+                                              k.reducer == _abi.REDUCER_SUM):
+            want = 0
+        elif k.pattern == _abi.PATTERN_REDUCE and k.reducer == _abi.REDUCER_PROD:
+            want = 1
+        else:
+            return False
+        try:
+            return not isinstance(v, bool) and v == want
+        except Exception:
+            return False
 
     def missing_attr(self, obj):
         self._missing_global()
