@@ -2,7 +2,7 @@
 a reduction (the start value the reduction has anyway; any other value is
 still an error), pykokkos.interface.parallel_dispatch.convert_arrays, and
 the dtype mismatch message PyKokkos' tests match ("expects a View with dtype
-int32"). Values against numpy."""
+int32"), pk.DeviceExecutionSpace. Values against numpy."""
 import os
 import sys
 import unittest
@@ -74,6 +74,16 @@ class ConvertArrays(unittest.TestCase):
             pk.parallel_for(8, twice_int32, arr=np.ones(8, dtype=np.int64))
         with self.assertRaisesRegex(TypeError, "expects a View with dtype int32"):
             pk.parallel_for(8, twice_int32, arr=pk.array(np.ones(8, dtype=np.int64)))
+
+
+class Spaces(unittest.TestCase):
+    def test_device_execution_space(self):
+        """pk.DeviceExecutionSpace (upstream's graphs example tests membership)."""
+        self.assertIn(pk.ExecutionSpace.Cuda, pk.DeviceExecutionSpace)
+        self.assertIn(pk.ExecutionSpace.HIP, pk.DeviceExecutionSpace)
+        self.assertNotIn(pk.ExecutionSpace.OpenMP, pk.DeviceExecutionSpace)
+        self.assertEqual(pk.get_default_space() in pk.DeviceExecutionSpace,
+                         os.environ.get("PKC_BACKEND", "openmp") in ("cuda", "hip"))
 
 
 if __name__ == "__main__":

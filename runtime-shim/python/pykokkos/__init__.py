@@ -29,7 +29,7 @@ from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO, Iterate,
 from ._random import Random_XorShift64_Pool, Random_XorShift1024_Pool
 from ._dispatch import parallel_for, parallel_reduce, parallel_scan
 from ._spaces import (ExecutionSpaceInstance, set_device_id, get_device_id,
-                      fence, is_host_execution_space)
+                      fence, is_host_execution_space, DeviceExecutionSpace)
 from math import e, pi, inf, nan
 from . import _types, _loader, _dispatch
 
@@ -169,7 +169,7 @@ __all__ = [
     "CudaUVMSpace", "HIPSpace", "LayoutRight", "LayoutLeft", "LayoutDefault",
     "Atomic", "RandomAccess", "Restrict", "Unmanaged", "ViewTypeInfo",
     "set_default_space", "get_default_space", "get_default_precision",
-    "set_device_id", "get_device_id", "is_host_execution_space",
+    "set_device_id", "get_device_id", "is_host_execution_space", "DeviceExecutionSpace",
     "initialize", "finalize",
     # decorators and annotations
     "workunit", "functor", "function", "workload", "main", "callback", "classtype",

@@ -171,6 +171,11 @@ def fence(space=None):
     _fence_all()
 
 
+# PyKokkos' pykokkos.interface.execution_space.DeviceExecutionSpace: the
+# execution spaces that run on a GPU (`pk.get_default_space() in pk.DeviceExecutionSpace`).
+DeviceExecutionSpace = (T.ExecutionSpace.Cuda, T.ExecutionSpace.HIP)
+
+
 def is_host_execution_space(space):
     """True for Serial, OpenMP, Threads (and their instances)."""
     space = getattr(space, "space", space)
