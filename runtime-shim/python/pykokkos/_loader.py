@@ -43,6 +43,8 @@ class Runtime:
         m = self.modules.get(key)
         if m is None:
             m = self.modules[key] = load_module(self, source, key[1])
+        elif m.source_changed():   # edited since it was loaded (PyKokkos rebuilds: test_recompile)
+            m = self.modules[key] = load_module(self, source, key[1], reopen=True)
         return m
 
 
@@ -244,6 +246,8 @@ class Module:
     def __init__(self, rt, handle, desc, so):
         self.rt, self.handle, self.desc, self.so = rt, handle, desc, so
         self.source = None
+        self.sha = (desc.source_sha256 or b"").decode()
+        self.stamp = None   # (mtime_ns, size) of the source when it was loaded
         self.omitted = {}   # entity -> (why, "file:line:col: message")
         for line in (desc.omitted or b"").decode(errors="replace").splitlines():
             parts = line.split("\t", 2)
@@ -256,6 +260,21 @@ class Module:
 
     def fence(self):
         self.rt.lib.pkr_fence(self.handle)
+
+    def source_changed(self):
+        """Whether the source file differs from the one this module was built
+        from (a stat first; the hash only when the stat moved)."""
+        try:
+            st = os.stat(self.source)
+        except OSError:
+            return False
+        stamp = (st.st_mtime_ns, st.st_size)
+        if stamp == self.stamp:
+            return False
+        if source_sha256(self.source) == self.sha:
+            self.stamp = stamp
+            return False
+        return True
 
 
 _PRELOADED = []
@@ -279,9 +298,12 @@ def _preload_libstdcxx():
         pass
 
 
-def load_module(rt, source, backend, paths=None, build=None):
+def load_module(rt, source, backend, paths=None, build=None, reopen=False):
     """Opens the module built for source (paths: its (.so, .key), default the
-    file's module; build: how to rebuild it when missing or stale)."""
+    file's module; build: how to rebuild it when missing or stale; reopen: the
+    process already opened a module at that path, so the rebuilt one is opened
+    through a copy named after its source hash: dlopen would return the old)."""
+    st = os.stat(source) if os.path.exists(source) else None
     sha = source_sha256(source)
     so, keyf = paths or module_paths(source, backend)
     state = freshness(so, keyf, sha)
@@ -302,7 +324,14 @@ def load_module(rt, source, backend, paths=None, build=None):
         if launched_ranks() > 1:   # a failing rank ends the job (pykokkos.mpi)
             from .mpi import abort_on_failure
             abort_on_failure()
-    h = lib.pkr_open(so.encode(), nthreads, err, len(err))
+    opened = so
+    if reopen:
+        import shutil
+        opened = f"{so[:-3]}.{sha[:16]}.so"
+        if not os.path.exists(opened):
+            shutil.copyfile(so, opened + ".tmp")
+            os.replace(opened + ".tmp", opened)
+    h = lib.pkr_open(opened.encode(), nthreads, err, len(err))
     if not h:
         raise RuntimeError("pykokkos: " + err.value.decode(errors="replace"))
     desc = lib.pkr_descriptor(h).contents
@@ -317,4 +346,5 @@ def load_module(rt, source, backend, paths=None, build=None):
         raise RuntimeError(f"pykokkos: {so} is a {dback!r} module, expected {backend!r}")
     m = Module(rt, h, desc, so)
     m.source = source
+    m.stamp = (st.st_mtime_ns, st.st_size) if st else None
     return m
