@@ -303,15 +303,15 @@ static void emit_for(pkb_ctx *c, const pki_stmt *s) {
   bool lit = !st || st->kind == PKI_E_INT;
   bool hoist_step = !lit && !bound_stable(st, &s->body);
   if (hoist_end) {
-    pkb_put(b, ", ");
+    pkb_put(b, ", pkc_end_");
     pkb_put_ident(b, v->name);
-    pkb_put(b, "_end = ");
+    pkb_put(b, " = ");
     expr(c, s->end);
   }
   if (hoist_step) {
-    pkb_put(b, ", ");
+    pkb_put(b, ", pkc_step_");
     pkb_put_ident(b, v->name);
-    pkb_put(b, "_step = ");
+    pkb_put(b, " = ");
     expr(c, st);
   }
   pkb_put(b, "; ");
@@ -322,15 +322,15 @@ static void emit_for(pkb_ctx *c, const pki_stmt *s) {
   pkb_put_ident(b, v->name);
   pkb_put(b, lit ? (step > 0 ? " < " : " > ") : ", ");
   if (hoist_end) {
+    pkb_put(b, "pkc_end_");
     pkb_put_ident(b, v->name);
-    pkb_put(b, "_end");
   } else
     expr(c, s->end);
   if (!lit) {
     pkb_put(b, ", ");
     if (hoist_step) {
+      pkb_put(b, "pkc_step_");
       pkb_put_ident(b, v->name);
-      pkb_put(b, "_step");
     } else
       expr(c, st);
     pkb_put(b, ")");
@@ -348,9 +348,8 @@ static void emit_for(pkb_ctx *c, const pki_stmt *s) {
     if (lit)
       pkb_putf(b, step > 0 ? " += %lld" : " -= %lld", (long long)(step > 0 ? step : -step));
     else if (hoist_step) {
-      pkb_put(b, " += ");
+      pkb_put(b, " += pkc_step_");
       pkb_put_ident(b, v->name);
-      pkb_put(b, "_step");
     } else {
       pkb_put(b, " += ");
       expr(c, st);
