@@ -183,6 +183,8 @@ static int cmp_name(const void *key, const void *elem) {
  * `pku_...`)? */
 static bool ident_plain(const char *name) {
   size_t n = strlen(name);
+  if ((!strncmp(name, "pkc", 3) || !strncmp(name, "pku", 3)) && (!name[3] || name[3] == '_'))
+    return false;
   for (size_t i = 0; i < n; i++)
     if ((unsigned char)name[i] >= 0x80 || (name[i] == '_' && name[i + 1] == '_'))
       return false;
@@ -191,8 +193,6 @@ static bool ident_plain(const char *name) {
 
 static bool ident_taken(const char *name) {
   if (bsearch(name, reserved, sizeof reserved / sizeof *reserved, sizeof *reserved, cmp_name))
-    return true;
-  if (!strncmp(name, "pkc_", 4) || !strncmp(name, "pku_", 4) || !strcmp(name, "pku"))
     return true;
   for (size_t i = 0; name[0] >= 'A' && name[0] <= 'Z' && i < sizeof macro_prefix / sizeof *macro_prefix; i++)
     if (!strncmp(name, macro_prefix[i], strlen(macro_prefix[i]))) /* all start upper-case */
@@ -218,9 +218,10 @@ static unsigned utf8_cp(const unsigned char *s, int *len) {
 }
 
 /* The C++ spelling of a Python name (docs/NAMING.md): plain names as they
- * are; a keyword, macro or `pkc_`/`pku_` name plus '_'; any other (non-ASCII,
- * '__', trailing '_', `_X`) as `pku_` + its characters with '_' written `_0`
- * and a non-ASCII code point `_<hex>x`. Injective, never contains '__' and
+ * are; a keyword or macro name plus '_'; any other (non-ASCII, '__',
+ * trailing '_', `_X`, `pkc...`/`pku...`) as `pku_` + its characters with '_'
+ * written `_0` and a non-ASCII code point `_<hex>x` (`pku_0` before a
+ * leading one of those). Injective, never contains '__' and
  * never starts with `pkc_`, the prefix of generated temporaries. */
 static void ident_write(pkb_buf *b, const char *name) {
   if (ident_plain(name)) {
@@ -229,7 +230,8 @@ static void ident_write(pkb_buf *b, const char *name) {
       pkb_put(b, "_");
     return;
   }
-  pkb_put(b, "pku_");
+  /* "pku_0" before a leading '_' or code point keeps '__' out */
+  pkb_put(b, name[0] == '_' || (unsigned char)name[0] >= 0x80 ? "pku_0" : "pku_");
   for (const unsigned char *p = (const unsigned char *)name; *p;) {
     int len;
     unsigned cp = utf8_cp(p, &len);
