@@ -425,9 +425,13 @@ static bool ctype_matches(const char *want, pki_kind k) {
 }
 
 static void emit_printf(pkb_ctx *c, const pki_stmt *s) {
-  const char *want[64] = {0};
   const char *fmt = s->nargs > 0 && s->args[0]->kind == PKI_E_STR ? s->args[0]->str : "";
-  int nw = printf_types(fmt ? fmt : "", want, 64);
+  fmt = fmt ? fmt : "";
+  int max = 2; /* a conversion takes at most 2 '%'-counted slots ('*' width/precision) */
+  for (const char *p = fmt; *p; p++)
+    max += *p == '%' || *p == '*';
+  const char **want = pki_alloc(c->m->arena, sizeof *want * (size_t)max);
+  int nw = printf_types(fmt, want, max);
   pkb_begin(c->b, "%s(", c->fn && c->fn->is_main ? "printf" : "PKC_PRINTF");
   for (int i = 0; i < s->nargs; i++) {
     if (i)

@@ -201,6 +201,12 @@ typedef struct pkf_nodes {
   const TSNode *v;
   uint32_t n;
 } pkf_nodes;
+/* A growable stack of nodes for tree walks (arena memory; no size limit). */
+typedef struct pkf_stack {
+  TSNode *v;
+  int n, cap;
+} pkf_stack;
+void pkf_push(pkf_ctx *c, pkf_stack *s, TSNode n);
 /* Children without extras (comments): named ones only, or all (operators
  * too: from tree-sitter, for the few callers that need them). */
 pkf_nodes pkf_children(pkf_ctx *c, TSNode n);
