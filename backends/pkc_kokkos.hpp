@@ -474,7 +474,8 @@ inline bool device_ok(int32_t d) {
   return d == device_type;
 }
 
-// Element strides a layout needs (extent-1 dimensions may have any stride).
+// Element strides a layout needs (extent-1 dimensions may have any stride);
+// t->shape is non-NULL (bind_view checks it first).
 inline bool strides_ok(const DLTensor *t, bool left) {
   int64_t expect = 1;
   for (int k = 0; k < t->ndim; k++) {
@@ -532,6 +533,16 @@ inline bool bind_view(V &v, const void *arg, const char *kernel, const char *nam
              name, device_name(device_type), device_name(t->device.device_type));
     return !fail(err, errlen, kernel, msg);
   }
+  if (rank > 0 && !t->shape) {
+    snprintf(msg, sizeof msg, "argument '%s': NULL shape pointer", name);
+    return !fail(err, errlen, kernel, msg);
+  }
+  for (int k = 0; k < rank; k++)
+    if (t->shape[k] < 0) {
+      snprintf(msg, sizeof msg, "argument '%s': negative extent %lld in dimension %d", name,
+               static_cast<long long>(t->shape[k]), k);
+      return !fail(err, errlen, kernel, msg);
+    }
   bool left = std::is_same<L, Kokkos::LayoutLeft>::value;
   if (!strides_ok(t, left)) {
     snprintf(msg, sizeof msg, "argument '%s': expected %s strides", name,
