@@ -248,7 +248,9 @@ KOKKOS_INLINE_FUNCTION void atomic_decrement(T *p) {
 // reads it after the launch. A module built with --error-model=numpy
 // (PKC_ERROR_MODEL_NUMPY) gives 0 without raising, as NumPy does, and
 // never fences for it.
-enum kernel_error { no_kernel_error = 0, zero_division = 1, zero_step = 2, out_of_bounds = 3 };
+enum kernel_error {
+  no_kernel_error = 0, zero_division = 1, zero_step = 2, out_of_bounds = 3, negative_power = 4
+};
 #if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
 inline int &kernel_error_flag() {
   static int flag = no_kernel_error;
@@ -347,6 +349,9 @@ floordiv(T a, T b) {
     raise_in_kernel(zero_division);
     return 0;
   }
+  if (std::is_signed<T>::value && b == static_cast<T>(-1))  // MIN / -1 traps: wrap as numpy
+    return static_cast<T>(static_cast<typename std::make_unsigned<T>::type>(0) -
+                          static_cast<typename std::make_unsigned<T>::type>(a));
   return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<T>(a / b - 1)
                                               : static_cast<T>(a / b);
 }
@@ -362,6 +367,7 @@ pymod(T a, T b) {
     raise_in_kernel(zero_division);
     return 0;
   }
+  if (std::is_signed<T>::value && b == static_cast<T>(-1)) return 0;  // MIN % -1 traps
   return (a % b != 0 && ((a % b < 0) != (b < 0))) ? static_cast<T>(a % b + b)
                                                   : static_cast<T>(a % b);
 }
@@ -385,17 +391,25 @@ KOKKOS_INLINE_FUNCTION R pymod(T a, U b) {
   return impl::pymod<R>(static_cast<R>(a), static_cast<R>(b));
 }
 
-// a ** b for integers (b >= 0; a negative exponent gives 0).
+// a ** b for integers, wrapping around on overflow as numpy's int64 does
+// (2 ** 70 == 0). A negative exponent raises ValueError (Python's result is
+// a float; a constant negative exponent is typed float by pkc); under
+// --error-model=numpy it gives 0.
 template <class T, class U, class R = typename std::common_type<T, U>::type>
 KOKKOS_INLINE_FUNCTION R ipow(T base, U exp) {
-  R r = 1, a = static_cast<R>(base), b = static_cast<R>(exp);
-  if (b < 0) return 0;
-  while (b) {
-    if (b & 1) r = static_cast<R>(r * a);
-    b = static_cast<R>(b >> 1);
-    a = static_cast<R>(a * a);
+  using W = typename std::make_unsigned<R>::type;
+  W r = 1, a = static_cast<W>(static_cast<R>(base));
+  R b = static_cast<R>(exp);
+  if (b < 0) {
+    raise_in_kernel(negative_power);
+    return 0;
   }
-  return r;
+  while (b) {
+    if (b & 1) r = static_cast<W>(r * a);
+    b = static_cast<R>(b >> 1);
+    a = static_cast<W>(a * a);
+  }
+  return static_cast<R>(r);
 }
 
 // for i in range(b, e, s) with a step known only at run time.
@@ -621,7 +635,10 @@ inline int kernel_failed(int e, const char *kernel, const char *where, char *err
 #endif
   bool zd = e == zero_division;
   snprintf(msg, sizeof msg, "%s (%s)",
-           zd ? "integer division or modulo by zero" : "range() arg 3 must not be zero", where);
+           zd ? "integer division or modulo by zero"
+           : e == negative_power ? "integers to negative integer powers are not allowed "
+                                   "(Python gives a float: write the base as a float, 2.0 ** e)"
+                                 : "range() arg 3 must not be zero", where);
   fail(err, errlen, kernel, msg);
   return zd ? PKC_ERROR_ZERO_DIVISION : PKC_ERROR_VALUE;
 }
