@@ -342,6 +342,15 @@ bool pkf_is_self_attr(pkf_ctx *c, TSNode n);
 /* Reports an unknown name (scope rule or not defined at all). */
 void pkf_unknown_name(pkf_ctx *c, TSNode n);
 
+/* strings.c: the text of a string literal or concatenation n (what: "pk.printf
+ * formats", for messages), Python's escapes decoded to UTF-8, NULs kept
+ * (*len bytes); NULL after a located error (f-string, bytes, an escape that
+ * cannot be translated such as \N{...}), or when n is no string literal. */
+char *pkf_string_text(pkf_ctx *c, TSNode n, const char *what, size_t *len);
+/* strings.c: each NUL of printf statement s's format (len bytes) becomes '%c'
+ * with a 0 argument in its place among s's arguments. */
+bool pkf_printf_nuls(pkf_ctx *c, pki_stmt *s, size_t len);
+
 /* ---- entities helper (entities.c, classtype.c, constants.c, infer.c, workload.c).
  * Hooks called from lower_expr.c / lower_stmt.c / types.c; each returns false
  * (or NULL) when the construct is not theirs, so the caller goes on as before. */
