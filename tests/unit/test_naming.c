@@ -135,8 +135,23 @@ static void test_generated_names(void **state) {
   pki_module_free(m);
 }
 
+/* Module names (the .so and the namespace): the rule the shim's
+ * _loader.module_name mirrors. */
+static void test_module_name(void **state) {
+  (void)state;
+  pki_arena *a = pki_arena_new();
+  assert_string_equal(pki_module_name(a, "d/01.py"), "m_01");
+  assert_string_equal(pki_module_name(a, "my-app.py"), "my_app");
+  assert_string_equal(pki_module_name(a, "/x/\xc3\xb1" "and\xc3\xba.py"), "u00f1andu00fa");
+  assert_string_equal(pki_module_name(a, "\xf0\x9d\x91\xa5.v2.py"), "u1d465");
+  assert_string_equal(pki_module_name(a, "a\xff\xc3" "b.py"), "a__b"); /* not UTF-8: '_' per byte */
+  assert_string_equal(pki_module_name(a, ".py"), "_py");
+  pki_arena_free(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_module_name),
       cmocka_unit_test(test_ident_injective),
       cmocka_unit_test(test_generated_names),
   };
