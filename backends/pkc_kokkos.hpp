@@ -342,6 +342,18 @@ KOKKOS_INLINE_FUNCTION auto checked_at(const V &v, const char *name, int line, I
 
 // ------------------------------------------------- Python arithmetic
 namespace impl {
+// b == -1 for a signed b: MIN / -1 and MIN % -1 trap in C++ (SIGFPE on x86),
+// so // and % take it apart (-a wrapping around, as numpy's int64 does; 0).
+template <class T>
+KOKKOS_INLINE_FUNCTION typename std::enable_if<std::is_signed<T>::value, bool>::type
+minus_one(T b) {
+  return b == static_cast<T>(-1);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION typename std::enable_if<!std::is_signed<T>::value, bool>::type
+minus_one(T) {
+  return false;
+}
 template <class T>
 KOKKOS_INLINE_FUNCTION typename std::enable_if<std::is_integral<T>::value, T>::type
 floordiv(T a, T b) {
@@ -349,9 +361,7 @@ floordiv(T a, T b) {
     raise_in_kernel(zero_division);
     return 0;
   }
-  if (std::is_signed<T>::value && b == static_cast<T>(-1))  // MIN / -1 traps: wrap as numpy
-    return static_cast<T>(static_cast<typename std::make_unsigned<T>::type>(0) -
-                          static_cast<typename std::make_unsigned<T>::type>(a));
+  if (minus_one(b)) return static_cast<T>(0ULL - static_cast<unsigned long long>(a));
   return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<T>(a / b - 1)
                                               : static_cast<T>(a / b);
 }
@@ -367,7 +377,7 @@ pymod(T a, T b) {
     raise_in_kernel(zero_division);
     return 0;
   }
-  if (std::is_signed<T>::value && b == static_cast<T>(-1)) return 0;  // MIN % -1 traps
+  if (minus_one(b)) return 0;
   return (a % b != 0 && ((a % b < 0) != (b < 0))) ? static_cast<T>(a % b + b)
                                                   : static_cast<T>(a % b);
 }
@@ -397,7 +407,7 @@ KOKKOS_INLINE_FUNCTION R pymod(T a, U b) {
 // --error-model=numpy it gives 0.
 template <class T, class U, class R = typename std::common_type<T, U>::type>
 KOKKOS_INLINE_FUNCTION R ipow(T base, U exp) {
-  using W = typename std::make_unsigned<R>::type;
+  using W = unsigned long long;  // modulo 2^64, then R's width: wraps as numpy
   W r = 1, a = static_cast<W>(static_cast<R>(base));
   R b = static_cast<R>(exp);
   if (b < 0) {
