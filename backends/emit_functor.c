@@ -33,7 +33,9 @@ bool pkb_is_class_entity(const pki_entity *e) {
 }
 
 const char *pkb_main_name(pki_arena *a, const pki_func *f) {
-  return pki_sprintf(a, "%s_%s", f->owner ? pkb_ident(a, f->owner->name) : "workload",
+  /* '__' joins: no spelled Python name contains it (docs/NAMING.md), so no
+   * entity, function or constant of the namespace is called the same */
+  return pki_sprintf(a, "%s__%s", f->owner ? pkb_ident(a, f->owner->name) : "workload",
                      pkb_ident(a, f->name));
 }
 
