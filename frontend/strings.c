@@ -120,8 +120,10 @@ static const char *escape(pkf_ctx *c, TSNode str, const char *p, const char *e, 
  * f-string, bytes or an escape that cannot be translated. */
 static bool piece(pkf_ctx *c, TSNode str, const char *what, char *buf, size_t *len) {
   pkf_nodes all = pkf_all_children(c, str);
-  if (all.n < 2)
+  if (all.n < 2) {
+    pki_error(c->d, pkf_span(str), "bad-string", "malformed string literal");
     return false;
+  }
   TSNode start = all.v[0], end = all.v[all.n - 1];
   bool raw = false;
   for (const char *p = pkf_text(c, start); *p && *p != '\'' && *p != '"'; p++) {
