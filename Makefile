@@ -104,7 +104,8 @@ $(B)/man/pkc.1: $(B)/bin/pkc scripts/man.sh
 test: all
 	$(PYTHON) tests/run_tests.py
 
-# libFuzzer on the translator (clang; findings in build/fuzz/findings/) and
+# libFuzzer on the translator, the signature parser and the sidecar reader
+# (clang; findings in build/fuzz/findings/) and
 # pkc under ASan + UBSan over every Python file in the tree; `make test` runs
 # both (group sanitize, 60 s of fuzzing).
 FUZZ_SECONDS ?= 3600

@@ -358,8 +358,9 @@ static void put_dispatch_policy(pkb_ctx *c, const pki_stmt *s, const char *tag) 
 
 /* Members of the workload a lambda reads: collected without duplicates. */
 typedef struct members_q {
+  pki_arena *a;
   const pki_var **out;
-  int n, max;
+  int n, cap;
 } members_q;
 
 static void member_expr(pki_visitor *v, const pki_expr *e) {
@@ -369,14 +370,16 @@ static void member_expr(pki_visitor *v, const pki_expr *e) {
   for (int i = 0; i < q->n; i++)
     if (q->out[i] == e->var)
       return;
-  if (q->n < q->max)
-    q->out[q->n++] = e->var;
+  q->out = pki_grow(q->a, q->out, q->n, &q->cap, sizeof *q->out);
+  q->out[q->n++] = e->var;
 }
 
-static int collect_members(const pki_block *b, const pki_var **out, int max) {
-  members_q q = {.out = out, .max = max};
+/* The members b reads, once each, into *out (arena memory); their number. */
+static int collect_members(pki_arena *a, const pki_block *b, const pki_var ***out) {
+  members_q q = {.a = a};
   pki_visitor v = {.expr = member_expr, .closures = true, .data = &q};
   pki_visit_block(&v, b);
+  *out = q.out;
   return q.n;
 }
 
@@ -467,8 +470,8 @@ void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_
     tag = pki_sprintf(c->m->arena, "%s::%s", pkb_ident(c->m->arena, f->owner->name),
                       pkb_tag_name(c->m->arena, f));
   if (lambda) { /* the lambda copies what it needs: never `self` by reference */
-    const pki_var *mem[256];
-    int n = collect_members(&f->body, mem, 256);
+    const pki_var **mem;
+    int n = collect_members(c->m->arena, &f->body, &mem);
     pkb_line(b, "{");
     b->indent++;
     for (int i = 0; i < n; i++) {

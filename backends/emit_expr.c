@@ -177,26 +177,86 @@ static int cmp_name(const void *key, const void *elem) {
   return strcmp((const char *)key, *(const char *const *)elem);
 }
 
-/* The suffix that makes a Python name a safe C++ identifier ("" if none). */
-static const char *ident_suffix(const char *name) {
+/* Is name a plain ASCII identifier that C++ reads as the same name: no
+ * keyword or macro of the headers, no '__', no trailing '_', no reserved
+ * `_X` start and not in the generated namespace (`pkc`, `pku`, `pkc_...`,
+ * `pku_...`)? */
+static bool ident_plain(const char *name) {
+  size_t n = strlen(name);
+  if ((!strncmp(name, "pkc", 3) || !strncmp(name, "pku", 3)) && (!name[3] || name[3] == '_'))
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)name[i] >= 0x80 || (name[i] == '_' && name[i + 1] == '_'))
+      return false;
+  return n && name[n - 1] != '_' && !(name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z');
+}
+
+static bool ident_taken(const char *name) {
   if (bsearch(name, reserved, sizeof reserved / sizeof *reserved, sizeof *reserved, cmp_name))
-    return "_";
-  if (!strncmp(name, "__", 2) || (name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z'))
-    return "_pk"; /* reserved identifiers in C++ */
+    return true;
   for (size_t i = 0; name[0] >= 'A' && name[0] <= 'Z' && i < sizeof macro_prefix / sizeof *macro_prefix; i++)
     if (!strncmp(name, macro_prefix[i], strlen(macro_prefix[i]))) /* all start upper-case */
-      return "_";
-  return "";
+      return true;
+  return false;
 }
 
-void pkb_put_ident(pkb_buf *b, const char *name) {
-  pkb_put(b, name);
-  pkb_put(b, ident_suffix(name));
+/* One UTF-8 code point of s (an invalid byte reads as itself); *len its bytes. */
+static unsigned utf8_cp(const unsigned char *s, int *len) {
+  int n = s[0] >= 0xF0 && s[0] < 0xF8 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC0 ? 2 : 1;
+  if (s[0] >= 0xF8)
+    n = 1;
+  unsigned cp = n == 1 ? s[0] : s[0] & (0x7F >> n);
+  for (int i = 1; i < n; i++) {
+    if ((s[i] & 0xC0) != 0x80) {
+      *len = 1;
+      return s[0];
+    }
+    cp = cp << 6 | (s[i] & 0x3F);
+  }
+  *len = n;
+  return cp;
 }
+
+/* The C++ spelling of a Python name (docs/NAMING.md): plain names as they
+ * are; a keyword or macro name plus '_'; any other (non-ASCII, '__',
+ * trailing '_', `_X`, `pkc...`/`pku...`) as `pku_` + its characters with '_'
+ * written `_0` and a non-ASCII code point `_<hex>x` (`pku_0` before a
+ * leading one of those). Injective, never contains '__' and
+ * never starts with `pkc_`, the prefix of generated temporaries. */
+static void ident_write(pkb_buf *b, const char *name) {
+  if (ident_plain(name)) {
+    pkb_put(b, name);
+    if (ident_taken(name))
+      pkb_put(b, "_");
+    return;
+  }
+  /* "pku_0" before a leading '_' or code point keeps '__' out */
+  pkb_put(b, name[0] == '_' || (unsigned char)name[0] >= 0x80 ? "pku_0" : "pku_");
+  for (const unsigned char *p = (const unsigned char *)name; *p;) {
+    int len;
+    unsigned cp = utf8_cp(p, &len);
+    char one[2] = {(char)*p, 0};
+    if (cp == '_')
+      pkb_put(b, "_0");
+    else if (cp < 0x80)
+      pkb_put(b, one);
+    else
+      pkb_putf(b, "_%xx", cp);
+    p += len;
+  }
+}
+
+void pkb_put_ident(pkb_buf *b, const char *name) { ident_write(b, name); }
 
 const char *pkb_ident(pki_arena *a, const char *name) {
-  const char *sfx = ident_suffix(name);
-  return *sfx ? pki_sprintf(a, "%s%s", name, sfx) : name;
+  if (ident_plain(name) && !ident_taken(name))
+    return name;
+  pkb_buf b;
+  pkb_buf_init(&b);
+  ident_write(&b, name);
+  const char *r = pki_strdup(a, b.data ? b.data : "");
+  pkb_buf_free(&b);
+  return r;
 }
 
 static int op_prec(pki_op op) {

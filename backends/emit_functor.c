@@ -22,7 +22,7 @@ static bool struct_has_name(pki_arena *a, const pki_func *f, const char *name) {
 }
 
 const char *pkb_tag_name(pki_arena *a, const pki_func *f) {
-  const char *t = pki_sprintf(a, "%s_tag", f->name);
+  const char *t = pki_sprintf(a, "%s_tag", pkb_ident(a, f->name));
   while (struct_has_name(a, f, t)) /* a member `run_tag` beside workunit `run` */
     t = pki_sprintf(a, "%s_", t);
   return t;
@@ -33,13 +33,17 @@ bool pkb_is_class_entity(const pki_entity *e) {
 }
 
 const char *pkb_main_name(pki_arena *a, const pki_func *f) {
-  return pki_sprintf(a, "%s_%s", f->owner ? f->owner->name : "workload", f->name);
+  /* '__' joins: no spelled Python name contains it (docs/NAMING.md), so no
+   * entity, function or constant of the namespace is called the same */
+  return pki_sprintf(a, "%s__%s", f->owner ? pkb_ident(a, f->owner->name) : "workload",
+                     pkb_ident(a, f->name));
 }
 
 const char *pkb_wrapper_name(pki_arena *a, const pki_module *m, const pki_func *f) {
   if (pkb_is_class_entity(f->owner))
-    return pki_sprintf(a, "pkc_%s__%s__%s", m->name, f->owner->name, f->name);
-  return pki_sprintf(a, "pkc_%s__%s", m->name, f->name);
+    return pki_sprintf(a, "pkc_%s__%s__%s", m->name, pkb_ident(a, f->owner->name),
+                       pkb_ident(a, f->name));
+  return pki_sprintf(a, "pkc_%s__%s", m->name, pkb_ident(a, f->name));
 }
 
 int pkb_kernel_args(const pki_func *f, pki_var *const **out) {

@@ -294,7 +294,8 @@ static bool host_tiled(const pki_host_fused *g) {
 }
 
 static const char *member_name(pkb_ctx *c, const pki_host_fused *g, int k) {
-  return pki_sprintf(c->m->arena, "%s_%d", link_of(g, k)->kernel->name, k);
+  return pki_sprintf(c->m->arena, "%s_%d", pkb_ident(c->m->arena, link_of(g, k)->kernel->name),
+                     k);
 }
 
 static const char *host_label(pkb_ctx *c, const pki_host_fused *g) {

@@ -283,15 +283,15 @@ static void emit_for(pkb_ctx *c, const pki_stmt *s) {
   bool lit = !st || st->kind == PKI_E_INT;
   bool hoist_step = !lit && !bound_stable(st, &s->body);
   if (hoist_end) {
-    pkb_put(b, ", ");
+    pkb_put(b, ", pkc_end_");
     pkb_put_ident(b, v->name);
-    pkb_put(b, "_end = ");
+    pkb_put(b, " = ");
     expr(c, s->end);
   }
   if (hoist_step) {
-    pkb_put(b, ", ");
+    pkb_put(b, ", pkc_step_");
     pkb_put_ident(b, v->name);
-    pkb_put(b, "_step = ");
+    pkb_put(b, " = ");
     expr(c, st);
   }
   pkb_put(b, "; ");
@@ -302,15 +302,15 @@ static void emit_for(pkb_ctx *c, const pki_stmt *s) {
   pkb_put_ident(b, v->name);
   pkb_put(b, lit ? (step > 0 ? " < " : " > ") : ", ");
   if (hoist_end) {
+    pkb_put(b, "pkc_end_");
     pkb_put_ident(b, v->name);
-    pkb_put(b, "_end");
   } else
     expr(c, s->end);
   if (!lit) {
     pkb_put(b, ", ");
     if (hoist_step) {
+      pkb_put(b, "pkc_step_");
       pkb_put_ident(b, v->name);
-      pkb_put(b, "_step");
     } else
       expr(c, st);
     pkb_put(b, ")");
@@ -328,9 +328,8 @@ static void emit_for(pkb_ctx *c, const pki_stmt *s) {
     if (lit)
       pkb_putf(b, step > 0 ? " += %lld" : " -= %lld", (long long)(step > 0 ? step : -step));
     else if (hoist_step) {
-      pkb_put(b, " += ");
+      pkb_put(b, " += pkc_step_");
       pkb_put_ident(b, v->name);
-      pkb_put(b, "_step");
     } else {
       pkb_put(b, " += ");
       expr(c, st);
@@ -406,9 +405,13 @@ static bool ctype_matches(const char *want, pki_kind k) {
 }
 
 static void emit_printf(pkb_ctx *c, const pki_stmt *s) {
-  const char *want[64] = {0};
   const char *fmt = s->nargs > 0 && s->args[0]->kind == PKI_E_STR ? s->args[0]->str : "";
-  int nw = printf_types(fmt ? fmt : "", want, 64);
+  fmt = fmt ? fmt : "";
+  int max = 2; /* a conversion takes at most 2 '%'-counted slots ('*' width/precision) */
+  for (const char *p = fmt; *p; p++)
+    max += *p == '%' || *p == '*';
+  const char **want = pki_alloc(c->m->arena, sizeof *want * (size_t)max);
+  int nw = printf_types(fmt, want, max);
   pkb_begin(c->b, "%s(", c->fn && c->fn->is_main ? "printf" : "PKC_PRINTF");
   for (int i = 0; i < s->nargs; i++) {
     if (i)

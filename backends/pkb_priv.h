@@ -79,7 +79,8 @@ void pkb_module_constants(pkb_ctx *c);
 /* C++ spelling of a scalar kind ("int64_t") or a View type. */
 const char *pkb_scalar_ctype(pki_kind k);
 void pkb_put_type(pkb_buf *b, pki_type t);
-/* Appends a Python name as a C++ identifier (keywords get a '_' suffix). */
+/* Appends a Python name as a C++ identifier (one injective scheme, docs/NAMING.md:
+ * never `pkc_...`, the prefix of generated temporaries, and never '__'). */
 void pkb_put_ident(pkb_buf *b, const char *name);
 /* Does f or an enclosing function have a parameter or local called name (which
  * would hide the functor member self.name in C++)? */

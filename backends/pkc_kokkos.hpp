@@ -249,7 +249,9 @@ KOKKOS_INLINE_FUNCTION void atomic_decrement(T *p) {
 // reads it after the launch. A module built with --error-model=numpy
 // (PKC_ERROR_MODEL_NUMPY) gives 0 without raising, as NumPy does, and
 // never fences for it.
-enum kernel_error { no_kernel_error = 0, zero_division = 1, zero_step = 2, out_of_bounds = 3 };
+enum kernel_error {
+  no_kernel_error = 0, zero_division = 1, zero_step = 2, out_of_bounds = 3, negative_power = 4
+};
 #if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
 inline int &kernel_error_flag() {
   static int flag = no_kernel_error;
@@ -341,6 +343,18 @@ KOKKOS_INLINE_FUNCTION auto checked_at(const V &v, const char *name, int line, I
 
 // ------------------------------------------------- Python arithmetic
 namespace impl {
+// b == -1 for a signed b: MIN / -1 and MIN % -1 trap in C++ (SIGFPE on x86),
+// so // and % take it apart (-a wrapping around, as numpy's int64 does; 0).
+template <class T>
+KOKKOS_INLINE_FUNCTION typename std::enable_if<std::is_signed<T>::value, bool>::type
+minus_one(T b) {
+  return b == static_cast<T>(-1);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION typename std::enable_if<!std::is_signed<T>::value, bool>::type
+minus_one(T) {
+  return false;
+}
 template <class T>
 KOKKOS_INLINE_FUNCTION typename std::enable_if<std::is_integral<T>::value, T>::type
 floordiv(T a, T b) {
@@ -348,6 +362,7 @@ floordiv(T a, T b) {
     raise_in_kernel(zero_division);
     return 0;
   }
+  if (minus_one(b)) return static_cast<T>(0ULL - static_cast<unsigned long long>(a));
   return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<T>(a / b - 1)
                                               : static_cast<T>(a / b);
 }
@@ -363,6 +378,7 @@ pymod(T a, T b) {
     raise_in_kernel(zero_division);
     return 0;
   }
+  if (minus_one(b)) return 0;
   return (a % b != 0 && ((a % b < 0) != (b < 0))) ? static_cast<T>(a % b + b)
                                                   : static_cast<T>(a % b);
 }
@@ -386,17 +402,25 @@ KOKKOS_INLINE_FUNCTION R pymod(T a, U b) {
   return impl::pymod<R>(static_cast<R>(a), static_cast<R>(b));
 }
 
-// a ** b for integers (b >= 0; a negative exponent gives 0).
+// a ** b for integers, wrapping around on overflow as numpy's int64 does
+// (2 ** 70 == 0). A negative exponent raises ValueError (Python's result is
+// a float; a constant negative exponent is typed float by pkc); under
+// --error-model=numpy it gives 0.
 template <class T, class U, class R = typename std::common_type<T, U>::type>
 KOKKOS_INLINE_FUNCTION R ipow(T base, U exp) {
-  R r = 1, a = static_cast<R>(base), b = static_cast<R>(exp);
-  if (b < 0) return 0;
-  while (b) {
-    if (b & 1) r = static_cast<R>(r * a);
-    b = static_cast<R>(b >> 1);
-    a = static_cast<R>(a * a);
+  using W = unsigned long long;  // modulo 2^64, then R's width: wraps as numpy
+  W r = 1, a = static_cast<W>(static_cast<R>(base));
+  R b = static_cast<R>(exp);
+  if (b < 0) {
+    raise_in_kernel(negative_power);
+    return 0;
   }
-  return r;
+  while (b) {
+    if (b & 1) r = static_cast<W>(r * a);
+    b = static_cast<R>(b >> 1);
+    a = static_cast<W>(a * a);
+  }
+  return static_cast<R>(r);
 }
 
 // for i in range(b, e, s) with a step known only at run time.
@@ -475,7 +499,8 @@ inline bool device_ok(int32_t d) {
   return d == device_type;
 }
 
-// Element strides a layout needs (extent-1 dimensions may have any stride).
+// Element strides a layout needs (extent-1 dimensions may have any stride);
+// t->shape is non-NULL (bind_view checks it first).
 inline bool strides_ok(const DLTensor *t, bool left) {
   int64_t expect = 1;
   for (int k = 0; k < t->ndim; k++) {
@@ -533,6 +558,16 @@ inline bool bind_view(V &v, const void *arg, const char *kernel, const char *nam
              name, device_name(device_type), device_name(t->device.device_type));
     return !fail(err, errlen, kernel, msg);
   }
+  if (rank > 0 && !t->shape) {
+    snprintf(msg, sizeof msg, "argument '%s': NULL shape pointer", name);
+    return !fail(err, errlen, kernel, msg);
+  }
+  for (int k = 0; k < rank; k++)
+    if (t->shape[k] < 0) {
+      snprintf(msg, sizeof msg, "argument '%s': negative extent %lld in dimension %d", name,
+               static_cast<long long>(t->shape[k]), k);
+      return !fail(err, errlen, kernel, msg);
+    }
   bool left = std::is_same<L, Kokkos::LayoutLeft>::value;
   if (!strides_ok(t, left)) {
     snprintf(msg, sizeof msg, "argument '%s': expected %s strides", name,
@@ -620,7 +655,10 @@ inline int kernel_failed(int e, const char *kernel, const char *where, char *err
 #endif
   bool zd = e == zero_division;
   snprintf(msg, sizeof msg, "%s (%s)",
-           zd ? "integer division or modulo by zero" : "range() arg 3 must not be zero", where);
+           zd ? "integer division or modulo by zero"
+           : e == negative_power ? "integers to negative integer powers are not allowed "
+                                   "(Python gives a float: write the base as a float, 2.0 ** e)"
+                                 : "range() arg 3 must not be zero", where);
   fail(err, errlen, kernel, msg);
   return zd ? PKC_ERROR_ZERO_DIVISION : PKC_ERROR_VALUE;
 }

@@ -165,19 +165,13 @@ static int run_backend(const pkc_options *o, pkc_unit *u, const char *path,
   return rc;
 }
 
-/* Builds (or emits) one run-time specialization of path; returns an exit status. */
-static int run_specialization(const pkc_options *o, const char *path, const char *sig) {
+/* Builds (or emits) one run-time specialization of path (signature sig,
+ * already parsed into spec); returns an exit status. */
+static int run_spec(const pkc_options *o, const char *path, const char *sig, const pkf_spec *spec) {
   pkc_unit u;
   pki_arena *a = pki_arena_new();
-  pkf_spec spec;
-  char err[512];
   int status = PKC_EXIT_OK;
-  if (!pkf_spec_parse(a, sig, &spec, err, sizeof err)) {
-    fprintf(stderr, "pkc: %s: bad signature '%s': %s\n", path, sig, err);
-    pki_arena_free(a);
-    return PKC_EXIT_USAGE;
-  }
-  translate(o, path, &spec, &u);
+  translate(o, path, spec, &u);
   if (u.errors < 0) {
     pki_arena_free(a);
     return PKC_EXIT_USAGE;
@@ -187,7 +181,7 @@ static int run_specialization(const pkc_options *o, const char *path, const char
     status = PKC_EXIT_INPUT;
   } else {
     char *outdir = o->outdir ? strdup(o->outdir) : default_outdir(path);
-    status = run_backend(o, &u, path, pkb_spec_outdir(a, outdir, spec.kernel, sig));
+    status = run_backend(o, &u, path, pkb_spec_outdir(a, outdir, spec->kernel, sig));
     free(outdir);
   }
   pki_module_free(u.module);
@@ -195,30 +189,52 @@ static int run_specialization(const pkc_options *o, const char *path, const char
   return status;
 }
 
+/* A --specialize signature: parsed, then built. */
+static int run_specialization(const pkc_options *o, const char *path, const char *sig) {
+  pki_arena *a = pki_arena_new();
+  pkf_spec spec;
+  char err[512];
+  int col = 0, status;
+  if (!pkf_spec_parse(a, sig, &spec, &col, err, sizeof err)) {
+    fprintf(stderr, "pkc: %s: bad signature '%s' (column %d): %s\n", path, sig, col, err);
+    status = PKC_EXIT_USAGE;
+  } else {
+    status = run_spec(o, path, sig, &spec);
+  }
+  pki_arena_free(a);
+  return status;
+}
+
 /* The signatures a run recorded for path (PKC_RECORD_SIGNATURES=1 writes
- * <dir>/<stem>.pkc-signatures beside it, one per line): each is built. */
+ * <dir>/<stem>.pkc-signatures beside it, one per line): each is built; a
+ * sidecar that is not a regular file, or a bad line, is reported by
+ * file:line:col (exit 1; the good lines are still built). */
 static int recorded_specializations(const pkc_options *o, const char *path) {
   size_t n = strlen(path);
   if (n > 3 && strcmp(path + n - 3, ".py") == 0)
     n -= 3;
-  char *side = malloc(n + 32);
+  pki_arena *a = pki_arena_new();
+  char *side = pki_alloc(a, n + 32), *text, err[PATH_MAX + 256];
   memcpy(side, path, n);
   strcpy(side + n, ".pkc-signatures");
-  FILE *f = fopen(side, "r");
-  free(side);
-  if (!f)
-    return PKC_EXIT_OK;
-  int status = PKC_EXIT_OK;
-  char line[8192];
-  while (fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\r\n")] = 0;
-    if (!line[0] || line[0] == '#')
-      continue;
-    int rc = run_specialization(o, path, line);
+  size_t len;
+  int got = pkf_sidecar_read(a, side, &text, &len, err, sizeof err);
+  if (got <= 0) {
+    if (got < 0)
+      fprintf(stderr, "%s\n", err);
+    pki_arena_free(a);
+    return got < 0 ? PKC_EXIT_INPUT : PKC_EXIT_OK;
+  }
+  pkf_sidecar_line *lines;
+  int nlines;
+  int status = pkf_sidecar_parse(a, side, text, len, &lines, &nlines, stderr) ? PKC_EXIT_INPUT
+                                                                              : PKC_EXIT_OK;
+  for (int i = 0; i < nlines; i++) {
+    int rc = run_spec(o, path, lines[i].text, &lines[i].spec);
     if (rc > status)
       status = rc;
   }
-  fclose(f);
+  pki_arena_free(a);
   return status;
 }
 

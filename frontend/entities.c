@@ -741,13 +741,12 @@ static void top_def(pkf_ctx *c, const pk_def *d, pendings *todo) {
 static pk_def *pk_definitions(pkf_ctx *c, TSNode root, uint32_t *count) {
   pk_def *defs = NULL;
   uint32_t n_defs = 0, cap = 0;
-  TSNode stack[256];
-  int sp = 0;
+  pkf_stack st = {0};
   pkf_nodes top = pkf_children(c, root);
-  for (uint32_t i = top.n; i-- > 0 && sp < 256;)
-    stack[sp++] = top.v[i];
-  while (sp) {
-    TSNode n = stack[--sp];
+  for (uint32_t i = top.n; i-- > 0;)
+    pkf_push(c, &st, top.v[i]);
+  while (st.n) {
+    TSNode n = st.v[--st.n];
     pk_def d = {.dd = n};
     if (pkf_type_is(c, n, PKF_N_DECORATED_DEFINITION) &&
         (d.kind = decorators(c, n, &d.dec)) != DEC_NONE) {
@@ -764,12 +763,12 @@ static pk_def *pk_definitions(pkf_ctx *c, TSNode root, uint32_t *count) {
     if (pkf_type_is(c, n, PKF_N_CLASS_DEFINITION) || pkf_type_is(c, n, PKF_N_LAMBDA))
       continue;
     pkf_nodes kids = pkf_named_children(c, n);
-    for (uint32_t i = kids.n; i-- > 0 && sp < 256;) {
+    for (uint32_t i = kids.n; i-- > 0;) {
       TSNode ch = kids.v[i];
       pkf_ntype t = pkf_ntype_of(c, ch);
       if (t == PKF_N_BLOCK || t == PKF_N_FUNCTION_DEFINITION || t == PKF_N_DECORATED_DEFINITION ||
           pkf_statement_like(c, ch))
-        stack[sp++] = ch;
+        pkf_push(c, &st, ch);
     }
   }
   *count = n_defs;

@@ -201,6 +201,12 @@ typedef struct pkf_nodes {
   const TSNode *v;
   uint32_t n;
 } pkf_nodes;
+/* A growable stack of nodes for tree walks (arena memory; no size limit). */
+typedef struct pkf_stack {
+  TSNode *v;
+  int n, cap;
+} pkf_stack;
+void pkf_push(pkf_ctx *c, pkf_stack *s, TSNode n);
 /* Children without extras (comments): named ones only, or all (operators
  * too: from tree-sitter, for the few callers that need them). */
 pkf_nodes pkf_children(pkf_ctx *c, TSNode n);
@@ -346,6 +352,15 @@ pki_var *pkf_bare_member(pkf_ctx *c, TSNode id);
 bool pkf_is_self_attr(pkf_ctx *c, TSNode n);
 /* Reports an unknown name (scope rule or not defined at all). */
 void pkf_unknown_name(pkf_ctx *c, TSNode n);
+
+/* strings.c: the text of a string literal or concatenation n (what: "pk.printf
+ * formats", for messages), Python's escapes decoded to UTF-8, NULs kept
+ * (*len bytes); NULL after a located error (f-string, bytes, an escape that
+ * cannot be translated such as \N{...}), or when n is no string literal. */
+char *pkf_string_text(pkf_ctx *c, TSNode n, const char *what, size_t *len);
+/* strings.c: each NUL of printf statement s's format (len bytes) becomes '%c'
+ * with a 0 argument in its place among s's arguments. */
+bool pkf_printf_nuls(pkf_ctx *c, pki_stmt *s, size_t len);
 
 /* ---- entities helper (entities.c, classtype.c, constants.c, infer.c, workload.c).
  * Hooks called from lower_expr.c / lower_stmt.c / types.c; each returns false

@@ -43,8 +43,28 @@ typedef struct pkf_spec {
   int n;
 } pkf_spec;
 
-/* Parses a signature into out (arena memory). Returns false with a message in err. */
-bool pkf_spec_parse(pki_arena *a, const char *text, pkf_spec *out, char *err, size_t errlen);
+/* Parses a signature into out (arena memory). Returns false with a message in
+ * err and the 1-based column of the fault in *col. */
+bool pkf_spec_parse(pki_arena *a, const char *text, pkf_spec *out, int *col, char *err,
+                    size_t errlen);
+
+/* One signature line of a sidecar file (<stem>.pkc-signatures). */
+typedef struct pkf_sidecar_line {
+  unsigned line;
+  const char *text;
+  pkf_spec spec;
+} pkf_sidecar_line;
+
+/* Parses sidecar text (len bytes, NULs included): the good signatures into
+ * *out / *nout; each bad line is reported on diag (if not NULL) as
+ * file:line:col. Blank lines and '#' comments are skipped. Returns the number
+ * of bad lines. */
+int pkf_sidecar_parse(pki_arena *a, const char *file, const char *text, size_t len,
+                      pkf_sidecar_line **out, int *nout, FILE *diag);
+/* Reads the sidecar at path into *text (arena) without blocking: 1 read, 0
+ * absent, -1 with a located message in err (not a regular file, I/O error). */
+int pkf_sidecar_read(pki_arena *a, const char *path, char **text, size_t *len, char *err,
+                     size_t errlen);
 /* The type the signature gives parameter param; false if none. */
 bool pkf_spec_type(const pkf_spec *s, const char *param, pki_type *out);
 

@@ -173,11 +173,10 @@ static void host_lambda(pkf_ctx *c, TSNode lam, int pattern, TSNode fill) {
 }
 
 void pkf_host_lambdas(pkf_ctx *c, TSNode root) {
-  TSNode stack[512];
-  int sp = 0;
-  stack[sp++] = root;
-  while (sp) {
-    TSNode n = stack[--sp];
+  pkf_stack st = {0};
+  pkf_push(c, &st, root);
+  while (st.n) {
+    TSNode n = st.v[--st.n];
     if (pkf_type_is(c, n, PKF_N_DECORATED_DEFINITION) && pkf_pk_decorated(c, n))
       continue; /* lambdas in @pk.main are the workload's */
     if (pkf_type_is(c, n, PKF_N_CALL)) {
@@ -192,7 +191,7 @@ void pkf_host_lambdas(pkf_ctx *c, TSNode root) {
       }
     }
     pkf_nodes kids = pkf_named_children(c, n);
-    for (uint32_t i = kids.n; i-- > 0 && sp < 512;)
-      stack[sp++] = kids.v[i];
+    for (uint32_t i = kids.n; i-- > 0;)
+      pkf_push(c, &st, kids.v[i]);
   }
 }

@@ -138,11 +138,10 @@ static bool self_attr_type(pkf_ctx *c, TSNode attr, pki_type *out, int depth) {
       def = pkf_field(c, def, PKF_F_DEFINITION);
     if (!pkf_type_is(c, def, PKF_N_FUNCTION_DEFINITION))
       continue;
-    TSNode stack[256];
-    int sp = 0;
-    stack[sp++] = pkf_field(c, def, PKF_F_BODY);
-    while (sp) {
-      TSNode n = stack[--sp];
+    pkf_stack st = {0};
+    pkf_push(c, &st, pkf_field(c, def, PKF_F_BODY));
+    while (st.n) {
+      TSNode n = st.v[--st.n];
       if (pkf_type_is(c, n, PKF_N_ASSIGNMENT)) {
         TSNode l = pkf_field(c, n, PKF_F_LEFT);
         if (pkf_type_is(c, l, PKF_N_ATTRIBUTE) &&
@@ -156,11 +155,11 @@ static bool self_attr_type(pkf_ctx *c, TSNode attr, pki_type *out, int depth) {
         }
       }
       pkf_nodes kids = pkf_named_children(c, n);
-      for (uint32_t j = 0; j < kids.n && sp < 256; j++) {
+      for (uint32_t j = 0; j < kids.n; j++) {
         TSNode ch = kids.v[j];
         if (!pkf_type_is(c, ch, PKF_N_FUNCTION_DEFINITION) &&
             !pkf_type_is(c, ch, PKF_N_CLASS_DEFINITION))
-          stack[sp++] = ch;
+          pkf_push(c, &st, ch);
       }
     }
   }

@@ -333,86 +333,17 @@ static void aug_assignment(pkf_ctx *c, TSNode n, pki_block *out) {
 
 /* ---------------------------------------------------------- printf, calls */
 
-static int hexval(char ch) {
-  return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-         : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
-}
-
-/* Appends the unescaped text of one string literal to buf; false on f/b-strings. */
-static bool string_piece(pkf_ctx *c, TSNode str, char *buf, size_t *len) {
-  pkf_nodes all = pkf_all_children(c, str);
-  if (all.n < 2)
-    return false;
-  TSNode start = all.v[0], end = all.v[all.n - 1];
-  const char *st = pkf_text(c, start);
-  bool raw = false;
-  for (const char *p = st; *p && *p != '\'' && *p != '"'; p++) {
-    if (*p == 'f' || *p == 'F' || *p == 'b' || *p == 'B')
-      return false;
-    raw |= *p == 'r' || *p == 'R';
-  }
-  const char *p = c->src + ts_node_end_byte(start), *e = c->src + ts_node_start_byte(end);
-  while (p < e) {
-    if (*p != '\\' || raw || p + 1 >= e) {
-      buf[(*len)++] = *p++;
-      continue;
-    }
-    char x = p[1];
-    p += 2;
-    switch (x) {
-    case 'n': buf[(*len)++] = '\n'; break;
-    case 't': buf[(*len)++] = '\t'; break;
-    case 'r': buf[(*len)++] = '\r'; break;
-    case 'a': buf[(*len)++] = '\a'; break;
-    case 'b': buf[(*len)++] = '\b'; break;
-    case 'f': buf[(*len)++] = '\f'; break;
-    case 'v': buf[(*len)++] = '\v'; break;
-    case '\\': case '\'': case '"': buf[(*len)++] = x; break;
-    case '\n': break; /* line continuation */
-    case 'x': {
-      int v = 0;
-      for (int k = 0; k < 2 && p < e && hexval(*p) >= 0; k++)
-        v = v * 16 + hexval(*p++);
-      buf[(*len)++] = (char)v;
-      break;
-    }
-    default:
-      if (x >= '0' && x <= '7') {
-        int v = x - '0';
-        for (int k = 0; k < 2 && p < e && *p >= '0' && *p <= '7'; k++)
-          v = v * 8 + (*p++ - '0');
-        buf[(*len)++] = (char)v;
-      } else {
-        buf[(*len)++] = '\\';
-        buf[(*len)++] = x;
-      }
-    }
-  }
-  return true;
-}
-
-static pki_expr *format_string(pkf_ctx *c, TSNode n) {
-  size_t len = 0;
-  char *buf = pki_alloc(c->m->arena, ts_node_end_byte(n) - ts_node_start_byte(n) + 1);
-  bool ok = true;
-  if (pkf_type_is(c, n, PKF_N_STRING)) {
-    ok = string_piece(c, n, buf, &len);
-  } else if (pkf_type_is(c, n, PKF_N_CONCATENATED_STRING)) {
-    pkf_nodes parts = pkf_children(c, n);
-    for (uint32_t i = 0; ok && i < parts.n; i++)
-      ok = string_piece(c, parts.v[i], buf, &len);
-  } else {
+/* A string literal as a PKI_E_STR (Python escapes decoded: strings.c); its
+ * byte length, NULs included, in *len. */
+static pki_expr *format_string(pkf_ctx *c, TSNode n, const char *what, size_t *len) {
+  if (!pkf_type_is(c, n, PKF_N_STRING) && !pkf_type_is(c, n, PKF_N_CONCATENATED_STRING)) {
     pki_error(c->d, pkf_span(n), "bad-printf",
               "pk.printf's first argument must be a string literal (the format)");
     return NULL;
   }
-  if (!ok) {
-    pki_error(c->d, pkf_span(n), "bad-printf",
-              "f-strings and bytes are not supported as pk.printf formats; use a plain "
-              "string with %%d/%%f conversions");
+  char *buf = pkf_string_text(c, n, what, len);
+  if (!buf)
     return NULL;
-  }
-  buf[len] = 0;
   pki_expr *e = pki_new_expr(c->m, PKI_E_STR, pkf_span(n));
   e->str = buf;
   return e;
@@ -427,10 +358,11 @@ static void printf_stmt(pkf_ctx *c, TSNode call, pki_block *out) {
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_PRINTF, pkf_span(call));
   s->args = pki_alloc(c->m->arena, sizeof *s->args * ch.n);
   s->nargs = (int)ch.n;
-  bool ok = (s->args[0] = format_string(c, ch.v[0])) != NULL;
+  size_t len = 0;
+  bool ok = (s->args[0] = format_string(c, ch.v[0], "pk.printf formats", &len)) != NULL;
   for (uint32_t i = 1; i < ch.n; i++)
     ok &= (s->args[i] = pkf_expr(c, ch.v[i])) != NULL;
-  if (ok)
+  if (ok && pkf_printf_nuls(c, s, len))
     push(c, out, s);
 }
 
@@ -680,8 +612,14 @@ static void assert_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
     }
     s->args = pki_alloc(c->m->arena, sizeof *s->args);
     s->nargs = 1;
-    if (!(s->args[0] = format_string(c, ch.v[1])))
+    size_t len = 0;
+    if (!(s->args[0] = format_string(c, ch.v[1], "assert messages", &len)))
       return;
+    if (strlen(s->args[0]->str) != len) {
+      pki_error(c->d, pkf_span(ch.v[1]), "bad-assert",
+                "an assert message in a kernel cannot hold a NUL character; remove the \\0");
+      return;
+    }
   }
   if (s->cond)
     push(c, out, s);

@@ -14,8 +14,12 @@
 #include "fe.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const struct { const char *name; pki_kind kind; } dtypes[] = {
     {"int8", PKI_I8},     {"int16", PKI_I16},     {"int32", PKI_I32},   {"int64", PKI_I64},
@@ -24,11 +28,12 @@ static const struct { const char *name; pki_kind kind; } dtypes[] = {
     {"int", PKI_I64},     {"float", PKI_F64}};
 
 typedef struct cursor {
-  const char *p;
+  const char *p, *start;
+  pki_arena *a;
 } cursor;
 
 static void skip_ws(cursor *c) {
-  while (isspace((unsigned char)*c->p))
+  while (*c->p == ' ' || *c->p == '\t')
     c->p++;
 }
 
@@ -41,28 +46,29 @@ static bool eat(cursor *c, const char *tok) {
   return true;
 }
 
-/* An identifier (or dotted tail) into buf. */
-static bool ident(cursor *c, char *buf, size_t len) {
+static bool ident_char(unsigned char ch) {
+  return isalnum(ch) || ch == '_' || ch >= 0x80; /* Python identifiers are Unicode */
+}
+
+/* An identifier (arena copy), NULL if none is at the cursor. */
+static const char *ident(cursor *c) {
   skip_ws(c);
   size_t n = 0;
-  while ((isalnum((unsigned char)c->p[n]) || c->p[n] == '_') && n + 1 < len)
+  while (ident_char((unsigned char)c->p[n]))
     n++;
   if (!n || isdigit((unsigned char)c->p[0]))
-    return false;
-  memcpy(buf, c->p, n);
-  buf[n] = 0;
+    return NULL;
+  const char *r = pki_strndup(c->a, c->p, n);
   c->p += n;
-  return true;
+  return r;
 }
 
 static bool dtype(cursor *c, bool pk_prefix_required, pki_kind *out) {
-  char nm[32];
   bool pk = eat(c, "pk.");
   if (!pk && pk_prefix_required)
     return false;
-  if (!ident(c, nm, sizeof nm))
-    return false;
-  for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+  const char *nm = ident(c);
+  for (size_t i = 0; nm && i < sizeof dtypes / sizeof dtypes[0]; i++)
     if (!strcmp(nm, dtypes[i].name)) {
       /* bare int/float/bool are Python's; pk.float is PyKokkos' float32 */
       *out = pk && !strcmp(nm, "float") ? PKI_F32 : pk && !strcmp(nm, "int") ? PKI_I32
@@ -72,12 +78,25 @@ static bool dtype(cursor *c, bool pk_prefix_required, pki_kind *out) {
   return false;
 }
 
-static bool type(cursor *c, pki_type *out) {
-  const char *save = c->p;
-  int rank = 0;
+/* pk.View<R>D[ with 1 <= R <= 8: the rank, else 0 (cursor unmoved). */
+static int view_head(cursor *c) {
   skip_ws(c);
-  if (sscanf(c->p, "pk.View%dD[", &rank) == 1 && rank >= 1 && rank <= 8) {
-    c->p = strchr(c->p, '[') + 1;
+  const char *p = c->p;
+  if (strncmp(p, "pk.View", 7) || p[7] < '1' || p[7] > '8' || p[8] != 'D')
+    return 0;
+  p += 9;
+  while (*p == ' ' || *p == '\t')
+    p++;
+  if (*p != '[')
+    return 0;
+  int rank = c->p[7] - '0';
+  c->p = p + 1;
+  return rank;
+}
+
+static bool type(cursor *c, pki_type *out) {
+  int rank = view_head(c);
+  if (rank) {
     pki_kind k;
     if (!dtype(c, true, &k))
       return false;
@@ -95,23 +114,32 @@ static bool type(cursor *c, pki_type *out) {
     *out = pki_view(k, rank, lay);
     return true;
   }
-  c->p = save;
+  const char *save = c->p;
   pki_kind k;
-  if (!dtype(c, false, &k))
+  if (!dtype(c, false, &k)) {
+    c->p = save;
     return false;
+  }
   *out = pki_scalar(k);
   return true;
 }
 
-bool pkf_spec_parse(pki_arena *a, const char *text, pkf_spec *out, char *err, size_t errlen) {
-  cursor c = {text};
-  char nm[256];
+/* Reports a parse error at the cursor: message in err, 1-based column in *col. */
+static bool fail(cursor *c, int *col, char *err, size_t errlen, const char *fmt, const char *arg) {
+  skip_ws(c);
+  *col = (int)(c->p - c->start) + 1;
+  snprintf(err, errlen, fmt, arg ? arg : "");
+  return false;
+}
+
+bool pkf_spec_parse(pki_arena *a, const char *text, pkf_spec *out, int *col, char *err,
+                    size_t errlen) {
+  cursor c = {text, text, a};
   memset(out, 0, sizeof *out);
-  if (!ident(&c, nm, sizeof nm) || !eat(&c, "(")) {
-    snprintf(err, errlen, "expected 'kernel(name: type, ...)'");
-    return false;
-  }
-  out->kernel = pki_strdup(a, nm);
+  const char *nm = ident(&c);
+  if (!nm || !eat(&c, "("))
+    return fail(&c, col, err, errlen, "expected 'kernel(name: type, ...)'%s", NULL);
+  out->kernel = nm;
   int cap = 8;
   out->names = pki_alloc(a, sizeof *out->names * (size_t)cap);
   out->types = pki_alloc(a, sizeof *out->types * (size_t)cap);
@@ -119,15 +147,12 @@ bool pkf_spec_parse(pki_arena *a, const char *text, pkf_spec *out, char *err, si
     goto end;
   for (;;) {
     pki_type t;
-    if (!ident(&c, nm, sizeof nm) || !eat(&c, ":")) {
-      snprintf(err, errlen, "expected 'name: type' at '%.20s'", c.p);
-      return false;
-    }
-    if (!type(&c, &t)) {
-      snprintf(err, errlen, "unknown type for '%s' at '%.30s' (int, float, bool, pk.<dtype>, "
-                            "pk.View<R>D[pk.<dtype>[, pk.LayoutLeft|pk.LayoutRight]])", nm, c.p);
-      return false;
-    }
+    if (!(nm = ident(&c)) || !eat(&c, ":"))
+      return fail(&c, col, err, errlen, "expected 'name: type'%s", NULL);
+    if (!type(&c, &t))
+      return fail(&c, col, err, errlen,
+                  "unknown type for '%s' (int, float, bool, pk.<dtype>, "
+                  "pk.View<R>D[pk.<dtype>[, pk.LayoutLeft|pk.LayoutRight]] with R in 1..8)", nm);
     if (out->n == cap) {
       cap *= 2;
       const char **nn = pki_alloc(a, sizeof *nn * (size_t)cap);
@@ -136,22 +161,108 @@ bool pkf_spec_parse(pki_arena *a, const char *text, pkf_spec *out, char *err, si
       memcpy(nt, out->types, sizeof *nt * (size_t)out->n);
       out->names = nn, out->types = nt;
     }
-    out->names[out->n] = pki_strdup(a, nm);
+    out->names[out->n] = nm;
     out->types[out->n++] = t;
     if (eat(&c, ")"))
       break;
-    if (!eat(&c, ",")) {
-      snprintf(err, errlen, "expected ',' or ')' at '%.20s'", c.p);
-      return false;
-    }
+    if (!eat(&c, ","))
+      return fail(&c, col, err, errlen, "expected ',' or ')'%s", NULL);
   }
 end:
   skip_ws(&c);
-  if (*c.p) {
-    snprintf(err, errlen, "unexpected text after the signature: '%.20s'", c.p);
-    return false;
-  }
+  if (*c.p)
+    return fail(&c, col, err, errlen, "unexpected text after the signature%s", NULL);
   return true;
+}
+
+int pkf_sidecar_parse(pki_arena *a, const char *file, const char *text, size_t len,
+                      pkf_sidecar_line **out, int *nout, FILE *diag) {
+  int errors = 0, n = 0, cap = 0;
+  pkf_sidecar_line *v = NULL;
+  unsigned line = 0;
+  for (size_t at = 0; at < len;) {
+    const char *eol = memchr(text + at, '\n', len - at);
+    size_t ll = eol ? (size_t)(eol - (text + at)) : len - at;
+    line++;
+    const char *nul = memchr(text + at, 0, ll);
+    char *s = pki_strndup(a, text + at, ll);
+    at += ll + 1;
+    if (nul) {
+      errors++;
+      if (diag)
+        fprintf(diag, "%s:%u:%zu: error: a NUL byte in the signature line; one signature "
+                      "'kernel(name: type, ...)' per line\n", file, line, strlen(s) + 1);
+      continue;
+    }
+    if (ll && s[ll - 1] == '\r')
+      s[ll - 1] = 0;
+    const char *t = s;
+    while (*t == ' ' || *t == '\t')
+      t++;
+    if (!*t || *t == '#')
+      continue;
+    pkf_spec spec;
+    int col = 0;
+    char err[512];
+    if (!pkf_spec_parse(a, s, &spec, &col, err, sizeof err)) {
+      errors++;
+      if (diag)
+        fprintf(diag, "%s:%u:%d: error: bad signature: %s; one signature 'kernel(name: type, "
+                      "...)' per line (delete the line or the file to drop it)\n",
+                file, line, col, err);
+      continue;
+    }
+    v = pki_grow(a, v, n, &cap, sizeof *v);
+    v[n++] = (pkf_sidecar_line){line, s, spec};
+  }
+  *out = v;
+  *nout = n;
+  return errors;
+}
+
+int pkf_sidecar_read(pki_arena *a, const char *path, char **text, size_t *len, char *err,
+                     size_t errlen) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT)
+      return 0;
+    snprintf(err, errlen, "%s:1:1: error: cannot read the recorded signatures: %s", path,
+             strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+    close(fd);
+    snprintf(err, errlen, "%s:1:1: error: the recorded signatures are not a regular file; "
+                          "remove it (a run with PKC_RECORD_SIGNATURES=1 writes it)", path);
+    return -1;
+  }
+  size_t cap = (size_t)st.st_size + 1, n = 0;
+  char *buf = pki_alloc(a, cap);
+  for (;;) {
+    if (n + 1 >= cap) { /* the file grew since fstat */
+      char *nb = pki_alloc(a, cap * 2);
+      memcpy(nb, buf, n);
+      buf = nb, cap *= 2;
+    }
+    ssize_t r = read(fd, buf + n, cap - n - 1);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) {
+      snprintf(err, errlen, "%s:1:1: error: cannot read the recorded signatures: %s", path,
+               strerror(errno));
+      close(fd);
+      return -1;
+    }
+    if (r == 0)
+      break;
+    n += (size_t)r;
+  }
+  close(fd);
+  buf[n] = 0;
+  *text = buf;
+  *len = n;
+  return 1;
 }
 
 bool pkf_spec_type(const pkf_spec *s, const char *param, pki_type *out) {

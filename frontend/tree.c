@@ -318,3 +318,8 @@ TSNode pkf_field(pkf_ctx *c, TSNode n, pkf_field_name f) {
   }
   return ts_node_is_null(n) ? n : ts_node_child_by_field_id(n, (TSFieldId)id);
 }
+
+void pkf_push(pkf_ctx *c, pkf_stack *s, TSNode n) {
+  s->v = pki_grow(c->m->arena, s->v, s->n, &s->cap, sizeof *s->v);
+  s->v[s->n++] = n;
+}

@@ -165,6 +165,22 @@ static void ck_shift_count(pki_ck *c, pki_op op, const pki_expr *b, pki_kind k) 
               "a wider type", (long long)n, pki_kind_name(k), bits);
 }
 
+/* A constant int ** int whose value leaves int64: Python's int is unbounded,
+ * the kernel's would wrap (as numpy's int64 does), so it is refused. */
+static void ck_pow_overflow(pki_ck *c, const pki_expr *a, const pki_expr *b, pki_span at) {
+  int64_t x, n, r = 1;
+  if (!pki_const_int(a, &x) || !pki_const_int(b, &n) || n < 0 || (x >= -1 && x <= 1))
+    return;
+  for (int64_t i = 0; i < n; i++) /* |x| >= 2: overflows within 64 steps */
+    if (__builtin_mul_overflow(r, x, &r)) {
+      pki_error(c->d, at, "int-overflow",
+                "%lld ** %lld does not fit in a 64-bit int (the kernel's int would wrap "
+                "around, Python's would not); write %lld.0 ** %lld for a float",
+                (long long)x, (long long)n, (long long)x, (long long)n);
+      return;
+    }
+}
+
 pki_type pki_ck_binop(pki_ck *c, pki_op op, const pki_expr *a, const pki_expr *b,
                       pki_span at, pki_type *operand) {
   *operand = pki_void_type;
@@ -184,6 +200,7 @@ pki_type pki_ck_binop(pki_ck *c, pki_op op, const pki_expr *a, const pki_expr *b
     int64_t n = 0; /* Python: int ** negative int is a float (2 ** -1 == 0.5) */
     if (intlike(x) && intlike(y) && !(pki_const_int(b, &n) && n < 0)) {
       k = PKI_I64;
+      ck_pow_overflow(c, a, b, at);
       break;
     }
   }

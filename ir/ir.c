@@ -269,6 +269,47 @@ int pki_builtin_lookup(const char *py_name) {
 
 /* --------------------------------------------------------- constructors */
 
+/* Length of the well-formed UTF-8 sequence at s (the ranges Python's
+ * decoder accepts), 0 if none. */
+static int utf8_len(const unsigned char *s) {
+  int n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+          : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+  unsigned lo = s[0] == 0xE0 ? 0xA0 : s[0] == 0xF0 ? 0x90 : 0x80;
+  unsigned hi = s[0] == 0xED ? 0x9F : s[0] == 0xF4 ? 0x8F : 0xBF;
+  if (n && (s[1] < lo || s[1] > hi))
+    return 0;
+  for (int i = 2; i < n; i++)
+    if ((s[i] & 0xC0) != 0x80)
+      return 0;
+  return n;
+}
+
+const char *pki_module_name(pki_arena *a, const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strcspn(base, ".");
+  const unsigned char *p = (const unsigned char *)base, *end = p + (n ? n : strlen(base));
+  char *out = pki_alloc(a, (size_t)(end - p) * 3 + 3), *o = out;
+  if (p < end && *p >= '0' && *p <= '9')
+    o += sprintf(o, "m_");
+  while (p < end) {
+    int len = *p >= 0x80 ? utf8_len(p) : 1;
+    if (len > 1 && p + len <= end) {
+      unsigned cp = p[0] & (0xFF >> (len + 1));
+      for (int i = 1; i < len; i++)
+        cp = cp << 6 | (p[i] & 0x3F);
+      o += sprintf(o, "u%04x", cp);
+      p += len;
+      continue;
+    }
+    bool keep = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9');
+    *o++ = keep ? (char)*p : '_';
+    p++;
+  }
+  *o = 0;
+  return out;
+}
+
 pki_module *pki_module_new(const char *path, const char *abspath,
                            const char *source, size_t len) {
   pki_arena *a = pki_arena_new();
@@ -278,18 +319,7 @@ pki_module *pki_module_new(const char *path, const char *abspath,
   m->abspath = pki_strdup(a, abspath ? abspath : path);
   m->source = pki_strndup(a, source, len);
   m->source_len = len;
-  /* module name: file stem, made a C identifier */
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  size_t n = strcspn(base, ".");
-  char *name = pki_strndup(a, base, n ? n : strlen(base));
-  for (char *p = name; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-          (*p >= '0' && *p <= '9') || *p == '_'))
-      *p = '_';
-  if (name[0] >= '0' && name[0] <= '9')
-    name = pki_sprintf(a, "m_%s", name);
-  m->name = name;
+  m->name = pki_module_name(a, path);
   return m;
 }
 

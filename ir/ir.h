@@ -542,6 +542,11 @@ typedef struct pki_module {
   pki_vec host_chains; /* pki_host_chain *, in source order (frontend/host_chains.c) */
 } pki_module;
 
+/* The module name of a source path (docs/NAMING.md): the file name up to its
+ * first '.', each non-ASCII code point `u%04x`, other characters outside
+ * [A-Za-z0-9_] (and bytes that are not UTF-8) '_', `m_` before a leading
+ * digit. The shim's _loader.module_name computes the same. */
+const char *pki_module_name(pki_arena *a, const char *path);
 pki_module *pki_module_new(const char *path, const char *abspath,
                            const char *source, size_t len);
 void pki_module_free(pki_module *m);

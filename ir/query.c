@@ -149,6 +149,9 @@ static void raising_expr(pki_visitor *v, const pki_expr *e) {
   if (e->kind == PKI_E_BINARY && (e->op == PKI_OP_FLOORDIV || e->op == PKI_OP_MOD) &&
       pki_is_int(e->type.kind) && !pki_const_int(e->args[1], &k))
     add_line(r, (int)e->span.line);
+  if (e->kind == PKI_E_BINARY && e->op == PKI_OP_POW && pki_is_int(e->type.kind) &&
+      !(pki_const_int(e->args[1], &k) && k >= 0)) /* int ** a negative int: ValueError */
+    add_line(r, (int)e->span.line);
   if (e->kind == PKI_E_CALL && e->func)
     scan_func(r, e->func);
 }
@@ -156,8 +159,9 @@ static void raising_expr(pki_visitor *v, const pki_expr *e) {
 static void raising_stmt(pki_visitor *v, const pki_stmt *s) {
   raising *r = v->data;
   int64_t k;
-  if (s->kind == PKI_S_AUGASSIGN && (s->op == PKI_OP_FLOORDIV || s->op == PKI_OP_MOD) &&
-      s->target && pki_is_int(s->target->type.kind) && !pki_const_int(s->value, &k))
+  if (s->kind == PKI_S_AUGASSIGN &&
+      (s->op == PKI_OP_FLOORDIV || s->op == PKI_OP_MOD || s->op == PKI_OP_POW) && s->target &&
+      pki_is_int(s->target->type.kind) && !pki_const_int(s->value, &k))
     add_line(r, (int)s->span.line);
   if (s->kind == PKI_S_FOR && s->step && s->step->kind != PKI_E_INT)
     add_line(r, (int)s->span.line);

@@ -667,6 +667,28 @@ def check_recorded_aot(res, backend):
         res.check(name, rc == 0 and last[0] == "OK" and "building" not in out,
                   f"deployed run: {status_text(rc)}, last line {last[0]!r}"
                   + ("; it built something" if "building" in out else ""), out)
+        check_bad_sidecar(res, f"compat/{backend}/aot_bad_sidecar", app, side, backend, d)
+
+
+def check_bad_sidecar(res, name, app, side, backend, cwd):
+    """A malformed sidecar line (`pk.View1D)`, once a crash) and a sidecar
+    that is a FIFO (once a hang) are reported by file:line:col, exit 1."""
+    with open(side, "a") as f:
+        f.write("axpy(x: pk.View1D)\n")
+    nlines = len(open(side).read().splitlines())
+    rc, out, _ = run([PKC, "build", app, "--backend", backend], env=run_env(backend),
+                     timeout=600, cwd=cwd)
+    want = f"{side}:{nlines}:9: error: bad signature: unknown type for 'x'"
+    if rc != 1 or want not in out:
+        res.fail(name, f"bad line: {status_text(rc)}, expected exit 1 and {want!r}", out)
+        return
+    os.unlink(side)
+    os.mkfifo(side)
+    rc, out, _ = run([PKC, "build", app, "--backend", backend], env=run_env(backend),
+                     timeout=120, cwd=cwd)
+    want = f"{side}:1:1: error: the recorded signatures are not a regular file"
+    res.check(name, rc == 1 and want in out,
+              f"FIFO sidecar: {status_text(rc)}, expected exit 1 and {want!r}", out)
 
 
 # --- d. C host ----------------------------------------------------------------

@@ -84,6 +84,21 @@ static int run(pkr_module *m, const pkc_kernel_desc *k, int64_t n) {
     fprintf(stderr, "c_host: error message does not name 'A': %s\n", err);
     bad = 1;
   }
+  /* A NULL shape pointer and a negative extent: an error naming 'A', no crash. */
+  DLTensor noshape = tensor_1d(a, NULL, kDLFloat, 64);
+  int64_t negative = -5;
+  DLTensor neg = tensor_1d(a, &negative, kDLFloat, 64);
+  DLTensor *odd[] = {&noshape, &neg};
+  const char *want[] = {"NULL shape", "negative extent"};
+  for (int i = 0; i < 2 && !bad; i++) {
+    args[0] = odd[i];
+    err[0] = 0;
+    if (pkr_call(m, k, args, &pol, NULL, err, sizeof err) == 0 || !strstr(err, "'A'") ||
+        !strstr(err, want[i])) {
+      fprintf(stderr, "c_host: tensor with %s: error '%s'\n", want[i], err);
+      bad = 1;
+    }
+  }
   free(a), free(b), free(c);
   return bad;
 }

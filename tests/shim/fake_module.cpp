@@ -42,6 +42,16 @@ bool check_view(const char *kernel, const pkc_param_desc &p, void *arg,
              t->dtype.bits, t->ndim);
     return false;
   }
+  if (t->ndim > 0 && !t->shape) {
+    snprintf(err, errlen, "%s: argument '%s': NULL shape pointer", kernel, p.name);
+    return false;
+  }
+  for (int d = 0; d < t->ndim; d++)
+    if (t->shape[d] < 0) {
+      snprintf(err, errlen, "%s: argument '%s': negative extent %lld in dimension %d", kernel,
+               p.name, static_cast<long long>(t->shape[d]), d);
+      return false;
+    }
   if (t->strides) {
     int64_t expect = 1;
     for (int d = t->ndim - 1; d >= 0; d--) {

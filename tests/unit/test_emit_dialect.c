@@ -415,7 +415,7 @@ static void test_dialect_text(void **state) {
   HAS(cpp, "double xs[3] = {0.5, 1.5, 2.5};");
   HAS(cpp, "out(i) = v.dot(w) + v.x + xs[1];");
   HAS(cpp, "auto row = Kokkos::subview(out, pkc::range(0, 2));");
-  HAS(cpp, "inline void Work_run(Work &self) {");
+  HAS(cpp, "inline void Work__run(Work &self) {");
   HAS(cpp, "Kokkos::Timer timer;");
   HAS(cpp, "Kokkos::parallel_for(\"fill\", pkc::RangePolicy<Work::fill_tag>(0, self.n), self);");
   HAS(cpp, "const auto A = self.A;");

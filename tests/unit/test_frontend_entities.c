@@ -196,8 +196,52 @@ static void test_inference_conflict(void **state) {
   pki_module_free(m);
 }
 
+/* Issue 22 item 2: no fixed limit on program size. A workunit and a host
+ * lambda before 10,000 top-level statements, and a member set after 400
+ * statements of __init__, are all seen. */
+static void test_large_program(void **state) {
+  (void)state;
+  enum { N = 10000 };
+  size_t cap = 64 * N + 4096, len = 0;
+  char *src = malloc(cap);
+  len += (size_t)snprintf(src + len, cap - len,
+                          "import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(i: int, A: pk.View1D[pk.double]):\n"
+                          "    A[i] = 1.0\n"
+                          "B = pk.View([4], pk.double)\n"
+                          "pk.parallel_for(4, lambda i: B[i] + 1.0)\n"
+                          "class App:\n"
+                          "    def __init__(self):\n");
+  for (int i = 0; i < 400; i++)
+    len += (size_t)snprintf(src + len, cap - len, "        t%d = %d\n", i, i);
+  len += (size_t)snprintf(src + len, cap - len,
+                          "        self.n = 5\n"
+                          "        pk.parallel_for(4, u, n=self.n)\n"
+                          "@pk.workunit\n"
+                          "def u(i: int, n):\n"
+                          "    pass\n");
+  for (int i = 0; i < N; i++)
+    len += (size_t)snprintf(src + len, cap - len, "x%d = %d\n", i, i);
+  pki_diags d;
+  memset(&d, 0, sizeof d);
+  pki_module *m = pkf_lower("t.py", src, len, &d);
+  assert_int_equal(d.errors, 0);
+  assert_int_equal(entity(m, "k")->funcs[0]->nparams, 1);
+  pki_func *u = entity(m, "u")->funcs[0];
+  assert_int_equal(u->params[0]->type.kind, PKI_I64); /* self.n, seen after 400 statements */
+  assert_false(u->runtime_typed);
+  bool lambda = false;
+  for (int i = 0; i < m->nentities; i++)
+    lambda |= !strncmp(m->entities[i]->name, "pkc_lambda_", 11);
+  assert_true(lambda);
+  pki_module_free(m);
+  free(src);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_large_program),
       cmocka_unit_test(test_classtype),
       cmocka_unit_test(test_workload),
       cmocka_unit_test(test_inference_and_constants),

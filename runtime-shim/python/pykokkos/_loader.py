@@ -83,14 +83,19 @@ def find_runtime_lib():
 
 
 def module_name(source):
-    """The module name pkc gives a source file (ir.c, pki_module_new): the
-    file name up to its first '.', other characters than [A-Za-z0-9_] made
-    '_', and 'm_' in front of a leading digit ('01.py' -> 'm_01',
-    'my-app.py' -> 'my_app')."""
-    base = os.path.basename(source)
+    """The module name pkc gives a source file (ir.c, pki_module_name): the
+    file name up to its first '.', each non-ASCII character 'u%04x', other
+    characters than [A-Za-z0-9_] (and undecodable bytes) '_', and 'm_' in front
+    of a leading digit ('01.py' -> 'm_01', 'my-app.py' -> 'my_app',
+    'ñandú.py' -> 'u00f1andu00fa')."""
+    base = os.path.basename(os.fsdecode(source))
     stem = base.split(".", 1)[0] or base
-    name = "".join(ch if ch.isascii() and (ch.isalnum() or ch == "_") else "_"
-                   for ch in stem)
+
+    def one(ch):
+        if ch.isascii():
+            return ch if ch.isalnum() or ch == "_" else "_"
+        return "_" if 0xDC80 <= ord(ch) <= 0xDCFF else f"u{ord(ch):04x}"
+    name = "".join(one(ch) for ch in stem)
     return "m_" + name if name[:1].isdigit() else name
 
 
