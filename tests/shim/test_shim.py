@@ -253,7 +253,8 @@ class TestKernels(Base):
             pk.parallel_for(4, f.nstream, A=np.zeros((2, 2), np.int32), B=B, C=C, scalar=1.0)
         self.assertEqual(str(cm.exception),
                          "nstream: argument 'A': expected float64 View1D, "
-                         "got int32 array of rank 2")
+                         "got int32 array of rank 2 (the kernel expects a View with "
+                         "dtype float64)")
         with self.assertRaisesRegex(TypeError, r"nstream: argument 'B': expected float64 "
                                                r"View1D, got int32 View1D"):
             pk.parallel_for(4, f.nstream, A=A, B=pk.View([4], int), C=C, scalar=1.0)

@@ -9,7 +9,7 @@ from .views import (View, ViewType, View1D, View2D, View3D, View4D, View5D, View
                     ViewTypeInfo, from_numpy, from_cupy, array, asarray, astype,
                     subview, deep_copy, resize)
 from .execution_space import (ExecutionSpace, ExecutionSpaceInstance,
-                              is_host_execution_space)
+                              is_host_execution_space, DeviceExecutionSpace)
 from .memory_space import MemorySpace
 from .layout import Layout
 from .decorators import (workunit, functor, function, workload, main, callback,
@@ -19,7 +19,8 @@ from .execution_policy import (RangePolicy, MDRangePolicy, TeamPolicy, Iterate,
                                TeamThreadMDRange, ThreadVectorMDRange,
                                TeamVectorMDRange, ExecutionPolicy)
 from .hierarchical import AUTO, TeamMember, PerTeam, PerThread, single
-from .parallel_dispatch import parallel_for, parallel_reduce, parallel_scan, fence
+from .parallel_dispatch import (parallel_for, parallel_reduce, parallel_scan, fence,
+                                convert_arrays)
 from .accumulator import Acc
 from .._types import Sum, Prod, Max, Min, MaxLoc, MinLoc
 from .._random import Random_XorShift64_Pool, Random_XorShift1024_Pool
