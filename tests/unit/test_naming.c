@@ -102,7 +102,7 @@ static const char *const src =
 static void test_generated_names(void **state) {
   (void)state;
   pki_module *m = lower_ok(src);
-  pki_diags d = {0};
+  pki_diags d = {.arena = m->arena};
   assert_int_equal(pki_check(m, &d), 0);
   pki_arena *a = m->arena;
   const char *wrap[16], *tag[16], *mains[16];
