@@ -7,7 +7,9 @@
 
 #include <Kokkos_Random.hpp>
 #include <Kokkos_Sort.hpp>
+#include <map>
 #include <stdexcept>
+#include <string>
 
 namespace pkc {
 
@@ -299,17 +301,34 @@ struct CopyConverted {
   }
 };
 
-// self.x = sorter.get_bin_count() (get_bin_offsets, get_permute_vector): the
-// values are copied into the member (memory the Python program owns), whose
-// extent must equal the result's; std::runtime_error naming both otherwise.
+// Managed Views that unmanaged members of a @pk.main functor were rebound to,
+// by member name, kept alive until that member is rebound again or Kokkos
+// finalizes (the map is never destroyed: no View outlives Kokkos).
+template <class V>
+inline std::map<std::string, V> &rebound_views() {
+  static auto *views = new std::map<std::string, V>();
+  static const bool hooked = (Kokkos::push_finalize_hook([] { views->clear(); }), true);
+  (void)hooked;
+  return *views;
+}
+
+// self.x = sorter.get_bin_count() (get_bin_offsets, get_permute_vector). When
+// the member has the result's extent the values are copied into it (memory the
+// Python program owns, so Python sees them). With another extent the member is
+// rebound, as in PyKokkos, to a copy of the result for the rest of @pk.main
+// (ExaMiniMD's binning allocates 3 bins and takes the sorter's); the Python
+// attribute keeps its own View then.
 template <class Dst, class Src>
-inline void copy_bin_sort_result(const Dst &dst, const Src &src, const char *member,
-                                 const char *what) {
-  if (dst.extent(0) != src.extent(0))
-    throw std::runtime_error(std::string("self.") + member + " has " +
-                             std::to_string(dst.extent(0)) + " elements but sorter." + what +
-                             "() has " + std::to_string(src.extent(0)) +
-                             "; allocate it with that many elements");
+inline void copy_bin_sort_result(Dst &dst, const Src &src, const char *member,
+                                 const char * /*what*/) {
+  using T = typename Dst::non_const_value_type;
+  using Owned = Kokkos::View<T *, typename Dst::array_layout, typename Dst::memory_space>;
+  if (dst.extent(0) != src.extent(0)) {
+    Owned owned(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("pkc::") + member),
+                src.extent(0));
+    rebound_views<Owned>()[member] = owned;
+    dst = Dst(owned.data(), owned.extent(0));
+  }
   Kokkos::parallel_for("pkc::copy_bin_sort_result",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(
                            0, static_cast<int64_t>(dst.extent(0))),
