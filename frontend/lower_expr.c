@@ -621,10 +621,10 @@ static bool self_method(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
   return true;
 }
 
-/* NAME.meth(...) where NAME is not defined at all. */
+/* NAME.meth(...) where NAME is not defined at all (a bare data member is). */
 static bool unknown_object(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
   if (!pkf_type_is(c, mc->obj, PKF_N_IDENTIFIER) || pkf_alias_find(c, mc->obj) ||
-      pkf_is(c, mc->obj, "self"))
+      pkf_is(c, mc->obj, "self") || pkf_bare_member(c, mc->obj))
     return false;
   uint32_t s = ts_node_start_byte(mc->obj);
   if (pkf_lookup(c, c->src + s, ts_node_end_byte(mc->obj) - s))
