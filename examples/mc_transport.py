@@ -87,7 +87,7 @@ class SlabTransport:
 
     @pk.workunit
     def sample_source(self, i: int):
-        state = self.pool.get_state()
+        state = pool.get_state()
         if beam == 1:
             p_pos_x[i] = 0.0
             p_dir_x[i] = 1.0
@@ -100,7 +100,7 @@ class SlabTransport:
             p_pos_x[i] = x
             p_dir_x[i] = mu
             p_mesh_cell[i] = min(int(x / dx), n_cells - 1)
-        self.pool.free_state(state)
+        pool.free_state(state)
         p_time[i] = 0.0
         p_track[i] = 0.0
         p_alive[i] = 1
@@ -111,9 +111,9 @@ class SlabTransport:
     @pk.workunit
     def advance(self, i: int):
         if p_alive[i] == 1:
-            state = self.pool.get_state()
+            state = pool.get_state()
             dist: float = -math.log(1.0 - state.drand()) / sigma_t
-            self.pool.free_state(state)
+            pool.free_state(state)
             cell: int = p_mesh_cell[i]
             mu: float = p_dir_x[i]
             boundary: float = (cell + 1) * dx if mu > 0.0 else cell * dx
@@ -142,7 +142,7 @@ class SlabTransport:
     def collide(self, i: int):
         if p_alive[i] == 1 and p_collided[i] == 1:
             p_collided[i] = 0
-            state = self.pool.get_state()
+            state = pool.get_state()
             if state.drand() * sigma_t < sigma_a:
                 p_alive[i] = 0
                 p_fate[i] = ABSORBED
@@ -151,7 +151,7 @@ class SlabTransport:
             else:
                 mu: float = 2.0 * state.drand() - 1.0
                 p_dir_x[i] = mu if mu != 0.0 else 1.0
-            self.pool.free_state(state)
+            pool.free_state(state)
 
     @pk.workunit
     def sum_tally(self, k: int, acc: pk.Acc[pk.double]):

@@ -105,13 +105,13 @@ class Lattice:
         ox: float = 0.5 if b == 1 or b == 2 else 0.0
         oy: float = 0.5 if b == 1 or b == 3 else 0.0
         oz: float = 0.5 if b == 2 or b == 3 else 0.0
-        state = self.pool.get_state()
+        state = pool.get_state()
         x[i][0] = (cell % nx + ox + 0.04 * (state.drand() - 0.5)) * a
         x[i][1] = ((cell // nx) % nx + oy + 0.04 * (state.drand() - 0.5)) * a
         x[i][2] = (cell // (nx * nx) + oz + 0.04 * (state.drand() - 0.5)) * a
         for d in range(3):
             v[i][d] = state.drand() - 0.5
-        self.pool.free_state(state)
+        pool.free_state(state)
 
     @pk.workunit
     def zero_momentum(self, i: int):
