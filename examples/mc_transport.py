@@ -35,10 +35,7 @@ import pykokkos as pk
 
 SPEED = 2.0
 # a particle's fate, and the index of its counter in `counts`
-SOURCED = 0
-ABSORBED = 1
-LEAKED_LEFT = 2
-LEAKED_RIGHT = 3
+SOURCED, ABSORBED, LEAKED_LEFT, LEAKED_RIGHT = 0, 1, 2, 3
 Z_MAX = 4.5
 
 
