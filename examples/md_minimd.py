@@ -81,7 +81,7 @@ def exchange_self(i: int, domain: float, x: pk.View2D[pk.double]):
 
 @pk.workunit
 def halo_exchange_self(i: int, phase: int, domain: float, comm_depth: float, first: int,
-                       N_max: int, x: pk.View2D[pk.double], atom_type: pk.View1D[pk.int32],
+                       N_max: int, x: pk.View2D[pk.double], type: pk.View1D[pk.int32],
                        id: pk.View1D[pk.int32], pack_count: pk.View1D[pk.int32],
                        pack_indices: pk.View1D[pk.int32]):
     d: int = phase // 2
@@ -94,7 +94,7 @@ def halo_exchange_self(i: int, phase: int, domain: float, comm_depth: float, fir
             for k in range(3):
                 x[g][k] = x[i][k]
             x[g][d] += -domain if phase % 2 == 0 else domain
-            atom_type[g] = atom_type[i]
+            type[g] = type[i]
             id[g] = id[i]
 
 
@@ -293,7 +293,7 @@ class Comm:
             pk.parallel_for("CommSerial::halo_exchange_self", s.N_local + s.N_ghost - sub,
                             halo_exchange_self, phase=phase, domain=s.domain,
                             comm_depth=self.comm_depth, first=s.N_local + s.N_ghost, N_max=s.N_max,
-                            x=s.x, atom_type=s.type, id=s.id, pack_count=self.pack_count,
+                            x=s.x, type=s.type, id=s.id, pack_count=self.pack_count,
                             pack_indices=self.pack_indices_all[phase, :])
             count = int(self.pack_count[0])
             if s.N_local + s.N_ghost + count > s.N_max:

@@ -215,7 +215,7 @@ class Comm:
                 for k in range(3):
                     x[g][k] = x[i][k]
                 x[g][d] += self.shift()
-                self.type[g] = self.type[i]
+                type[g] = type[i]
                 id[g] = id[i]
 
     @pk.workunit
