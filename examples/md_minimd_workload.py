@@ -4,7 +4,7 @@
     python3 examples/md_minimd_workload.py [NX [STEPS [THERMO]]]
         (default 8 unit cells per side, 100 steps, thermo output every 20)
 
-Six @pk.workload classes, each run with pk.execute from the Python time loop
+Seven @pk.workload classes, each run with pk.execute from the Python time loop
 as ExaMiniMD's modules are:
   - Lattice: FCC positions (4 * NX^3 atoms, reduced density 0.8442) with a
     small random jitter and random velocities (pk.Random_XorShift64_Pool),
