@@ -145,12 +145,15 @@ static bool is_tuple(pkf_ctx *c, TSNode n) {
          pkf_type_is(c, n, PKF_N_EXPRESSION_LIST) || pkf_type_is(c, n, PKF_N_TUPLE);
 }
 
-/* Every name a target binds becomes a global. */
+/* Every name a target binds becomes a global (not those of a.x or a[i]). */
 static void all_globals(pkf_ctx *c, TSNode left) {
   if (pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
     bind_value(c, pkf_text(c, left), false, (pkf_const){0}, (TSNode){0});
     return;
   }
+  if (!is_tuple(c, left) && !pkf_type_is(c, left, PKF_N_LIST_PATTERN) &&
+      !pkf_type_is(c, left, PKF_N_LIST_SPLAT_PATTERN))
+    return;
   pkf_nodes l = pkf_children(c, left);
   for (uint32_t i = 0; i < l.n; i++)
     all_globals(c, l.v[i]);
