@@ -324,9 +324,8 @@ class Neighbor:
     @pk.main
     def run(self):
         stage: int = 2 * pk.ScratchView1D.shmem_size(27)
-        pk.parallel_for("Neighbor::fill_neigh_list_full",
-                        pk.TeamPolicy(nbinx * nbiny * nbinz, pk.AUTO).set_scratch_size(0, pk.PerTeam(stage)),
-                        self.fill_neigh_list_full)
+        policy = pk.TeamPolicy(nbinx * nbiny * nbinz, pk.AUTO).set_scratch_size(0, pk.PerTeam(stage))
+        pk.parallel_for("Neighbor::fill_neigh_list_full", policy, self.fill_neigh_list_full)
         most = pk.parallel_reduce("Neighbor::most", N_local, self.longest_list)
 
     @pk.workunit
