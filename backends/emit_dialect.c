@@ -543,7 +543,7 @@ static int atomic_target(pkb_ctx *c, const pki_expr *e) {
   for (int i = 1; i <= rank && i < e->nargs; i++) {
     if (i > 1)
       pkb_put(c->b, ", ");
-    pkb_emit_expr(c, e->args[i]);
+    pkb_emit_index(c, e->args[i]);
   }
   pkb_put(c->b, ")");
   return 1 + rank;

@@ -559,6 +559,33 @@ static const char *point_local(const pkb_ctx *c, const pki_expr *e) {
   return NULL;
 }
 
+/* The module constant e is written as, if it is one written by its name. */
+static const pki_expr *named_constant(const pkb_ctx *c, const pki_expr *e);
+
+/* A View index: a module constant goes in as a value (static_cast), since
+ * View::operator() binds indices to references and device code cannot refer
+ * to a namespace-scope constexpr (nvcc: "undefined in device code"). */
+void pkb_emit_index(pkb_ctx *c, const pki_expr *e) {
+  const pki_expr *k = named_constant(c, e);
+  bool wrap = k && k->kind == PKI_E_INT && e->kind == PKI_E_INT &&
+              (e->type.kind == PKI_I64 || e->type.kind == PKI_VOID);
+  if (wrap)
+    pkb_put(c->b, "static_cast<int64_t>(");
+  pkb_emit_expr(c, e);
+  if (wrap)
+    pkb_put(c->b, ")");
+}
+
+static void emit_index_args(pkb_ctx *c, pki_expr *const *args, int n) {
+  c->nest++;
+  for (int i = 0; i < n; i++) {
+    if (i)
+      pkb_put(c->b, ", ");
+    pkb_emit_index(c, args[i]);
+  }
+  c->nest--;
+}
+
 static void emit_index(pkb_ctx *c, const pki_expr *e) {
   const char *local = c->npoint ? point_local(c, e) : NULL;
   if (local) { /* every access of it is at the point (ir: pki_point_only) */
@@ -575,13 +602,13 @@ static void emit_index(pkb_ctx *c, const pki_expr *e) {
     pkb_put(c->b, "PKC_AT(");
     pkb_emit_expr(c, e->args[0]);
     pkb_put(c->b, ", ");
-    emit_call_args(c, e->args + 1, e->nargs - 1);
+    emit_index_args(c, e->args + 1, e->nargs - 1);
     pkb_put(c->b, ")");
     return;
   }
   emit_sub(c, e->args[0], expr_prec(e->args[0]) < P_PRIMARY);
   pkb_put(c->b, arr ? "[" : "(");
-  emit_call_args(c, e->args + 1, e->nargs - 1);
+  emit_index_args(c, e->args + 1, e->nargs - 1);
   pkb_put(c->b, arr ? "]" : ")");
 }
 
@@ -694,22 +721,29 @@ void pkb_module_constants(pkb_ctx *c) {
     pkb_nl(c->b);
 }
 
+static const pki_expr *named_constant(const pkb_ctx *c, const pki_expr *e) {
+  if (!c->in_ns || !e->cname || (e->kind != PKI_E_INT && e->kind != PKI_E_FLOAT))
+    return NULL;
+  for (int i = 0; i < c->nconsts; i++)
+    if (same_constant(c->consts[i], e))
+      return c->consts[i];
+  return NULL;
+}
+
 /* A module constant by its constexpr name (converted where its use has
  * another type); false if it is written as a literal. */
 static bool emit_constant(pkb_ctx *c, const pki_expr *e) {
-  if (!c->in_ns || !e->cname)
+  const pki_expr *k = named_constant(c, e);
+  if (!k)
     return false;
-  for (int i = 0; i < c->nconsts; i++)
-    if (same_constant(c->consts[i], e)) {
-      pki_kind own = c->consts[i]->kind == PKI_E_INT ? PKI_I64 : PKI_F64;
-      if (e->type.kind != own && e->type.kind != PKI_VOID)
-        pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(e->type.kind));
-      pkb_put_ident(c->b, e->cname);
-      if (e->type.kind != own && e->type.kind != PKI_VOID)
-        pkb_put(c->b, ")");
-      return true;
-    }
-  return false;
+  pki_kind own = k->kind == PKI_E_INT ? PKI_I64 : PKI_F64;
+  bool cast = e->type.kind != own && e->type.kind != PKI_VOID;
+  if (cast)
+    pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(e->type.kind));
+  pkb_put_ident(c->b, e->cname);
+  if (cast)
+    pkb_put(c->b, ")");
+  return true;
 }
 
 void pkb_emit_expr(pkb_ctx *c, const pki_expr *e) {

@@ -89,6 +89,8 @@ bool pkb_hides_member(const pki_func *f, const char *name);
 const char *pkb_ident(pki_arena *a, const char *name);
 /* Appends a C++ expression for e (fully typed IR). */
 void pkb_emit_expr(pkb_ctx *c, const pki_expr *e);
+/* One View index: as pkb_emit_expr, a module constant as a value (static_cast). */
+void pkb_emit_index(pkb_ctx *c, const pki_expr *e);
 /* Kokkos::subview(args[0], args[1..n-1]) (indices or PKI_E_SLICE). */
 void pkb_emit_subview(pkb_ctx *c, pki_expr *const *args, int n);
 /* Appends a floating literal that reads back exactly (for kind F32/F64). */

@@ -122,14 +122,10 @@ static void drop_const(pkf_ctx *c, const char *name) {
     k->name = ""; /* a later non-constant assignment: no longer a constant */
 }
 
-static void assignment(pkf_ctx *c, TSNode a, bool top) {
-  TSNode left = pkf_field(c, a, PKF_F_LEFT), right = pkf_field(c, a, PKF_F_RIGHT),
-         ann = pkf_field(c, a, PKF_F_TYPE);
-  if (!pkf_type_is(c, left, PKF_N_IDENTIFIER) || ts_node_is_null(right))
-    return;
-  const char *name = pkf_text(c, left);
-  pkf_const k = {.name = name};
-  if (top && !pkf_type_is(c, right, PKF_N_ASSIGNMENT) && eval(c, right, &k)) {
+/* NAME [: ann] = a value: a constant when ok (k holds it), else a global. */
+static void bind_value(pkf_ctx *c, const char *name, bool ok, pkf_const k, TSNode ann) {
+  k.name = name;
+  if (ok) {
     TSNode an = ts_node_is_null(ann) ? ann : pkf_unwrap_type(c, ann);
     if (!ts_node_is_null(an) && pkf_is(c, an, "float") && k.kind == PKI_E_INT)
       k.kind = PKI_E_FLOAT, k.fval = (double)k.ival;
@@ -142,6 +138,84 @@ static void assignment(pkf_ctx *c, TSNode a, bool top) {
   }
   drop_const(c, name);
   add_global(c, name);
+}
+
+static bool is_tuple(pkf_ctx *c, TSNode n) {
+  return pkf_type_is(c, n, PKF_N_PATTERN_LIST) || pkf_type_is(c, n, PKF_N_TUPLE_PATTERN) ||
+         pkf_type_is(c, n, PKF_N_EXPRESSION_LIST) || pkf_type_is(c, n, PKF_N_TUPLE);
+}
+
+/* Every name a target binds becomes a global (not those of a.x or a[i]). */
+static void all_globals(pkf_ctx *c, TSNode left) {
+  if (pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
+    bind_value(c, pkf_text(c, left), false, (pkf_const){0}, (TSNode){0});
+    return;
+  }
+  if (!is_tuple(c, left) && !pkf_type_is(c, left, PKF_N_LIST_PATTERN) &&
+      !pkf_type_is(c, left, PKF_N_LIST_SPLAT_PATTERN))
+    return;
+  pkf_nodes l = pkf_children(c, left);
+  for (uint32_t i = 0; i < l.n; i++)
+    all_globals(c, l.v[i]);
+}
+
+/* The (name, value) pairs of `A, (B, C) = 0, (1, 2)` into n/v (room for
+ * cap); false if the shapes differ or there are more than cap. */
+static bool pairs(pkf_ctx *c, TSNode left, TSNode right, TSNode *n, TSNode *v, uint32_t *k,
+                  uint32_t cap) {
+  if (pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
+    if (*k == cap)
+      return false;
+    n[*k] = left, v[(*k)++] = right;
+    return true;
+  }
+  if (!is_tuple(c, left) || !is_tuple(c, right))
+    return false;
+  pkf_nodes l = pkf_children(c, left), r = pkf_children(c, right);
+  bool ok = l.n == r.n;
+  for (uint32_t i = 0; ok && i < l.n; i++)
+    ok = pairs(c, l.v[i], r.v[i], n, v, k, cap);
+  return ok;
+}
+
+/* The names a target binds. */
+static uint32_t leaves(pkf_ctx *c, TSNode left) {
+  if (!is_tuple(c, left))
+    return 1;
+  pkf_nodes l = pkf_children(c, left);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < l.n; i++)
+    k += leaves(c, l.v[i]);
+  return k;
+}
+
+/* `A, B = 0, 1` at the top level binds each name to its value, all values
+ * evaluated before any name is bound (as Python does); any other unpacking
+ * makes its names globals. */
+static void unpack(pkf_ctx *c, TSNode left, TSNode right, bool top) {
+  uint32_t cap = leaves(c, left), m = 0;
+  TSNode *n = pki_alloc(c->m->arena, sizeof *n * cap), *v = pki_alloc(c->m->arena, sizeof *v * cap);
+  pkf_const *k = pki_alloc(c->m->arena, sizeof *k * cap);
+  bool *ok = pki_alloc(c->m->arena, sizeof *ok * cap);
+  if (!top || !pairs(c, left, right, n, v, &m, cap))
+    return all_globals(c, left);
+  for (uint32_t i = 0; i < m; i++)
+    ok[i] = eval(c, v[i], &k[i]);
+  for (uint32_t i = 0; i < m; i++)
+    bind_value(c, pkf_text(c, n[i]), ok[i], k[i], (TSNode){0});
+}
+
+static void assignment(pkf_ctx *c, TSNode a, bool top) {
+  TSNode left = pkf_field(c, a, PKF_F_LEFT), right = pkf_field(c, a, PKF_F_RIGHT);
+  if (ts_node_is_null(right))
+    return;
+  if (is_tuple(c, left))
+    return unpack(c, left, right, top);
+  if (!pkf_type_is(c, left, PKF_N_IDENTIFIER))
+    return;
+  pkf_const k = {0};
+  bool ok = top && !pkf_type_is(c, right, PKF_N_ASSIGNMENT) && eval(c, right, &k);
+  bind_value(c, pkf_text(c, left), ok, k, pkf_field(c, a, PKF_F_TYPE));
 }
 
 /* Module-level statements, and those of top-level if/for/while/with/try blocks

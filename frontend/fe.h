@@ -349,6 +349,8 @@ bool pkf_list_member_error(pkf_ctx *c, TSNode at, const char *name);
  * emits resolves it: the member of the enclosing functor, workload or classtype
  * method; NULL if none. Callers ask after locals and parameters, before globals. */
 pki_var *pkf_bare_member(pkf_ctx *c, TSNode id);
+/* The same by name (`type`, which tree-sitter may read as a soft keyword). */
+pki_var *pkf_bare_member_named(pkf_ctx *c, const char *name);
 bool pkf_is_self_attr(pkf_ctx *c, TSNode n);
 /* Reports an unknown name (scope rule or not defined at all). */
 void pkf_unknown_name(pkf_ctx *c, TSNode n);

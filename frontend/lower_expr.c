@@ -153,14 +153,18 @@ pki_var *pkf_member(pkf_ctx *c, TSNode attr) {
 }
 
 pki_var *pkf_bare_member(pkf_ctx *c, TSNode id) {
-  if (!c->ent || !c->fn || !pkf_type_is(c, id, PKF_N_IDENTIFIER))
+  return pkf_type_is(c, id, PKF_N_IDENTIFIER) ? pkf_bare_member_named(c, pkf_text(c, id)) : NULL;
+}
+
+pki_var *pkf_bare_member_named(pkf_ctx *c, const char *name) {
+  if (!c->ent || !c->fn)
     return NULL;
   pki_entity_kind k = c->ent->kind;
   if (k != PKI_ENT_FUNCTOR && k != PKI_ENT_WORKLOAD && k != PKI_ENT_CLASSTYPE)
     return NULL;
   if (c->fn->is_ctor && k != PKI_ENT_CLASSTYPE)
     return NULL; /* a workload's __init__ is Python: bare names are its locals */
-  return pki_entity_member(c->ent, pkf_text(c, id));
+  return pki_entity_member(c->ent, name);
 }
 
 static pki_expr *attribute_expr(pkf_ctx *c, TSNode n) {
@@ -623,10 +627,10 @@ static bool self_method(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
   return true;
 }
 
-/* NAME.meth(...) where NAME is not defined at all. */
+/* NAME.meth(...) where NAME is not defined at all (a bare data member is). */
 static bool unknown_object(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
   if (!pkf_type_is(c, mc->obj, PKF_N_IDENTIFIER) || pkf_alias_find(c, mc->obj) ||
-      pkf_is(c, mc->obj, "self"))
+      pkf_is(c, mc->obj, "self") || pkf_bare_member(c, mc->obj))
     return false;
   uint32_t s = ts_node_start_byte(mc->obj);
   if (pkf_lookup(c, c->src + s, ts_node_end_byte(mc->obj) - s))

@@ -625,10 +625,35 @@ static void assert_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
     push(c, out, s);
 }
 
+/* v[ix...] for the View (or List) v; NULL after an error. */
+static pki_expr *soft_index(pkf_ctx *c, TSNode at, pki_var *v, pkf_nodes ix) {
+  pki_expr *e = pki_new_expr_n(c->m, PKI_E_INDEX, pkf_span(at), (int)ix.n + 1);
+  e->args[0] = pki_new_expr(c->m, PKI_E_VAR, pkf_span(at));
+  e->args[0]->var = v;
+  bool ok = true;
+  for (uint32_t i = 0; i < ix.n; i++)
+    ok &= (e->args[i + 1] = pkf_expr(c, pkf_unwrap_type(c, ix.v[i]))) != NULL;
+  return ok ? e : NULL;
+}
+
+/* The variable `type` names here: a local or parameter, else a bare member. */
+static pki_var *soft_type_var(pkf_ctx *c) {
+  pki_var *v = pkf_lookup(c, "type", 4);
+  return v ? v : pkf_bare_member_named(c, "type");
+}
+
+/* The value of `type[i] = type[j]`: tree-sitter reads `type[j]` there as a
+ * generic type; it is the element j of the View `type`. */
+static pki_expr *soft_type_value(pkf_ctx *c, TSNode r, pki_var *v) {
+  if (pkf_type_is(c, r, PKF_N_GENERIC_TYPE) && pkf_is(c, pkf_named_child(c, r, 0), "type"))
+    return soft_index(c, r, v, pkf_children(c, pkf_named_child(c, r, 1)));
+  return pkf_expr(c, r);
+}
+
 /* `type[i, ...] = v` where `type` names a View: tree-sitter reads a soft
  * keyword there as a PEP 695 alias (left: [i, ...], right: v). */
 static bool soft_type_assign(pkf_ctx *c, TSNode n, pki_block *out) {
-  pki_var *v = pkf_lookup(c, "type", 4);
+  pki_var *v = soft_type_var(c);
   TSNode l = pkf_unwrap_type(c, pkf_field(c, n, PKF_F_LEFT)),
          r = pkf_unwrap_type(c, pkf_field(c, n, PKF_F_RIGHT));
   if (!v || !pkf_type_is(c, l, PKF_N_LIST) || ts_node_is_null(r))
@@ -636,16 +661,11 @@ static bool soft_type_assign(pkf_ctx *c, TSNode n, pki_block *out) {
   pkf_nodes ix = pkf_children(c, l);
   if (ix.n < 1 || (v->type.kind == PKI_VIEW && (int)ix.n != v->type.rank))
     return false;
-  pki_expr *e = pki_new_expr_n(c->m, PKI_E_INDEX, pkf_span(l), (int)ix.n + 1);
-  e->args[0] = pki_new_expr(c->m, PKI_E_VAR, pkf_span(l));
-  e->args[0]->var = v;
-  bool ok = true;
-  for (uint32_t i = 0; i < ix.n; i++)
-    ok &= (e->args[i + 1] = pkf_expr(c, ix.v[i])) != NULL;
+  pki_expr *e = soft_index(c, l, v, ix);
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_ASSIGN, pkf_span(n));
   s->target = e;
-  s->value = pkf_expr(c, r);
-  if (ok && s->value)
+  s->value = soft_type_value(c, r, v);
+  if (e && s->value)
     push(c, out, s);
   return true;
 }

@@ -81,12 +81,26 @@ static bool is_policy_call(pkf_ctx *c, TSNode p) {
          pk_call_named(c, p, "TeamPolicy");
 }
 
-/* `name = pk.XPolicy(...)` in main: remembered, lowered where it is dispatched. */
+/* The policy under `P.set_scratch_size(...)...` (p itself without them). */
+static TSNode scratch_chain_base(pkf_ctx *c, TSNode p) {
+  while (pkf_type_is(c, p, PKF_N_CALL)) {
+    TSNode fn = pkf_field(c, p, PKF_F_FUNCTION);
+    if (!pkf_type_is(c, fn, PKF_N_ATTRIBUTE) ||
+        !pkf_is(c, pkf_field(c, fn, PKF_F_ATTRIBUTE), "set_scratch_size"))
+      break;
+    p = pkf_field(c, fn, PKF_F_OBJECT);
+  }
+  return p;
+}
+
+/* `name = pk.XPolicy(...)[.set_scratch_size(...)]` in main: remembered,
+ * lowered where it is dispatched. */
 static bool policy_alias(pkf_ctx *c, TSNode a) {
   if (!c->host)
     return false;
   TSNode left = pkf_field(c, a, PKF_F_LEFT), right = pkf_field(c, a, PKF_F_RIGHT);
-  if (!pkf_type_is(c, left, PKF_N_IDENTIFIER) || !is_policy_call(c, right))
+  if (!pkf_type_is(c, left, PKF_N_IDENTIFIER) ||
+      !is_policy_call(c, scratch_chain_base(c, right)))
     return false;
   struct pkf_ents *st = pkf_ents_get(c);
   for (int i = 0; i < st->npol; i++)

@@ -481,6 +481,39 @@ static void test_emit_text(void **state) {
   pki_module_free(m);
 }
 
+/* A module constant used as a View index goes in as a value: View::operator()
+ * binds its indices to references, and device code cannot refer to a
+ * namespace-scope constexpr (nvcc: "identifier ... is undefined in device
+ * code"); elsewhere it keeps its bare name. */
+static void test_emit_constant_index(void **state) {
+  (void)state;
+  static const char src[] = "import pykokkos as pk\n"
+                            "FIRST = 0\n"
+                            "SCALE = 2\n"
+                            "@pk.workunit\n"
+                            "def tally(i: int, counts: pk.View1D[pk.int32], m: pk.View2D[pk.int32]):\n"
+                            "    pk.atomic_add(counts, [FIRST], 1)\n"
+                            "    m[i][SCALE] = SCALE * counts[FIRST + 1]\n";
+  char out[300], py[300], err[512] = "", path[400];
+  snprintf(out, sizeof out, "%s/cindex.pk", tmpdir);
+  snprintf(py, sizeof py, "%s/cindex.py", tmpdir);
+  pki_diags d = {0};
+  pki_module *m = pkf_lower(py, src, sizeof src - 1, &d);
+  assert_int_equal(d.errors + pki_check(m, &d), 0);
+  pkb_options o = opts(out);
+  o.line_directives = false;
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/cindex.cpp", out);
+  char *cpp = slurp(path);
+  assert_non_null(cpp);
+  HAS(cpp, "constexpr int64_t FIRST = 0;");
+  HAS(cpp, "pkc::atomic_add(&counts(static_cast<int64_t>(FIRST)), 1);");
+  HAS(cpp, "m(i, static_cast<int64_t>(SCALE)) = ");
+  assert_null(strstr(cpp, "counts(FIRST)"));
+  free(cpp);
+  pki_module_free(m);
+}
+
 /* Emitting again with no change keeps the files' mtimes. */
 /* int64's lowest value has no C++ literal (9223372036854775808 does not fit):
  * it is written INT64_MIN, not as a literal g++ warns about (issue 11). */
@@ -781,6 +814,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_emit_text),
       cmocka_unit_test(test_emit_int64_min),
+      cmocka_unit_test(test_emit_constant_index),
       cmocka_unit_test(test_emit_unchanged_keeps_mtime),
       cmocka_unit_test(test_build_openmp_and_run),
       cmocka_unit_test(test_build_missing_backend),

@@ -1,0 +1,26 @@
+# expect: 20:13: List data member 'self.num_ghost' cannot be indexed in @pk.main or a kernel
+# expect: 21:27: List data member 'self.num_ghost' cannot be indexed in @pk.main or a kernel
+# expect: 26:23: List data member 'self.num_ghost' cannot be indexed in @pk.main or a kernel
+from typing import List
+
+import pykokkos as pk
+
+
+@pk.workload
+class Comm:
+    def __init__(self, n: int):
+        self.n: int = n
+        self.num_ghost: List[int] = [0, 0, 0, 0, 0, 0]
+        self.total: int = 0
+        self.out: pk.View1D[pk.double] = pk.View([n], pk.double)
+
+    @pk.main
+    def run(self):
+        for p in range(6):
+            self.num_ghost[p] = p + 1
+            self.total += self.num_ghost[p]
+        pk.parallel_for(self.n, self.k)
+
+    @pk.workunit
+    def k(self, i: int):
+        self.out[i] = self.num_ghost[1]
