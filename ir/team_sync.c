@@ -899,13 +899,39 @@ typedef struct ts_slots {
   bool found, unique; /* found: the access; unique: one of its indices is a slot */
 } ts_slots;
 
+/* A value the same for every work item: a constant, or a parameter or data
+ * member (kernels never assign those). */
+static bool slot_invariant(const pki_expr *e) {
+  e = uncast(e);
+  if (e && e->kind == PKI_E_BINARY)
+    return slot_invariant(e->args[0]) && slot_invariant(e->args[1]);
+  return e && (e->kind == PKI_E_INT ||
+               (e->kind == PKI_E_VAR && (e->var->kind == PKI_VAR_PARAM ||
+                                         e->var->kind == PKI_VAR_MEMBER)));
+}
+
+/* A slot, or a slot shifted by a value the same for every work item
+ * (`first + slot`, `slot - 1`): distinct between work items too. */
+static bool slot_like(const ts_slots *t, const pki_expr *e) {
+  e = uncast(e);
+  if (!e)
+    return false;
+  if (e->kind == PKI_E_VAR)
+    return has(&t->vars, e->var);
+  if (e->kind != PKI_E_BINARY || (e->op != PKI_OP_ADD && e->op != PKI_OP_SUB))
+    return false;
+  return (slot_like(t, e->args[0]) && slot_invariant(e->args[1])) ||
+         (e->op == PKI_OP_ADD && slot_invariant(e->args[0]) && slot_like(t, e->args[1]));
+}
+
 static void slot_stmt(pki_visitor *v, const pki_stmt *s) {
   ts_slots *t = v->data;
   const pki_expr *x = uncast(s->value);
-  if (s->kind == PKI_S_DECL && s->var && !(s->var->uses & PKI_USE_ASSIGNED) && x &&
-      x->kind == PKI_E_INTRINSIC &&
-      (x->intrinsic == PKI_INTRINSIC_ATOMIC_FETCH_ADD ||
-       x->intrinsic == PKI_INTRINSIC_ATOMIC_FETCH_SUB))
+  if (s->kind != PKI_S_DECL || !s->var || (s->var->uses & PKI_USE_ASSIGNED) || !x)
+    return;
+  if ((x->kind == PKI_E_INTRINSIC && (x->intrinsic == PKI_INTRINSIC_ATOMIC_FETCH_ADD ||
+                                      x->intrinsic == PKI_INTRINSIC_ATOMIC_FETCH_SUB)) ||
+      slot_like(t, x))
     add(t->a, &t->vars, s->var);
 }
 
@@ -916,8 +942,7 @@ static void slot_expr(pki_visitor *v, const pki_expr *e) {
     return;
   t->found = true;
   for (int k = 1; k < e->nargs; k++) {
-    const pki_expr *i = uncast(e->args[k]);
-    t->unique |= i && i->kind == PKI_E_VAR && has(&t->vars, i->var);
+    t->unique |= slot_like(t, e->args[k]);
   }
 }
 

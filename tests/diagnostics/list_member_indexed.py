@@ -1,6 +1,6 @@
-# expect: 20:13: List data member 'self.num_ghost' cannot be indexed in @pk.main or a kernel
-# expect: 21:27: List data member 'self.num_ghost' cannot be indexed in @pk.main or a kernel
-# expect: 26:23: List data member 'self.num_ghost' cannot be indexed in @pk.main or a kernel
+# expect: 20:13: data member 'self.num_ghost' is a Python list (typing.List), which stays in Python
+# expect: 21:27: data member 'self.num_ghost' is a Python list (typing.List), which stays in Python
+# expect: 26:23: data member 'self.num_ghost' is a Python list (typing.List), which stays in Python
 from typing import List
 
 import pykokkos as pk

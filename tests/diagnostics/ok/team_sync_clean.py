@@ -42,3 +42,16 @@ def rows(team_member: pk.TeamMember, y: pk.View2D[pk.int32], out: pk.View1D[pk.i
         s: int = pk.parallel_reduce(pk.TeamThreadRange(team_member, N), total)
         if team_member.team_rank() == 0:
             out[j] = s
+
+
+@pk.workunit
+def pack_after(i: int, first: int, n_max: int, count: pk.View1D[pk.int32],
+               x: pk.View1D[pk.double], idx: pk.View1D[pk.int32]):
+    # a slot reserved atomically, shifted by values the same for every work
+    # item (ghost atoms packed after the local ones): distinct, no race
+    if x[i] > 0.5:
+        slot: int = pk.atomic_fetch_add(count, [0], 1)
+        g: int = first + 2 * n_max - n_max + slot
+        if g < x.extent(0):
+            x[g] = x[i]
+            idx[slot + first] = i
