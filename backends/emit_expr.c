@@ -327,6 +327,9 @@ static bool wparens(pki_op op, const pki_expr *child) {
   return false;
 }
 
+/* The module constant e is written as, if it is one written by its name. */
+static const pki_expr *named_constant(const pkb_ctx *c, const pki_expr *e);
+
 static void emit_binary_op(pkb_ctx *c, const pki_expr *e) {
   const pki_expr *l = e->args[0], *r = e->args[1];
   int p = op_prec(e->op);
@@ -335,7 +338,8 @@ static void emit_binary_op(pkb_ctx *c, const pki_expr *e) {
   /* keep integer arithmetic in 64 bits when both operands are literals */
   bool wide = (l->kind == PKI_E_INT && (is_literal(r) || e->op == PKI_OP_SHL ||
                                          e->op == PKI_OP_SHR));
-  if (wide && l->kind == PKI_E_INT && (l->type.kind == PKI_I64 || l->type.kind == PKI_U64)) {
+  if (wide && l->kind == PKI_E_INT && (l->type.kind == PKI_I64 || l->type.kind == PKI_U64) &&
+      !named_constant(c, l)) { /* a named constant is int64_t already */
     put_int(c->b, l->ival, l->type.kind, true);
   } else
     emit_sub(c, l, lp);
@@ -374,7 +378,7 @@ static void emit_binary(pkb_ctx *c, const pki_expr *e) {
   c->nest++;
   const pki_expr *l = e->args[0];
   if (l->kind == PKI_E_INT && is_literal(e->args[1]) &&
-      (l->type.kind == PKI_I64 || l->type.kind == PKI_U64))
+      (l->type.kind == PKI_I64 || l->type.kind == PKI_U64) && !named_constant(c, l))
     put_int(c->b, l->ival, l->type.kind, true); /* 64-bit arithmetic, as in Python */
   else
     pkb_emit_expr(c, l);
@@ -559,8 +563,6 @@ static const char *point_local(const pkb_ctx *c, const pki_expr *e) {
   return NULL;
 }
 
-/* The module constant e is written as, if it is one written by its name. */
-static const pki_expr *named_constant(const pkb_ctx *c, const pki_expr *e);
 
 /* A View index: a module constant goes in as a value (static_cast), since
  * View::operator() binds indices to references and device code cannot refer

@@ -153,12 +153,26 @@ static bool emit_special_decl(pkb_ctx *c, const pki_stmt *s) {
   return false;
 }
 
+/* `x = y` into a local no statement reads, from a value without effects
+ * (a variable or a literal): leaving it out changes nothing. */
+static bool dead_store(const pkb_ctx *c, const pki_stmt *s) {
+  const pki_expr *t = s->target, *v = s->value;
+  while (v && v->kind == PKI_E_CAST)
+    v = v->args[0];
+  return c->fn && t && t->kind == PKI_E_VAR && t->var->kind == PKI_VAR_LOCAL &&
+         !pkb_var_read(c->fn, t->var) && v &&
+         (v->kind == PKI_E_VAR || v->kind == PKI_E_INT || v->kind == PKI_E_FLOAT ||
+          v->kind == PKI_E_BOOL);
+}
+
 static void emit_decl(pkb_ctx *c, const pki_stmt *s) {
   if (!emit_special_decl(c, s)) {
     const pki_var *v = s->var; /* a number assigned only here is const */
     bool once = v->kind == PKI_VAR_LOCAL && !(v->uses & PKI_USE_ASSIGNED) &&
                 pki_is_numeric(v->type.kind);
-    pkb_begin(c->b, "%s", once ? "const " : "");
+    /* an unread loop variable another loop reuses: nvcc counts no (void) as its use */
+    bool quiet = v->loop_alias && c->fn && !pkb_var_read(c->fn, v);
+    pkb_begin(c->b, "%s%s", quiet ? "[[maybe_unused]] " : "", once ? "const " : "");
     pkb_put_type(c->b, s->var->type);
     pkb_put(c->b, " ");
     pkb_put_ident(c->b, s->var->name);
@@ -169,7 +183,7 @@ static void emit_decl(pkb_ctx *c, const pki_stmt *s) {
       put_zero(c->b, s->var->type);
     pkb_put(c->b, ";\n");
   }
-  if (s->var->kind == PKI_VAR_MEMBER)
+  if (s->var->kind == PKI_VAR_MEMBER || s->var->loop_alias)
     return;
   if (c->fn)
     pkb_void_unread(c, c->fn, s->var);
@@ -470,6 +484,8 @@ void pkb_emit_stmt(pkb_ctx *c, const pki_stmt *s) {
                pki_intrinsics[s->value->intrinsic].py_name + 2);
       break;
     }
+    if (dead_store(c, s))
+      break; /* a local nothing reads (nvcc: "set but never used") */
     pkb_begin(c->b, "%s", "");
     expr(c, s->target);
     pkb_put(c->b, " = ");

@@ -467,6 +467,7 @@ static void if_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
  * variable and declare v from it at the top of each iteration. */
 static void count_apart(pkf_ctx *c, pki_stmt *s, TSNode left) {
   pki_var *v = s->var;
+  v->loop_alias = true;
   s->var = pki_new_var(c->m, pkf_fresh_name(c, v->name), PKI_VAR_LOCAL, v->type,
                        pkf_span(left));
   pki_func_add_local(c->m, c->fn, s->var);

@@ -173,6 +173,8 @@ typedef struct pki_var {
   pki_var_kind kind;
   pki_type type;    /* PKI_VOID until known (inferred locals) */
   bool annotated;   /* type came from an annotation */
+  bool loop_alias;  /* a loop variable its body reassigns, declared from the loop's
+                       own counter at each iteration (frontend count_apart) */
   bool from_global; /* a module global a kernel or @pk.main reads: an implicit
                        argument the host reads from the module at each call */
   pki_span span;    /* where it was declared */

@@ -54,7 +54,7 @@ def main():
         bad.append(f"total={total} want {want}")
     got = np.asarray(out)
     # each team sums 1 + rank over its t threads: t (t + 1) / 2, the same for every team
-    triangular = [t * (t + 1) / 2 for t in range(1, 65)]
+    triangular = [t * (t + 1) / 2 for t in range(1, 1025)]
     if not (got[0] in triangular and np.array_equal(got, np.full(3, got[0]))):
         bad.append(f"per-thread scratch sums={got.tolist()}")
     if bad:

@@ -770,6 +770,18 @@ def lambda_name(func):
     return f"pkc_lambda_L{line}_C{min(cols) if cols else 0}"
 
 
+def _only_lambda_on_line(mod, line):
+    """The one lambda workunit pkc made on `line`, where the instruction
+    positions of the running Python name another column than pkc's (Python
+    3.12 keeps none for a constant body such as `lambda i: 0`); None if there
+    are several or none."""
+    prefix = f"pkc_lambda_L{line}_C"
+    d = mod.desc
+    names = {d.kernels[k].name.decode() for k in range(d.nkernels)} | set(mod.omitted)
+    found = [n for n in names if n.startswith(prefix)]
+    return found[0] if len(found) == 1 else None
+
+
 def lambda_captures(func):
     """The host values a lambda reads: its closure cells and the globals its
     code names (modules, classes and functions left out), by name."""
@@ -816,6 +828,8 @@ def _lambda_dispatch(pattern, policy, func, kw):
         from ._specialize import Specializer
         name = lambda_name(func)
         mod = RUNTIME.module_for(os.path.abspath(code.co_filename))
+        if mod.kernel(name, name) is None and name not in mod.omitted:
+            name = _only_lambda_on_line(mod, code.co_firstlineno) or name
         inner = _kernel_run(mod, name, name, name, pattern, False, func.__globals__)
         why, diag = mod.omitted.get(name, (None, None))
         if inner is None and why == "rejected":
