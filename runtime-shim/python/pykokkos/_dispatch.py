@@ -205,7 +205,9 @@ class Plan:
                                 + ("LayoutLeft" if p.layout == 2 else "LayoutRight")
                                 + " View, got the other layout")
             self.args[i] = v._dlpack_addr(self.dev and _want_left(p, True))
-            self.last[i] = v
+            # a subview on a GPU points into its parent's device memory: bound
+            # afresh at each call, so the parent is made current first
+            self.last[i] = UNBOUND if self.dev and getattr(v, "_parent", None) else v
             return
         if self.dev:
             return self.bind_device(i, v)

@@ -220,7 +220,7 @@ class View:
     a Fortran-ordered array (same indexing, different strides)."""
 
     __slots__ = ("_a", "_dt", "_dl", "layout", "space", "trait", "_dev", "_hv",
-                 "_dv", "_deflt", "__weakref__")
+                 "_dv", "_deflt", "_parent", "__weakref__")
 
     def __init__(self, shape, dtype=T.float64, space=T.MemorySpace.MemorySpaceDefault,
                  layout=T.Layout.LayoutDefault, trait=T.Trait.TraitDefault,
@@ -254,6 +254,9 @@ class View:
         left: the kernel wants LayoutLeft (GPU default layout): a View whose
         layout was left to the default is stored in Fortran order there."""
         d = self._dev
+        p = getattr(self, "_parent", None)
+        if d is None and p is not None:
+            return self._to_device_in(p)
         if d is None:
             desc = _device_module()
             if desc is None:
@@ -275,12 +278,40 @@ class View:
         self._hv = False
         return True
 
+    def _to_device_in(self, p):
+        """A subview on a GPU: a DLTensor into its parent p's device memory (as a
+        Kokkos subview aliases its View), p made current there first; kernels
+        may write p through it, so p's host mirror is stale afterwards. False
+        (the subview gets a copy of its own) where the slice no longer lies in
+        p's host mirror or p is not on the device."""
+        desc = _device_module()
+        if desc is None:
+            return False
+        np = numpy()
+        base = p._a
+        off = self._a.ctypes.data - base.ctypes.data
+        if not np.shares_memory(self._a, base) or off < 0 or off + self._a.nbytes > base.nbytes:
+            self._parent = None      # p's mirror moved (another layout): a copy of its own
+            return self._to_device()
+        p._to_device(False)
+        if p._dev is None:
+            return False
+        isz = self._a.itemsize
+        self._dl = DLHolder.raw(p, p._dev.ptr + off, self._a.shape,
+                                tuple(st // isz for st in self._a.strides), self._dt.code,
+                                self._dt.bits, desc.device_type, 0)
+        return True
+
     def _host(self, write):
         """The host mirror, current; write=True: the caller may modify it.
         Unbinds the View from cached call plans, so that the next kernel
         call rebinds it (pushing host writes, marking the mirror stale)."""
         if _held:   # launches held back for fusion write it
             _flush_held()
+        p = getattr(self, "_parent", None)
+        if p is not None and self._dev is None:   # a slice of p's host mirror
+            p._host(write)
+            return self._a
         d = self._dev
         if d is not None:
             if not self._hv:
@@ -517,6 +548,7 @@ def _sub(parent, arr):
     v = _new(View)
     v._a, v._dt, v._dl, v.space, v.trait = arr, parent._dt, None, parent.space, parent.trait
     v._dev, v._hv, v._dv, v._deflt = None, True, False, False
+    v._parent = getattr(parent, "_parent", None) or parent   # its memory, on host and device
     f = arr.flags
     if not (f.c_contiguous or f.f_contiguous):
         v.layout = T.Layout.LayoutStride

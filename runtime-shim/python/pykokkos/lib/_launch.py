@@ -136,7 +136,11 @@ def flatten(x, write=False):
 
 
 def _flatten_device(v):
-    """A 1-D View aliasing v's device memory (v made current there first)."""
+    """A 1-D View aliasing v's device memory (v made current there first;
+    a subview gets device memory of its own here, as the library reads it whole)."""
+    if getattr(v, "_parent", None) is not None and v._dev is None:
+        v._parent._host(False)
+        v._parent = None
     v._to_device(True)
     a = v._a
     isz = a.itemsize
