@@ -111,6 +111,21 @@ static bool zero_literal(const pki_expr *e) {
   return !e || (e->kind == PKI_E_INT && e->ival == 0);
 }
 
+/* "begin, end" of a RangePolicy dispatch (`pk.parallel_for(n, ...)`: 0, n). */
+static void put_range_bounds(pkb_ctx *c, const pki_stmt *s) {
+  if (s->nargs >= 2) {
+    put_bound(c, s->args[0]);
+    pkb_put(c->b, ", ");
+    put_bound(c, s->args[1]);
+  } else {
+    pkb_put(c->b, "0, ");
+    if (s->nargs)
+      put_bound(c, s->args[0]);
+    else
+      pkb_put(c->b, "0");
+  }
+}
+
 static void put_nested_range(pkb_ctx *c, const pki_stmt *s) {
   static const char *const names[] = {"TeamThreadRange", "ThreadVectorRange", "TeamVectorRange"};
   pkb_putf(c->b, "Kokkos::%s(", names[s->range]);
@@ -342,17 +357,7 @@ static void put_dispatch_policy(pkb_ctx *c, const pki_stmt *s, const char *tag) 
     pkb_putf(b, "pkc::RangePolicy<%s>(", tag);
   else
     pkb_put(b, "pkc::LambdaRange(");
-  if (s->nargs >= 2) {
-    put_bound(c, s->args[0]);
-    pkb_put(b, ", ");
-    put_bound(c, s->args[1]);
-  } else {
-    pkb_put(b, "0, ");
-    if (s->nargs)
-      put_bound(c, s->args[0]);
-    else
-      pkb_put(b, "0");
-  }
+  put_range_bounds(c, s);
   pkb_put(b, ")");
 }
 
@@ -395,17 +400,7 @@ static void put_main_range_checks(pkb_ctx *c, const pki_stmt *s, const pki_func 
     if (r->view->kind != PKI_VAR_MEMBER)
       continue;
     pkb_begin(b, "pkc::main_range_fits(");
-    if (s->nargs >= 2) {
-      put_bound(c, s->args[0]);
-      pkb_put(b, ", ");
-      put_bound(c, s->args[1]);
-    } else {
-      pkb_put(b, "0, ");
-      if (s->nargs)
-        put_bound(c, s->args[0]);
-      else
-        pkb_put(b, "0");
-    }
+    put_range_bounds(c, s);
     pkb_put(b, ", ");
     pkb_put_rule_offset(b, r, r->lo, "self");
     pkb_put(b, ", ");
