@@ -689,6 +689,27 @@ static bool is_classtype_def(pkf_ctx *c, const pk_def *d) {
          pkf_type_is(c, pkf_field(c, d->dd, PKF_F_DEFINITION), PKF_N_CLASS_DEFINITION);
 }
 
+/* A module-level function as an entity: a workunit when dec (its @pk.workunit
+ * decorator) is given, else a device function; extent: the whole definition. */
+static void func_entity(pkf_ctx *c, TSNode def, TSNode extent, TSNode dec, pendings *todo) {
+  pki_func *f = new_func(c, def);
+  bool wu = !ts_node_is_null(dec);
+  pki_entity *e = pki_new_entity(c->m, wu ? PKI_ENT_WORKUNIT : PKI_ENT_FUNCTION, f->name,
+                                 f->span);
+  e->extent = pkf_span(extent);
+  if (wu) {
+    workunit_sig(c, f, def, false);
+    view_infos(c, dec, f->params, f->nparams);
+  } else {
+    function_sig(c, f, def, false);
+    c->dfuncs = pki_grow(c->m->arena, c->dfuncs, c->ndf, &c->capdf, sizeof *c->dfuncs);
+    c->dfuncs[c->ndf++] = f;
+  }
+  pki_entity_add_func(c->m, e, f);
+  pki_module_add_entity(c->m, e);
+  add_pending(c, todo, e, f, pkf_field(c, def, PKF_F_BODY));
+}
+
 static void top_def(pkf_ctx *c, const pk_def *d, pendings *todo) {
   TSNode dd = d->dd, dec = d->dec, def = pkf_field(c, dd, PKF_F_DEFINITION);
   dec_kind k = d->kind;
@@ -718,21 +739,7 @@ static void top_def(pkf_ctx *c, const pk_def *d, pendings *todo) {
               "async kernels are not supported; remove 'async'");
     return;
   }
-  pki_func *f = new_func(c, def);
-  pki_entity *e = pki_new_entity(c->m, k == DEC_WORKUNIT ? PKI_ENT_WORKUNIT : PKI_ENT_FUNCTION,
-                                 f->name, f->span);
-  e->extent = pkf_span(dd);
-  if (k == DEC_WORKUNIT) {
-    workunit_sig(c, f, def, false);
-    view_infos(c, dec, f->params, f->nparams);
-  } else {
-    function_sig(c, f, def, false);
-    c->dfuncs = pki_grow(c->m->arena, c->dfuncs, c->ndf, &c->capdf, sizeof *c->dfuncs);
-    c->dfuncs[c->ndf++] = f;
-  }
-  pki_entity_add_func(c->m, e, f);
-  pki_module_add_entity(c->m, e);
-  add_pending(c, todo, e, f, pkf_field(c, def, PKF_F_BODY));
+  func_entity(c, def, dd, k == DEC_WORKUNIT ? dec : (TSNode){0}, todo);
 }
 
 /* The @pk-decorated definitions of the file, in source order: at module level
@@ -797,15 +804,7 @@ static bool is_dfunc_name(pkf_ctx *c, TSNode name) {
 /* An undecorated function a kernel calls becomes a device function, as PyKokkos
  * translates the functions a workunit reaches (upstream's implicit functions). */
 static void implicit_function(pkf_ctx *c, TSNode def, pendings *todo) {
-  pki_func *f = new_func(c, def);
-  pki_entity *e = pki_new_entity(c->m, PKI_ENT_FUNCTION, f->name, f->span);
-  e->extent = pkf_span(def);
-  function_sig(c, f, def, false);
-  c->dfuncs = pki_grow(c->m->arena, c->dfuncs, c->ndf, &c->capdf, sizeof *c->dfuncs);
-  c->dfuncs[c->ndf++] = f;
-  pki_entity_add_func(c->m, e, f);
-  pki_module_add_entity(c->m, e);
-  add_pending(c, todo, e, f, pkf_field(c, def, PKF_F_BODY));
+  func_entity(c, def, def, (TSNode){0}, todo);
 }
 
 static void *box_node(pkf_ctx *c, TSNode n) {
