@@ -216,7 +216,7 @@ static void bind_args(pkb_ctx *c, const pki_func *f) {
   }
 }
 
-void pkb_put_rule_offset(pkb_buf *b, const pki_extent_rule *r, int64_t c, const char *obj) {
+static void put_rule_offset(pkb_buf *b, const pki_extent_rule *r, int64_t c, const char *obj) {
   if (!r->var) {
     pkb_putf(b, "%lld", (long long)c);
     return;
@@ -230,22 +230,33 @@ void pkb_put_rule_offset(pkb_buf *b, const pki_extent_rule *r, int64_t c, const 
   pkb_put(b, ")");
 }
 
+void pkb_put_extent_rule(pkb_buf *b, const pki_func *f, const pki_extent_rule *r,
+                         const char *obj, bool kernel_var) {
+  put_rule_offset(b, r, r->lo, obj);
+  pkb_put(b, ", ");
+  put_rule_offset(b, r, r->hi, obj);
+  pkb_putf(b, ", %s.", obj);
+  pkb_put_ident(b, r->view->name);
+  pkb_putf(b, ".extent(%d), ", r->dim);
+  if (kernel_var)
+    pkb_put(b, "kernel");
+  else
+    pkb_put_cstr(b, f->name);
+  pkb_put(b, ", ");
+  pkb_put_cstr(b, r->view->name);
+  pkb_putf(b, ", %d, ", r->dim);
+  pkb_put_cstr(b, f->index[r->work]->name);
+}
+
 void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor) {
   pkb_buf *b = c->b;
   for (int i = 0; i < f->extent_rules.n; i++) {
     const pki_extent_rule *r = PKI_AT(f->extent_rules, i, pki_extent_rule);
-    const char *name = pkb_ident(c->m->arena, r->view->name);
     if (f->policy == PKI_POLICY_RANGE)
       pkb_begin(b, "if (!pkc::range_fits(begin, end, ");
     else
       pkb_begin(b, "if (!pkc::range_fits(policy->begin[%d], policy->end[%d], ", r->work, r->work);
-    pkb_put_rule_offset(b, r, r->lo, functor);
-    pkb_put(b, ", ");
-    pkb_put_rule_offset(b, r, r->hi, functor);
-    pkb_putf(b, ", %s.%s.extent(%d), kernel, ", functor, name, r->dim);
-    pkb_put_cstr(b, r->view->name);
-    pkb_putf(b, ", %d, ", r->dim);
-    pkb_put_cstr(b, f->index[r->work]->name);
+    pkb_put_extent_rule(b, f, r, functor, true);
     pkb_put(b, ", err, errlen))\n");
     pkb_line(b, "  return PKC_ERROR_VALUE;");
   }

@@ -402,17 +402,7 @@ static void put_main_range_checks(pkb_ctx *c, const pki_stmt *s, const pki_func 
     pkb_begin(b, "pkc::main_range_fits(");
     put_range_bounds(c, s);
     pkb_put(b, ", ");
-    pkb_put_rule_offset(b, r, r->lo, "self");
-    pkb_put(b, ", ");
-    pkb_put_rule_offset(b, r, r->hi, "self");
-    pkb_put(b, ", self.");
-    pkb_put_ident(b, r->view->name);
-    pkb_putf(b, ".extent(%d), ", r->dim);
-    pkb_put_cstr(b, f->name);
-    pkb_put(b, ", ");
-    pkb_put_cstr(b, r->view->name);
-    pkb_putf(b, ", %d, ", r->dim);
-    pkb_put_cstr(b, f->index[r->work]->name);
+    pkb_put_extent_rule(b, f, r, "self", false);
     pkb_put(b, ");\n");
   }
 }

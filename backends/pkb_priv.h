@@ -132,9 +132,12 @@ void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_
 void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f);
 void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor);
 struct pki_extent_rule;
-/* The offset lo or hi (c) of extent rule r, plus its run-time part read from
- * obj (the functor "f", or "self" in @pk.main): "c" or "c + static_cast<int64_t>(f.off)". */
-void pkb_put_rule_offset(pkb_buf *b, const struct pki_extent_rule *r, int64_t c, const char *obj);
+/* The arguments of pkc::range_fits after the range for extent rule r of f:
+ * "lo, hi, obj.view.extent(d), kernel, "view", d, "i"" (lo/hi plus the run-time
+ * offset read from obj: the functor "f", or "self" in @pk.main; kernel_var: the
+ * wrapper's `kernel` variable, else f's name as a literal). */
+void pkb_put_extent_rule(pkb_buf *b, const pki_func *f, const struct pki_extent_rule *r,
+                         const char *obj, bool kernel_var);
 void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag);
 void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned access,
                         bool from_global);
