@@ -113,6 +113,11 @@ class ModuleCache(unittest.TestCase):
         drop = (["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
                 if os.geteuid() == 0 else [])
         e = env(HOME=self.tmp.name)
+        if drop and subprocess.run(drop + [sys.executable, "-c", "import os, sys; "
+                                   "os.listdir(sys.argv[1])", os.path.join(ROOT, ".deps")],
+                                   capture_output=True, env=e, timeout=60).returncode != 0:
+            self.skipTest("nobody cannot reach this checkout (a parent directory is private, "
+                          "as mktemp -d makes it): the check needs another user than root")
         b = subprocess.run(drop + [PKC, "build", self.src], capture_output=True, text=True,
                            env=e, timeout=300)
         self.assertEqual((b.returncode, b.stderr), (0, ""))
