@@ -368,10 +368,12 @@ static const char *key_text(const pki_module *m, const pkb_options *o, const cha
                       o->kokkos_root ? o->kokkos_root : ""};
   char cpu[65];
   pkb_cpu_id(cpu);
+  /* checks=bounds: built with --bounds-check, as the shim asks for with
+   * PKC_BOUNDS_CHECK=1 (a run asking otherwise has pkc rebuild the module) */
   return pki_sprintf(m->arena, "%s\n%s\ninputs pkc=%s|%lld|%lld\tCXX=%s\tCXXFLAGS=%s\tKokkos_ROOT=%s"
-                     "\tcpu=%.16s\nso %zu %s\n", key, src_sha, self, (long long)st.st_size,
+                     "\tcpu=%.16s\tchecks=%s\nso %zu %s\n", key, src_sha, self, (long long)st.st_size,
                      (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
-                     e[0], e[1], e[2], cpu, len, so_sha);
+                     e[0], e[1], e[2], cpu, o->bounds_check ? "bounds" : "", len, so_sha);
 }
 
 /* Does the module at so match line 4 ("so <size> <sha256>") of key file text old? */

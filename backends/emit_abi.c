@@ -230,8 +230,8 @@ static void put_rule_offset(pkb_buf *b, const pki_extent_rule *r, int64_t c, con
   pkb_put(b, ")");
 }
 
-void pkb_put_extent_rule(pkb_buf *b, const pki_func *f, const pki_extent_rule *r,
-                         const char *obj, bool kernel_var) {
+void pkb_put_extent_rule(pkb_buf *b, pki_arena *a, const pki_func *f,
+                         const pki_extent_rule *r, const char *obj, bool kernel_var) {
   put_rule_offset(b, r, r->lo, obj);
   pkb_put(b, ", ");
   put_rule_offset(b, r, r->hi, obj);
@@ -245,7 +245,10 @@ void pkb_put_extent_rule(pkb_buf *b, const pki_func *f, const pki_extent_rule *r
   pkb_put(b, ", ");
   pkb_put_cstr(b, r->view->name);
   pkb_putf(b, ", %d, ", r->dim);
-  pkb_put_cstr(b, f->index[r->work]->name);
+  const char *work = f->index[r->work]->name;
+  if (f->policy == PKI_POLICY_TEAM) /* the member's work index */
+    work = pki_sprintf(a, "%s.league_rank()", work);
+  pkb_put_cstr(b, work);
 }
 
 void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor) {
@@ -254,9 +257,11 @@ void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor) {
     const pki_extent_rule *r = PKI_AT(f->extent_rules, i, pki_extent_rule);
     if (f->policy == PKI_POLICY_RANGE)
       pkb_begin(b, "if (!pkc::range_fits(begin, end, ");
+    else if (f->policy == PKI_POLICY_TEAM)
+      pkb_begin(b, "if (!pkc::range_fits(0, policy->league_size, ");
     else
       pkb_begin(b, "if (!pkc::range_fits(policy->begin[%d], policy->end[%d], ", r->work, r->work);
-    pkb_put_extent_rule(b, f, r, functor, true);
+    pkb_put_extent_rule(b, c->m->arena, f, r, functor, true);
     pkb_put(b, ", err, errlen))\n");
     pkb_line(b, "  return PKC_ERROR_VALUE;");
   }

@@ -388,21 +388,30 @@ static int collect_members(pki_arena *a, const pki_block *b, const pki_var ***ou
   return q.n;
 }
 
-/* Before a RangePolicy dispatch of a workunit in @pk.main: the extent rules the
- * C wrapper checks for a launch from Python (pki_extent_rules), checked on the
- * dispatch's bounds; pkc::main_range_fits throws pkc::range_error (ValueError). */
+/* Before a RangePolicy or TeamPolicy dispatch of a workunit in @pk.main: the
+ * extent rules the C wrapper checks for a launch from Python (pki_extent_rules),
+ * checked on the dispatch's bounds (a team kernel's: 0 to the league size);
+ * pkc::main_range_fits throws pkc::range_error (ValueError). */
 static void put_main_range_checks(pkb_ctx *c, const pki_stmt *s, const pki_func *f) {
   pkb_buf *b = c->b;
-  if (s->range != PKI_POLICY_RANGE || f->policy != PKI_POLICY_RANGE || c->policy_text)
+  bool team = s->range == PKI_POLICY_TEAM && f->policy == PKI_POLICY_TEAM && s->nargs >= 1;
+  if (!team && (s->range != PKI_POLICY_RANGE || f->policy != PKI_POLICY_RANGE))
+    return;
+  if (c->policy_text)
     return;
   for (int i = 0; i < f->extent_rules.n; i++) {
     const pki_extent_rule *r = PKI_AT(f->extent_rules, i, pki_extent_rule);
     if (r->view->kind != PKI_VAR_MEMBER)
       continue;
     pkb_begin(b, "pkc::main_range_fits(");
-    put_range_bounds(c, s);
+    if (team) {
+      pkb_put(b, "0, ");
+      put_bound(c, s->args[0]);
+    } else {
+      put_range_bounds(c, s);
+    }
     pkb_put(b, ", ");
-    pkb_put_extent_rule(b, f, r, "self", false);
+    pkb_put_extent_rule(b, c->m->arena, f, r, "self", false);
     pkb_put(b, ");\n");
   }
 }

@@ -135,9 +135,10 @@ struct pki_extent_rule;
 /* The arguments of pkc::range_fits after the range for extent rule r of f:
  * "lo, hi, obj.view.extent(d), kernel, "view", d, "i"" (lo/hi plus the run-time
  * offset read from obj: the functor "f", or "self" in @pk.main; kernel_var: the
- * wrapper's `kernel` variable, else f's name as a literal). */
-void pkb_put_extent_rule(pkb_buf *b, const pki_func *f, const struct pki_extent_rule *r,
-                         const char *obj, bool kernel_var);
+ * wrapper's `kernel` variable, else f's name as a literal; a team kernel's work
+ * index is named "team.league_rank()", built in a). */
+void pkb_put_extent_rule(pkb_buf *b, pki_arena *a, const pki_func *f,
+                         const struct pki_extent_rule *r, const char *obj, bool kernel_var);
 void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag);
 void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned access,
                         bool from_global);

@@ -424,6 +424,15 @@ static lin eval(walk *w, const frame *fr, const pki_expr *e, int depth) {
     return r;
   }
   case PKI_E_INTRINSIC:
+    if (e->intrinsic == PKI_INTRINSIC_TEAM_RANK) /* differs between a team's threads */
+      return lin_opaque(eval_args(w, fr, e, 0, depth), lin_flag(0));
+    if (e->intrinsic == PKI_INTRINSIC_LEAGUE_SIZE || e->intrinsic == PKI_INTRINSIC_TEAM_SIZE)
+      return lin_flag(L_SYM);
+    if (e->intrinsic == PKI_INTRINSIC_LEAGUE_RANK && !fr->caller && e->nargs == 1 &&
+        e->args[0] && e->args[0]->kind == PKI_E_VAR && fr->f->nindex == 1 &&
+        fr->f->index[0] == e->args[0]->var)
+      return lin_work(0); /* the kernel's own member: its work index */
+    /* fall through */
   case PKI_E_CALL: {
     lin r = eval_args(w, fr, e, 0, depth);
     if ((e->kind == PKI_E_INTRINSIC && is_atomic(e->intrinsic)) ||

@@ -13,6 +13,13 @@
  * part, an integer parameter or member the kernel never assigns (x[i + off]):
  * the wrapper adds its value. An access under `if 0 <
  * i < n - 1:` implies nothing, so guarded stencils run over any range.
+ *
+ * In a TeamPolicy workunit the work index is the league rank
+ * (`team.league_rank()`, over range(0, league_size)); the statements of a
+ * team loop (pk.parallel_for(pk.TeamThreadRange(...), body)) or a pk.single
+ * at the top of the body count as run by every team: a team whose loop range
+ * is empty is taken to index as well (the check may then refuse a launch that
+ * would not have touched the View: make the league no larger than the View).
  */
 #include "access.h"
 
@@ -51,12 +58,16 @@ static bool has_return(const pki_stmt *s) {
   return found;
 }
 
-static void find_regions(const pki_func *f, region *r) {
-  for (int i = 0; i < f->body.n; i++) {
-    const pki_stmt *s = f->body.stmts[i];
+static void find_regions(const pki_block *body, region *r) {
+  for (int i = 0; i < body->n; i++) {
+    const pki_stmt *s = body->stmts[i];
     if (s->kind == PKI_S_RETURN || s->kind == PKI_S_BREAK || s->kind == PKI_S_CONTINUE ||
         has_return(s))
       return; /* later statements may not run */
+    if ((s->kind == PKI_S_NESTED || s->kind == PKI_S_SINGLE) && s->closure) {
+      find_regions(&s->closure->body, r); /* every team runs it (a team loop: if not empty) */
+      continue;
+    }
     if (s->kind != PKI_S_DECL && s->kind != PKI_S_ASSIGN && s->kind != PKI_S_AUGASSIGN &&
         s->kind != PKI_S_EXPR)
       continue;
@@ -108,11 +119,10 @@ static void add_rule(pki_arena *a, pki_vec *rules, const pki_access *x, int d) {
 
 pki_vec pki_extent_rules(pki_module *m, const pki_func *f, const pki_access_summary *s) {
   pki_vec rules = {0};
-  if (!f->is_workunit || f->is_main ||
-      (f->policy != PKI_POLICY_RANGE && f->policy != PKI_POLICY_MDRANGE))
+  if (!f->is_workunit || f->is_main)
     return rules;
   region r = {.a = m->arena};
-  find_regions(f, &r);
+  find_regions(&f->body, &r);
   for (int i = 0; i < s->accesses.n; i++) {
     const pki_access *x = PKI_AT(s->accesses, i, pki_access);
     if (x->callee || !any_inside(x->span, &r.always) || any_inside(x->span, &r.maybe))

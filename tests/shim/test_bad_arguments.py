@@ -75,6 +75,40 @@ class Teams:
             self.out[m.league_rank()] = 1.0
 
 @pk.workunit
+def row_sums(team: pk.TeamMember, s: pk.View1D[pk.double], a: pk.View2D[pk.double]):
+    row: int = team.league_rank()
+
+    def inner(j: int, acc: pk.Acc[pk.double]):
+        acc += a[row][j]
+
+    total: float = pk.parallel_reduce(pk.TeamThreadRange(team, a.extent(1)), inner)
+
+    def store():
+        s[row] = total
+
+    pk.single(pk.PerTeam(team), store)
+
+@pk.workload
+class RowTeams:
+    def __init__(self, league: int, a: pk.View2D[pk.double]):
+        self.league: int = league
+        self.a: pk.View2D[pk.double] = a
+        self.s: pk.View1D[pk.double] = pk.View([a.shape[0]], pk.double)
+
+    @pk.main
+    def run(self):
+        pk.parallel_for("rows", pk.TeamPolicy(self.league, pk.AUTO), self.twice)
+
+    @pk.workunit
+    def twice(self, team: pk.TeamMember):
+        r: int = team.league_rank()
+
+        def one():
+            self.s[r] = 2.0 * self.a[r][0]
+
+        pk.single(pk.PerTeam(team), one)
+
+@pk.workunit
 def guarded(i: int, d: pk.View1D[pk.double], u: pk.View1D[pk.double]):
     if i > 0 and i < u.extent(0) - 1:
         d[i] = u[i + 1] - u[i - 1]
@@ -144,6 +178,34 @@ class BadArguments(ProgramCase):
         self.assertIn("index -1", msg)
         pk.parallel_for(7, self.k.window, d=d, u=u, off=2)  # fits: 7 + 2 + 1 = 10
         np.testing.assert_array_equal(d[:7], u[2:9] + u[3:10])
+
+    def test_league_past_a_view(self):
+        """A team kernel indexing Views by team.league_rank() (issue 22 item 7): the
+        league size is checked against those extents before the launch."""
+        a = np.arange(12, dtype=np.float64).reshape(4, 3)
+        s = np.full(6, -1.0)
+        msg = self.raises(ValueError, "row_sums", "a", lambda: pk.parallel_for(
+            pk.TeamPolicy(6, pk.AUTO), self.k.row_sums, s=s, a=a))
+        self.assertIn("team.league_rank()", msg)
+        self.assertIn("index 5", msg)
+        np.testing.assert_array_equal(s, np.full(6, -1.0))   # nothing ran
+        s4 = np.zeros(3)
+        msg = self.raises(ValueError, "row_sums", "s", lambda: pk.parallel_for(
+            pk.TeamPolicy(4, pk.AUTO), self.k.row_sums, s=s4, a=a))
+        self.assertIn("extent 3", msg)
+        pk.parallel_for(pk.TeamPolicy(4, pk.AUTO), self.k.row_sums, s=s[:4], a=a)
+        np.testing.assert_array_equal(s[:4], a.sum(axis=1))   # the league that fits runs
+
+    def test_league_past_a_member_view_in_main(self):
+        """The same check for a TeamPolicy dispatch inside @pk.main."""
+        a = np.arange(8, dtype=np.float64).reshape(4, 2)
+        w = self.k.RowTeams(5, a)
+        msg = self.raises(ValueError, "twice", "s", lambda: w.run())
+        self.assertIn("team.league_rank()", msg)
+        np.testing.assert_array_equal(np.asarray(w.s), np.zeros(4))
+        w = self.k.RowTeams(4, a)
+        w.run()
+        np.testing.assert_array_equal(np.asarray(w.s), 2.0 * a[:, 0])
 
     def test_negative_begin(self):
         y, x = self.ys()
@@ -282,6 +344,11 @@ class BoundsCheck(unittest.TestCase):
             path = os.path.join(tmp, "bounds.py")
             with open(path, "w") as f:
                 f.write(BOUNDS_PROGRAM)
+            # built unchecked first (a plain run or `pkc build`): PKC_BOUNDS_CHECK=1
+            # must still get a checked module, as NUMBA_BOUNDSCHECK does
+            b = subprocess.run(["pkc", "build", path], capture_output=True, text=True,
+                               timeout=300)
+            self.assertEqual(b.returncode, 0, b.stderr)
             env = dict(os.environ, PKC_BOUNDS_CHECK="1",
                        PYTHONPATH=os.path.join(ROOT, "runtime-shim", "python"))
             r = subprocess.run([sys.executable, path], capture_output=True, text=True,

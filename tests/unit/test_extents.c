@@ -109,6 +109,36 @@ static void test_indirect_index_gives_none(void **state) {
   assert_null(rule(v, "s", 0));
 }
 
+/* A team kernel: its work index is the league rank; accesses in a team loop
+ * or pk.single at the top count, team_rank() and those under `if` do not. */
+static void test_team_league_rank(void **state) {
+  (void)state;
+  const pki_func *f;
+  pki_vec v = rules_of("import pykokkos as pk\n"
+                       "@pk.workunit\n"
+                       "def k(t: pk.TeamMember, s: pk.View1D[float], a: pk.View2D[float],\n"
+                       "      b: pk.View1D[float], c: pk.View1D[float]):\n"
+                       "    row: int = t.league_rank()\n"
+                       "    def inner(j: int, acc: pk.Acc[float]):\n"
+                       "        acc += a[row + 1][j]\n"
+                       "    total: float = pk.parallel_reduce(pk.TeamThreadRange(t, 4), inner)\n"
+                       "    def store():\n"
+                       "        s[row] = total\n"
+                       "    pk.single(pk.PerTeam(t), store)\n"
+                       "    b[t.team_rank()] = 1.0\n"
+                       "    if row > 0:\n"
+                       "        c[row] = 2.0\n", &f);
+  const pki_extent_rule *a = rule(v, "a", 0), *s = rule(v, "s", 0);
+  assert_non_null(a);
+  assert_non_null(s);
+  assert_int_equal(a->lo, 1);
+  assert_int_equal(a->hi, 1);
+  assert_int_equal(s->hi, 0);
+  assert_null(rule(v, "a", 1));
+  assert_null(rule(v, "b", 0));
+  assert_null(rule(v, "c", 0));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_identity_and_offsets),
@@ -116,6 +146,7 @@ int main(void) {
       cmocka_unit_test(test_conditional_accesses_give_none),
       cmocka_unit_test(test_nothing_after_a_return),
       cmocka_unit_test(test_indirect_index_gives_none),
+      cmocka_unit_test(test_team_league_rank),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

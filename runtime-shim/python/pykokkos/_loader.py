@@ -122,7 +122,9 @@ def source_sha256(source):
 def build_inputs():
     """The environment a module's cache key depends on, as `pkc build`
     records it in line 3 of the key file (backends/cmake.c, key_text), or
-    None when pkc is not available (then the recorded one is trusted)."""
+    None when pkc is not available (then the recorded one is trusted).
+    checks=bounds: PKC_BOUNDS_CHECK=1 asks for a module built with
+    --bounds-check (and its absence for one without)."""
     exe = pkc_executable()
     if not exe:
         return None
@@ -134,8 +136,9 @@ def build_inputs():
     except OSError:
         return None
     env = "\t".join(f"{k}={os.environ.get(k, '')}" for k in ("CXX", "CXXFLAGS"))
+    checks = "bounds" if "--bounds-check" in T.pkc_build_args() else ""
     return (f"inputs pkc={path}|{st.st_size}|{st.st_mtime_ns}\t{env}\t"
-            f"Kokkos_ROOT={kokkos_root()}\tcpu={_cpu_id()[:16]}")
+            f"Kokkos_ROOT={kokkos_root()}\tcpu={_cpu_id()[:16]}\tchecks={checks}")
 
 
 def kokkos_root():
