@@ -496,25 +496,61 @@ void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned
            from_global ? ", PKC_PARAM_FROM_GLOBAL" : ", 0");
 }
 
-static void param_table(pkb_ctx *c, const pki_func *f, int k) {
-  pkb_buf *b = c->b;
+/* The rows of f's parameter table (pkb_abi_param_desc lines), in rows. */
+static void table_rows(pkb_ctx *c, const pki_func *f, pkb_buf *rows) {
   pki_var *const *args;
   int n = pkb_kernel_args(f, &args);
-  if (!n)
-    return;
-  pkb_line(b, "const pkc_param_desc params_%d[] = {  // %s", k,
-           entity_label(c->m->arena, f));
+  pkb_buf *keep = c->b;
+  pkb_buf_init(rows);
+  c->b = rows;
   for (int i = 0; i < n; i++)
     pkb_abi_param_desc(c, args[i], args[i]->name, args[i]->access, args[i]->from_global);
-  pkb_line(b, "};");
+  c->b = keep;
 }
 
-static void kernel_entry(pkb_ctx *c, const pki_func *f, int k) {
+/* One parameter table per distinct parameter list (the kernels of a workload
+ * all take its members: one table for them), params_<k> after the first kernel
+ * k that has it; table[k]: the table kernel k uses (-1: no parameters). */
+static void param_tables(pkb_ctx *c, int *table, int nk) {
+  pkb_buf *b = c->b;
+  pkb_buf *rows = pki_alloc(c->m->arena, (size_t)(nk ? nk : 1) * sizeof *rows);
+  const pki_func **fs = pki_alloc(c->m->arena, (size_t)(nk ? nk : 1) * sizeof *fs);
+  int k = 0;
+  FOR_EACH_KERNEL(c->m, f, {
+    fs[k] = f;
+    table_rows(c, f, &rows[k]);
+    table[k] = rows[k].len ? k : -1;
+    for (int j = 0; j < k && table[k] == k; j++)
+      if (table[j] == j && rows[j].len == rows[k].len &&
+          !memcmp(rows[j].data, rows[k].data, rows[k].len))
+        table[k] = j;
+    k++;
+  })
+  for (k = 0; k < nk; k++) {
+    if (table[k] != k)
+      continue;
+    int users = 0;
+    for (int j = k; j < nk; j++)
+      users += table[j] == k;
+    pkb_begin(b, "const pkc_param_desc params_%d[] = {  // %s", k,
+              entity_label(c->m->arena, fs[k]));
+    if (users > 1)
+      pkb_putf(b, " and %d more kernel%s", users - 1, users > 2 ? "s" : "");
+    pkb_put(b, "\n");
+    pkb_put(b, rows[k].data);
+    pkb_line(b, "};");
+  }
+  for (k = 0; k < nk; k++)
+    pkb_buf_free(&rows[k]);
+}
+
+static void kernel_entry(pkb_ctx *c, const pki_func *f, int table) {
   pki_var *const *args;
   int n = pkb_kernel_args(f, &args);
   pkb_abi_kernel_desc(c, f->name, f->owner ? f->owner->name : f->name,
                       f->is_main ? 3 : (int)f->pattern, f->is_main ? 0 : (int)f->policy,
-                      (int)f->reducer, n, n ? pki_sprintf(c->m->arena, "params_%d", k) : NULL,
+                      (int)f->reducer, n,
+                      n ? pki_sprintf(c->m->arena, "params_%d", table) : NULL,
                       f->acc, f->span.line, pkb_wrapper_name(c->m->arena, c->m, f),
                       f->inferred);
 }
@@ -572,16 +608,15 @@ void pkb_gen_descriptor(pkb_ctx *c) {
   pkb_line(b, "// ---- module descriptor (pkc_abi.h) ----");
   pkb_line(b, "namespace {");
   pkb_nl(b);
-  int k = 0, nk = 0;
-  FOR_EACH_KERNEL(m, f, { param_table(c, f, k++); })
+  int k = 0, nk = 0, nfused = m->fusion ? m->fusion->host.n : 0;
+  FOR_EACH_KERNEL(m, f, { nk++; (void)f; })
+  int *table = pki_alloc(c->m->arena, (size_t)(nk ? nk : 1) * sizeof *table);
+  param_tables(c, table, nk);
   pkb_host_fused_param_tables(c);
   pkb_nl(b);
-  k = 0;
-  FOR_EACH_KERNEL(m, f, { nk++; (void)f; })
-  nk += m->fusion ? m->fusion->host.n : 0;
-  if (nk) {
+  if (nk + nfused) {
     pkb_line(b, "const pkc_kernel_desc kernels[] = {");
-    FOR_EACH_KERNEL(m, f, { kernel_entry(c, f, k++); })
+    FOR_EACH_KERNEL(m, f, { kernel_entry(c, f, table[k]); k++; })
     pkb_host_fused_kernels(c);
     pkb_line(b, "};");
   }
@@ -602,8 +637,8 @@ void pkb_gen_descriptor(pkb_ctx *c) {
   pkb_line(b, "      PKC_BACKEND_NAME,");
   pkb_line(b, "      pkc::kokkos_version(),");
   pkb_line(b, "      pkc::device_type,");
-  pkb_line(b, "      %d,", nk);
-  pkb_line(b, "      %s,", nk ? "kernels" : "nullptr");
+  pkb_line(b, "      %d,", nk + nfused);
+  pkb_line(b, "      %s,", nk + nfused ? "kernels" : "nullptr");
   pkb_line(b, "      pkc::initialize,");
   pkb_line(b, "      pkc::finalize,");
   pkb_line(b, "      pkc::fence,");
@@ -626,6 +661,21 @@ static const char *access_text(unsigned acc) {
   return t[acc & 3];
 }
 
+/* The header comment's lines for f's arguments (" *   args[i] name: type,
+ * access", newline-separated, no final newline) in out. */
+static void header_args(pki_arena *a, const pki_func *f, pkb_buf *out) {
+  pki_var *const *args;
+  int n = pkb_kernel_args(f, &args);
+  pkb_buf_init(out);
+  for (int i = 0; i < n; i++) {
+    const pki_var *v = args[i];
+    pkb_putf(out, "%s *   args[%d] %s: %s", i ? "\n" : "", i, v->name, pki_type_str(a, v->type));
+    if (v->type.kind == PKI_VIEW && v->type.layout == PKI_LAYOUT_DEFAULT)
+      pkb_put(out, " (default layout of the backend)");
+    pkb_putf(out, ", %s", access_text(v->access ? v->access : PKI_ACCESS_READ));
+  }
+}
+
 void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b) {
   pki_arena *a = m->arena;
   pkb_putf(b, "/* Generated by pkc %s from %s -- do not edit.\n", o->pkc_version,
@@ -638,9 +688,12 @@ void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b) {
   pkb_put(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
   static const char *const pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
   static const char *const pol[] = {"RangePolicy", "MDRangePolicy", "TeamPolicy"};
+  int nk = 0, k = 0;
+  FOR_EACH_KERNEL(m, f, { nk++; (void)f; })
+  pkb_buf *lists = pki_alloc(a, (size_t)(nk ? nk : 1) * sizeof *lists); /* args lines */
+  const pki_func **fs = pki_alloc(a, (size_t)(nk ? nk : 1) * sizeof *fs);
   FOR_EACH_KERNEL(m, f, {
-    pki_var *const *args;
-    int n = pkb_kernel_args(f, &args);
+    fs[k] = f;
     if (f->is_main)
       pkb_putf(b, "/* %s (line %u): @pk.main (policy NULL; written scalars copied back)",
                entity_label(a, f), (unsigned)f->span.line);
@@ -649,19 +702,24 @@ void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b) {
                pat[f->pattern], pol[f->policy]);
     if (f->acc)
       pkb_putf(b, "; result %s", pki_kind_name(f->acc->type.kind));
-    pkb_put(b, n ? "\n" : " */\n");
-    for (int i = 0; i < n; i++) {
-      const pki_var *v = args[i];
-      pkb_putf(b, " *   args[%d] %s: %s", i, v->name, pki_type_str(a, v->type));
-      if (v->type.kind == PKI_VIEW && v->type.layout == PKI_LAYOUT_DEFAULT)
-        pkb_put(b, " (default layout of the backend)");
-      pkb_putf(b, ", %s%s\n", access_text(v->access ? v->access : PKI_ACCESS_READ),
-               i == n - 1 ? " */" : "");
-    }
+    header_args(a, f, &lists[k]);
+    int same = -1; /* an earlier kernel with these arguments: named, not repeated */
+    for (int j = 0; j < k && same < 0 && lists[k].len; j++)
+      if (lists[j].len == lists[k].len && !memcmp(lists[j].data, lists[k].data, lists[k].len))
+        same = j;
+    if (same >= 0)
+      pkb_putf(b, ";\n *   args as for %s */\n", entity_label(a, fs[same]));
+    else if (lists[k].len)
+      pkb_putf(b, "\n%s */\n", lists[k].data);
+    else
+      pkb_put(b, " */\n");
     pkb_putf(b, "int %s(void *const *args, const pkc_policy *policy, pkc_value *result,\n"
                 "    char *err, size_t errlen);\n\n",
              pkb_wrapper_name(a, m, f));
+    k++;
   })
+  for (k = 0; k < nk; k++)
+    pkb_buf_free(&lists[k]);
   for (int i = 0; m->fusion && i < m->fusion->host.n; i++) {
     const pki_host_fused *g = PKI_AT(m->fusion->host, i, pki_host_fused);
     pkb_putf(b, "/* pkc_fused%d: %s\n *   args: the parameters of its kernel entry in the descriptor "

@@ -191,6 +191,25 @@ static bool has_workunit(const pki_entity *e) {
   return false;
 }
 
+static void self_expr(pki_visitor *v, const pki_expr *e) {
+  if (e->kind == PKI_E_VAR && e->var->kind == PKI_VAR_MEMBER)
+    *(bool *)v->data = true;
+}
+
+static void self_stmt(pki_visitor *v, const pki_stmt *s) {
+  if (s->kind == PKI_S_DISPATCH && s->closure && !s->closure->is_closure)
+    *(bool *)v->data = true; /* a workunit of the workload runs on self */
+}
+
+/* Whether the code written for main body b surely names `self` (a member, or a
+ * workunit dispatched on it); when not, main_function writes `(void)self;`. */
+static bool names_self(const pki_block *b) {
+  bool used = false;
+  pki_visitor v = {.expr = self_expr, .stmt = self_stmt, .closures = true, .data = &used};
+  pki_visit_block(&v, b);
+  return used;
+}
+
 /* A workload's @pk.main: host code taking the functor by reference. */
 static void main_function(pkb_ctx *c, const pki_func *f) {
   pkb_buf *b = c->b;
@@ -200,7 +219,8 @@ static void main_function(pkb_ctx *c, const pki_func *f) {
   pkb_line(b, "inline void %s(%s &self) {", pkb_main_name(c->m->arena, f),
            pkb_ident(c->m->arena, f->owner->name));
   b->indent++;
-  pkb_line(b, "(void)self;");
+  if (!names_self(&f->body))
+    pkb_line(b, "(void)self;");
   pkb_emit_block(c, &f->body);
   b->indent--;
   pkb_line(b, "}");

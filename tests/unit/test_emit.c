@@ -514,6 +514,59 @@ static void test_emit_constant_index(void **state) {
   pki_module_free(m);
 }
 
+/* The kernels of a workload take the same members: one parameter table and
+ * one argument list in the header for all of them, named by the others; a
+ * @pk.main that uses self has no `(void)self;` (issue 27). */
+static void test_emit_shared_tables(void **state) {
+  (void)state;
+  static const char src[] = "import pykokkos as pk\n"
+                            "@pk.workload\n"
+                            "class W:\n"
+                            "    def __init__(self, n: int):\n"
+                            "        self.n: int = n\n"
+                            "        self.x: pk.View1D[float] = pk.View([n], float)\n"
+                            "    @pk.main\n"
+                            "    def run(self):\n"
+                            "        pk.parallel_for(self.n, self.fill)\n"
+                            "        pk.parallel_for(self.n, self.twice)\n"
+                            "    @pk.workunit\n"
+                            "    def fill(self, i: int):\n"
+                            "        self.x[i] = i\n"
+                            "    @pk.workunit\n"
+                            "    def twice(self, i: int):\n"
+                            "        self.x[i] *= 2.0\n"
+                            "@pk.workunit\n"
+                            "def other(i: int, y: pk.View1D[float]):\n"
+                            "    y[i] = 1.0\n";
+  char out[300], py[300], err[512] = "", path[400];
+  snprintf(out, sizeof out, "%s/tables.pk", tmpdir);
+  snprintf(py, sizeof py, "%s/tables.py", tmpdir);
+  pki_diags d = {0};
+  pki_module *m = pkf_lower(py, src, sizeof src - 1, &d);
+  assert_int_equal(d.errors + pki_check(m, &d), 0);
+  pkb_options o = opts(out);
+  o.line_directives = false;
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/tables.cpp", out);
+  char *cpp = slurp(path);
+  assert_non_null(cpp);
+  HAS(cpp, "const pkc_param_desc params_0[] = {  // W.run and 2 more kernels\n");
+  HAS(cpp, "const pkc_param_desc params_3[] = {  // other\n");
+  assert_null(strstr(cpp, "params_1[]"));
+  HAS(cpp, "{\"twice\", \"W\", PKC_PATTERN_FOR, PKC_POLICY_RANGE, PKC_REDUCER_SUM, 2, params_0,");
+  HAS(cpp, "{\"other\", \"other\", PKC_PATTERN_FOR, PKC_POLICY_RANGE, PKC_REDUCER_SUM, 1, params_3,");
+  assert_null(strstr(cpp, "(void)self;"));
+  free(cpp);
+  snprintf(path, sizeof path, "%s/tables.h", out);
+  char *h = slurp(path);
+  assert_non_null(h);
+  HAS(h, " *   args[1] x: View1D[float64] (default layout of the backend), read-write */\n");
+  HAS(h, "/* W.twice (line 15): parallel_for over a RangePolicy;\n *   args as for W.run */\n");
+  HAS(h, "/* other (line 18): parallel_for over a RangePolicy\n *   args[0] y: ");
+  free(h);
+  pki_module_free(m);
+}
+
 /* Emitting again with no change keeps the files' mtimes. */
 /* int64's lowest value has no C++ literal (9223372036854775808 does not fit):
  * it is written INT64_MIN, not as a literal g++ warns about (issue 11). */
@@ -815,6 +868,7 @@ int main(void) {
       cmocka_unit_test(test_emit_text),
       cmocka_unit_test(test_emit_int64_min),
       cmocka_unit_test(test_emit_constant_index),
+      cmocka_unit_test(test_emit_shared_tables),
       cmocka_unit_test(test_emit_unchanged_keeps_mtime),
       cmocka_unit_test(test_build_openmp_and_run),
       cmocka_unit_test(test_build_missing_backend),
