@@ -99,8 +99,9 @@ def parse_args():
     ap.add_argument("--pk-huge-pages", action="store_true",
                     help="pkc's Views over np.empty arrays (huge pages), not pk.View's np.zeros")
     ap.add_argument("--only", default="", help="comma-separated row names (substrings)")
-    ap.add_argument("--md", default=os.path.join(HERE, "last_run.md"),
-                    help="markdown output (default bench/peers/last_run.md; '' for none)")
+    ap.add_argument("--md", default=None,
+                    help="markdown output (default bench/peers/last_run.md, with --gpu "
+                         "last_run_gpu.md; '' for none)")
     a = ap.parse_args()
     if a.quick:
         a.repeats = min(a.repeats, 3)
@@ -116,6 +117,8 @@ if len(ARGS.threads) > 1:
     import scaling
     sys.exit(scaling.main(ARGS, sys.argv[1:]))
 ARGS.threads = ARGS.threads[0]
+if ARGS.md is None:
+    ARGS.md = os.path.join(HERE, "last_run.md")
 REP_SECONDS = ARGS.rep_seconds   # a row's repetitions take about this long at least (see time_case)
 
 
@@ -430,37 +433,7 @@ def case_yAx():
     return c
 
 
-RHO, CUTOFF, SKIN = 0.8442, 2.5, 0.3
-
-
-def lj_system(nx):
-    """FCC lattice (md_lj.py's density), positions jittered so that forces
-    are not zero by symmetry, and a full neighbour list within cutoff + skin
-    (minimum image), padded with -1 to the longest list."""
-    a = (4.0 / RHO) ** (1.0 / 3.0)
-    L = nx * a
-    basis = np.array([[0.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.5, 0.0, 0.5], [0.0, 0.5, 0.5]])
-    g = np.arange(nx, dtype=np.float64)
-    cells = np.stack(np.meshgrid(g, g, g, indexing="ij"), -1).reshape(-1, 3)
-    x = ((cells[:, None, :] + basis[None, :, :]) * a).reshape(-1, 3)
-    x += np.random.default_rng(5).uniform(-0.05, 0.05, x.shape)
-    x %= L
-    n = len(x)
-    rn2 = (CUTOFF + SKIN) ** 2
-    lists = []
-    for s in range(0, n, 512):
-        d = x[s:s + 512, None, :] - x[None, :, :]
-        d -= L * np.floor(d / L + 0.5)
-        r2 = np.einsum("ijc,ijc->ij", d, d)
-        r2[np.arange(len(r2)), np.arange(s, s + len(r2))] = np.inf
-        lists.extend(np.flatnonzero(row < rn2) for row in r2)
-    K_ = max(len(li) for li in lists)
-    neigh = np.zeros((n, K_), dtype=np.int32)
-    num = np.array([len(li) for li in lists], dtype=np.int32)
-    for i, li in enumerate(lists):
-        neigh[i, :len(li)] = li
-        neigh[i, len(li):] = i   # padding: never read by the loops, masked in NumPy
-    return x, L, num, neigh
+from lj_system import CUTOFF, lj_system  # noqa: E402
 
 
 def case_lj():

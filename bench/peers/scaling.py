@@ -83,6 +83,8 @@ def main(args, argv):
     if skipped:
         notes.append(f"Skipped {', '.join(map(str, skipped))} threads: this machine has {cores} cores.")
         log("# " + notes[-1])
+    if args.md is None:
+        args.md = os.path.join(HERE, "last_run.md")
     md_dir = os.path.dirname(os.path.abspath(args.md)) if args.md else tempfile.mkdtemp()
     results, failed = {}, []
     for t in counts:
