@@ -93,6 +93,9 @@ def parse_args():
                     help="also time pkc's --bounds-check build ('pkc checked' column)")
     ap.add_argument("--gpu", action="store_true",
                     help="GPU mode: pkc (CUDA) against CuPy and Numba-CUDA (gpu_run.py)")
+    ap.add_argument("--time-limit", type=float, default=0,
+                    help="with several --threads counts: stop starting (and stop) runs after "
+                         "this many seconds, largest count first; the table says what did not run")
     ap.add_argument("--skip", default="", help="comma-separated row names (substrings) to leave out")
     ap.add_argument("--json", default="", help=argparse.SUPPRESS)   # scaling.py's children
     ap.add_argument("--quick", action="store_true", help="small sizes, 3 repeats (smoke test)")

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 from common import fmt_t, log
 
@@ -28,7 +29,7 @@ def child_args(argv, threads, json_path, md_path):
             skip_next = False
             continue
         name = a.split("=", 1)[0]
-        if name in ("--threads", "--json", "--md", "--skip"):
+        if name in ("--threads", "--json", "--md", "--skip", "--time-limit"):
             skip_next = "=" not in a
             continue
         out.append(a)
@@ -70,7 +71,7 @@ def table(results, counts, make_cell):
         cells = []
         for t in counts:
             row = next((x for x in results.get(t, {"rows": []})["rows"] if x["name"] == name), None)
-            cells.append(make_cell(row) if row else "failed")
+            cells.append(make_cell(row) if row else "not run" if t not in results else "failed")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -87,12 +88,23 @@ def main(args, argv):
         args.md = os.path.join(HERE, "last_run.md")
     md_dir = os.path.dirname(os.path.abspath(args.md)) if args.md else tempfile.mkdtemp()
     results, failed = {}, []
-    for t in counts:
+    t_end = time.time() + args.time_limit if args.time_limit else None
+    for t in sorted(counts, reverse=True):   # the whole machine first: it matters most
+        left = t_end - time.time() if t_end else None
+        if left is not None and left < 10:
+            failed.append(t)
+            notes.append(f"{t} threads: not run (--time-limit {args.time_limit:g} s reached).")
+            continue
         jp = os.path.join(tempfile.gettempdir(), f"pkc-peers-{os.getpid()}-{t}.json")
         md = os.path.join(md_dir, f"last_run_T{t}.md")
         cmd = [sys.executable, os.path.join(HERE, "run.py")] + child_args(argv, t, jp, md)
         log(f"# --- {t} thread(s): {' '.join(cmd[1:])}")
-        p = subprocess.run(cmd)
+        try:
+            p = subprocess.run(cmd, timeout=left, stdout=sys.stderr.fileno())   # tables: the .md files
+        except subprocess.TimeoutExpired:
+            failed.append(t)
+            notes.append(f"{t} threads: stopped at the --time-limit of {args.time_limit:g} s.")
+            continue
         if p.returncode != 0 or not os.path.exists(jp):
             failed.append(t)
             notes.append(f"{t} threads: run.py failed (exit {p.returncode}); see its output above.")
