@@ -325,7 +325,6 @@ def kernel_of(case):
 def time_case(C, case, repeats, warmup, failures):
     """{key: [seconds]} for each contender key ("pkc", "numba", "cupy:kernel",
     "cupy:array") that set up, ran and checked; failures gets (who, reason)."""
-    import numpy as np
     runs, results, count = {}, {}, {}
     for who in WHO:
         if who not in C.mods:
@@ -362,6 +361,9 @@ def time_case(C, case, repeats, warmup, failures):
                 except Exception as e:   # noqa: BLE001
                     failures.append((case.name, key, f"{type(e).__name__}: {str(e)[:300]}"))
                     del runs[key]
+                    if key == "pkc" and "pkc build" in str(e):   # no module: the next rows neither
+                        C.mods.pop("pkc", None)
+                        C.why["pkc"] = f"its module did not build: {str(e)[:300]}"
     each(list(runs), lambda k: runs[k]())
     check_all("after the first run")
     t0 = time.perf_counter()

@@ -11,7 +11,6 @@ and exits non-zero on a difference, so exit 0 means the kernels agreed.
     in Numba's CUDA simulator) and CuPy, absent here, is n/a with the reason;
   - NumPy without np.row_stack (2.5) gets np.vstack there before numba loads."""
 import os
-import re
 import subprocess
 import sys
 import tempfile
