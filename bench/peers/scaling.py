@@ -85,8 +85,9 @@ def main(args, argv):
         notes.append(f"Skipped {', '.join(map(str, skipped))} threads: this machine has {cores} cores.")
         log("# " + notes[-1])
     if args.md is None:
-        args.md = os.path.join(HERE, "last_run.md")
+        args.md = os.path.join(HERE, "last_run_threads.md")
     md_dir = os.path.dirname(os.path.abspath(args.md)) if args.md else tempfile.mkdtemp()
+    load0 = os.getloadavg()[0]
     results, failed = {}, []
     t_end = time.time() + args.time_limit if args.time_limit else None
     for t in sorted(counts, reverse=True):   # the whole machine first: it matters most
@@ -121,6 +122,8 @@ def main(args, argv):
         out += ["", "Bounds checks (`pkc build --bounds-check`, what PKC_BOUNDS_CHECK=1 selects): "
                 "pkc checked / pkc, medians, then the median (quartiles) of checked/pkc per "
                 "repetition.", "", table(results, counts, checked_cell)]
+    notes.append(f"Load average {load0:.2f} at the start, {os.getloadavg()[0]:.2f} at the end "
+                 f"({cores} cores).")
     out += [""] + notes
     text = "\n".join(out)
     print()
