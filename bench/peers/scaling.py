@@ -87,6 +87,7 @@ def main(args, argv):
     if args.md is None:
         args.md = os.path.join(HERE, "last_run_threads.md")
     md_dir = os.path.dirname(os.path.abspath(args.md)) if args.md else tempfile.mkdtemp()
+    os.makedirs(md_dir, exist_ok=True)
     load0 = os.getloadavg()[0]
     results, failed = {}, []
     t_end = time.time() + args.time_limit if args.time_limit else None
@@ -94,7 +95,7 @@ def main(args, argv):
         left = t_end - time.time() if t_end else None
         if left is not None and left < 10:
             failed.append(t)
-            notes.append(f"{t} threads: not run (--time-limit {args.time_limit:g} s reached).")
+            notes.append(f"{t} threads: not run (under 10 s left of --time-limit {args.time_limit:g} s).")
             continue
         jp = os.path.join(tempfile.gettempdir(), f"pkc-peers-{os.getpid()}-{t}.json")
         md = os.path.join(md_dir, f"last_run_T{t}.md")
