@@ -446,7 +446,10 @@ def main(args):
     lines = [head, "|" + "---|" * 13]
     for case, pick, med, times, forms_text in rows:
         m = {w: med[k] if k else None for w, k in pick.items()}
-        cell = {w: fmt_t(v, "ms") if v is not None else "n/a" for w, v in m.items()}
+        failed = {key.split(":")[0] for name, key, _ in failures if name == case.name}
+        cell = {w: fmt_t(v, "ms") if v is not None else
+                "n/a (not imported)" if w in C.why and w not in failed else
+                "n/a (failed: see below)" if w in failed else "n/a" for w, v in m.items()}
         if pick["cupy"]:
             cell["cupy"] += f" ({pick['cupy'].split(':')[1]})"
 

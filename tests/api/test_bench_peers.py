@@ -97,7 +97,7 @@ class PeersModes(unittest.TestCase):
         try:
             import cupy  # noqa: F401
         except ImportError:
-            self.assertEqual(table_row(r.stdout, "BabelStream copy")[3], "n/a")
+            self.assertEqual(table_row(r.stdout, "BabelStream copy")[3], "n/a (not imported)")
             self.assertIn("CuPy: n/a, import failed: ModuleNotFoundError", r.stdout)
         self.assertNotIn("FAILED", r.stdout)
 
