@@ -345,10 +345,16 @@ def time_case(C, case, repeats, warmup, failures):
                 return time.perf_counter() - t0
             runs[key], results[key], count[key] = timed, res, 0
 
+    refs = {}   # k -> NumPy's result after k runs (the contenders ran equally often)
+
     def check_all(when):
         for key in list(runs):
             try:
-                check(case, key, results[key](), case.ref(count[key]), when)
+                k = count[key]
+                if k not in refs:
+                    refs.clear()
+                    refs[k] = case.ref(k)
+                check(case, key, results[key](), refs[k], when)
             except Exception as e:   # noqa: BLE001 (a wrong result or a failed copy)
                 failures.append((case.name, key, f"{type(e).__name__}: {str(e)[:300]}"))
                 del runs[key]
@@ -405,6 +411,59 @@ def rate(case, s):
     return ""
 
 
+def table(C, rows, failures):
+    """The markdown table of rows [(case, pick, med, times, forms text)]."""
+    head = ("| kernel | size | pkc ms | CuPy ms (form) | Numba-CUDA ms | pkc/CuPy | pkc/CuPy per rep "
+            "| pkc/Numba-CUDA | pkc/Numba-CUDA per rep | pkc rate | CuPy rate | Numba-CUDA rate "
+            "| CuPy forms (ms) |")
+    lines = [head, "|" + "---|" * 13]
+    for case, pick, med, times, forms_text in rows:
+        m = {w: med[k] if k else None for w, k in pick.items()}
+        failed = {key.split(":")[0] for name, key, _ in failures if name == case.name}
+        cell = {w: fmt_t(v, "ms") if v is not None else
+                "n/a (not imported)" if w in C.why and w not in failed else
+                "n/a (failed: see below)" if w in failed else "n/a" for w, v in m.items()}
+        if pick["cupy"]:
+            cell["cupy"] += f" ({pick['cupy'].split(':')[1]})"
+
+        def ratio(o):
+            return f"{m['pkc'] / m[o]:.2f}" if m["pkc"] and m[o] else "n/a"
+
+        def per_rep(o):
+            return (paired(times[pick["pkc"]], times[pick[o]]) or "n/a") if m["pkc"] and m[o] else "n/a"
+        lines.append(f"| {case.name} | {case.size}; {case.repeats} reps | {cell['pkc']} | {cell['cupy']} "
+                     f"| {cell['numba']} | {ratio('cupy')} | {per_rep('cupy')} | {ratio('numba')} "
+                     f"| {per_rep('numba')} | {rate(case, m['pkc'])} | {rate(case, m['cupy'])} "
+                     f"| {rate(case, m['numba'])} | {forms_text or 'n/a'} |")
+    return "\n".join(lines)
+
+
+def report(C, rows, failures, repeats, warmup, seconds, done):
+    """The machine line, the table and the notes; done: False while rows are still to come."""
+    notes = [f"Medians of at least {repeats} timed repetitions after {warmup} warm-ups (short "
+             "kernels up to 51, about 1 s a row), contenders in rotated order; each timed call "
+             "ends with the device's synchronisation (pk.fence(), cp.cuda.Device().synchronize(), "
+             "numba.cuda.synchronize()); reductions include reading the value back. pkc/other < 1: "
+             "pkc faster; \"per rep\": median (quartiles) of the ratio within each repetition. "
+             "CuPy: the faster of its forms (kernel: ElementwiseKernel/ReductionKernel; array: "
+             "whole-array code with its temporaries), both in the last column. pkc's 2-D kernels "
+             "give no tile. Results compared with NumPy in full after the first and the last run."]
+    notes += C.notes
+    notes += [f"{NAMES[w]}: n/a, {why}" for w, why in C.why.items()]
+    notes += [f"FAILED {name}: {key}: {why}" for name, key, why in failures]
+    notes.append(f"Whole run {seconds:.0f} s." + ("" if done else " UNFINISHED: rows still running.")
+                 + (" SIMULATED (PEERS_GPU_SIMULATE=1): pkc on OpenMP, Numba's CUDA simulator; "
+                    "not for numbers." if SIM else ""))
+    return f"{C.describe()}\n\n{table(C, rows, failures)}\n\n" + "\n\n".join(notes)
+
+
+def write_md(md, text):
+    if md:
+        with open(md, "w") as f:
+            f.write(f"# bench/peers --gpu: pkc vs CuPy vs Numba-CUDA\n\n`run.py {' '.join(sys.argv[1:])}` "
+                    f"on {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}\n\n{text}\n")
+
+
 def main(args):
     if not SIM and not gpu_present():
         print("bench/peers GPU mode: skipped, no NVIDIA GPU on this machine "
@@ -413,6 +472,7 @@ def main(args):
     repeats, warmup = (3, 0 if SIM else 1) if args.quick else (args.repeats, args.warmup)
     only = [s for s in args.only.split(",") if s]
     want = (lambda name: not only or any(o in name for o in only))
+    md = args.md if args.md is not None else os.path.join(HERE, "last_run_gpu.md")
     C = Contenders()
     for who, why in C.why.items():
         log(f"# {NAMES[who]}: {why}")
@@ -436,55 +496,16 @@ def main(args):
         rows.append((case, pick, med, times, forms_text))
         log(f"# {case.name}: " + ", ".join(f"{k} {fmt_t(v, 'ms')} ms" for k, v in med.items())
             + f" ({time.perf_counter() - t0:.1f} s)")
+        # the table so far (a run stopped by a time limit still leaves its rows)
+        write_md(md, report(C, rows, failures, repeats, warmup, time.perf_counter() - t_start, False))
         del case
         gc.collect()
         if "cupy" in C.mods:
             C.cp.get_default_memory_pool().free_all_blocks()
-    head = ("| kernel | size | pkc ms | CuPy ms (form) | Numba-CUDA ms | pkc/CuPy | pkc/CuPy per rep "
-            "| pkc/Numba-CUDA | pkc/Numba-CUDA per rep | pkc rate | CuPy rate | Numba-CUDA rate "
-            "| CuPy forms (ms) |")
-    lines = [head, "|" + "---|" * 13]
-    for case, pick, med, times, forms_text in rows:
-        m = {w: med[k] if k else None for w, k in pick.items()}
-        failed = {key.split(":")[0] for name, key, _ in failures if name == case.name}
-        cell = {w: fmt_t(v, "ms") if v is not None else
-                "n/a (not imported)" if w in C.why and w not in failed else
-                "n/a (failed: see below)" if w in failed else "n/a" for w, v in m.items()}
-        if pick["cupy"]:
-            cell["cupy"] += f" ({pick['cupy'].split(':')[1]})"
-
-        def ratio(o):
-            return f"{m['pkc'] / m[o]:.2f}" if m["pkc"] and m[o] else "n/a"
-
-        def per_rep(o):
-            return (paired(times[pick["pkc"]], times[pick[o]]) or "n/a") if m["pkc"] and m[o] else "n/a"
-        lines.append(f"| {case.name} | {case.size}; {case.repeats} reps | {cell['pkc']} | {cell['cupy']} "
-                     f"| {cell['numba']} | {ratio('cupy')} | {per_rep('cupy')} | {ratio('numba')} "
-                     f"| {per_rep('numba')} | {rate(case, m['pkc'])} | {rate(case, m['cupy'])} "
-                     f"| {rate(case, m['numba'])} | {forms_text or 'n/a'} |")
-    table = "\n".join(lines)
-    desc = C.describe()
-    notes = [f"Medians of at least {repeats} timed repetitions after {warmup} warm-ups (short "
-             "kernels up to 51, about 1 s a row), contenders in rotated order; each timed call "
-             "ends with the device's synchronisation (pk.fence(), cp.cuda.Device().synchronize(), "
-             "numba.cuda.synchronize()); reductions include reading the value back. pkc/other < 1: "
-             "pkc faster; \"per rep\": median (quartiles) of the ratio within each repetition. "
-             "CuPy: the faster of its forms (kernel: ElementwiseKernel/ReductionKernel; array: "
-             "whole-array code with its temporaries), both in the last column. pkc's 2-D kernels "
-             "give no tile. Results compared with NumPy in full after the first and the last run."]
-    notes += C.notes
-    notes += [f"{NAMES[w]}: n/a, {why}" for w, why in C.why.items()]
-    notes += [f"FAILED {name}: {key}: {why}" for name, key, why in failures]
-    notes.append(f"Whole run {time.perf_counter() - t_start:.0f} s."
-                 + (" SIMULATED (PEERS_GPU_SIMULATE=1): pkc on OpenMP, Numba's CUDA simulator; "
-                    "not for numbers." if SIM else ""))
-    text = f"{desc}\n\n{table}\n\n" + "\n\n".join(notes)
+    text = report(C, rows, failures, repeats, warmup, time.perf_counter() - t_start, True)
     print()
     print(text)
-    md = args.md if args.md is not None else os.path.join(HERE, "last_run_gpu.md")
+    write_md(md, text)
     if md:
-        with open(md, "w") as f:
-            f.write(f"# bench/peers --gpu: pkc vs CuPy vs Numba-CUDA\n\n`run.py {' '.join(sys.argv[1:])}` "
-                    f"on {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}\n\n{text}\n")
         log(f"# wrote {md}")
     return 1 if failures else 0

@@ -36,7 +36,7 @@ tail -5 "$WORK/peers-openmp.log"
 [[ -f $KO/include/KokkosCore_config.h ]] || { say "no Kokkos OpenMP: the CPU mode cannot run"; }
 say "pk_kernels.py built for CUDA and OpenMP"
 R=${REPEATS:-5}
-timeout 150 "$PY" bench/peers/run.py --gpu --repeats "$R" --md "$LOG/peers_gpu.md"
+timeout 200 "$PY" bench/peers/run.py --gpu --repeats "$R" --md "$LOG/peers_gpu.md"
 say "GPU mode done (exit $?)"
 LEFT=$((465 - (SECONDS - t0)))   # the call has 8 minutes
 ((LEFT >= 30)) || LEFT=30
