@@ -6,8 +6,8 @@ one process.
 
     /usr/bin/python3 bench/peers/run.py [--repeats R] [--threads T] [--quick]
                                         [--only NAME,...] [--md PATH] [--pk-huge-pages]
-                                        [--bounds-check]
-    /usr/bin/python3 bench/peers/run.py --threads 1,2,4,8,16 [...]   (scaling.py)
+                                        [--bounds-check] [--skip NAME,...] [--rep-seconds S]
+    /usr/bin/python3 bench/peers/run.py --threads 1,2,4,8,16 [--time-limit S] [...]   (scaling.py)
     python3 bench/peers/run.py --gpu [--quick] [--md PATH]           (gpu_run.py)
     make bench-peers
 
