@@ -179,6 +179,17 @@ def run_transpose(A, B, tile):
     pk.parallel_for("transpose", policy, transpose, A=A, B=B)
 
 
+def run_stencil5_default(inp, out):
+    # No tile: what a PyKokkos user writes; pkc (or Kokkos) picks it (the GPU mode, gpu_run.py)
+    n: int = inp.extent(0)
+    pk.parallel_for("stencil5", pk.MDRangePolicy([1, 1], [n - 1, n - 1]), stencil5, inp=inp, out=out)
+
+
+def run_transpose_default(A, B):
+    order: int = A.extent(0)
+    pk.parallel_for("transpose", pk.MDRangePolicy([0, 0], [order, order]), transpose, A=A, B=B)
+
+
 def run_gather(x, idx, y):
     pk.parallel_for("gather", y.extent(0), gather, x=x, idx=idx, y=y)
 

@@ -6,6 +6,9 @@ one process.
 
     /usr/bin/python3 bench/peers/run.py [--repeats R] [--threads T] [--quick]
                                         [--only NAME,...] [--md PATH] [--pk-huge-pages]
+                                        [--bounds-check] [--skip NAME,...] [--rep-seconds S]
+    /usr/bin/python3 bench/peers/run.py --threads 1,2,4,8,16 [--time-limit S] [...]   (scaling.py)
+    python3 bench/peers/run.py --gpu [--quick] [--md PATH]           (gpu_run.py)
     make bench-peers
 
 Rules:
@@ -32,6 +35,14 @@ Rules:
     first call (JIT compilation), and with Numba's cache=True cache warm.
   - --pk-huge-pages: pkc's Views over np.empty arrays (see new_view), to
     show what pk.View's own allocation costs.
+  - --bounds-check: a third contender "pkc checked", the same kernels built
+    with `pkc build --bounds-check` (what PKC_BOUNDS_CHECK=1 selects) from a
+    copy of pk_kernels.py under build/peers-checked/, on Views of its own;
+    its column gives its time and its ratio to unchecked pkc.
+  - --threads with several counts (1,2,4,8,16) runs this script once per
+    count in a child process and prints one table, pkc and Numba per count
+    (scaling.py); --gpu runs the GPU mode instead (gpu_run.py: pkc on CUDA
+    against CuPy and Numba-CUDA).
 
 Prints a markdown table (times, ratios pkc/Numba and pkc/NumPy: ratios of the
 medians, < 1 means pkc is faster; GB/s from the bytes each kernel must move)
@@ -53,25 +64,47 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 WHO = ("pkc", "numba", "numpy")
-NAMES = {"pkc": "pkc", "numba": "Numba", "numpy": "NumPy"}
+NAMES = {"pkc": "pkc", "numba": "Numba", "numpy": "NumPy", "pkc_checked": "pkc checked"}
+sys.path.insert(0, HERE)
+from common import Case, check, fmt_t, log, numba_numpy_fix, paired  # noqa: E402
 
 
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
+def thread_counts(text):
+    """--threads: one count or a comma-separated list of counts >= 1."""
+    try:
+        counts = [int(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"--threads wants counts >= 1 such as 2 or 1,2,4, got {text!r}")
+    return counts
 
 
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=11, help="timed repetitions (default 11)")
     ap.add_argument("--warmup", type=int, default=2, help="untimed repetitions (default 2)")
-    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1,
-                    help="threads for pkc (OpenMP) and Numba (default: the machine's cores)")
+    ap.add_argument("--threads", type=thread_counts, default=[os.cpu_count() or 1],
+                    help="threads for pkc (OpenMP) and Numba (default: the machine's cores); "
+                         "several (1,2,4,8,16): one table of pkc and Numba per count")
+    ap.add_argument("--rep-seconds", type=float, default=4.0,
+                    help="short kernels repeat until a row takes about this long (default 4)")
+    ap.add_argument("--bounds-check", action="store_true",
+                    help="also time pkc's --bounds-check build ('pkc checked' column)")
+    ap.add_argument("--gpu", action="store_true",
+                    help="GPU mode: pkc (CUDA) against CuPy and Numba-CUDA (gpu_run.py)")
+    ap.add_argument("--time-limit", type=float, default=0,
+                    help="with several --threads counts: stop starting (and stop) runs after "
+                         "this many seconds, largest count first; the table says what did not run")
+    ap.add_argument("--skip", default="", help="comma-separated row names (substrings) to leave out")
+    ap.add_argument("--json", default="", help=argparse.SUPPRESS)   # scaling.py's children
     ap.add_argument("--quick", action="store_true", help="small sizes, 3 repeats (smoke test)")
     ap.add_argument("--pk-huge-pages", action="store_true",
                     help="pkc's Views over np.empty arrays (huge pages), not pk.View's np.zeros")
     ap.add_argument("--only", default="", help="comma-separated row names (substrings)")
-    ap.add_argument("--md", default=os.path.join(HERE, "last_run.md"),
-                    help="markdown output (default bench/peers/last_run.md; '' for none)")
+    ap.add_argument("--md", default=None,
+                    help="markdown output (default bench/peers/last_run.md, with --gpu "
+                         "last_run_gpu.md; '' for none)")
     a = ap.parse_args()
     if a.quick:
         a.repeats = min(a.repeats, 3)
@@ -80,7 +113,16 @@ def parse_args():
 
 
 ARGS = parse_args()
-REP_SECONDS = 4.0   # a row's repetitions take about this long at least (see time_case)
+if ARGS.gpu:
+    import gpu_run
+    sys.exit(gpu_run.main(ARGS))
+if len(ARGS.threads) > 1:
+    import scaling
+    sys.exit(scaling.main(ARGS, sys.argv[1:]))
+ARGS.threads = ARGS.threads[0]
+if ARGS.md is None:
+    ARGS.md = os.path.join(HERE, "last_run.md")
+REP_SECONDS = ARGS.rep_seconds   # a row's repetitions take about this long at least (see time_case)
 
 
 def environment(threads):
@@ -100,8 +142,8 @@ def environment(threads):
 
 
 environment(ARGS.threads)
-sys.path.insert(0, HERE)
 import numpy as np  # noqa: E402
+NUMPY_NOTE = numba_numpy_fix()
 import numba  # noqa: E402
 import pykokkos as pk  # noqa: E402
 import pk_kernels as K  # noqa: E402
@@ -135,18 +177,6 @@ SIZES = {
 # --- the kernels, one Case each: how to set up each contender's data, run it
 # once (synchronously) and read its result back for the check --------------
 
-class Case:
-    """One kernel: run[who]() runs it once, result[who]() returns what is
-    checked against result["numpy"](). rows: [(row name, {who: key in run or
-    None})] for a case reported as several rows (gups)."""
-
-    def __init__(self, name, size, nbytes=None, updates=None, rtol=0.0, bad_ok=0, rows=None):
-        self.name, self.size, self.nbytes, self.updates = name, size, nbytes, updates
-        self.rtol, self.bad_ok = rtol, bad_ok
-        self.rows = rows
-        self.run, self.result = {}, {}
-
-
 def new_view(shape, dtype=pk.double):
     """pk.View(shape, dtype), as users make them; with --pk-huge-pages a View
     over an np.empty array (NumPy asks for transparent huge pages there, as
@@ -174,14 +204,66 @@ def fenced(f):
     return g
 
 
+def checked_kernels():
+    """pk_kernels.py built with `pkc build --bounds-check` (--bounds-check):
+    a copy named pk_kernels_checked.py under build/peers-checked/ (its own
+    module, rebuilt only when pk_kernels.py changes), imported beside the
+    unchecked one. Asserts that it is checked: its gather raises IndexError
+    for an index past the table."""
+    import importlib.util
+    d = os.path.join(ROOT, "build", "peers-checked")
+    os.makedirs(d, exist_ok=True)
+    src, dst = os.path.join(HERE, "pk_kernels.py"), os.path.join(d, "pk_kernels_checked.py")
+    with open(src, "rb") as f:
+        text = f.read()
+    old = open(dst, "rb").read() if os.path.exists(dst) else None
+    if old != text:
+        with open(dst, "wb") as f:
+            f.write(text)
+    p = subprocess.run(["pkc", "build", "-q", "--bounds-check", "--backend", "openmp", dst],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert p.returncode == 0, f"pkc build --bounds-check {dst} failed:\n{p.stdout[-2000:]}"
+    spec = importlib.util.spec_from_file_location("pk_kernels_checked", dst)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    x, idx, y = pk.View([4], pk.double), pk.View([4], pk.int64), pk.View([4], pk.double)
+    np.asarray(idx)[...] = [0, 1, 2, 4]
+    try:
+        mod.run_gather(x, idx, y)
+        pk.fence()
+    except IndexError:
+        return mod
+    raise AssertionError(f"{dst}: the --bounds-check build did not raise IndexError for x[4]")
+
+
+KC = checked_kernels() if ARGS.bounds_check else None
+PKC = [("pkc", K)] + ([("pkc_checked", KC)] if KC else [])   # (who, kernel module)
+
+
+def add_pkc(c, setup):
+    """pkc's entries of case c: setup(kernels) makes Views of its own and
+    returns (run, result, extra...) for that kernel module; called for
+    pk_kernels and, with --bounds-check, for its checked build. Returns the
+    unchecked call's extra items."""
+    first = None
+    for who, mod in PKC:
+        got = setup(mod)
+        c.run[who], c.result[who] = got[0], got[1]
+        if first is None:
+            first = got[2:]
+    return first
+
+
 def case_nstream():
     n = SIZES["stream"]
     c = Case("nstream (A += B + s*C)", f"N=2^{n.bit_length() - 1}", nbytes=4 * 8 * n, rtol=1e-13)
     A0, B0, C0 = np.zeros(n), np.full(n, 2.0), np.arange(n, dtype=np.float64) % 97
     s = 3.0
-    A, B, C = pk_view(A0), pk_view(B0), pk_view(C0)
-    c.run["pkc"] = fenced(lambda: K.run_nstream(A, B, C, s))
-    c.result["pkc"] = lambda: np.asarray(A)
+
+    def pkc(mod):
+        A, B, C = pk_view(A0), pk_view(B0), pk_view(C0)
+        return fenced(lambda: mod.run_nstream(A, B, C, s)), lambda: np.asarray(A), B
+    B = add_pkc(c, pkc)[0]
     a, b, cc = A0.copy(), B0.copy(), C0.copy()
     c.run["numba"] = lambda: NB.nstream(a, b, cc, s)
     c.result["numba"] = lambda: a
@@ -199,6 +281,17 @@ def stream_inputs(n):
     return 0.1 + (i % 7) * 0.01, 0.2 + (i % 5) * 0.01, np.zeros(n)
 
 
+def result_of(x):
+    return lambda: np.asarray(x)
+
+
+def keeper(last, who, f):
+    """A run that keeps f's value (a reduction's) in last[who]."""
+    def g():
+        last[who] = f()
+    return g
+
+
 def case_babel(kind):
     n = SIZES["stream"]
     moved = {"copy": 2, "mul": 2, "add": 3, "triad": 3, "dot": 2}[kind]
@@ -206,53 +299,31 @@ def case_babel(kind):
              # triad: a compiler may fuse b + s*c into one FMA (1 ulp off NumPy)
              rtol={"dot": 1e-10, "triad": 1e-15}.get(kind, 0.0))
     a0, b0, c0 = stream_inputs(n)
+    if kind in ("mul", "triad"):
+        c0 = np.full(n, 0.3)
     s = 0.4
-    pa, pb, pc = pk_view(a0), pk_view(b0), pk_view(c0)
-    na, nb, nc = a0.copy(), b0.copy(), c0.copy()
-    ma, mb, mc = a0.copy(), b0.copy(), c0.copy()
+    last = {}
     # Each kernel is timed on its own arrays (the output never feeds an input,
-    # so every repetition computes the same values).
-    if kind == "copy":
-        c.run["pkc"] = fenced(lambda: K.run_copy(pa, pc))
-        c.run["numba"] = lambda: NB.copy(na, nc)
-        c.run["numpy"] = lambda: NP.copy(ma, mc)
-        out = (pc, nc, mc)
-    elif kind == "mul":
-        pc.fill(0.3)
-        nc[:] = 0.3
-        mc[:] = 0.3
-        c.run["pkc"] = fenced(lambda: K.run_mul(pb, pc, s))
-        c.run["numba"] = lambda: NB.mul(nb, nc, s)
-        c.run["numpy"] = lambda: NP.mul(mb, mc, s)
-        out = (pb, nb, mb)
-    elif kind == "add":
-        c.run["pkc"] = fenced(lambda: K.run_add(pa, pb, pc))
-        c.run["numba"] = lambda: NB.add(na, nb, nc)
-        c.run["numpy"] = lambda: NP.add(ma, mb, mc)
-        out = (pc, nc, mc)
-    elif kind == "triad":
-        pc.fill(0.3)
-        nc[:] = 0.3
-        mc[:] = 0.3
-        c.run["pkc"] = fenced(lambda: K.run_triad(pa, pb, pc, s))
-        c.run["numba"] = lambda: NB.triad(na, nb, nc, s)
-        c.run["numpy"] = lambda: NP.triad(ma, mb, mc, s)
-        out = (pa, na, ma)
-    else:  # dot: a reduction returns its value (the call waits for it)
-        last = {}
+    # so every repetition computes the same values). A reduction returns its
+    # value (the call waits for it).
+    out = {"copy": 2, "mul": 1, "add": 2, "triad": 0}.get(kind)
 
-        def keep(who, f):
-            def g():
-                last[who] = f()
-            return g
-        c.run["pkc"] = keep("pkc", lambda: K.run_dot(pa, pb))
-        c.run["numba"] = keep("numba", lambda: NB.dot(na, nb))
-        c.run["numpy"] = keep("numpy", lambda: NP.dot(ma, mb))
-        for who in WHO:
-            c.result[who] = (lambda w: lambda: np.array([last[w]]))(who)
-        return c
-    for who, arr in zip(WHO, out):
-        c.result[who] = (lambda x: lambda: np.asarray(x))(arr)
+    def launches(mod, a, b, cc):   # pk_kernels' launches are run_<kind>, the others <kind>
+        f = getattr(mod, "run_" + kind, None) or getattr(mod, kind)
+        args = {"copy": (a, cc), "mul": (b, cc, s), "add": (a, b, cc), "triad": (a, b, cc, s),
+                "dot": (a, b)}[kind]
+        return lambda: f(*args)
+
+    def setup(who, mod, arrays, fence):
+        f = launches(mod, *arrays)
+        if kind == "dot":
+            return keeper(last, who, f), lambda: np.array([last[who]])
+        return (fenced(f) if fence else f), result_of(arrays[out])
+
+    add_pkc(c, lambda mod: setup([w for w, m in PKC if m is mod][0], mod,
+                                 (pk_view(a0), pk_view(b0), pk_view(c0)), True))
+    c.run["numba"], c.result["numba"] = setup("numba", NB, (a0.copy(), b0.copy(), c0.copy()), False)
+    c.run["numpy"], c.result["numpy"] = setup("numpy", NP, (a0.copy(), b0.copy(), c0.copy()), False)
     return c
 
 
@@ -261,14 +332,16 @@ def case_stencil():
     c = Case("stencil 2D 5-point", f"{n}x{n}", nbytes=2 * 8 * (n - 2) ** 2, rtol=1e-13)
     i = np.arange(n, dtype=np.float64)
     inp0 = np.sin(i)[:, None] * 2.0 + np.cos(i)[None, :]
-    pin, pout = pk_view(inp0), new_view((n, n))
+
+    def pkc(mod):
+        pin, pout = pk_view(inp0), new_view((n, n))
+        return fenced(lambda: mod.run_stencil5(pin, pout, tile)), result_of(pout)
+    add_pkc(c, pkc)
     nin, nout = inp0.copy(), np.zeros((n, n))
     min_, mout = inp0.copy(), np.zeros((n, n))
-    c.run["pkc"] = fenced(lambda: K.run_stencil5(pin, pout, tile))
     c.run["numba"] = lambda: NB.stencil5(nin, nout)
     c.run["numpy"] = lambda: NP.stencil5(min_, mout)
-    for who, arr in zip(WHO, (pout, nout, mout)):
-        c.result[who] = (lambda x: lambda: np.asarray(x))(arr)
+    c.result["numba"], c.result["numpy"] = result_of(nout), result_of(mout)
     return c
 
 
@@ -276,14 +349,16 @@ def case_transpose():
     n, tile = SIZES["transpose"], SIZES["tile"]
     c = Case("transpose (B += A^T; A += 1)", f"{n}x{n}, tile {tile}", nbytes=4 * 8 * n * n)
     A0 = np.arange(n * n, dtype=np.float64).reshape(n, n)
-    pA, pB = pk_view(A0), new_view((n, n))
+
+    def pkc(mod):
+        pA, pB = pk_view(A0), new_view((n, n))
+        return fenced(lambda: mod.run_transpose(pA, pB, tile)), result_of(pB)
+    add_pkc(c, pkc)
     nA, nB = A0.copy(), np.zeros((n, n))
     mA, mB = A0.copy(), np.zeros((n, n))
-    c.run["pkc"] = fenced(lambda: K.run_transpose(pA, pB, tile))
     c.run["numba"] = lambda: NB.transpose(nA, nB, tile)
     c.run["numpy"] = lambda: NP.transpose(mA, mB)
-    for who, arr in zip(WHO, (pB, nB, mB)):
-        c.result[who] = (lambda x: lambda: np.asarray(x))(arr)
+    c.result["numba"], c.result["numpy"] = result_of(nB), result_of(mB)
     return c
 
 
@@ -294,14 +369,16 @@ def case_gather():
     rng = np.random.default_rng(12)
     idx0 = rng.integers(0, n, n, dtype=np.int64)
     x0 = rng.random(n)
-    px, pidx, py = pk_view(x0), pk_view(idx0, pk.int64), new_view((n,))
+
+    def pkc(mod):
+        px, pidx, py = pk_view(x0), pk_view(idx0, pk.int64), new_view((n,))
+        return fenced(lambda: mod.run_gather(px, pidx, py)), result_of(py)
+    add_pkc(c, pkc)
     nx_, nidx, ny = x0.copy(), idx0.copy(), np.zeros(n)
     mx, midx, my = x0.copy(), idx0.copy(), np.zeros(n)
-    c.run["pkc"] = fenced(lambda: K.run_gather(px, pidx, py))
     c.run["numba"] = lambda: NB.gather(nx_, nidx, ny)
     c.run["numpy"] = lambda: NP.gather(mx, midx, my)
-    for who, arr in zip(WHO, (py, ny, my)):
-        c.result[who] = (lambda x: lambda: np.asarray(x))(arr)
+    c.result["numba"], c.result["numpy"] = result_of(ny), result_of(my)
     return c
 
 
@@ -310,29 +387,33 @@ def case_gups():
     (pkc's pk.atomic_fetch_xor; Numba has no CPU atomics; NumPy the same
     ufunc.at, measured once for both rows)."""
     T, U = SIZES["gups_table"], SIZES["gups_updates"]
+    ck = {"pkc_checked": "pkc_checked"} if KC else {}
+    cka = {"pkc_checked": "pkc_atomic_checked"} if KC else {}
     c = Case("gups", f"table 2^{T.bit_length() - 1}, 2^{U.bit_length() - 1} updates",
              updates=U,
              # a lost update (two threads xor-ing one entry at once) flips an
              # entry back: a handful can happen in the non-atomic versions
              bad_ok=max(16, T // 10000),
-             rows=[("gups xor, non-atomic", {"pkc": "pkc", "numba": "numba", "numpy": "numpy"}),
+             rows=[("gups xor, non-atomic",
+                    {"pkc": "pkc", "numba": "numba", "numpy": "numpy", **ck}),
                    ("gups xor, atomic (Numba: no CPU atomics)",
-                    {"pkc": "pkc_atomic", "numba": None, "numpy": "numpy"})])
+                    {"pkc": "pkc_atomic", "numba": None, "numpy": "numpy", **cka})])
     rng = np.random.default_rng(2021)
     idx0 = rng.integers(0, T, U, dtype=np.int64)
     t0 = np.arange(T, dtype=np.int64)
     datum = np.int64(-1)
-    ptab, pidx = pk_view(t0, pk.int64), pk_view(idx0, pk.int64)
-    ptab2 = pk_view(t0, pk.int64)
+    for who, mod in PKC:
+        atomic = who.replace("pkc", "pkc_atomic")
+        ptab, ptab2, pidx = pk_view(t0, pk.int64), pk_view(t0, pk.int64), pk_view(idx0, pk.int64)
+        c.run[who] = fenced((lambda m, t, i: lambda: m.run_gups(t, i, -1))(mod, ptab, pidx))
+        c.run[atomic] = fenced((lambda m, t, i: lambda: m.run_gups_atomic(t, i, -1))(mod, ptab2, pidx))
+        c.result[who], c.result[atomic] = result_of(ptab), result_of(ptab2)
     ntab, nidx = t0.copy(), idx0.copy()
     mtab, midx = t0.copy(), idx0.copy()
-    c.run["pkc"] = fenced(lambda: K.run_gups(ptab, pidx, -1))
-    c.run["pkc_atomic"] = fenced(lambda: K.run_gups_atomic(ptab2, pidx, -1))
     c.run["numba"] = lambda: NB.gups(ntab, nidx, datum)
     c.run["numpy"] = lambda: NP.gups(mtab, midx, datum)
-    for who, arr in (("pkc", ptab), ("pkc_atomic", ptab2), ("numba", ntab), ("numpy", mtab)):
-        c.result[who] = (lambda x: lambda: np.asarray(x))(arr)
-    c.exact = {"pkc_atomic"}   # atomic updates lose nothing: must be exact
+    c.result["numba"], c.result["numpy"] = result_of(ntab), result_of(mtab)
+    c.exact = {"pkc_atomic", "pkc_atomic_checked"}   # atomic updates lose nothing: must be exact
     return c
 
 
@@ -344,52 +425,18 @@ def case_yAx():
     y0 = 1.0 + (i % 7) * 0.5
     x0 = (j % 5) - 1.5
     A0 = ((i[:, None] + 2 * j[None, :]) % 11) * 0.25
-    py, px, pA = pk_view(y0), pk_view(x0), pk_view(A0)
     last = {}
-
-    def keep(who, f):
-        def g():
-            last[who] = f()
-        return g
-    c.run["pkc"] = keep("pkc", lambda: K.run_yAx(M, py, px, pA))
-    c.run["numba"] = keep("numba", lambda: NB.yAx(y0, x0, A0))
-    c.run["numpy"] = keep("numpy", lambda: NP.yAx(y0, x0, A0))
-    for who in WHO:
+    for who, mod in PKC:
+        py, px, pA = pk_view(y0), pk_view(x0), pk_view(A0)
+        c.run[who] = keeper(last, who, (lambda m, y, x, A: lambda: m.run_yAx(M, y, x, A))(mod, py, px, pA))
+    c.run["numba"] = keeper(last, "numba", lambda: NB.yAx(y0, x0, A0))
+    c.run["numpy"] = keeper(last, "numpy", lambda: NP.yAx(y0, x0, A0))
+    for who in c.run:
         c.result[who] = (lambda w: lambda: np.array([last[w]]))(who)
     return c
 
 
-RHO, CUTOFF, SKIN = 0.8442, 2.5, 0.3
-
-
-def lj_system(nx):
-    """FCC lattice (md_lj.py's density), positions jittered so that forces
-    are not zero by symmetry, and a full neighbour list within cutoff + skin
-    (minimum image), padded with -1 to the longest list."""
-    a = (4.0 / RHO) ** (1.0 / 3.0)
-    L = nx * a
-    basis = np.array([[0.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.5, 0.0, 0.5], [0.0, 0.5, 0.5]])
-    g = np.arange(nx, dtype=np.float64)
-    cells = np.stack(np.meshgrid(g, g, g, indexing="ij"), -1).reshape(-1, 3)
-    x = ((cells[:, None, :] + basis[None, :, :]) * a).reshape(-1, 3)
-    x += np.random.default_rng(5).uniform(-0.05, 0.05, x.shape)
-    x %= L
-    n = len(x)
-    rn2 = (CUTOFF + SKIN) ** 2
-    lists = []
-    for s in range(0, n, 512):
-        d = x[s:s + 512, None, :] - x[None, :, :]
-        d -= L * np.floor(d / L + 0.5)
-        r2 = np.einsum("ijc,ijc->ij", d, d)
-        r2[np.arange(len(r2)), np.arange(s, s + len(r2))] = np.inf
-        lists.extend(np.flatnonzero(row < rn2) for row in r2)
-    K_ = max(len(li) for li in lists)
-    neigh = np.zeros((n, K_), dtype=np.int32)
-    num = np.array([len(li) for li in lists], dtype=np.int32)
-    for i, li in enumerate(lists):
-        neigh[i, :len(li)] = li
-        neigh[i, len(li):] = i   # padding: never read by the loops, masked in NumPy
-    return x, L, num, neigh
+from lj_system import CUTOFF, lj_system  # noqa: E402
 
 
 def case_lj():
@@ -400,15 +447,17 @@ def case_lj():
     c = Case("Lennard-Jones force (neighbour list)",
              f"{n} atoms, {int(num0.mean())} neigh/atom", rtol=1e-10)
     c.atol_scale = True
-    px, pnum, pneigh = pk_view(x0), pk_view(num0, pk.int32), pk_view(neigh0, pk.int32)
-    pf = new_view((n, 3))
+
+    def pkc(mod):
+        px, pnum, pneigh = pk_view(x0), pk_view(num0, pk.int32), pk_view(neigh0, pk.int32)
+        pf = new_view((n, 3))
+        return (fenced(lambda: mod.run_lj_force(L, rc2, px, pnum, pneigh, pf)), result_of(pf))
+    add_pkc(c, pkc)
     nf, mf = np.zeros((n, 3)), np.zeros((n, 3))
     nx_, nnum, nneigh = x0.copy(), num0.copy(), neigh0.copy()
-    c.run["pkc"] = fenced(lambda: K.run_lj_force(L, rc2, px, pnum, pneigh, pf))
     c.run["numba"] = lambda: NB.lj_force(L, rc2, nx_, nnum, nneigh, nf)
     c.run["numpy"] = lambda: NP.lj_force(L, rc2, x0, num0, neigh0, mf)
-    for who, arr in zip(WHO, (pf, nf, mf)):
-        c.result[who] = (lambda a: lambda: np.asarray(a))(arr)
+    c.result["numba"], c.result["numpy"] = result_of(nf), result_of(mf)
     c.pairs = int(num0.sum())
     return c
 
@@ -439,27 +488,6 @@ def huge_share(a):
 
 
 MEMORY = {}   # who -> share of the nstream inputs in huge pages (reported)
-
-
-def check(case, who, got, ref, when):
-    got, ref = np.asarray(got), np.asarray(ref)
-    assert got.shape == ref.shape, f"{case.name}: {who} result shape {got.shape} != {ref.shape}"
-    if case.bad_ok and who not in getattr(case, "exact", ()):
-        bad = int(np.count_nonzero(got != ref))
-        assert bad <= case.bad_ok, (f"{case.name}: {who} differs from NumPy in {bad} entries "
-                                    f"({when}; {case.bad_ok} lost updates allowed)")
-        if bad:
-            log(f"#   {case.name}: {who}: {bad} entries differ from NumPy ({when}): lost updates")
-        return
-    if case.rtol == 0.0:
-        ok = np.array_equal(got, ref)
-        assert ok, f"{case.name}: {who} result differs from NumPy's ({when})"
-        return
-    scale = float(np.abs(ref).max()) if getattr(case, "atol_scale", False) else 0.0
-    ok = np.allclose(got, ref, rtol=case.rtol, atol=case.rtol * scale)
-    worst = float(np.max(np.abs(got - ref) / np.maximum(np.abs(ref), 1e-300)))
-    assert ok, (f"{case.name}: {who} result differs from NumPy's ({when}; largest relative "
-                f"difference {worst:.3g}, allowed {case.rtol:g})")
 
 
 def check_all(case, when):
@@ -598,20 +626,6 @@ def first_calls(reps, coldest_reps):
 
 # --- reporting -----------------------------------------------------------------
 
-def paired(a, b):
-    """'median (q1-q3)' of the per-repetition ratios a[r] / b[r]."""
-    r = sorted(x / y for x, y in zip(a, b) if y)
-    if len(r) < 3:
-        return ""
-    q = statistics.quantiles(r, n=4)
-    return f"{q[1]:.2f} ({q[0]:.2f}-{q[2]:.2f})"
-
-
-def fmt_t(s, unit):
-    v = s * {"ms": 1e3, "us/call": 1e6, "s": 1.0}[unit]
-    return f"{v:.3f}" if v < 100 else f"{v:.1f}"
-
-
 def thp_mode():
     try:
         with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
@@ -638,14 +652,19 @@ def machine():
 
 def main():
     only = [s for s in ARGS.only.split(",") if s]
-    want = (lambda name: not only or any(o in name for o in only))
+    skip = [s for s in ARGS.skip.split(",") if s]
+    want = (lambda name: (not only or any(o in name for o in only))
+            and not any(o in name for o in skip))
     t_start = time.perf_counter()
     load0 = os.getloadavg()
-    rows = []   # (name, size, unit, {who: median s or None}, {who: rate str}, spread str)
+    # (name, size, unit, {who: median s or None}, {who: rate str}, spread str,
+    #  checked: (median s, "per rep checked/pkc") with --bounds-check, else None)
+    rows = []
 
     def add_rows(case, times):
-        specs = case.rows or [(case.name, {w: w for w in WHO})]
+        specs = case.rows or [(case.name, {w: w for w in WHO + tuple(w for w, _ in PKC[1:])})]
         for name, keys in specs:
+            ck = keys.pop("pkc_checked", None)
             med = {w: (statistics.median(times[k]) if k else None) for w, k in keys.items()}
             rate = {}
             for w, m in med.items():
@@ -660,9 +679,12 @@ def main():
                 else:
                     rate[w] = ""
             spread = paired(times[keys["pkc"]], times[keys["numba"]]) if keys["numba"] else "n/a"
-            rows.append((name, f"{case.size}; {case.repeats} reps", "ms", med, rate, spread))
+            chk = (statistics.median(times[ck]), paired(times[ck], times[keys["pkc"]])) if ck else None
+            rows.append((name, f"{case.size}; {case.repeats} reps", "ms", med, rate, spread, chk))
             log(f"# {name}: " + ", ".join(
-                f"{NAMES[w]} {fmt_t(m, 'ms') if m else 'n/a'} ms" for w, m in med.items()))
+                f"{NAMES[w]} {fmt_t(m, 'ms') if m else 'n/a'} ms" for w, m in med.items())
+                + (f", pkc checked {fmt_t(chk[0], 'ms')} ms (checked/pkc per rep {chk[1]})"
+                   if chk else ""))
 
     builders = [("nstream", case_nstream)]
     builders += [(f"BabelStream {k}", (lambda k: lambda: case_babel(k))(k))
@@ -685,7 +707,7 @@ def main():
         times, calls = time_trivial(ARGS.repeats, ARGS.warmup)
         med = {w: statistics.median(t) for w, t in times.items()}
         rows.append(("trivial launch (N=1)", f"{calls} calls in a row", "us/call", med,
-                     {w: "" for w in WHO}, paired(times["pkc"], times["numba"])))
+                     {w: "" for w in WHO}, paired(times["pkc"], times["numba"]), None))
         log("# trivial: " + ", ".join(f"{NAMES[w]} {m * 1e6:.2f} us/call" for w, m in med.items()))
     first = None
     if want("first"):
@@ -695,23 +717,23 @@ def main():
         none = {w: "" for w in WHO}
         rows.append(("import, fresh process (pykokkos / numba + the kernel file)", "", "s",
                      {"pkc": fm["pkc_import"], "numba": fm["numba_import"], "numpy": None}, none,
-                     paired(first["pkc_import"], first["numba_import"])))
+                     paired(first["pkc_import"], first["numba_import"]), None))
         rows.append(("first call, fresh process (pkc: module already built; Numba: JIT compile)",
                      "nstream, 2^16", "s",
                      {"pkc": fm["pkc_warm"], "numba": fm["numba"], "numpy": None}, none,
-                     paired(first["pkc_warm"], first["numba"])))
+                     paired(first["pkc_warm"], first["numba"]), None))
         rows.append(("first call, fresh process, module not built (pkc: cold `pkc build`, "
                      "toolchain cache warm; Numba: JIT compile)", "nstream, 2^16", "s",
                      {"pkc": fm["pkc_cold"], "numba": fm["numba"], "numpy": None}, none,
-                     paired(first["pkc_cold"], first["numba"])))
+                     paired(first["pkc_cold"], first["numba"]), None))
         rows.append(("first call, fresh process, nothing cached, no toolchain cache either "
                      "(pkc: first build on the machine; Numba: JIT compile)", "nstream, 2^16", "s",
                      {"pkc": fm["pkc_coldest"], "numba": fm["numba"], "numpy": None}, none,
-                     paired(first["pkc_coldest"], first["numba"])))
+                     paired(first["pkc_coldest"], first["numba"]), None))
         rows.append(("first call, fresh process, compiled code on disk (pkc: module built; "
                      "Numba: cache=True, warm)", "nstream, 2^16", "s",
                      {"pkc": fm["pkc_warm"], "numba": fm["numba_cached"], "numpy": None}, none,
-                     paired(first["pkc_warm"], first["numba_cached"])))
+                     paired(first["pkc_warm"], first["numba_cached"]), None))
         log("# first calls: " + ", ".join(f"{k} {v:.3f} s" for k, v in fm.items())
             + f" ({time.perf_counter() - t0:.1f} s)")
     elapsed = time.perf_counter() - t_start
@@ -720,19 +742,34 @@ def main():
     m = machine()
     head = ("| kernel | size | unit | pkc | Numba | NumPy | pkc/Numba | pkc/Numba per rep "
             "| pkc/NumPy | pkc rate | Numba rate | NumPy rate |")
-    lines = [head, "|" + "---|" * 12]
-    for name, size, unit, med, rate, spread in rows:
+    if KC:
+        head += " pkc checked | checked/pkc | checked/pkc per rep |"
+    lines = [head, "|" + "---|" * (15 if KC else 12)]
+    for name, size, unit, med, rate, spread, chk in rows:
         cell = {w: (fmt_t(med[w], unit) if med[w] is not None else "n/a") for w in WHO}
         r_nb = f"{med['pkc'] / med['numba']:.2f}" if med["numba"] else "n/a"
         r_np = f"{med['pkc'] / med['numpy']:.2f}" if med["numpy"] else "n/a"
-        lines.append(f"| {name} | {size} | {unit} | {cell['pkc']} | {cell['numba']} | "
-                     f"{cell['numpy']} | {r_nb} | {spread} | {r_np} | {rate['pkc']} | {rate['numba']} | "
-                     f"{rate['numpy']} |")
+        line = (f"| {name} | {size} | {unit} | {cell['pkc']} | {cell['numba']} | "
+                f"{cell['numpy']} | {r_nb} | {spread} | {r_np} | {rate['pkc']} | {rate['numba']} | "
+                f"{rate['numpy']} |")
+        if KC:
+            line += (f" {fmt_t(chk[0], unit)} | {chk[0] / med['pkc']:.2f} | {chk[1]} |" if chk
+                     else " n/a | n/a | n/a |")
+        lines.append(line)
     table = "\n".join(lines)
+    if ARGS.json:   # for scaling.py
+        import json
+        with open(ARGS.json, "w") as f:
+            json.dump({"threads": ARGS.threads, "rows": [
+                {"name": r[0], "unit": r[2], "med": r[3], "spread": r[5], "checked": r[6]}
+                for r in rows]}, f)
     desc = (f"{m['cpu']}; {m['cxx']}; {m['numba']}; {m['numpy']}; {m['python']}. "
             f"pkc: OpenMP backend, OMP_NUM_THREADS={ARGS.threads}, OMP_PROC_BIND=spread, "
             f"OMP_PLACES=threads; Numba: NUMBA_NUM_THREADS={ARGS.threads}; NumPy: one thread."
-            + (" pkc's Views over np.empty arrays (--pk-huge-pages)." if ARGS.pk_huge_pages else ""))
+            + (" pkc's Views over np.empty arrays (--pk-huge-pages)." if ARGS.pk_huge_pages else "")
+            + (" pkc checked: the same kernels built with `pkc build --bounds-check` (what "
+               "PKC_BOUNDS_CHECK=1 selects), on Views of their own." if KC else "")
+            + (" " + NUMPY_NOTE if NUMPY_NOTE else ""))
     notes = [
         f"Medians of at least {ARGS.repeats} timed repetitions after {ARGS.warmup} warm-ups, the "
         "contenders alternating in rotated order each repetition; ratios are ratios of the "
@@ -742,12 +779,12 @@ def main():
         "noise. Rows of short kernels repeat more (up to 41 times, about 4 s a row). "
         "Rates count the bytes a "
         "kernel must move (no write-allocate traffic; gather counts 8 bytes per random read).",
-        "Import and first-call rows: medians of fresh processes (first_call.py; 5 of each kind, "
+        ("Import and first-call rows: medians of fresh processes (first_call.py; 5 of each kind, "
         "3 for the empty toolchain cache, the kinds alternating), the first call of nstream on "
         "2^16 doubles, imports not included; pkc's first call loads the module and starts "
         "Kokkos (cold: runs `pkc build` first, with a private copy of pkc; its toolchain cache "
         "is ~/.cache/pkc, or a fresh PKC_CACHE_DIR for the first build on the machine), "
-        "Numba's compiles (or loads its cache) and starts its threads.",
+        "Numba's compiles (or loads its cache) and starts its threads.") if first else "",
         f"Load average {load0[0]:.2f} at the start, {load1[0]:.2f} at the end, niceness "
         f"{os.getpriority(os.PRIO_PROCESS, 0)} (a 2-core VM shared with other work: "
         f"expect several % of noise between runs); whole run {elapsed:.0f} s.",
@@ -765,6 +802,7 @@ def main():
     print()
     print(table)
     print()
+    notes = [n for n in notes if n]
     for n in notes:
         print(n)
     if ARGS.md:
