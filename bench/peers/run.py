@@ -228,11 +228,20 @@ def checked_kernels():
     spec.loader.exec_module(mod)
     x, idx, y = pk.View([4], pk.double), pk.View([4], pk.int64), pk.View([4], pk.double)
     np.asarray(idx)[...] = [0, 1, 2, 4]
+    # the shim loads a module on its first call, checked as PKC_BOUNDS_CHECK says
+    # (it would rebuild this one unchecked without it); later calls reuse it
+    was = os.environ.get("PKC_BOUNDS_CHECK")
+    os.environ["PKC_BOUNDS_CHECK"] = "1"
     try:
         mod.run_gather(x, idx, y)
         pk.fence()
     except IndexError:
         return mod
+    finally:
+        if was is None:
+            del os.environ["PKC_BOUNDS_CHECK"]
+        else:
+            os.environ["PKC_BOUNDS_CHECK"] = was
     raise AssertionError(f"{dst}: the --bounds-check build did not raise IndexError for x[4]")
 
 
