@@ -165,6 +165,18 @@ static bool dead_store(const pkb_ctx *c, const pki_stmt *s) {
           v->kind == PKI_E_BOOL);
 }
 
+/* The operand of e when e converts a narrower integer to int64 (every value
+ * kept, as C++ converts implicitly where an int64_t is declared): the cast
+ * need not be written there. NULL otherwise. */
+static const pki_expr *widening_to_i64(const pki_expr *e) {
+  if (!e || e->kind != PKI_E_CAST || e->type.kind != PKI_I64 || e->nargs < 1 || !e->args[0])
+    return NULL;
+  pki_kind k = e->args[0]->type.kind;
+  bool narrower = k == PKI_I8 || k == PKI_I16 || k == PKI_I32 || k == PKI_U8 || k == PKI_U16 ||
+                  k == PKI_U32;
+  return narrower ? e->args[0] : NULL;
+}
+
 static void emit_decl(pkb_ctx *c, const pki_stmt *s) {
   if (!emit_special_decl(c, s)) {
     const pki_var *v = s->var; /* a number assigned only here is const */
@@ -177,8 +189,9 @@ static void emit_decl(pkb_ctx *c, const pki_stmt *s) {
     pkb_put(c->b, " ");
     pkb_put_ident(c->b, s->var->name);
     pkb_put(c->b, " = ");
+    const pki_expr *narrow = s->var->type.kind == PKI_I64 ? widening_to_i64(s->value) : NULL;
     if (s->value)
-      value(c, s->value);
+      value(c, narrow ? narrow : s->value);
     else
       put_zero(c->b, s->var->type);
     pkb_put(c->b, ";\n");

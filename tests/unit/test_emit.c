@@ -567,6 +567,34 @@ static void test_emit_shared_tables(void **state) {
   pki_module_free(m);
 }
 
+/* An int32 element read into an int local: C++ widens it where the int64_t is
+ * declared, no cast written; a call still gets one (pkc::min takes one type). */
+static void test_emit_widening_decl(void **state) {
+  (void)state;
+  static const char src[] = "import pykokkos as pk\n"
+                            "@pk.workunit\n"
+                            "def k(i: int, idx: pk.View1D[pk.int32], y: pk.View1D[float], n: int):\n"
+                            "    j: int = idx[i]\n"
+                            "    m: int = min(idx[i], n)\n"
+                            "    y[i] = j + m\n";
+  char out[300], py[300], err[512] = "", path[400];
+  snprintf(out, sizeof out, "%s/widen.pk", tmpdir);
+  snprintf(py, sizeof py, "%s/widen.py", tmpdir);
+  pki_diags d = {0};
+  pki_module *m = pkf_lower(py, src, sizeof src - 1, &d);
+  assert_int_equal(d.errors + pki_check(m, &d), 0);
+  pkb_options o = opts(out);
+  o.line_directives = false;
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/widen.cpp", out);
+  char *cpp = slurp(path);
+  assert_non_null(cpp);
+  HAS(cpp, "const int64_t j = idx(i);");
+  HAS(cpp, "static_cast<int64_t>(idx(i))");
+  free(cpp);
+  pki_module_free(m);
+}
+
 /* Emitting again with no change keeps the files' mtimes. */
 /* int64's lowest value has no C++ literal (9223372036854775808 does not fit):
  * it is written INT64_MIN, not as a literal g++ warns about (issue 11). */
@@ -869,6 +897,7 @@ int main(void) {
       cmocka_unit_test(test_emit_int64_min),
       cmocka_unit_test(test_emit_constant_index),
       cmocka_unit_test(test_emit_shared_tables),
+      cmocka_unit_test(test_emit_widening_decl),
       cmocka_unit_test(test_emit_unchanged_keeps_mtime),
       cmocka_unit_test(test_build_openmp_and_run),
       cmocka_unit_test(test_build_missing_backend),
