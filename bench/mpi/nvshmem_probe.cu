@@ -43,7 +43,7 @@ __global__ void count_wrong(const double *a, long n, double base, int *wrong) {
 // GPU-initiated: block b puts elements [b*chunk, (b+1)*chunk) to the peer.
 __global__ void put_blocks(double *dst, const double *src, long n, long chunk, int peer) {
   long lo = blockIdx.x * chunk;
-  long m = std::min(chunk, n - lo);
+  long m = n - lo < chunk ? n - lo : chunk;
   if (m > 0) nvshmemx_double_put_nbi_block(dst + lo, src + lo, static_cast<size_t>(m), peer);
 }
 
