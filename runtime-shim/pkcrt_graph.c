@@ -21,6 +21,7 @@ typedef void *pkr_cu_stream, *pkr_cu_graph, *pkr_cu_graph_exec;
 #define PKR_CU_STREAM_PER_THREAD ((pkr_cu_stream)0x2)
 #define PKR_CU_CAPTURE_THREAD_LOCAL 1      /* CU_STREAM_CAPTURE_MODE_THREAD_LOCAL */
 #define PKR_CU_ERROR_INVALIDATED 901       /* CUDA_ERROR_STREAM_CAPTURE_INVALIDATED */
+#define PKR_CU_NODE_MEMCPY 1               /* CU_GRAPH_NODE_TYPE_MEMCPY */
 
 typedef struct pkr_cuda {
   int tried, ok;
@@ -34,6 +35,7 @@ typedef struct pkr_cuda {
   pkr_cu_result (*graph_destroy)(pkr_cu_graph);
   pkr_cu_result (*nodes)(pkr_cu_graph, void **, size_t *);
   pkr_cu_result (*error_name)(pkr_cu_result, const char **);
+  pkr_cu_result (*node_type)(void *, int *);
 } pkr_cuda;
 
 /* The driver's entry points, looked up once per process (guarded). */
@@ -74,7 +76,8 @@ static void pkr_cu_load(void) {
                 pkr_cu_sym(dl, (void **)&pkr_cu.exec_destroy, "cuGraphExecDestroy") ||
                 pkr_cu_sym(dl, (void **)&pkr_cu.graph_destroy, "cuGraphDestroy") ||
                 pkr_cu_sym(dl, (void **)&pkr_cu.nodes, "cuGraphGetNodes") ||
-                pkr_cu_sym(dl, (void **)&pkr_cu.error_name, "cuGetErrorName"));
+                pkr_cu_sym(dl, (void **)&pkr_cu.error_name, "cuGetErrorName") ||
+                pkr_cu_sym(dl, (void **)&pkr_cu.node_type, "cuGraphNodeGetType"));
 }
 
 static const pkr_cuda *pkr_cuda_get(void) {
@@ -115,6 +118,22 @@ int pkr_graph_begin(char *err, size_t errlen) {
   return r ? -1 : 0;
 }
 
+/* Whether graph (n nodes) holds a memory copy node: Kokkos 3.4 launches a
+ * functor of 512 bytes or more by copying it from a pinned host buffer that
+ * the next such launch overwrites, so a replay would read another kernel's
+ * arguments. 1 also where the nodes cannot be listed. */
+static int pkr_graph_has_copy(const pkr_cuda *cu, pkr_cu_graph graph, size_t n) {
+  void **nodes = (void **)calloc(n, sizeof *nodes);
+  size_t got = n;
+  int copy = !nodes || cu->nodes(graph, nodes, &got) != 0;
+  for (size_t i = 0; !copy && i < got; i++) {
+    int type = -1;
+    copy = cu->node_type(nodes[i], &type) != 0 || type == PKR_CU_NODE_MEMCPY;
+  }
+  free(nodes);
+  return copy;
+}
+
 /* Ends the capture; a graph with no node means the kernels went elsewhere. */
 pkr_graph *pkr_graph_end(char *err, size_t errlen) {
   const pkr_cuda *cu = pkr_cuda_get();
@@ -135,14 +154,19 @@ pkr_graph *pkr_graph_end(char *err, size_t errlen) {
   }
   size_t n = 0;
   cu->nodes(graph, NULL, &n);
-  pkr_cu_graph_exec exec = NULL;
-  r = n ? cu->instantiate(&exec, graph, 0) : 0;
-  cu->graph_destroy(graph);
-  if (!n) {
-    pkr_gmsg(err, errlen, "the capture holds no kernel: the step's kernels did not launch "
-                          "on the per-thread default stream");
+  if (!n || pkr_graph_has_copy(cu, graph, n)) {
+    cu->graph_destroy(graph);
+    pkr_gmsg(err, errlen, !n ? "the capture holds no kernel: the step's kernels did not "
+                               "launch on the per-thread default stream"
+                             : "the capture holds a memory copy: a kernel whose arguments "
+                               "Kokkos copies from host memory at each launch (a functor of "
+                               "512 bytes or more, launched through constant memory) or a "
+                               "copy in the step would replay stale data");
     return NULL;
   }
+  pkr_cu_graph_exec exec = NULL;
+  r = cu->instantiate(&exec, graph, 0);
+  cu->graph_destroy(graph);
   if (r) {
     pkr_cu_fail(cu, r, "cuGraphInstantiate", err, errlen);
     return NULL;

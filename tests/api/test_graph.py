@@ -153,6 +153,26 @@ class Ranks(unittest.TestCase):
         self.run_ranks(2)
 
 
+class NPBench(unittest.TestCase):
+    """bench/graphs/ (issue 25 item 4) at their # test-args sizes: replay
+    gives bitwise the plain steps' numbers and numpy's."""
+
+    def test_programs(self):
+        import re
+        env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "runtime-shim", "python"))
+        env["PATH"] = os.path.join(ROOT, "build", "bin") + os.pathsep + env.get("PATH", "")
+        for name in ("jacobi_1d", "jacobi_2d", "heat_3d", "fdtd_2d", "adi"):
+            path = os.path.join(ROOT, "bench", "graphs", name + ".py")
+            with open(path) as f:
+                sizes = re.search(r"^# test-args: (.*)$", f.read(), re.M).group(1).split()
+            r = subprocess.run([sys.executable, path] + sizes, capture_output=True, text=True,
+                               env=env, timeout=600)
+            out = r.stdout + r.stderr
+            self.assertEqual(r.returncode, 0, out)
+            self.assertIn(f"{name}: verification PASSED", out)
+            self.assertIn("graph == plain bitwise: yes, numpy: yes", out)
+
+
 class RuntimeLibrary(unittest.TestCase):
     """libpkcrt's CUDA graph functions without a CUDA driver (this machine)."""
 
