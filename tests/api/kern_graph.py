@@ -63,3 +63,21 @@ def step(u, unew, res, count, halo=None):
     pk.parallel_for(pk.MDRangePolicy([1, 1], [n + 1, m + 1]), jacobi, u=u, unew=unew)
     pk.parallel_for(1, residual, u=u, unew=unew, res=res, count=count)
     pk.parallel_for(pk.MDRangePolicy([1, 1], [n + 1, m + 1]), copy_back, unew=unew, u=u)
+
+
+def update(u, unew, lo, hi):
+    if lo[0] < hi[0] and lo[1] < hi[1]:
+        pk.parallel_for(pk.MDRangePolicy([lo[0], lo[1]], [hi[0], hi[1]]), jacobi, u=u, unew=unew)
+
+
+def step_overlap(u, unew, res, count, halo):
+    """step with the exchange overlapped: start, inner cells, finish, the rim."""
+    n, m = u.shape[0] - 2, u.shape[1] - 2
+    halo.start()
+    update(u, unew, [2, 2], [n, m])
+    halo.finish()
+    for lo, hi in (([1, 1], [2, m + 1]), ([n, 1], [n + 1, m + 1]),
+                   ([2, 1], [n, 2]), ([2, m], [n, m + 1])):
+        update(u, unew, lo, hi)
+    pk.parallel_for(1, residual, u=u, unew=unew, res=res, count=count)
+    pk.parallel_for(pk.MDRangePolicy([1, 1], [n + 1, m + 1]), copy_back, unew=unew, u=u)

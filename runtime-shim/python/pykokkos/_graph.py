@@ -206,6 +206,14 @@ class Graph:
         if failure is not None:
             if g:
                 lib.pkr_graph_destroy(g)
+            if isinstance(failure, RuntimeError) and not str(failure).startswith("pk.Graph"):
+                raise RuntimeError(
+                    f"pk.Graph: capturing the step failed at a launch: {failure}. Inside a "
+                    f"capture no launch may wait for the device: on GPUs a kernel that can "
+                    f"raise a Python error (integer // or %, range() with a computed step) "
+                    f"fences after its launch (build with --error-model=numpy), and Kokkos "
+                    f"3.4 needs modules built with CXXFLAGS='--default-stream per-thread'"
+                ) from failure
             raise failure
         if not g:
             raise RuntimeError(
