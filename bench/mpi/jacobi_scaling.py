@@ -25,7 +25,9 @@ Driver (runs mpirun once per rank count, prints a markdown table):
 --quick: tiny grids, a few iterations (seconds on a CPU; `make test` runs it
 through tests/api/test_mpi_scaling.py). --gpu: PKC_BACKEND=cuda, GPU-filling
 grids (2-D 8192^2 and 3-D 512^3 per rank weak; the same global grids strong)
-plus the 3-D 128^3 per rank case. Worker (one rank count, one line per case,
+plus the 3-D 128^3 per rank case. --graph: also the step replayed through
+pk.Graph (a CUDA graph on CUDA, the NCCL exchange captured with the
+kernels), checked bitwise against plain steps and timed. Worker (one rank count, one line per case,
 `CASE ...`): mpirun -np P python3 bench/mpi/jacobi_scaling.py --worker [--quick|--gpu]
 """
 import argparse
@@ -219,6 +221,24 @@ class Grid:
                     return f"plane {p} of dimension {d}: {bad} cells differ from numpy"
         return None
 
+    def check_graph(self, overlap, steps=3):
+        """The step replayed through pk.Graph (a CUDA graph on CUDA) from the
+        field: (the Graph, error text or None if it equals `steps` plain steps
+        bitwise)."""
+        start = self.start_state(field(self.axes()) * (1.0 / 61.0))
+        self.u[...] = start
+        self.unew[...] = start
+        for _ in range(steps):
+            self.step(overlap)
+        want = np.array(self.u)
+        self.u[...] = start                 # host writes reach the device before replay
+        self.unew[...] = start
+        gr = pk.Graph(self.step, overlap)
+        gr.replay(steps)
+        got = np.array(self.u)
+        bad = int((got != want).sum())
+        return gr, (f"graph replay differs from the plain steps in {bad} cells" if bad else None)
+
     def timed_blocks(self, fn, blocks, per_block):
         """Median over blocks of the slowest rank's seconds per call of fn."""
         times = []
@@ -267,6 +287,9 @@ def worker(a):
         for overlap in (False, True):
             t0 = time.perf_counter()
             errs = [g.check_exchange(overlap), g.check_step(overlap)]
+            if a.graph:
+                gr, e = g.check_graph(overlap)
+                errs.append(e)
             err = next((e for e in errs if e), None)
             errs = cart.allgather(err)
             verify_s = cart.allreduce(time.perf_counter() - t0, op=MPI.MAX)
@@ -276,12 +299,17 @@ def worker(a):
             pk.fence()
             t_it = g.timed_blocks(lambda: g.step(overlap), blocks, per)
             t_ex = g.timed_blocks(lambda: g.exchange(overlap), blocks, per)
+            graph = ""
+            if a.graph:   # the same step replayed from pk.Graph, per iteration
+                gr.replay(warm)
+                t_gr = g.timed_blocks(lambda: gr.replay(per), blocks, 1) / per
+                graph = f" | graph_ms={t_gr * 1e3:.4f} ({gr.mode})"
             if cart.Get_rank() == 0:
                 bad = [f"rank {r}: {e}" for r, e in enumerate(errs) if e]
                 print(f"CASE {name} | overlap={'on' if overlap else 'off'} | ranks={ranks} | "
                       f"grid={'x'.join(map(str, n))} | dims={'x'.join(map(str, cart.dims))} | "
                       f"ms_per_iter={t_it * 1e3:.4f} | halo_ms={t_ex * 1e3:.4f} | "
-                      f"halo_share={100 * t_ex / t_it:.0f}% | verify_s={verify_s:.2f} | "
+                      f"halo_share={100 * t_ex / t_it:.0f}%{graph} | verify_s={verify_s:.2f} | "
                       f"{'verified' if not bad else 'FAILED ' + '; '.join(bad)}", flush=True)
     return 0
 
@@ -293,19 +321,22 @@ def parse_case(line):
     kv = dict(x.split("=", 1) for x in f[1:] if "=" in x)
     return {"name": f[0], "overlap": kv["overlap"], "ranks": int(kv["ranks"]),
             "grid": kv["grid"], "ms": float(kv["ms_per_iter"]), "halo_ms": float(kv["halo_ms"]),
-            "share": kv["halo_share"], "verified": f[-1] == "verified", "status": f[-1]}
+            "share": kv["halo_share"], "verified": f[-1] == "verified", "status": f[-1],
+            "graph": kv.get("graph_ms")}
 
 
 def run_ranks(p, a, env):
     cmd = [shutil.which("mpirun") or "mpirun", "--allow-run-as-root", "--oversubscribe",
            "-np", str(p)]
     for k in ("PYTHONPATH", "PATH", "PKC_BACKEND", "OMP_NUM_THREADS", "NCCL_NVLS_ENABLE",
-              "Kokkos_ROOT", "PKC_RUNTIME_LIB", "LD_LIBRARY_PATH"):
+              "NVSHMEM_DISABLE_NVLS", "CXXFLAGS", "Kokkos_ROOT", "PKC_RUNTIME_LIB",
+              "LD_LIBRARY_PATH"):
         if k in env:
             cmd += ["-x", k]
     cmd += [env.get("PY", sys.executable), os.path.abspath(__file__), "--worker",
             "--warmup", str(a.warmup), "--blocks", str(a.blocks), "--iters", str(a.iters)]
     cmd += ["--quick"] if a.quick else ["--gpu"] if a.gpu else []
+    cmd += ["--graph"] if a.graph else []
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=a.timeout)
     rows = [parse_case(ln) for ln in r.stdout.splitlines() if ln.startswith("CASE ")]
     if r.returncode != 0 or not rows:
@@ -320,8 +351,10 @@ def table(results, ranks):
     base = {(r["name"], r["overlap"]): r for r in results.get(1, [])}
     n = max(ranks)
     head = " | ".join(f"{p} rank{'s' if p > 1 else ''} ms/it" for p in ranks)
-    lines = [f"| case | overlap | {head} | efficiency ({n} vs 1) | halo ms ({n}) | halo share ({n}) | checked |",
-             "|---" * (6 + len(ranks)) + "|"]
+    graph = any(r["graph"] for r in results[n])
+    gcol = f" graph ms/it ({n}) |" if graph else ""
+    lines = [f"| case | overlap | {head} | efficiency ({n} vs 1) | halo ms ({n}) | halo share ({n}) |{gcol} checked |",
+             "|---" * (6 + len(ranks) + graph) + "|"]
     for r in results[n]:
         key = (r["name"], r["overlap"])
         ms = " | ".join(next((f"{x['ms']:.3f}" for x in results[p]
@@ -331,8 +364,9 @@ def table(results, ranks):
             t1 = base[key]["ms"]
             eff = f"{100 * (t1 / r['ms'] if 'weak' in r['name'] else t1 / (n * r['ms'])):.0f}%"
         ok = all(x["verified"] for p in ranks for x in results[p] if (x["name"], x["overlap"]) == key)
+        gval = f" {r['graph']} |" if graph else ""
         lines.append(f"| {r['name']} ({r['grid']} at {n}) | {r['overlap']} | {ms} | {eff} | "
-                     f"{r['halo_ms']:.3f} | {r['share']} | {'yes' if ok else 'NO'} |")
+                     f"{r['halo_ms']:.3f} | {r['share']} |{gval} {'yes' if ok else 'NO'} |")
     return "\n".join(lines)
 
 
@@ -342,6 +376,9 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--gpu", action="store_true")
     ap.add_argument("--worker", action="store_true")
+    ap.add_argument("--graph", action="store_true",
+                    help="also time the step replayed through pk.Graph (on CUDA: modules "
+                         "built with CXXFLAGS='--default-stream per-thread')")
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--blocks", type=int, default=5)
     ap.add_argument("--iters", type=int, default=10, help="iterations per timed block")

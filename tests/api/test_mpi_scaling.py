@@ -65,6 +65,19 @@ class QuickScaling(unittest.TestCase):
             self.assertRegex(ln, r"ms_per_iter=\d+\.\d+ \| halo_ms=\d+\.\d+ \| halo_share=\d+%")
             self.assertTrue(ln.endswith("verified"), ln)
 
+    def test_graph_replay_is_checked_and_timed(self):
+        # --graph: the step replayed through pk.Graph (plain calls here) must
+        # equal the plain steps bitwise on every rank, and is timed alone
+        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                            sys.executable, BENCH, "--worker", "--quick", "--graph"],
+                           capture_output=True, text=True, env=env(), timeout=300)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        lines = [ln for ln in r.stdout.splitlines() if ln.startswith("CASE ")]
+        self.assertEqual(len(lines), 8, r.stdout)
+        for ln in lines:
+            self.assertRegex(ln, r"graph_ms=\d+\.\d+ \(plain\)")
+            self.assertTrue(ln.endswith("verified"), ln)
+
 
 if __name__ == "__main__":
     unittest.main()
