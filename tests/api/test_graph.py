@@ -121,6 +121,25 @@ class Rules(unittest.TestCase):
                 K.scale_all(self.u, 1.0)
         self.assert_refused(step, "step 2 made 2 launches where step 1 made 1")
 
+    def test_numpy_argument(self):
+        a = np.ones((8, 7))
+
+        def step():
+            pk.parallel_for(pk.MDRangePolicy([1, 1], [7, 6]), K.scale, u=a, a=2.0)
+        self.assert_refused(step, "a numpy array passed to a kernel", "pass a pk.View")
+
+    def test_same_launch_made_anew_each_step_is_the_same(self):
+        # policies and numpy scalars built anew in every step are compared
+        # by value, not by identity
+        alive = []   # every step's scalar kept: their identities differ
+
+        def step():
+            alive.append(np.float32(0.5))
+            K.scale_all(self.u, alive[-1])
+        g = pk.Graph(step)
+        g.replay(3)
+        self.assertEqual(g.steps, 3)
+
     def test_nested_replay(self):
         inner = pk.Graph(K.step, self.u, self.unew, self.res, self.count)
         self.assert_refused(lambda: inner.replay(1), "replay() inside a graph step")

@@ -85,8 +85,17 @@ def _key(x, depth=0):
     fn = getattr(x, "__func__", None)
     if fn is not None:       # a functor's bound method: the functor's members
         return ("method", id(fn), _key(getattr(x.__self__, "__dict__", {}), depth + 1))
+    code = getattr(x, "__code__", None)
+    if code is not None:     # a function (a lambda made anew each step): its code and closure
+        cells = tuple(c.cell_contents for c in (x.__closure__ or ()) if _filled(c))
+        return ("fn", id(code), _key(cells, depth + 1))
     if callable(x):
         return ("fn", id(x))
+    if getattr(x, "ndim", None) == 0 and hasattr(x, "item"):   # a numpy scalar
+        return x.item()
+    if type(x).__module__ == "numpy" and getattr(x, "ndim", 0) > 0 and not _state["exempt"]:
+        refuse("a numpy array passed to a kernel",
+               "on GPUs it is copied to the device at every launch (pass a pk.View)")
     slots = getattr(type(x), "__slots__", None)
     if type(x).__module__.startswith("pykokkos") and (slots or hasattr(x, "__dict__")):
         d = dict(getattr(x, "__dict__", {}))
@@ -95,6 +104,14 @@ def _key(x, depth=0):
                 d[s] = getattr(x, s)
         return (type(x).__name__, _key(d, depth + 1))
     return ("id", id(x))
+
+
+def _filled(cell):
+    try:
+        cell.cell_contents
+        return True
+    except ValueError:
+        return False
 
 
 def record(args, kw):
