@@ -437,13 +437,15 @@ class Halo:
         kernels all go on the captured stream, in stream order, with no
         host wait; returns the unpack list. Raises where the exchange would
         go through the host (no NCCL, or a View the kernels do not pack)."""
+        from mpi4py import MPI
+        if all(p == MPI.PROC_NULL for d in dims for p in self.nbr[d]):
+            return []   # no neighbour: nothing to exchange
         nccl_stream = _nccl(self.comm) if self._kernels is not None else None
         if nccl_stream is None:
             _graph.refuse("Halo.exchange staged through host memory",
                           "without NCCL (CuPy's cupy.cuda.nccl, PKC_HALO_NCCL not 0) or for "
                           "a View other than a float64/float32 pk.View, its faces travel "
                           "through the host")
-        from mpi4py import MPI
         from cupy.cuda import nccl
         ncomm, _ = nccl_stream
         kind = nccl.NCCL_FLOAT64 if self.dtype.itemsize == 8 else nccl.NCCL_FLOAT32
