@@ -71,9 +71,9 @@ $(B)/bin/pkc: $(CORE_OBJ) $(CMD_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ -o $@.tmp $(LIBS) && mv -f $@.tmp $@
 
-$(B)/lib/libpkcrt.so: runtime-shim/pkcrt.c runtime-shim/pkcrt.h runtime-shim/pkc_abi.h
+$(B)/lib/libpkcrt.so: runtime-shim/pkcrt.c runtime-shim/pkcrt_graph.c runtime-shim/pkcrt.h runtime-shim/pkc_abi.h
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(DEFS) $(CFLAGS) -fPIC -shared -fvisibility=hidden -Iruntime-shim $< -o $@ -ldl
+	$(CC) $(WARN) $(DEFS) $(CFLAGS) -fPIC -shared -fvisibility=hidden -Iruntime-shim runtime-shim/pkcrt.c runtime-shim/pkcrt_graph.c -o $@ -ldl -lpthread
 
 # The shim's optional C fast path for launches (CPython extension, beside
 # libpkcrt.so; built only where Python's headers are installed: python3-dev).

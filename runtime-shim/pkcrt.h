@@ -82,6 +82,39 @@ PKR_API void pkr_finalize(void);
  * 0, or -1 if fn is NULL or the table (64 entries) is full. */
 PKR_API int pkr_register_cleanup(void (*fn)(void *), void *ctx);
 
+/* CUDA graphs of a time step (pykokkos' pk.Graph; pkcrt_graph.c). Kernels
+ * of CUDA modules built with CXXFLAGS='--default-stream per-thread' launch
+ * on the per-thread default stream, which these functions capture and
+ * replay through the CUDA driver (dlopen'ed: no CUDA is needed to build
+ * libpkcrt). Every function returns failure with a message in err where
+ * there is no driver. */
+typedef struct pkr_graph pkr_graph;
+
+/* 1 if the CUDA driver offers stream capture, else 0 (why in err). */
+PKR_API int pkr_graph_available(char *err, size_t errlen);
+
+/* Starts capturing the calling thread's per-thread default stream
+ * (thread-local mode). Returns 0, or -1 with a message. */
+PKR_API int pkr_graph_begin(char *err, size_t errlen);
+
+/* Ends the capture begun by pkr_graph_begin and instantiates it. Returns
+ * the graph, or NULL with a message (capture invalidated by a host
+ * synchronisation or a legacy-stream launch, or no kernel captured). */
+PKR_API pkr_graph *pkr_graph_end(char *err, size_t errlen);
+
+/* Number of nodes (kernels, copies, NCCL calls) g holds; 0 for NULL. */
+PKR_API size_t pkr_graph_nodes(const pkr_graph *g);
+
+/* Launches g count times on the per-thread default stream (asynchronous).
+ * Returns 0, or -1 with a message. */
+PKR_API int pkr_graph_launch(pkr_graph *g, long count, char *err, size_t errlen);
+
+/* Waits for the per-thread default stream. Returns 0, or -1 with a message. */
+PKR_API int pkr_graph_sync(char *err, size_t errlen);
+
+/* Frees g (NULL is ignored). */
+PKR_API void pkr_graph_destroy(pkr_graph *g);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,7 @@
 # (mpirun; one GPU per rank, bound by the node-local rank). Halo faces are
 # packed by pkc-compiled kernels on the device and sent with NCCL (CuPy's)
 # where it is there, else staged through the host (PKC_HALO_NCCL=0 forces
-# that); then the weak/strong scaling table of bench/mpi/scaling.py --gpu.
+# that); then the weak/strong scaling table of bench/mpi/jacobi_scaling.py --gpu.
 # Usage: scripts/gpu/mpi_cuda.sh [REPEATS] (carry .deps/kokkos-src build/bin
 # build/lib; the nvidia-h200-x2 kind).
 source "$(dirname "${BASH_SOURCE[0]}")/cuda_env.sh"
@@ -28,5 +28,5 @@ done
 echo "host staging instead of NCCL:"
 PKC_HALO_NCCL=0 "${MPI[@]}" -x PKC_HALO_NCCL -np 2 "$PY" examples/mpi_jacobi3d.py 128 128 256 20 2>&1 | tail -2
 say "scaling"
-PY=$PY timeout 400 "$PY" bench/mpi/scaling.py --gpu --repeats "${1:-3}"
+PY=$PY timeout 400 "$PY" bench/mpi/jacobi_scaling.py --gpu --ranks 1,2 --blocks "${1:-3}"
 say "done"

@@ -28,6 +28,7 @@ from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO, Iterate,
                         PerTeam, PerThread)
 from ._random import Random_XorShift64_Pool, Random_XorShift1024_Pool
 from ._dispatch import parallel_for, parallel_reduce, parallel_scan
+from ._graph import Graph
 from ._spaces import (ExecutionSpaceInstance, set_device_id, get_device_id,
                       fence, is_host_execution_space, DeviceExecutionSpace)
 from math import e, pi, inf, nan
@@ -184,7 +185,7 @@ __all__ = [
     # policies and dispatch
     "RangePolicy", "MDRangePolicy", "TeamPolicy", "AUTO", "Iterate", "PerTeam",
     "PerThread", "parallel_for", "parallel_reduce", "parallel_scan", "fence",
-    "execute", "printf", "Timer", "num_threads",
+    "execute", "printf", "Timer", "num_threads", "Graph",
     "Random_XorShift64_Pool", "Random_XorShift1024_Pool",
     "BinSort", "BinOp1D", "BinOp3D",
 ] + list(_types.KERNEL_ONLY) + list(_LIB_NAMES)

@@ -12,7 +12,8 @@ from ._loader import RUNTIME
 from ._view import View, DLHolder, numpy
 from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO,  # noqa: F401
                         range_of)
-from . import _fusion
+from . import _fusion, _graph
+from ._graph import _state as _gstate
 from ._fusion import _q as _held, flush as _flush_held, ChainRun as _Chain
 
 class _C:
@@ -916,6 +917,8 @@ def _parallel_for_list(args, kw):
 def parallel_for(*args, **kw):
     """parallel_for([name,] policy, kernel, **kernel_args); kernel may be
     a list of kernels, whose arguments are args_0={...}, args_1={...}."""
+    if _gstate["on"]:   # inside a pk.Graph step: the launch is recorded
+        _graph.record(args, kw)
     n = len(args)
     if n == 2 or n == 3:
         kernel = args[-1]
@@ -934,6 +937,9 @@ def parallel_for(*args, **kw):
 def parallel_reduce(*args, **kw):
     """parallel_reduce([name,] policy, kernel, **kernel_args) -> the result
     (float for floating-point accumulators, int for integer ones)."""
+    if _gstate["on"] and not _gstate["exempt"]:
+        _graph.refuse(f"pk.parallel_reduce({_kernel_word(args)})",
+                      "its result comes back to the host")
     n = len(args)
     if n == 2 or n == 3:
         kernel = args[-1]
@@ -948,6 +954,9 @@ def parallel_reduce(*args, **kw):
 
 def parallel_scan(*args, **kw):
     """parallel_scan([name,] policy, kernel, **kernel_args) -> the total."""
+    if _gstate["on"] and not _gstate["exempt"]:
+        _graph.refuse(f"pk.parallel_scan({_kernel_word(args)})",
+                      "its total comes back to the host")
     n = len(args)
     if n == 2 or n == 3:
         kernel = args[-1]
@@ -960,9 +969,18 @@ def parallel_scan(*args, **kw):
     return _dispatch(SCAN, args, kw)
 
 
+def _kernel_word(args):
+    """'kernel NAME' of a launch's arguments, for messages."""
+    k = args[-1] if args else None
+    name = getattr(k, "__qualname__", None) or getattr(k, "__name__", None)
+    return f"kernel '{name}'" if name else "..."
+
+
 def fence():
     """Runs the launches held back for fusion, then waits for all outstanding
     work of every loaded module."""
+    if _gstate["on"] and not _gstate["exempt"]:
+        _graph.refuse("pk.fence()", "it waits for the device on the host")
     if _held:
         _flush_held()
     for m in list(RUNTIME.modules.values()):

@@ -4,6 +4,7 @@ memory on GPU backends (cuda, hip), DualView-style: a host mirror (numpy)
 plus a device copy with validity flags. See View's docstring."""
 from . import _types as T
 from ._fusion import _q as _held, flush as _flush_held
+from ._graph import _state as _gstate
 
 _np = None
 _ndarray = None   # numpy.ndarray once numpy is imported (View.__getitem__)
@@ -117,6 +118,13 @@ _SLICING = (slice, type(Ellipsis), type(None))
 
 _LIVE = None          # weakref.WeakSet of live DeviceMem (set on first use)
 _CLOSED = [False]     # True once device memory was released at exit
+
+
+def _in_step(what):
+    """Refuses a host access of a View inside a pk.Graph step."""
+    if _gstate["on"] and not _gstate["exempt"]:
+        from ._graph import refuse
+        refuse(what)
 
 
 def _release_all():
@@ -306,6 +314,8 @@ class View:
         """The host mirror, current; write=True: the caller may modify it.
         Unbinds the View from cached call plans, so that the next kernel
         call rebinds it (pushing host writes, marking the mirror stale)."""
+        if _gstate["on"]:   # inside a pk.Graph step
+            _in_step("a host read or write of a View")
         if _held:   # launches held back for fusion write it
             _flush_held()
         p = getattr(self, "_parent", None)
@@ -326,6 +336,8 @@ class View:
     def _host_overwrite(self):
         """The host mirror for a caller that overwrites all of it (an MPI
         receive): marked current, the device copy stale, nothing copied."""
+        if _gstate["on"]:   # inside a pk.Graph step
+            _in_step("a host write of a View")
         if _held:   # launches held back for fusion
             _flush_held()
         if self._dev is not None:
@@ -386,6 +398,8 @@ class View:
         fast chained indexing); slices give a View sharing v's memory.
         Advanced (array) indexing gives a numpy copy. GPU-resident Views read
         (and for partial indexes, mark host-modified) the host mirror."""
+        if _gstate["on"]:   # inside a pk.Graph step
+            _in_step("View[...] (reading a View on the host)")
         if _held:   # launches held back for fusion write it
             _flush_held()
         if self._dev is None:
@@ -415,6 +429,8 @@ class View:
         return r if part else _sub(self, r)
 
     def __setitem__(self, idx, value):
+        if _gstate["on"]:   # inside a pk.Graph step
+            _in_step("View[...] = ... (writing a View on the host)")
         if _held:   # launches held back for fusion write it
             _flush_held()
         if self._dev is None:
@@ -423,11 +439,15 @@ class View:
             self._host(True)[idx] = value
 
     def __iter__(self):
+        if _gstate["on"]:   # inside a pk.Graph step
+            _in_step("iterating over a View on the host")
         if _held:   # launches held back for fusion write it
             _flush_held()
         return iter(self._host(False))
 
     def fill(self, value):
+        if _gstate["on"]:   # inside a pk.Graph step
+            _in_step("View.fill")
         if _held:   # launches held back for fusion write it
             _flush_held()
         self._a.fill(value)
@@ -473,6 +493,8 @@ class View:
         mirror (GPU backends) itself, or a copy where copy=True (NumPy 2's
         np.array(v) asks for one) or dtype needs one; copy=False with a dtype
         that needs a copy raises ValueError, as numpy does."""
+        if _gstate["on"]:   # inside a pk.Graph step
+            _in_step("numpy.array(View) (copying a View to the host)")
         if _held:   # launches held back for fusion write it
             _flush_held()
         a = self._host(True)
@@ -496,6 +518,8 @@ class View:
                 "data": (d.ptr, False), "strides": strides}
 
     def __dlpack__(self, stream=None, **kw):
+        if _gstate["on"]:   # inside a pk.Graph step
+            _in_step("View.__dlpack__ (handing a View to another library)")
         if _held:   # launches held back for fusion write it
             _flush_held()
         if self._dev is None:

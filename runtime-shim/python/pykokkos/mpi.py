@@ -39,6 +39,7 @@ import os
 import sys
 import time
 
+from . import _graph
 from ._view import View, numpy as _numpy
 
 __all__ = ["Halo", "local_rank", "cuda_aware", "abort_on_failure"]
@@ -393,28 +394,87 @@ class Halo:
 
     def exchange(self):
         """Fills every ghost layer (faces, edges, corners) from the neighbours,
-        one dimension after the other; returns when done."""
+        one dimension after the other; returns when done (inside a pk.Graph
+        step being captured on CUDA: once the work is on the stream)."""
         t0 = time.perf_counter()
-        for d in range(len(self.view.shape)):
-            reqs, recv = self._post([d], full=True)
-            self._wait(reqs)
-            self._unpack(recv)
+        if _graph.capturing_cuda():
+            for d in range(len(self.view.shape)):
+                self._unpack(self._post_captured([d], full=True))
+        else:
+            with _graph.exempt():   # the exchange's own host work is not the step's
+                for d in range(len(self.view.shape)):
+                    reqs, recv = self._post([d], full=True)
+                    self._wait(reqs)
+                    self._unpack(recv)
         self.seconds += time.perf_counter() - t0
 
     def start(self):
         """Posts the exchange of all faces (owned cells only, no corners) and
         returns at once; finish() completes it."""
-        if self._reqs:
+        if self._reqs or self._recv:
             raise RuntimeError("pykokkos.mpi.Halo.start: the previous exchange was "
                                "not finished (call finish() first)")
         t0 = time.perf_counter()
-        self._reqs, self._recv = self._post(range(len(self.view.shape)), full=False)
+        if _graph.capturing_cuda():
+            self._reqs, self._recv = [], self._post_captured(range(len(self.view.shape)), False)
+        else:
+            with _graph.exempt():
+                self._reqs, self._recv = self._post(range(len(self.view.shape)), full=False)
         self.seconds += time.perf_counter() - t0
 
     def finish(self):
         """Waits for the faces posted by start() and writes them into the ghosts."""
         t0 = time.perf_counter()
-        self._wait(self._reqs)
-        self._unpack(self._recv)
+        with _graph.exempt() if not _graph.capturing_cuda() else _nothing():
+            self._wait(self._reqs)
+            self._unpack(self._recv)
         self._reqs, self._recv = [], []
         self.seconds += time.perf_counter() - t0
+
+    def _post_captured(self, dims, full):
+        """The NCCL exchange inside a CUDA graph capture (pk.Graph): packing
+        kernels, grouped NCCL send/recv and (by the caller) unpacking
+        kernels all go on the captured stream, in stream order, with no
+        host wait; returns the unpack list. Raises where the exchange would
+        go through the host (no NCCL, or a View the kernels do not pack)."""
+        from mpi4py import MPI
+        if all(p == MPI.PROC_NULL for d in dims for p in self.nbr[d]):
+            return []   # no neighbour: nothing to exchange
+        nccl_stream = _nccl(self.comm) if self._kernels is not None else None
+        if nccl_stream is None:
+            _graph.refuse("Halo.exchange staged through host memory",
+                          "without NCCL (CuPy's cupy.cuda.nccl, PKC_HALO_NCCL not 0) or for "
+                          "a View other than a float64/float32 pk.View, its faces travel "
+                          "through the host")
+        from cupy.cuda import nccl
+        ncomm, _ = nccl_stream
+        kind = nccl.NCCL_FLOAT64 if self.dtype.itemsize == 8 else nccl.NCCL_FLOAT32
+        sends, recv = [], []
+        for dst, src, sidx, ridx, _ in self._faces(dims, full):
+            if dst != MPI.PROC_NULL:
+                sbuf = self._buffer(sidx, True)
+                self._kernels.pack(self.view, sbuf, *self._box(sidx))
+                sends.append((sbuf, dst))
+            if src != MPI.PROC_NULL:
+                recv.append((ridx, self._buffer(ridx, False), src))
+        stream = _PER_THREAD_STREAM   # where the module's kernels launch and are captured
+        nccl.groupStart()
+        for sbuf, dst in sends:
+            ncomm.send(sbuf._dev.ptr, sbuf.size, kind, dst, stream)
+        for _, rbuf, src in recv:
+            ncomm.recv(rbuf._dev.ptr, rbuf.size, kind, src, stream)
+        nccl.groupEnd()
+        return [(ridx, rbuf) for ridx, rbuf, _ in recv]
+
+
+class _nothing:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+# cudaStreamPerThread: the stream of modules built with --default-stream
+# per-thread, which pk.Graph captures (see pykokkos/_graph.py)
+_PER_THREAD_STREAM = 0x2

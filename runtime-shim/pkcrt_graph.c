@@ -1,0 +1,219 @@
+/* pkcrt_graph.c - CUDA graph capture and replay of a time step (pk.Graph).
+ *
+ * Kernels of CUDA modules built with `--default-stream per-thread` launch
+ * on the calling thread's per-thread default stream, which (unlike Kokkos
+ * 3.4's legacy default stream) can be captured. This file captures that
+ * stream into a graph and replays it through the CUDA driver API, found at
+ * run time with dlopen("libcuda.so.1"): libpkcrt needs no CUDA to build, and
+ * where there is no driver every function reports that instead. */
+#include "pkcrt.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The few driver API types and constants used (cuda.h, CUDA >= 11.4). */
+typedef int pkr_cu_result;                 /* CUresult: 0 is CUDA_SUCCESS */
+typedef void *pkr_cu_stream, *pkr_cu_graph, *pkr_cu_graph_exec;
+#define PKR_CU_STREAM_PER_THREAD ((pkr_cu_stream)0x2)
+#define PKR_CU_CAPTURE_THREAD_LOCAL 1      /* CU_STREAM_CAPTURE_MODE_THREAD_LOCAL */
+#define PKR_CU_ERROR_INVALIDATED 901       /* CUDA_ERROR_STREAM_CAPTURE_INVALIDATED */
+#define PKR_CU_NODE_MEMCPY 1               /* CU_GRAPH_NODE_TYPE_MEMCPY */
+
+typedef struct pkr_cuda {
+  int tried, ok;
+  char why[256];
+  pkr_cu_result (*begin)(pkr_cu_stream, int);
+  pkr_cu_result (*end)(pkr_cu_stream, pkr_cu_graph *);
+  pkr_cu_result (*instantiate)(pkr_cu_graph_exec *, pkr_cu_graph, unsigned long long);
+  pkr_cu_result (*launch)(pkr_cu_graph_exec, pkr_cu_stream);
+  pkr_cu_result (*sync)(pkr_cu_stream);
+  pkr_cu_result (*exec_destroy)(pkr_cu_graph_exec);
+  pkr_cu_result (*graph_destroy)(pkr_cu_graph);
+  pkr_cu_result (*nodes)(pkr_cu_graph, void **, size_t *);
+  pkr_cu_result (*error_name)(pkr_cu_result, const char **);
+  pkr_cu_result (*node_type)(void *, int *);
+} pkr_cuda;
+
+/* The driver's entry points, looked up once per process (guarded). */
+static pkr_cuda pkr_cu;
+static pthread_mutex_t pkr_cu_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct pkr_graph {
+  pkr_cu_graph_exec exec;
+  size_t nodes; /* nodes captured */
+};
+
+static void pkr_gmsg(char *err, size_t errlen, const char *fmt, ...) {
+  if (!err || errlen == 0) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+}
+
+static int pkr_cu_sym(void *dl, void **fn, const char *name) {
+  *fn = dlsym(dl, name);
+  if (*fn) return 0;
+  snprintf(pkr_cu.why, sizeof pkr_cu.why, "the CUDA driver has no %s (CUDA >= 11.4 needed)", name);
+  return -1;
+}
+
+static void pkr_cu_load(void) {
+  void *dl = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  if (!dl) {
+    snprintf(pkr_cu.why, sizeof pkr_cu.why, "no CUDA driver (libcuda.so.1: %s)", dlerror());
+    return;
+  }
+  pkr_cu.ok = !(pkr_cu_sym(dl, (void **)&pkr_cu.begin, "cuStreamBeginCapture_v2") ||
+                pkr_cu_sym(dl, (void **)&pkr_cu.end, "cuStreamEndCapture") ||
+                pkr_cu_sym(dl, (void **)&pkr_cu.instantiate, "cuGraphInstantiateWithFlags") ||
+                pkr_cu_sym(dl, (void **)&pkr_cu.launch, "cuGraphLaunch") ||
+                pkr_cu_sym(dl, (void **)&pkr_cu.sync, "cuStreamSynchronize") ||
+                pkr_cu_sym(dl, (void **)&pkr_cu.exec_destroy, "cuGraphExecDestroy") ||
+                pkr_cu_sym(dl, (void **)&pkr_cu.graph_destroy, "cuGraphDestroy") ||
+                pkr_cu_sym(dl, (void **)&pkr_cu.nodes, "cuGraphGetNodes") ||
+                pkr_cu_sym(dl, (void **)&pkr_cu.error_name, "cuGetErrorName") ||
+                pkr_cu_sym(dl, (void **)&pkr_cu.node_type, "cuGraphNodeGetType"));
+}
+
+static const pkr_cuda *pkr_cuda_get(void) {
+  pthread_mutex_lock(&pkr_cu_lock);
+  if (!pkr_cu.tried) {
+    pkr_cu.tried = 1;
+    pkr_cu_load();
+  }
+  pthread_mutex_unlock(&pkr_cu_lock);
+  return &pkr_cu;
+}
+
+/* "CUDA_ERROR_..." for r (the number where the driver cannot name it). */
+static void pkr_cu_fail(const pkr_cuda *cu, pkr_cu_result r, const char *call, char *err,
+                        size_t errlen) {
+  const char *name = NULL;
+  if (cu->error_name) cu->error_name(r, &name);
+  if (name)
+    pkr_gmsg(err, errlen, "%s failed: %s", call, name);
+  else
+    pkr_gmsg(err, errlen, "%s failed: CUDA driver error %d", call, r);
+}
+
+int pkr_graph_available(char *err, size_t errlen) {
+  const pkr_cuda *cu = pkr_cuda_get();
+  if (!cu->ok) pkr_gmsg(err, errlen, "%s", cu->why);
+  return cu->ok;
+}
+
+int pkr_graph_begin(char *err, size_t errlen) {
+  const pkr_cuda *cu = pkr_cuda_get();
+  if (!cu->ok) {
+    pkr_gmsg(err, errlen, "%s", cu->why);
+    return -1;
+  }
+  pkr_cu_result r = cu->begin(PKR_CU_STREAM_PER_THREAD, PKR_CU_CAPTURE_THREAD_LOCAL);
+  if (r) pkr_cu_fail(cu, r, "cuStreamBeginCapture (per-thread default stream)", err, errlen);
+  return r ? -1 : 0;
+}
+
+/* Whether graph (n nodes) holds a memory copy node: Kokkos 3.4 launches a
+ * functor of 512 bytes or more by copying it from a pinned host buffer that
+ * the next such launch overwrites, so a replay would read another kernel's
+ * arguments. 1 also where the nodes cannot be listed. */
+static int pkr_graph_has_copy(const pkr_cuda *cu, pkr_cu_graph graph, size_t n) {
+  void **nodes = (void **)calloc(n, sizeof *nodes);
+  size_t got = n;
+  int copy = !nodes || cu->nodes(graph, nodes, &got) != 0;
+  for (size_t i = 0; !copy && i < got; i++) {
+    int type = -1;
+    copy = cu->node_type(nodes[i], &type) != 0 || type == PKR_CU_NODE_MEMCPY;
+  }
+  free(nodes);
+  return copy;
+}
+
+/* Ends the capture; a graph with no node means the kernels went elsewhere. */
+pkr_graph *pkr_graph_end(char *err, size_t errlen) {
+  const pkr_cuda *cu = pkr_cuda_get();
+  if (!cu->ok) {
+    pkr_gmsg(err, errlen, "%s", cu->why);
+    return NULL;
+  }
+  pkr_cu_graph graph = NULL;
+  pkr_cu_result r = cu->end(PKR_CU_STREAM_PER_THREAD, &graph);
+  if (r) {
+    if (r == PKR_CU_ERROR_INVALIDATED)
+      pkr_gmsg(err, errlen, "the capture was invalidated: a call in the step synchronised "
+                            "with the host or used the legacy default stream");
+    else
+      pkr_cu_fail(cu, r, "cuStreamEndCapture", err, errlen);
+    if (graph) cu->graph_destroy(graph);
+    return NULL;
+  }
+  size_t n = 0;
+  cu->nodes(graph, NULL, &n);
+  if (!n || pkr_graph_has_copy(cu, graph, n)) {
+    cu->graph_destroy(graph);
+    pkr_gmsg(err, errlen, !n ? "the capture holds no kernel: the step's kernels did not "
+                               "launch on the per-thread default stream"
+                             : "the capture holds a memory copy: a kernel whose arguments "
+                               "Kokkos copies from host memory at each launch (a functor of "
+                               "512 bytes or more, launched through constant memory) or a "
+                               "copy in the step would replay stale data");
+    return NULL;
+  }
+  pkr_cu_graph_exec exec = NULL;
+  r = cu->instantiate(&exec, graph, 0);
+  cu->graph_destroy(graph);
+  if (r) {
+    pkr_cu_fail(cu, r, "cuGraphInstantiate", err, errlen);
+    return NULL;
+  }
+  pkr_graph *g = (pkr_graph *)calloc(1, sizeof *g);
+  if (!g) {
+    cu->exec_destroy(exec);
+    pkr_gmsg(err, errlen, "out of memory");
+    return NULL;
+  }
+  g->exec = exec;
+  g->nodes = n;
+  return g;
+}
+
+size_t pkr_graph_nodes(const pkr_graph *g) { return g ? g->nodes : 0; }
+
+int pkr_graph_launch(pkr_graph *g, long count, char *err, size_t errlen) {
+  const pkr_cuda *cu = pkr_cuda_get();
+  if (!g || !cu->ok || count < 0) {
+    pkr_gmsg(err, errlen, "pkr_graph_launch: %s", !g ? "no graph" : count < 0 ? "count < 0" : cu->why);
+    return -1;
+  }
+  for (long i = 0; i < count; i++) {
+    pkr_cu_result r = cu->launch(g->exec, PKR_CU_STREAM_PER_THREAD);
+    if (r) {
+      pkr_cu_fail(cu, r, "cuGraphLaunch", err, errlen);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int pkr_graph_sync(char *err, size_t errlen) {
+  const pkr_cuda *cu = pkr_cuda_get();
+  if (!cu->ok) {
+    pkr_gmsg(err, errlen, "%s", cu->why);
+    return -1;
+  }
+  pkr_cu_result r = cu->sync(PKR_CU_STREAM_PER_THREAD);
+  if (r) pkr_cu_fail(cu, r, "cuStreamSynchronize", err, errlen);
+  return r ? -1 : 0;
+}
+
+void pkr_graph_destroy(pkr_graph *g) {
+  if (!g) return;
+  const pkr_cuda *cu = pkr_cuda_get();
+  if (cu->ok && g->exec) cu->exec_destroy(g->exec);
+  free(g);
+}

@@ -1,0 +1,271 @@
+"""pk.Graph: a time step captured once and replayed K steps at a time.
+
+    def step():
+        halo.exchange()                                   # optional (NCCL on CUDA)
+        pk.parallel_for(pk.MDRangePolicy([1, 1], [n + 1, n + 1]), jacobi, u=u, unew=unew)
+        pk.parallel_for(pk.MDRangePolicy([1, 1], [n + 1, n + 1]), copy_back, unew=unew, u=u)
+        pk.parallel_for(1, residual, u=u, res=res)        # a reduction into a View
+
+    g = pk.Graph(step)
+    g.replay(100)          # 100 steps; returns without waiting on a GPU
+    print(res[0])          # reading a View waits for the steps, as after any launch
+
+On CUDA (modules built with CXXFLAGS='--default-stream per-thread', where
+Kokkos 3.4's kernels launch on a stream that can be captured), the first
+replay runs one step as plain calls (first copies to the device,
+allocations, NCCL connections), then captures one step into a CUDA graph
+through libpkcrt (stream capture of the per-thread default stream) and
+launches the graph for the other steps: one host call per step instead of
+one per kernel, and nothing comes back to the host. On the host backends
+(and HIP), every step runs as plain calls, with the same numbers.
+
+Rules, the same on every backend (checked on every backend, so that a
+program that passes on the CPU captures on the GPU): a step may launch
+kernels with pk.parallel_for and exchange halos, but not wait for the
+device or bring values to the host: pk.fence, pk.parallel_reduce and
+pk.parallel_scan (their results come back to the host), pk.deep_copy, and
+reading or writing a View on the host raise RuntimeError naming the call
+(reduce into a View instead and read it after replay()). Every step must
+launch the same kernels with the same arguments (a graph replays the
+captured launches as they were): values that change from step to step
+belong in Views; a step that launches differently raises RuntimeError.
+"""
+
+_state = {"on": False, "rec": None, "exempt": 0, "cuda": False, "views": None}
+
+
+def active():
+    """True while a step of a pk.Graph runs (plain or captured)."""
+    return _state["on"] and not _state["exempt"]
+
+
+def capturing_cuda():
+    """True while a step is being captured into a CUDA graph."""
+    return _state["on"] and _state["cuda"]
+
+
+def refuse(call, why="it waits for the device or brings data to the host"):
+    """Raises the error for a host-synchronising call inside a step."""
+    raise RuntimeError(
+        f"pk.Graph: {call} inside a graph step: {why}, which a captured CUDA graph "
+        f"cannot do (the check holds on every backend). Launch kernels only in the "
+        f"step; reduce into a View (a kernel writing the result into it) and read it "
+        f"after replay()")
+
+
+class exempt:
+    """Context in which the shim's own host work (a host-staged halo exchange
+    on a host backend) is not refused."""
+
+    def __enter__(self):
+        _state["exempt"] += 1
+
+    def __exit__(self, *exc):
+        _state["exempt"] -= 1
+
+
+def _key(x, depth=0):
+    """What a launch argument contributes to a step's record: Views and
+    other objects by identity, numbers and strings by value, containers and
+    policies by their contents."""
+    if x is None or isinstance(x, (bool, int, float, complex, str, bytes)):
+        return x
+    if depth > 4:
+        return ("id", id(x))
+    if isinstance(x, (list, tuple)):
+        return tuple(_key(v, depth + 1) for v in x)
+    if isinstance(x, dict):
+        return tuple(sorted((k, _key(v, depth + 1)) for k, v in x.items()))
+    from ._view import View
+    if isinstance(x, View):
+        views = _state["views"]
+        if views is not None:
+            views[id(x)] = x
+        return ("View", id(x))
+    fn = getattr(x, "__func__", None)
+    if fn is not None:       # a functor's bound method: the functor's members
+        return ("method", id(fn), _key(getattr(x.__self__, "__dict__", {}), depth + 1))
+    code = getattr(x, "__code__", None)
+    if code is not None:     # a function (a lambda made anew each step): its code and closure
+        cells = tuple(c.cell_contents for c in (x.__closure__ or ()) if _filled(c))
+        return ("fn", id(code), _key(cells, depth + 1))
+    if callable(x):
+        return ("fn", id(x))
+    if getattr(x, "ndim", None) == 0 and hasattr(x, "item"):   # a numpy scalar
+        return x.item()
+    if type(x).__module__ == "numpy" and getattr(x, "ndim", 0) > 0 and not _state["exempt"]:
+        refuse("a numpy array passed to a kernel",
+               "on GPUs it is copied to the device at every launch (pass a pk.View)")
+    slots = getattr(type(x), "__slots__", None)
+    if type(x).__module__.startswith("pykokkos") and (slots or hasattr(x, "__dict__")):
+        d = dict(getattr(x, "__dict__", {}))
+        for s in slots or ():
+            if hasattr(x, s):
+                d[s] = getattr(x, s)
+        return (type(x).__name__, _key(d, depth + 1))
+    return ("id", id(x))
+
+
+def _filled(cell):
+    try:
+        cell.cell_contents
+        return True
+    except ValueError:
+        return False
+
+
+def record(args, kw):
+    """Called by pk.parallel_for while a step runs: notes the launch."""
+    rec = _state["rec"]
+    if rec is not None and not _state["exempt"]:
+        rec.append((_key(args), _key(kw)))
+    elif rec is not None:   # the shim's own launches (halo packing) count too
+        rec.append(("shim", _key(args), _key(kw)))
+
+
+class Graph:
+    """pk.Graph(step, *args, **kw): step(*args, **kw) is one time step (see
+    the module docstring); replay(k) runs k steps. On CUDA the step is
+    captured into a CUDA graph once and replayed; elsewhere it runs as plain
+    calls. `mode` says which: 'cuda-graph' or 'plain'."""
+
+    def __init__(self, step, *args, **kw):
+        if not callable(step):
+            raise TypeError(f"pk.Graph: step must be callable, got {type(step).__name__}")
+        self.step, self.args, self.kw = step, args, kw
+        self.steps = 0          # steps run so far
+        self._first = None      # the first step's launch record
+        self._exec = None       # the CUDA graph (libpkcrt pkr_graph *)
+        self.nodes = 0          # nodes of the captured graph
+        self._views = []        # Views the captured launches take
+        from ._loader import RUNTIME
+        self._lib = None
+        self.mode = "plain"
+        if RUNTIME.backend() == "cuda":
+            lib = RUNTIME.runtime_lib()
+            if hasattr(lib, "pkr_graph_available") and _bind(lib).pkr_graph_available(None, 0):
+                self._lib, self.mode = lib, "cuda-graph"
+
+    # ---- running one step ------------------------------------------------
+    def _run(self, cuda):
+        from ._fusion import _q, flush
+        if _state["on"]:
+            raise RuntimeError("pk.Graph: replay() inside a graph step")
+        rec, views = [], {}
+        _state.update(on=True, rec=rec, cuda=cuda, views=views)
+        try:
+            self.step(*self.args, **self.kw)
+            if _q:          # launches held back for fusion belong to this step
+                flush()
+        finally:
+            _state.update(on=False, rec=None, cuda=False, views=None)
+        self._compare(rec)
+        if cuda:            # the Views the graph's kernels use (kept alive by it)
+            self._views = list(views.values())
+
+    def _compare(self, rec):
+        n = self.steps + 1
+        if self._first is None:
+            self._first = rec
+            return
+        if rec == self._first:
+            return
+        k = next((i for i, (a, b) in enumerate(zip(rec, self._first)) if a != b),
+                 min(len(rec), len(self._first)))
+        if len(rec) != len(self._first):
+            what = f"{len(rec)} launches where step 1 made {len(self._first)}"
+        else:
+            what = f"launch {k + 1} of the step with other kernels or arguments than in step 1"
+        raise RuntimeError(
+            f"pk.Graph: step {n} made {what}: a graph replays the launches of the captured "
+            f"step as they were, so every step must launch the same kernels with the same "
+            f"arguments; values that change from step to step belong in Views")
+
+    # ---- public ----------------------------------------------------------
+    def replay(self, k=1):
+        """Runs k more steps. On CUDA it returns once they are launched
+        (reading a View or pk.fence() waits for them)."""
+        k = int(k)
+        if k < 0:
+            raise ValueError(f"pk.Graph.replay: k must be >= 0, got {k}")
+        if self._lib is None:
+            for _ in range(k):
+                self._run(False)
+                self.steps += 1
+            return
+        if k and self._exec is None:
+            self._run(False)          # step 1, plain: first copies, allocations
+            self.steps += 1
+            k -= 1
+            self._capture()
+        if k:
+            import ctypes
+            for v in self._views:   # host writes since reach the device first; the
+                v._to_device()      # host mirrors are stale after the launches
+            err = ctypes.create_string_buffer(512)
+            if self._lib.pkr_graph_launch(self._exec, k, err, 512):
+                raise RuntimeError(f"pk.Graph: {err.value.decode()}")
+            self.steps += k
+
+    def _capture(self):
+        import ctypes
+        from ._dispatch import fence
+        fence()                       # step 1 done, nothing else in flight
+        lib, err = self._lib, ctypes.create_string_buffer(512)
+        if lib.pkr_graph_begin(err, 512):
+            raise RuntimeError(f"pk.Graph: {err.value.decode()}")
+        failure = None
+        try:
+            self._run(True)
+        except BaseException as e:    # end the capture before reporting
+            failure = e
+        g = lib.pkr_graph_end(err, 512)
+        if failure is not None:
+            if g:
+                lib.pkr_graph_destroy(g)
+            if isinstance(failure, RuntimeError) and not str(failure).startswith("pk.Graph"):
+                raise RuntimeError(
+                    f"pk.Graph: capturing the step failed at a launch: {failure}. Inside a "
+                    f"capture no launch may wait for the device: on GPUs a kernel that can "
+                    f"raise a Python error (integer // or %, range() with a computed step) "
+                    f"fences after its launch (build with --error-model=numpy), and Kokkos "
+                    f"3.4 needs modules built with CXXFLAGS='--default-stream per-thread'"
+                ) from failure
+            raise failure
+        if not g:
+            raise RuntimeError(
+                f"pk.Graph: capturing the step failed: {err.value.decode()}. On CUDA with "
+                f"Kokkos 3.4, build the modules with CXXFLAGS='--default-stream per-thread' "
+                f"(its default stream, the legacy one, cannot be captured)")
+        self._exec, self.nodes = g, lib.pkr_graph_nodes(g)
+
+    def __del__(self):
+        g, lib = getattr(self, "_exec", None), getattr(self, "_lib", None)
+        if g and lib is not None:
+            try:
+                lib.pkr_graph_destroy(g)
+            except Exception:
+                pass
+
+
+def _bind(lib):
+    """argtypes of libpkcrt's graph functions (once)."""
+    if getattr(lib, "_pkc_graph_bound", False):
+        return lib
+    from ctypes import c_char_p, c_int, c_long, c_size_t, c_void_p
+    lib.pkr_graph_available.argtypes = [c_char_p, c_size_t]
+    lib.pkr_graph_available.restype = c_int
+    lib.pkr_graph_begin.argtypes = [c_char_p, c_size_t]
+    lib.pkr_graph_begin.restype = c_int
+    lib.pkr_graph_end.argtypes = [c_char_p, c_size_t]
+    lib.pkr_graph_end.restype = c_void_p
+    lib.pkr_graph_nodes.argtypes = [c_void_p]
+    lib.pkr_graph_nodes.restype = c_size_t
+    lib.pkr_graph_launch.argtypes = [c_void_p, c_long, c_char_p, c_size_t]
+    lib.pkr_graph_launch.restype = c_int
+    lib.pkr_graph_sync.argtypes = [c_char_p, c_size_t]
+    lib.pkr_graph_sync.restype = c_int
+    lib.pkr_graph_destroy.argtypes = [c_void_p]
+    lib.pkr_graph_destroy.restype = None
+    lib._pkc_graph_bound = True
+    return lib

@@ -1,0 +1,83 @@
+"""Issue 25 item 1: bench/mpi/jacobi_scaling.py in its quick mode, with 1
+and 2 ranks on the host: every case (Jacobi 2-D and 3-D, weak and strong,
+overlap off and on) is verified on every rank (ghost faces against a known
+field, sampled planes of one step against numpy) and timed as the median of
+fenced blocks after warm-up, with the halo exchange timed alone in the same
+run; the driver's table carries an efficiency per case."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+BENCH = os.path.join(ROOT, "bench", "mpi", "jacobi_scaling.py")
+MPIRUN = shutil.which("mpirun")
+
+
+def env():
+    e = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "runtime-shim", "python"),
+             OMP_NUM_THREADS="1", PKC_BACKEND="openmp")
+    e["PATH"] = os.path.join(ROOT, "build", "bin") + os.pathsep + e.get("PATH", "")
+    return e
+
+
+@unittest.skipIf(MPIRUN is None, "mpirun not installed (scripts/setup.sh installs openmpi-bin)")
+class QuickScaling(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):   # built once before the ranks start
+        subprocess.run([os.path.join(ROOT, "build", "bin", "pkc"), "build", "-q", BENCH],
+                       check=True, env=env(), timeout=300)
+        cls.r = subprocess.run([sys.executable, BENCH, "--quick", "--ranks", "1,2"],
+                               capture_output=True, text=True, env=env(), timeout=300)
+
+    def test_passes_and_verifies_every_case(self):
+        out = self.r.stdout + self.r.stderr
+        self.assertEqual(self.r.returncode, 0, out)
+        self.assertIn("jacobi_scaling: verification PASSED", out)
+        rows = [ln for ln in self.r.stdout.splitlines() if re.match(r"\| \dD (weak|strong)", ln)]
+        names = sorted((ln.split("|")[1].split("(")[0].strip(), ln.split("|")[2].strip())
+                       for ln in rows)
+        want = sorted((f"{d}D {m}", o) for d in (2, 3) for m in ("weak", "strong")
+                      for o in ("off", "on"))
+        self.assertEqual(names, want, out)
+        for ln in rows:
+            cells = [c.strip() for c in ln.strip("|").split("|")]
+            t1, t2, eff, halo_ms = float(cells[2]), float(cells[3]), cells[4], float(cells[5])
+            self.assertGreater(t1, 0, ln)
+            self.assertGreater(t2, 0, ln)
+            self.assertGreater(halo_ms, 0, ln)
+            self.assertRegex(eff, r"^\d+%$", ln)
+            self.assertEqual(cells[-1], "yes", ln)
+
+    def test_worker_lines_report_a_median_and_the_halo_share(self):
+        # the worker of 2 ranks: one CASE line per case and overlap
+        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                            sys.executable, BENCH, "--worker", "--quick"],
+                           capture_output=True, text=True, env=env(), timeout=300)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        lines = [ln for ln in r.stdout.splitlines() if ln.startswith("CASE ")]
+        self.assertEqual(len(lines), 8, r.stdout)
+        for ln in lines:
+            self.assertIn("ranks=2", ln)
+            self.assertRegex(ln, r"ms_per_iter=\d+\.\d+ \| halo_ms=\d+\.\d+ \| halo_share=\d+%")
+            self.assertTrue(ln.endswith("verified"), ln)
+
+    def test_graph_replay_is_checked_and_timed(self):
+        # --graph: the step replayed through pk.Graph (plain calls here) must
+        # equal the plain steps bitwise on every rank, and is timed alone
+        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                            sys.executable, BENCH, "--worker", "--quick", "--graph"],
+                           capture_output=True, text=True, env=env(), timeout=300)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        lines = [ln for ln in r.stdout.splitlines() if ln.startswith("CASE ")]
+        self.assertEqual(len(lines), 8, r.stdout)
+        for ln in lines:
+            self.assertRegex(ln, r"graph_ms=\d+\.\d+ \(plain\)")
+            self.assertTrue(ln.endswith("verified"), ln)
+
+
+if __name__ == "__main__":
+    unittest.main()

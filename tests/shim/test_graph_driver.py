@@ -1,0 +1,100 @@
+"""libpkcrt's CUDA graph functions (runtime-shim/pkcrt_graph.c, behind
+pk.Graph) against a fake CUDA driver (tests/shim/fake_cuda.c built as
+libcuda.so.1 and found through LD_LIBRARY_PATH): the per-thread default
+stream is captured in thread-local mode and replayed count times; a
+capture that the driver invalidated, that holds no node or that holds a
+memory copy (a Kokkos 3.4 constant-memory launch: replays would read stale
+arguments) is refused with a message and nothing is instantiated."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
+LIB = os.path.join(REPO, "build", "lib", "libpkcrt.so")
+
+DRIVE = textwrap.dedent("""
+    import ctypes, sys
+    sys.path.insert(0, sys.argv[2])
+    from pykokkos._graph import _bind
+    lib = _bind(ctypes.CDLL(sys.argv[1]))
+    err = ctypes.create_string_buffer(256)
+    print("available", lib.pkr_graph_available(err, 256), err.value.decode())
+    print("begin rc", lib.pkr_graph_begin(err, 256))
+    g = lib.pkr_graph_end(err, 256)
+    print("graph", bool(g), "nodes", lib.pkr_graph_nodes(g), "err", err.value.decode())
+    if g:
+        print("launch rc", lib.pkr_graph_launch(g, 3, err, 256))
+        print("sync rc", lib.pkr_graph_sync(err, 256))
+        lib.pkr_graph_destroy(g)
+""")
+
+
+@unittest.skipIf(shutil.which("cc") is None, "no C compiler")
+class FakeDriver(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        subprocess.check_call(["make", "-s", "-C", REPO, "build/lib/libpkcrt.so"])
+        cls.tmp = tempfile.mkdtemp()
+        subprocess.check_call(["cc", "-shared", "-fPIC", "-o",
+                               os.path.join(cls.tmp, "libcuda.so.1"),
+                               os.path.join(HERE, "fake_cuda.c")])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def drive(self, **env):
+        e = dict(os.environ, LD_LIBRARY_PATH=self.tmp, **env)
+        r = subprocess.run([sys.executable, "-u", "-c", DRIVE, LIB,
+                            os.path.join(REPO, "runtime-shim", "python")],
+                           capture_output=True, text=True, env=e, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        return r.stdout.splitlines()
+
+    def test_capture_and_replay(self):
+        out = self.drive(FAKE_CUDA_NODES="0,0,0")
+        self.assertEqual(out[0], "available 1 ")
+        self.assertEqual(out[1], "begin stream=0x2 mode=1")   # per-thread stream, thread-local
+        self.assertIn("begin rc 0", out)
+        self.assertIn("end stream=0x2", out)
+        self.assertIn("instantiate flags=0", out)
+        self.assertIn("graph destroy 1", out)                 # the graph goes, its instance stays
+        self.assertIn("graph True nodes 3 err ", out)
+        self.assertEqual(out.count("launch exec=1 stream=0x2"), 3)
+        self.assertIn("sync stream=0x2", out)
+        self.assertIn("exec destroy 1", out)
+
+    def test_memory_copy_refused(self):
+        out = self.drive(FAKE_CUDA_NODES="0,1,0")
+        self.assertNotIn("instantiate flags=0", out)
+        self.assertIn("graph destroy 1", out)
+        line = next(x for x in out if x.startswith("graph False"))
+        self.assertIn("the capture holds a memory copy", line)
+        self.assertIn("constant memory", line)
+        self.assertFalse(any(x.startswith("launch") for x in out))
+
+    def test_empty_capture_refused(self):
+        out = self.drive(FAKE_CUDA_NODES="")
+        line = next(x for x in out if x.startswith("graph False"))
+        self.assertIn("holds no kernel", line)
+        self.assertIn("per-thread default stream", line)
+
+    def test_invalidated_capture(self):
+        out = self.drive(FAKE_CUDA_NODES="0", FAKE_CUDA_END="901")
+        line = next(x for x in out if x.startswith("graph False"))
+        self.assertIn("the capture was invalidated", line)
+        self.assertNotIn("instantiate flags=0", out)
+
+    def test_other_end_error_named(self):
+        out = self.drive(FAKE_CUDA_NODES="0", FAKE_CUDA_END="7")
+        line = next(x for x in out if x.startswith("graph False"))
+        self.assertIn("cuStreamEndCapture failed: CUDA_ERROR_FAKE", line)
+
+
+if __name__ == "__main__":
+    unittest.main()
