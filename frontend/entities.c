@@ -862,4 +862,5 @@ void pkf_collect(pkf_ctx *c, TSNode root) {
     lower_func(c, &todo.v[i]);
   pkf_host_lambdas(c, root);
   pkf_host_chains(c, root);
+  pkf_host_calls(c, root);
 }
