@@ -168,7 +168,9 @@ int pkc_print_help(const char *topic) {
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
       printf("  %s\n", commands[i].usage);
     printf("  pkc --version\n\n"
-           "options: -q quiet, -v verbose, -o DIR output directory, -j N parallel jobs\n"
+           "options: -q quiet, -v verbose, -o DIR output directory, -j N parallel jobs,\n"
+           "--time-passes the time of each pass of the translation (read, parse, lower,\n"
+           "check, extents, fusion, werror)\n"
            "Run 'pkc help COMMAND' for more, 'pkc help environment', 'pkc help\n"
            "exit-status' or 'pkc help files' for those lists.\n");
     return 0;
@@ -207,7 +209,8 @@ static int parse_format(const char *v, pkf_diag_format *f) {
 enum {
   OPT_BACKEND = 256, OPT_KOKKOS_ROOT, OPT_FORMAT, OPT_REAL, OPT_SPECIALIZE, OPT_ERROR_MODEL,
   OPT_VERSION, OPT_STRICT_TYPES, OPT_WERROR, OPT_BOUNDS_CHECK, OPT_ALLOW_WARNINGS,
-  OPT_NO_FUSION, OPT_FUSION_REPORT, OPT_NO_LINE_DIRECTIVES, OPT_LINE_DIRECTIVES
+  OPT_NO_FUSION, OPT_FUSION_REPORT, OPT_NO_LINE_DIRECTIVES, OPT_LINE_DIRECTIVES,
+  OPT_TIME_PASSES
 };
 
 /* '-' first: positional arguments come back in order (as 1), whatever
@@ -233,6 +236,7 @@ static const struct option LONG_OPTS[] = {
     {"fusion-report", no_argument, NULL, OPT_FUSION_REPORT},
     {"no-line-directives", no_argument, NULL, OPT_NO_LINE_DIRECTIVES},
     {"line-directives", no_argument, NULL, OPT_LINE_DIRECTIVES},
+    {"time-passes", no_argument, NULL, OPT_TIME_PASSES},
     {NULL, 0, NULL, 0}};
 
 /* How the user spelled option val (for messages): -o, -j or --name. */
@@ -304,6 +308,7 @@ static void flag_option(pkc_options *o, int opt) {
   case OPT_NO_FUSION: o->no_fusion = true; break;
   case OPT_FUSION_REPORT: o->fusion_report = true; break;
   case OPT_NO_LINE_DIRECTIVES: o->line_directives = false; break;
+  case OPT_TIME_PASSES: o->time_passes = true; break;
   default: o->line_directives = true; break; /* OPT_LINE_DIRECTIVES */
   }
 }

@@ -20,7 +20,7 @@ summary=$(printf '%s\n' "$help" | sed -n '1s/^pkc [^ ]* - //p')
 usage=$(printf '%s\n' "$help" | sed -n '/^usage:/,/^$/{/^usage:/d;/^$/d;s/^  //;p;}')
 # its commands: "pkc NAME ..." lines, not the "pkc --version" line
 commands=$(printf '%s\n' "$usage" | sed -n 's/^pkc \([a-z][a-z]*\).*/\1/p')
-options=$(printf '%s\n' "$help" | sed -n 's/^options: //p')
+options=$(printf '%s\n' "$help" | sed -n '/^options: /,/^Run /{/^Run /d;s/^options: //;p;}')
 
 cat <<EOF
 .TH PKC 1 "" "pkc $version" "User Commands"

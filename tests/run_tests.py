@@ -287,6 +287,12 @@ def group_cli(res, bad):
     check_no_compiler(res)
     check_failed_commands(res)
     check_man_page(res)
+    rc, out, _ = run([PKC, "check", "--time-passes", "examples/nstream.py"], timeout=20)
+    passes = r", ".join(rf"{p} [0-9.]+ ms" for p in ("read", "parse", "lower", "check", "extents",
+                                                      "fusion", "werror"))
+    res.check("cli/time-passes", rc == 0 and re.fullmatch(
+        rf"pkc: passes of examples/nstream\.py: {passes}\n", out),
+        f"{status_text(rc)}; expected exit 0 and one line timing each pass in order", out)
 
 
 WARNING_KERNEL = """import pykokkos as pk
