@@ -134,14 +134,17 @@ static void split_lines(pkc_page *p, const char *src, size_t len) {
 static uint32_t max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
 /* Last source line of a block's statements, nested blocks and closures
- * included; 0 when it is empty. */
+ * written inside them (lambdas, nested defs) included; a method a statement
+ * only names (@pk.main's `self.work`) is not: it stands elsewhere in the
+ * class. 0 when the block is empty. */
 static uint32_t block_end(const pki_block *b) {
   uint32_t end = 0;
   for (int i = 0; i < b->n; i++) {
     const pki_stmt *s = b->stmts[i];
-    end = max_u32(end, max_u32(s->span.end_line, s->span.line));
+    uint32_t last = max_u32(s->span.end_line, s->span.line);
+    end = max_u32(end, last);
     end = max_u32(end, max_u32(block_end(&s->body), block_end(&s->orelse)));
-    if (s->closure)
+    if (s->closure && s->closure->span.line >= s->span.line && s->closure->span.line <= last)
       end = max_u32(end, block_end(&s->closure->body));
   }
   return end;
