@@ -182,6 +182,20 @@ class AnnotateTest(unittest.TestCase):
         self.assertIn("21:9: dicts are not supported in kernels", diag.text())
         self.assertEqual(len(dom.find(cls="error")), 1)
 
+    def test_every_kernel_line_has_its_cpp(self):
+        """Each Python line of a kernel opens to the C++ it became, as the
+        compiler reads the #line directives (issue 27): not only the lines a
+        directive names (the body of an `if` was its condition's)."""
+        dom = self.page_dom("kernels")
+        for line, cpp in ((7, "if (i < n && x(i) > 0.0) {"), (8, "acc += x(i) * x(i);"),
+                          (14, "acc += x(i);"), (15, "if (final) {"), (16, "out(i) = acc;")):
+            row = self.row(dom, line)
+            self.assertEqual(row.tag, "details", f"line {line}")
+            pres = [p.text() for p in row.find("pre")]
+            self.assertTrue(pres and pres[0].startswith(cpp), f"line {line}: {pres}")
+        self.assertNotIn("acc +=", self.row(dom, 7).find("pre")[0].text())
+        self.assertEqual(self.row(dom, 9).tag, "div")  # the blank line after dot
+
     def test_workload_rows(self):
         """@pk.main is coloured over its own lines only: the @pk.function and
         the blank lines after it are not (issue 27); the workunit it runs is."""
