@@ -1,6 +1,6 @@
 """The shim is typed (issue 27): pykokkos/__init__.pyi lists every public
 name, so Debian's mypy (python3-mypy, scripts/setup.sh) accepts a correct
-program (`--strict` on tests/shim/typing/typed_ok.py; the examples without
+program (`--strict` on tests/shim/mypy_programs/typed_ok.py; the examples without
 --strict) and names a misspelled one (`pk.paralel_for`, `pk.doubel`) instead
 of reading every `pk.X` as Any; `__all__` is one static list, the same in
 the module and in the stub, covering the kernel-only and array-library names."""
@@ -71,12 +71,12 @@ class Mypy(unittest.TestCase):
         return p.returncode, p.stdout + p.stderr
 
     def test_strict_accepts_typed_program(self):
-        rc, out = self.mypy("--strict", "tests/shim/typing/typed_ok.py")
+        rc, out = self.mypy("--strict", "tests/shim/mypy_programs/typed_ok.py")
         self.assertEqual(rc, 0, out)
         self.assertEqual(out.strip(), "", out)
 
     def test_misspelled_names_are_errors(self):
-        rc, out = self.mypy("tests/shim/typing/misspelled.py")
+        rc, out = self.mypy("tests/shim/mypy_programs/misspelled.py")
         self.assertEqual(rc, 1, out)
         self.assertIn('misspelled.py:11: error: Module has no attribute "paralel_for"; '
                       'maybe "parallel_for"?', out)
