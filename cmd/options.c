@@ -68,9 +68,13 @@ static const struct {
 /* The environment pkc and its runtime (the pykokkos shim, libpkcrt) read:
  * `pkc help environment` prints it and scripts/man.sh makes the man page's
  * ENVIRONMENT section from that output (one table, one source). */
-static const struct {
+/* An entry of the help tables: a name, then its text (lines of at most 80
+ * columns once indented by 4). */
+typedef struct help_entry {
   const char *name, *help;
-} environment[] = {
+} help_entry;
+
+static const help_entry environment[] = {
     {"PKC", "The pkc executable the shim runs to build a module that is missing or\n"
             "stale (default: pkc on PATH)."},
     {"PKC_BACKEND", "serial, openmp, cuda or hip: the backend whose modules the shim loads\n"
@@ -102,22 +106,19 @@ static const struct {
 };
 
 /* Exit statuses (the PKC_EXIT_* values): `pkc help exit-status`. */
-static const struct {
-  int code;
-  const char *help;
-} exit_statuses[] = {
-    {PKC_EXIT_OK, "Success: no errors (warnings and notes may have been printed)."},
-    {PKC_EXIT_INPUT, "The input has errors: their diagnostics are printed; pkc build still\n"
+_Static_assert(PKC_EXIT_OK == 0 && PKC_EXIT_INPUT == 1 && PKC_EXIT_USAGE == 2 &&
+                   PKC_EXIT_TOOLCHAIN == 3, "exit_statuses[] names the PKC_EXIT_* values");
+static const help_entry exit_statuses[] = {
+    {"0", "Success: no errors (warnings and notes may have been printed)."},
+    {"1", "The input has errors: their diagnostics are printed; pkc build still\n"
                      "builds the entities without errors."},
-    {PKC_EXIT_USAGE, "Bad command line (unknown command or option, missing file)."},
-    {PKC_EXIT_TOOLCHAIN, "CMake or the C++ compiler is missing or failed, or a file cannot be\n"
+    {"2", "Bad command line (unknown command or option, missing file)."},
+    {"3", "CMake or the C++ compiler is missing or failed, or a file cannot be\n"
                          "written."},
 };
 
 /* The files pkc reads and writes: `pkc help files`. */
-static const struct {
-  const char *name, *help;
-} files[] = {
+static const help_entry files[] = {
     {"FILE.pk/", "The build directory beside FILE (pkc build -o DIR to choose another)."},
     {"FILE.pk/<stem>.<backend>.so", "The module of FILE for one backend, loaded by the shim."},
     {"FILE.pk/<stem>.<backend>.key", "Its cache key: the module is rebuilt when the key changes."},
@@ -129,35 +130,31 @@ static const struct {
                                    "Kokkos and flags."},
 };
 
-/* Prints one table topic of `pkc help` (environment, exit-status, files);
- * false if topic is none of them. Each entry: its name, then its text
- * indented by 4. */
-static void indented(const char *text) {
-  for (const char *p = text; *p;) {
-    const char *nl = strchr(p, '\n');
-    size_t n = nl ? (size_t)(nl - p) : strlen(p);
-    printf("    %.*s\n", (int)n, p);
-    p += n + (nl != NULL);
+/* Prints table t: each entry's name, then its text indented by 4. */
+static void print_entries(const help_entry *t, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    printf("%s\n", t[i].name);
+    for (const char *p = t[i].help; *p;) {
+      const char *nl = strchr(p, '\n');
+      size_t len = nl ? (size_t)(nl - p) : strlen(p);
+      printf("    %.*s\n", (int)len, p);
+      p += len + (nl != NULL);
+    }
   }
 }
 
+#define PRINT_TABLE(t) print_entries(t, sizeof t / sizeof *t)
+
+/* Prints one table topic of `pkc help` (environment, exit-status, files);
+ * false if topic is none of them. */
 static bool print_table(const char *topic) {
-  if (!strcmp(topic, "environment")) {
-    for (size_t i = 0; i < sizeof environment / sizeof *environment; i++) {
-      printf("%s\n", environment[i].name);
-      indented(environment[i].help);
-    }
-  } else if (!strcmp(topic, "exit-status")) {
-    for (size_t i = 0; i < sizeof exit_statuses / sizeof *exit_statuses; i++) {
-      printf("%d\n", exit_statuses[i].code);
-      indented(exit_statuses[i].help);
-    }
-  } else if (!strcmp(topic, "files")) {
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-      printf("%s\n", files[i].name);
-      indented(files[i].help);
-    }
-  } else
+  if (!strcmp(topic, "environment"))
+    PRINT_TABLE(environment);
+  else if (!strcmp(topic, "exit-status"))
+    PRINT_TABLE(exit_statuses);
+  else if (!strcmp(topic, "files"))
+    PRINT_TABLE(files);
+  else
     return false;
   return true;
 }

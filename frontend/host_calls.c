@@ -53,16 +53,6 @@ static bool bound_in(pkf_ctx *c, TSNode n, const char *name, bool scope, int dep
   return false;
 }
 
-/* The undecorated module-level `def name(...)`, or a null node. */
-static TSNode plain_def(pkf_ctx *c, TSNode name) {
-  pkf_nodes top = pkf_children(c, c->root);
-  for (uint32_t i = 0; i < top.n; i++)
-    if (pkf_type_is(c, top.v[i], PKF_N_FUNCTION_DEFINITION) &&
-        pkf_is(c, pkf_field(c, top.v[i], PKF_F_NAME), pkf_text(c, name)))
-      return top.v[i];
-  return (TSNode){0};
-}
-
 /* Whether the module binds name other than by plain defs (an assignment
  * `k = pk.workunit(f)`, an import, a decorated def or a class). */
 static bool module_rebinds(pkf_ctx *c, const char *name) {
@@ -84,7 +74,7 @@ static const pki_entity *workunit_named(pkf_ctx *c, TSNode n) {
 }
 
 static void undecorated(pkf_ctx *c, TSNode call, TSNode k) {
-  TSNode def = plain_def(c, k), scope = pkf_enclosing_def(c, call);
+  TSNode def = pkf_plain_top_def(c, k), scope = pkf_enclosing_def(c, call);
   const char *name = pkf_text(c, k);
   if (ts_node_is_null(def) || module_rebinds(c, name) ||
       (!ts_node_is_null(scope) && bound_in(c, scope, name, true, 0)))
