@@ -415,6 +415,13 @@ static bool up_to_date(const pki_module *m, const pkb_options *o) {
   return fresh;
 }
 
+/* Seconds since *t0 (CLOCK_MONOTONIC). */
+static double seconds_since(const struct timespec *t0) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
 static int build_locked(const pki_module *m, const pkb_options *o, char *err, size_t errlen) {
   pkb_texts t;
   char key[65];
@@ -442,15 +449,16 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
   FILE *lf = fopen(p.log, "w");
   if (lf)
     fclose(lf);
-  struct timespec t0, t1;
+  struct timespec t0, tc;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  if (o->progress)
+  if (o->progress || o->verbosity > 0)
     fprintf(stderr, "pkc: building %s.%s.so ...\n", m->name, o->backend);
   const char *keyh = pki_sprintf(m->arena, "#define PKC_CACHE_KEY \"%s\"\n", key);
   pkb_write_if_changed(p.keyh, keyh, strlen(keyh));
   /* the toolchain's captured commands (fastbuild.c), else the CMake project;
    * --error-model=numpy defines a macro before the support header, which the
    * precompiled one cannot know */
+  clock_gettime(CLOCK_MONOTONIC, &tc);
   int fast = o->error_model_numpy ? 0 : pkb_fast_build(m, o, p.dir, p.log, so, err, errlen);
   if (fast < 0)
     return -1;
@@ -461,6 +469,7 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
     if (compile(m, o, &p, err, errlen) != 0)
       return -1;
   }
+  double compile_s = seconds_since(&tc);
   int warnings = show_generated_warnings(m, p.log);
   if (warnings && !o->allow_warnings) {
     snprintf(err, errlen, "the generated C++ drew %d compiler warning%s (shown above; log: %s)."
@@ -478,10 +487,9 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
     return -1;
   }
   pkb_write_if_changed(p.keyfile, text, strlen(text));
-  clock_gettime(CLOCK_MONOTONIC, &t1);
   if (o->progress || o->verbosity > 0)
-    fprintf(stderr, "pkc: built %s (%.1f s)\n", so,
-            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    fprintf(stderr, "pkc: built %s (%.1f s; compile step %.1f s, %s)\n", so, seconds_since(&t0),
+            compile_s, fast ? "cached toolchain" : "CMake");
   return 0;
 }
 
@@ -490,8 +498,11 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
  * an exclusive lock on <outdir>/.pkc-lock; the waiting builds then find the
  * module fresh and do nothing. The lock goes with the process. */
 int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errlen) {
-  if (up_to_date(m, o))
+  if (up_to_date(m, o)) {
+    if (o->verbosity > 0)
+      fprintf(stderr, "pkc: up to date: %s\n", pkb_module_path(m->arena, m, o));
     return 0;
+  }
   if (pkb_mkdirs(o->outdir) != 0) {
     snprintf(err, errlen, "cannot create %s: %s", o->outdir, strerror(errno));
     return -1;

@@ -2,9 +2,10 @@
  * annotate.c - `pkc annotate` (annotate.h): the HTML page.
  *
  * One row per source line. The C++ of line N is every chunk of the generated
- * <name>.cpp that follows a `#line N "<the .py>"` directive, up to the next
- * #line directive, in order; the directives back to the C++ file name
- * "<name>.cpp" (pkb_restore_line). Kernels are the lines of each workunit
+ * <name>.cpp the compiler maps to line N: after a `#line N "<the .py>"`
+ * directive the lines count N, N+1, ... (collect_cpp), up to the next
+ * directive; the directives back to the C++ file name "<name>.cpp"
+ * (pkb_restore_line) end the Python lines. Kernels are the lines of each workunit
  * and @pk.main, decorators to the end of the body. The page is HTML and CSS
  * only, plus one onclick that opens or closes every row.
  */
@@ -134,14 +135,17 @@ static void split_lines(pkc_page *p, const char *src, size_t len) {
 static uint32_t max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
 /* Last source line of a block's statements, nested blocks and closures
- * included; 0 when it is empty. */
+ * written inside them (lambdas, nested defs) included; a method a statement
+ * only names (@pk.main's `self.work`) is not: it stands elsewhere in the
+ * class. 0 when the block is empty. */
 static uint32_t block_end(const pki_block *b) {
   uint32_t end = 0;
   for (int i = 0; i < b->n; i++) {
     const pki_stmt *s = b->stmts[i];
-    end = max_u32(end, max_u32(s->span.end_line, s->span.line));
+    uint32_t last = max_u32(s->span.end_line, s->span.line);
+    end = max_u32(end, last);
     end = max_u32(end, max_u32(block_end(&s->body), block_end(&s->orelse)));
-    if (s->closure)
+    if (s->closure && s->closure->span.line >= s->span.line && s->closure->span.line <= last)
       end = max_u32(end, block_end(&s->closure->body));
   }
   return end;
@@ -190,9 +194,19 @@ static void mark_kernels(pkc_page *p, const pki_module *m) {
 
 /* ------------------------------------------------------------ C++ */
 
+/* A line that only closes what an earlier one opened ("}", "});", blank):
+ * it stays with the C++ before it. */
+static bool closing_only(const char *s, const char *e) {
+  for (; s < e; s++)
+    if (!strchr(" \t\r});", *s))
+      return false;
+  return true;
+}
+
 /* Appends the C++ lines [s, end) to the row of Python line `line` as one
- * <pre>: trailing blank lines dropped, the common indentation removed; at:
- * its first line in the generated file. */
+ * <pre>: trailing blank lines dropped, the common indentation of the lines
+ * that do more than close blocks removed (from each line, as far as it is
+ * spaces); at: its first line in the generated file. */
 static void add_chunk(pkc_page *p, uint32_t line, const char *s, const char *end,
                       const char *cpp_name, int at) {
   if (line < 1 || line > (uint32_t)p->nrows)
@@ -207,7 +221,7 @@ static void add_chunk(pkc_page *p, uint32_t line, const char *s, const char *end
     size_t k = 0;
     while (l + k < e && l[k] == ' ')
       k++;
-    if (k < indent)
+    if (k < indent && !closing_only(l, e))
       indent = k;
   }
   if (last == s)
@@ -219,7 +233,9 @@ static void add_chunk(pkc_page *p, uint32_t line, const char *s, const char *end
   pkb_putf(&r->cpp, ".cpp:%d\">", at);
   for (const char *l = s; l < last; l = line_end(l, last) + 1) {
     const char *e = line_end(l, last);
-    size_t skip = (size_t)(e - l) < indent ? (size_t)(e - l) : indent;
+    size_t skip = 0;
+    while (skip < indent && l + skip < e && l[skip] == ' ')
+      skip++;
     put_escaped(&r->cpp, l + skip, (size_t)(e - l - skip));
     if (e < last)
       pkb_put(&r->cpp, "\n");
@@ -227,27 +243,51 @@ static void add_chunk(pkc_page *p, uint32_t line, const char *s, const char *end
   pkb_put(&r->cpp, "</pre>");
 }
 
-/* Splits the generated C++ at its #line directives (see the top of the file)
- * and hands each chunk that maps to a Python line to its row. */
+/* Whether C++ line [s, e) ends a statement or opens or closes a block (the
+ * next line may start the C++ of another Python line). */
+static bool ends_statement(const char *s, const char *e) {
+  while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+    e--;
+  return e == s || e[-1] == ';' || e[-1] == '{' || e[-1] == '}' || e[-1] == ':';
+}
+
+/* Splits the generated C++ by the Python line each C++ line stands for, as
+ * the compiler reads the #line directives (see the top of the file): after
+ * `#line N`, the next lines are N, N+1, ... (the emitter writes a directive
+ * only where that count would be wrong). A chunk ends where a line of
+ * another Python line starts a statement; lines that only close blocks and
+ * the continuation lines of a statement stay in their chunk. */
 static void collect_cpp(pkc_page *p, const char *cpp, const char *name) {
   const char *end = cpp + strlen(cpp), *chunk = cpp;
   size_t nlen = strlen(name);
-  uint32_t target = 0; /* 0: the chunk is the C++ file's own */
+  uint32_t target = 0, py = 0; /* 0: the C++ file's own lines */
   int lineno = 1, at = 1;
+  bool open = false; /* the previous line left a statement unfinished */
   for (const char *s = cpp; s < end; s = line_end(s, end) + 1, lineno++) {
     const char *e = line_end(s, end);
-    if (e - s < 7 || memcmp(s, "#line ", 6) != 0)
+    if (e - s >= 7 && memcmp(s, "#line ", 6) == 0) {
+      add_chunk(p, target, chunk, s, name, at);
+      char *q;
+      unsigned long n = strtoul(s + 6, &q, 10);
+      while (q < e && *q == ' ')
+        q++;
+      bool back = (size_t)(e - q) == nlen + 6 && q[0] == '"' && !memcmp(q + 1, name, nlen) &&
+                  !memcmp(q + 1 + nlen, ".cpp\"", 5);
+      target = py = back || n > UINT32_MAX ? 0 : (uint32_t)n;
+      chunk = e < end ? e + 1 : e;
+      at = lineno + 1;
+      open = false;
       continue;
-    add_chunk(p, target, chunk, s, name, at);
-    char *q;
-    unsigned long n = strtoul(s + 6, &q, 10);
-    while (q < e && *q == ' ')
-      q++;
-    bool back = (size_t)(e - q) == nlen + 6 && q[0] == '"' && !memcmp(q + 1, name, nlen) &&
-                !memcmp(q + 1 + nlen, ".cpp\"", 5);
-    target = back || n > UINT32_MAX ? 0 : (uint32_t)n;
-    chunk = e < end ? e + 1 : e;
-    at = lineno + 1;
+    }
+    uint32_t here = py ? py++ : 0;
+    if (here && here != target && !open && !closing_only(s, e)) {
+      add_chunk(p, target, chunk, s, name, at);
+      target = here;
+      chunk = s;
+      at = lineno;
+    }
+    if (!closing_only(s, e))
+      open = !ends_statement(s, e) && s[0] != '#';
   }
   add_chunk(p, target, chunk, end, name, at);
 }

@@ -3,6 +3,7 @@
  */
 #include "options.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,16 +65,115 @@ static const struct {
     {"help", PKC_CMD_HELP, "pkc help [COMMAND]", "Shows help for pkc or one command."},
 };
 
+/* The environment pkc and its runtime (the pykokkos shim, libpkcrt) read:
+ * `pkc help environment` prints it and scripts/man.sh makes the man page's
+ * ENVIRONMENT section from that output (one table, one source). */
+/* An entry of the help tables: a name, then its text (lines of at most 80
+ * columns once indented by 4). */
+typedef struct help_entry {
+  const char *name, *help;
+} help_entry;
+
+static const help_entry environment[] = {
+    {"PKC", "The pkc executable the shim runs to build a module that is missing or\n"
+            "stale (default: pkc on PATH)."},
+    {"PKC_BACKEND", "serial, openmp, cuda or hip: the backend whose modules the shim loads\n"
+                    "and builds (wins over pk.set_default_space; default openmp)."},
+    {"PKC_REAL", "float32 or float64: what pk.real means; the shim builds with --real."},
+    {"PKC_BOUNDS_CHECK", "1: the shim builds modules with --bounds-check."},
+    {"PKC_NUM_THREADS", "Host threads Kokkos starts with (unset or 0: OMP_NUM_THREADS, else\n"
+                        "Kokkos' default)."},
+    {"PKC_FUSION", "0: launches run one by one, never as fused kernels (the shim and\n"
+                   "@pk.main); all: every fused variant is used everywhere."},
+    {"PKC_FUSION_VERBOSE", "1: the shim prints each chain of launches it fuses."},
+    {"PKC_FASTCALL", "0: the shim calls kernels through ctypes, not its C extension\n"
+                     "(_fastcall, built beside libpkcrt.so)."},
+    {"PKC_RECORD_SIGNATURES", "1: each argument signature a run-time typed workunit is called\n"
+                              "with is appended to FILE's sidecar <stem>.pkc-signatures, which\n"
+                              "pkc build then builds ahead of time."},
+    {"PKC_RUNTIME_LIB", "The libpkcrt.so the shim loads (default: beside the shim, or\n"
+                        "<pkc's prefix>/lib)."},
+    {"PKC_CACHE_DIR", "pkc's cache of prepared toolchains for fast builds (default\n"
+                      "$XDG_CACHE_HOME/pkc, else ~/.cache/pkc)."},
+    {"PKC_FAST_BUILD", "0: every host build runs CMake (no cached toolchain); GPU backends\n"
+                       "always build with CMake."},
+    {"PKC_HALO_NCCL", "0: pykokkos.mpi halo exchanges on CUDA go through host memory\n"
+                      "instead of NCCL."},
+    {"Kokkos_ROOT", "The Kokkos installation pkc build uses when --kokkos-root is not given\n"
+                    "(else the one pkc was built with)."},
+    {"CXX, CXXFLAGS, LDFLAGS", "The C++ compiler and flags of builds (part of the cache key)."},
+    {"XDG_CACHE_HOME, HOME", "Where PKC_CACHE_DIR defaults to."},
+};
+
+/* Exit statuses (the PKC_EXIT_* values): `pkc help exit-status`. */
+_Static_assert(PKC_EXIT_OK == 0 && PKC_EXIT_INPUT == 1 && PKC_EXIT_USAGE == 2 &&
+                   PKC_EXIT_TOOLCHAIN == 3, "exit_statuses[] names the PKC_EXIT_* values");
+static const help_entry exit_statuses[] = {
+    {"0", "Success: no errors (warnings and notes may have been printed)."},
+    {"1", "The input has errors: their diagnostics are printed; pkc build still\n"
+                     "builds the entities without errors."},
+    {"2", "Bad command line (unknown command or option, missing file)."},
+    {"3", "CMake or the C++ compiler is missing or failed, or a file cannot be\n"
+                         "written."},
+};
+
+/* The files pkc reads and writes: `pkc help files`. */
+static const help_entry files[] = {
+    {"FILE.pk/", "The build directory beside FILE (pkc build -o DIR to choose another)."},
+    {"FILE.pk/<stem>.<backend>.so", "The module of FILE for one backend, loaded by the shim."},
+    {"FILE.pk/<stem>.<backend>.key", "Its cache key: the module is rebuilt when the key changes."},
+    {"FILE.pk/<stem>.cpp, <stem>.h", "The generated C++ and its C ABI header (pkc emit)."},
+    {"FILE.pk/spec/<kernel>-<hash>/", "Modules of the run-time typed signatures of a workunit."},
+    {"<stem>.pkc-signatures", "FILE's sidecar: recorded signatures (PKC_RECORD_SIGNATURES=1)."},
+    {"FILE.html", "The page pkc annotate writes."},
+    {"$PKC_CACHE_DIR/toolchains/", "Prepared toolchains of fast builds, one per compiler,\n"
+                                   "Kokkos and flags."},
+};
+
+/* Prints table t: each entry's name, then its text indented by 4. */
+static void print_entries(const help_entry *t, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    printf("%s\n", t[i].name);
+    for (const char *p = t[i].help; *p;) {
+      const char *nl = strchr(p, '\n');
+      size_t len = nl ? (size_t)(nl - p) : strlen(p);
+      printf("    %.*s\n", (int)len, p);
+      p += len + (nl != NULL);
+    }
+  }
+}
+
+#define PRINT_TABLE(t) print_entries(t, sizeof t / sizeof *t)
+
+/* Prints one table topic of `pkc help` (environment, exit-status, files);
+ * false if topic is none of them. */
+static bool print_table(const char *topic) {
+  if (!strcmp(topic, "environment"))
+    PRINT_TABLE(environment);
+  else if (!strcmp(topic, "exit-status"))
+    PRINT_TABLE(exit_statuses);
+  else if (!strcmp(topic, "files"))
+    PRINT_TABLE(files);
+  else
+    return false;
+  return true;
+}
+
 int pkc_print_help(const char *topic) {
   if (!topic) {
     printf("pkc %s - ahead-of-time compiler for PyKokkos kernels\n\nusage:\n", PKC_VERSION);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
       printf("  %s\n", commands[i].usage);
     printf("  pkc --version\n\n"
-           "options: -q quiet, -v verbose, -o DIR output directory, -j N parallel jobs\n"
-           "Run 'pkc help COMMAND' for more.\n");
+           "options: -q quiet, -v verbose, -o DIR output directory, -j N parallel jobs,\n"
+           "--time-passes the time of each pass of the translation (read, parse, lower,\n"
+           "check, extents, fusion, werror)\n"
+           "Run 'pkc help COMMAND' for more; 'pkc help environment', 'pkc help exit-status'\n"
+           "and 'pkc help files' list the environment variables, exit statuses and files.\n");
     return 0;
   }
+  if (print_table(topic))
+    return 0;
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     if (strcmp(topic, commands[i].name) == 0) {
       printf("usage: %s\n\n%s\n", commands[i].usage, commands[i].help);
@@ -90,27 +190,6 @@ static int usage_error(const char *fmt, const char *arg) {
   return PKC_EXIT_USAGE;
 }
 
-/* Value of an option given as "--opt=value" or "--opt value"; NULL if missing. */
-static const char *option_value(const char *arg, const char *name, int argc, char **argv,
-                                int *i, bool *matched) {
-  size_t n = strlen(name);
-  *matched = false;
-  if (strncmp(arg, name, n) != 0)
-    return NULL;
-  if (arg[n] == '=') {
-    *matched = true;
-    return arg + n + 1;
-  }
-  if (name[1] != '-' && arg[n] != 0) { /* short options also as -j2, -oDIR (make, cc) */
-    *matched = true;
-    return arg + n;
-  }
-  if (arg[n] != 0)
-    return NULL;
-  *matched = true;
-  return *i + 1 < argc ? argv[++*i] : NULL;
-}
-
 static int parse_format(const char *v, pkf_diag_format *f) {
   if (strcmp(v, "text") == 0)
     *f = PKF_DIAG_TEXT;
@@ -123,51 +202,129 @@ static int parse_format(const char *v, pkf_diag_format *f) {
   return 0;
 }
 
-static int parse_valued(pkc_options *o, const char *a, int argc, char **argv, int *i,
-                        bool *matched) {
-  static const char *const names[] = {"--backend", "--kokkos-root", "--diagnostics-format",
-                                      "-o", "--real", "-j", "--specialize", "--error-model"};
-  for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
-    const char *v = option_value(a, names[k], argc, argv, i, matched);
-    if (!*matched)
-      continue;
-    if (!v)
-      return usage_error("option '%s' needs a value", names[k]);
-    switch (k) {
-    case 0:
-      if (strcmp(v, "serial") && strcmp(v, "openmp") && strcmp(v, "cuda") && strcmp(v, "hip"))
-        return usage_error("unknown backend '%s' (use serial, openmp, cuda or hip)", v);
-      o->backend = v;
-      return 0;
-    case 1: o->kokkos_root = v; return 0;
-    case 2: return parse_format(v, &o->format);
-    case 3: o->outdir = v; return 0;
-    case 4:
-      if (strcmp(v, "float32") == 0 || strcmp(v, "float") == 0)
-        o->real = PKI_F32;
-      else if (strcmp(v, "float64") == 0 || strcmp(v, "double") == 0)
-        o->real = PKI_F64;
-      else
-        return usage_error("unknown --real precision '%s' (use float32 or float64)", v);
-      return 0;
-    case 6:
-      o->specialize[o->nspecialize++] = v;
-      return 0;
-    case 7:
-      if (strcmp(v, "python") && strcmp(v, "numpy"))
-        return usage_error("unknown --error-model '%s' (use python or numpy)", v);
-      o->error_model_numpy = !strcmp(v, "numpy");
-      return 0;
-    default: {
-      char *end;
-      long j = strtol(v, &end, 10);
-      if (*end || j < 1 || j > 1024)
-        return usage_error("-j needs a positive number, got '%s'", v);
-      o->jobs = (int)j;
-      return 0;
-    }
-    }
+/* Long options without a short form: their getopt_long values. */
+enum {
+  OPT_BACKEND = 256, OPT_KOKKOS_ROOT, OPT_FORMAT, OPT_REAL, OPT_SPECIALIZE, OPT_ERROR_MODEL,
+  OPT_VERSION, OPT_STRICT_TYPES, OPT_WERROR, OPT_BOUNDS_CHECK, OPT_ALLOW_WARNINGS,
+  OPT_NO_FUSION, OPT_FUSION_REPORT, OPT_NO_LINE_DIRECTIVES, OPT_LINE_DIRECTIVES,
+  OPT_TIME_PASSES
+};
+
+/* '-' first: positional arguments come back in order (as 1), whatever
+ * POSIXLY_CORRECT says; ':' next: a missing value comes back as ':'. */
+static const char SHORT_OPTS[] = "-:o:j:hqv";
+
+static const struct option LONG_OPTS[] = {
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"kokkos-root", required_argument, NULL, OPT_KOKKOS_ROOT},
+    {"diagnostics-format", required_argument, NULL, OPT_FORMAT},
+    {"real", required_argument, NULL, OPT_REAL},
+    {"specialize", required_argument, NULL, OPT_SPECIALIZE},
+    {"error-model", required_argument, NULL, OPT_ERROR_MODEL},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"help", no_argument, NULL, 'h'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"strict-types", no_argument, NULL, OPT_STRICT_TYPES},
+    {"werror", no_argument, NULL, OPT_WERROR},
+    {"bounds-check", no_argument, NULL, OPT_BOUNDS_CHECK},
+    {"allow-warnings", no_argument, NULL, OPT_ALLOW_WARNINGS},
+    {"no-fusion", no_argument, NULL, OPT_NO_FUSION},
+    {"fusion-report", no_argument, NULL, OPT_FUSION_REPORT},
+    {"no-line-directives", no_argument, NULL, OPT_NO_LINE_DIRECTIVES},
+    {"line-directives", no_argument, NULL, OPT_LINE_DIRECTIVES},
+    {"time-passes", no_argument, NULL, OPT_TIME_PASSES},
+    {NULL, 0, NULL, 0}};
+
+/* How the user spelled option val (for messages): -o, -j or --name. */
+static const char *option_name(int val, char *buf, size_t len) {
+  if (val < 256) {
+    snprintf(buf, len, "-%c", val);
+    return buf;
   }
+  for (const struct option *lo = LONG_OPTS; lo->name; lo++)
+    if (lo->val == val) {
+      snprintf(buf, len, "--%s", lo->name);
+      return buf;
+    }
+  return "?";
+}
+
+static int parse_real(const char *v, pki_kind *real) {
+  if (strcmp(v, "float32") == 0 || strcmp(v, "float") == 0)
+    *real = PKI_F32;
+  else if (strcmp(v, "float64") == 0 || strcmp(v, "double") == 0)
+    *real = PKI_F64;
+  else
+    return usage_error("unknown --real precision '%s' (use float32 or float64)", v);
+  return 0;
+}
+
+static int parse_jobs(const char *v, int *jobs) {
+  char *end;
+  long j = strtol(v, &end, 10);
+  if (*end || !*v || j < 1 || j > 1024)
+    return usage_error("-j needs a positive number, got '%s'", v);
+  *jobs = (int)j;
+  return 0;
+}
+
+/* An option that takes a value (v: its value). */
+static int valued_option(pkc_options *o, int opt, const char *v) {
+  switch (opt) {
+  case OPT_BACKEND:
+    if (strcmp(v, "serial") && strcmp(v, "openmp") && strcmp(v, "cuda") && strcmp(v, "hip"))
+      return usage_error("unknown backend '%s' (use serial, openmp, cuda or hip)", v);
+    o->backend = v;
+    return 0;
+  case OPT_KOKKOS_ROOT: o->kokkos_root = v; return 0;
+  case OPT_FORMAT: return parse_format(v, &o->format);
+  case 'o': o->outdir = v; return 0;
+  case OPT_REAL: return parse_real(v, &o->real);
+  case OPT_SPECIALIZE: o->specialize[o->nspecialize++] = v; return 0;
+  case OPT_ERROR_MODEL:
+    if (strcmp(v, "python") && strcmp(v, "numpy"))
+      return usage_error("unknown --error-model '%s' (use python or numpy)", v);
+    o->error_model_numpy = !strcmp(v, "numpy");
+    return 0;
+  default: return parse_jobs(v, &o->jobs); /* 'j' */
+  }
+}
+
+/* A flag (an option without a value). */
+static void flag_option(pkc_options *o, int opt) {
+  switch (opt) {
+  case OPT_VERSION: o->command = PKC_CMD_VERSION; break;
+  case 'h': o->command = PKC_CMD_HELP; break;
+  case 'q': o->verbosity = -1; break;
+  case 'v': o->verbosity = 1; break;
+  case OPT_STRICT_TYPES: o->strict_types = true; break;
+  case OPT_WERROR: o->werror = true; break;
+  case OPT_BOUNDS_CHECK: o->bounds_check = true; break;
+  case OPT_ALLOW_WARNINGS: o->allow_warnings = true; break;
+  case OPT_NO_FUSION: o->no_fusion = true; break;
+  case OPT_FUSION_REPORT: o->fusion_report = true; break;
+  case OPT_NO_LINE_DIRECTIVES: o->line_directives = false; break;
+  case OPT_TIME_PASSES: o->time_passes = true; break;
+  default: o->line_directives = true; break; /* OPT_LINE_DIRECTIVES */
+  }
+}
+
+/* A positional argument: the command, then help's topic, then the files. */
+static int positional(pkc_options *o, const char *a) {
+  if (o->command == PKC_CMD_NONE) {
+    size_t k;
+    for (k = 0; k < sizeof commands / sizeof *commands; k++)
+      if (strcmp(a, commands[k].name) == 0)
+        break;
+    if (k == sizeof commands / sizeof *commands)
+      return usage_error("unknown command '%s' (commands: check, emit, ir, build, annotate, "
+                         "help)", a);
+    o->command = commands[k].cmd;
+  } else if (o->command == PKC_CMD_HELP && !o->help_topic)
+    o->help_topic = a;
+  else
+    o->files[o->nfiles++] = a;
   return 0;
 }
 
@@ -177,54 +334,28 @@ int pkc_parse_options(int argc, char **argv, pkc_options *o) {
   o->backend = "openmp";
   o->files = (const char **)calloc((size_t)argc + 1, sizeof(char *));
   o->specialize = (const char **)calloc((size_t)argc + 1, sizeof(char *));
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    bool matched;
-    int rc = parse_valued(o, a, argc, argv, &i, &matched);
-    if (rc)
-      return rc;
-    if (matched)
-      continue;
-    if (strcmp(a, "--version") == 0)
-      o->command = PKC_CMD_VERSION;
-    else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-      o->command = PKC_CMD_HELP;
-    else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
-      o->verbosity = -1;
-    else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)
-      o->verbosity = 1;
-    else if (strcmp(a, "--strict-types") == 0)
-      o->strict_types = true;
-    else if (strcmp(a, "--werror") == 0)
-      o->werror = true;
-    else if (strcmp(a, "--bounds-check") == 0)
-      o->bounds_check = true;
-    else if (strcmp(a, "--allow-warnings") == 0)
-      o->allow_warnings = true;
-    else if (strcmp(a, "--no-fusion") == 0)
-      o->no_fusion = true;
-    else if (strcmp(a, "--fusion-report") == 0)
-      o->fusion_report = true;
-    else if (strcmp(a, "--no-line-directives") == 0)
-      o->line_directives = false;
-    else if (strcmp(a, "--line-directives") == 0)
-      o->line_directives = true;
-    else if (a[0] == '-' && a[1])
-      return usage_error("unknown option '%s'", a);
-    else if (o->command == PKC_CMD_NONE) {
-      size_t k;
-      for (k = 0; k < sizeof commands / sizeof *commands; k++)
-        if (strcmp(a, commands[k].name) == 0)
-          break;
-      if (k == sizeof commands / sizeof *commands)
-        return usage_error("unknown command '%s' (commands: check, emit, ir, build, annotate, "
-                           "help)", a);
-      o->command = commands[k].cmd;
-    } else if (o->command == PKC_CMD_HELP && !o->help_topic)
-      o->help_topic = a;
+  opterr = 0; /* pkc words its own messages */
+  optind = 0; /* a full rescan (glibc), should this run twice */
+  int opt, rc = 0;
+  char name[64];
+  while (!rc && (opt = getopt_long(argc, argv, SHORT_OPTS, LONG_OPTS, NULL)) != -1) {
+    if (opt == 1)
+      rc = positional(o, optarg);
+    else if (opt == ':')
+      rc = usage_error("option '%s' needs a value", option_name(optopt, name, sizeof name));
+    else if (opt == '?')
+      rc = optopt ? usage_error("unknown option '%s'", option_name(optopt, name, sizeof name))
+                  : usage_error("unknown option '%s'", argv[optind - 1]);
+    else if (opt == 'o' || opt == 'j' || (opt >= OPT_BACKEND && opt <= OPT_ERROR_MODEL))
+      rc = valued_option(o, opt, optarg);
     else
-      o->files[o->nfiles++] = a;
+      flag_option(o, opt);
   }
+  if (rc)
+    return rc;
+  for (int i = optind; i < argc; i++) /* after "--" */
+    if ((rc = positional(o, argv[i])) != 0)
+      return rc;
   if (o->command == PKC_CMD_NONE)
     return usage_error("%s", "no command given (commands: check, emit, ir, build, annotate, help)");
   bool needs_files = o->command == PKC_CMD_CHECK || o->command == PKC_CMD_EMIT ||

@@ -39,6 +39,7 @@ typedef struct pkc_options {
   bool allow_warnings;     /* --allow-warnings (build): keep a module whose C++ drew warnings */
   bool no_fusion;          /* --no-fusion (build/emit/ir): no fused kernels */
   bool fusion_report;      /* --fusion-report (check): every fusion candidate as a note */
+  bool time_passes;        /* --time-passes: each pass's time on stderr */
   const char **specialize; /* --specialize SIG (repeatable; build/emit): only these */
   int nspecialize;
 } pkc_options;

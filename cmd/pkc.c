@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../backends/backends.h"
@@ -55,37 +56,130 @@ static void print_fusion(const pki_module *m, FILE *out) {
   }
 }
 
-/* spec: the run-time specialization to translate (NULL: the whole file).
- * build/emit translate partially (entities with errors are left out). */
-static void translate(const pkc_options *o, const char *path, const pkf_spec *spec,
-                      pkc_unit *u) {
-  memset(u, 0, sizeof *u);
-  pkf_options fo = {.real = o->real,
-                    .strict_types = o->strict_types,
-                    .keep_going = o->command == PKC_CMD_BUILD || o->command == PKC_CMD_EMIT,
-                    .spec = spec};
-  u->errors = pkf_translate_with(path, &fo, &u->module, &u->diags, stderr);
-  if (fo.keep_going && o->verbosity <= 0 && u->errors >= 0) {
+/* One translation between its passes. */
+typedef struct pkc_job {
+  const pkc_options *o;
+  const char *path;
+  pkf_options fo;
+  char *source; /* the file's bytes, until lowered */
+  size_t len;
+  pkf_parsed *parsed;
+  pkc_unit *u;
+} pkc_job;
+
+static bool pass_read(pkc_job *j) {
+  if (pkf_read_file(j->path, &j->source, &j->len) == 0)
+    return true;
+  fprintf(stderr, "pkc: error: cannot read '%s': %s\n", j->path, strerror(errno));
+  j->u->errors = -1;
+  return false;
+}
+
+static bool pass_parse(pkc_job *j) {
+  j->parsed = pkf_parse(j->path, j->source, j->len, &j->fo, &j->u->diags);
+  return true;
+}
+
+static bool pass_lower(pkc_job *j) {
+  pkf_lower_parsed(j->parsed);
+  j->u->module = pkf_parsed_finish(j->parsed);
+  j->parsed = NULL;
+  free(j->source);
+  j->source = NULL;
+  pkf_set_abspath(j->u->module, j->path);
+  return true;
+}
+
+static bool pass_check(pkc_job *j) {
+  pkf_select_check(j->u->module, &j->fo, &j->u->diags);
+  j->u->errors = j->u->diags.errors;
+  if (j->fo.keep_going && j->o->verbosity <= 0) {
     /* builds print errors and warnings; notes (run-time typing) with -v */
+    pkc_unit *u = j->u;
     int k = 0;
     for (int i = 0; i < u->diags.n; i++)
       if (u->diags.items[i].severity != PKI_SEV_NOTE)
         u->diags.items[k++] = u->diags.items[i];
     u->diags.n = k;
   }
-  if (u->errors >= 0 && u->module && o->command != PKC_CMD_CHECK)
-    pki_extent_plan_module(u->module); /* the wrappers check launch ranges */
-  if (u->errors >= 0 && u->module && (o->command == PKC_CMD_CHECK ? o->fusion_report
-                                                                  : !o->no_fusion))
-    plan_fusion(o, u);
-  if (o->werror && u->errors >= 0) {
-    for (int i = 0; i < u->diags.n; i++)
-      if (u->diags.items[i].severity == PKI_SEV_WARNING) {
-        u->diags.items[i].severity = PKI_SEV_ERROR;
-        u->diags.errors++;
-        u->errors++;
-      }
+  return true;
+}
+
+static bool pass_extents(pkc_job *j) {
+  if (j->o->command != PKC_CMD_CHECK)
+    pki_extent_plan_module(j->u->module); /* the wrappers check launch ranges */
+  return true;
+}
+
+static bool pass_fusion(pkc_job *j) {
+  if (j->o->command == PKC_CMD_CHECK ? j->o->fusion_report : !j->o->no_fusion)
+    plan_fusion(j->o, j->u);
+  return true;
+}
+
+static bool pass_werror(pkc_job *j) {
+  pkc_unit *u = j->u;
+  for (int i = 0; j->o->werror && i < u->diags.n; i++)
+    if (u->diags.items[i].severity == PKI_SEV_WARNING) {
+      u->diags.items[i].severity = PKI_SEV_ERROR;
+      u->diags.errors++;
+      u->errors++;
+    }
+  return true;
+}
+
+/* The passes of a translation, in order (a pass returns false to stop);
+ * `--time-passes` prints the time of each. The backend (emit, build) runs
+ * after them, in run_backend. */
+static const struct {
+  const char *name;
+  bool (*run)(pkc_job *j);
+} PASSES[] = {
+    {"read", pass_read},       /* the file's bytes */
+    {"parse", pass_parse},     /* tree-sitter tree, node index, syntax errors */
+    {"lower", pass_lower},     /* entities to the kernel IR; host launches checked */
+    {"check", pass_check},     /* pki_check; builds leave out entities with errors */
+    {"extents", pass_extents}, /* launch-range rules of the C wrappers (not check) */
+    {"fusion", pass_fusion},   /* fusion plan (check: with --fusion-report) */
+    {"werror", pass_werror},   /* --werror: warnings become errors */
+};
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* Prints "pkc: passes of PATH: read 0.02 ms, parse ..." (--time-passes). */
+static void print_pass_times(const char *path, const double *ms, int n) {
+  fprintf(stderr, "pkc: passes of %s:", path);
+  for (int i = 0; i < n; i++)
+    fprintf(stderr, "%s %s %.3f ms", i ? "," : "", PASSES[i].name, ms[i]);
+  fputc('\n', stderr);
+}
+
+/* spec: the run-time specialization to translate (NULL: the whole file).
+ * build/emit translate partially (entities with errors are left out). */
+static void translate(const pkc_options *o, const char *path, const pkf_spec *spec,
+                      pkc_unit *u) {
+  memset(u, 0, sizeof *u);
+  pkc_job j = {.o = o, .path = path, .u = u,
+               .fo = {.real = o->real,
+                      .strict_types = o->strict_types,
+                      .keep_going = o->command == PKC_CMD_BUILD || o->command == PKC_CMD_EMIT,
+                      .spec = spec}};
+  enum { NPASSES = sizeof PASSES / sizeof *PASSES };
+  double ms[NPASSES];
+  int n = 0;
+  while (n < NPASSES) {
+    double t0 = now_ms();
+    bool go_on = PASSES[n].run(&j);
+    ms[n++] = now_ms() - t0;
+    if (!go_on)
+      break;
   }
+  if (o->time_passes)
+    print_pass_times(path, ms, n);
 }
 
 static void render(const pkc_options *o, pkc_unit *units, int n) {

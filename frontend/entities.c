@@ -784,8 +784,7 @@ static pk_def *pk_definitions(pkf_ctx *c, TSNode root, uint32_t *count) {
 
 /* ---------------------------------------------- implicit device functions */
 
-/* The undecorated module-level `def name(...)` of the file, or a null node. */
-static TSNode plain_top_def(pkf_ctx *c, TSNode name) {
+TSNode pkf_plain_top_def(pkf_ctx *c, TSNode name) {
   pkf_nodes top = pkf_children(c, c->root);
   for (uint32_t i = 0; i < top.n; i++)
     if (pkf_type_is(c, top.v[i], PKF_N_FUNCTION_DEFINITION) &&
@@ -824,7 +823,7 @@ static void implicit_functions(pkf_ctx *c, pendings *todo) {
       if (pkf_type_is(c, n, PKF_N_CALL)) {
         TSNode fn = pkf_field(c, n, PKF_F_FUNCTION), def;
         if (pkf_type_is(c, fn, PKF_N_IDENTIFIER) && !is_dfunc_name(c, fn) &&
-            !pkf_alias_find(c, fn) && !ts_node_is_null(def = plain_top_def(c, fn)))
+            !pkf_alias_find(c, fn) && !ts_node_is_null(def = pkf_plain_top_def(c, fn)))
           implicit_function(c, def, todo);
       }
       pkf_nodes kids = pkf_named_children(c, n);
@@ -862,4 +861,5 @@ void pkf_collect(pkf_ctx *c, TSNode root) {
     lower_func(c, &todo.v[i]);
   pkf_host_lambdas(c, root);
   pkf_host_chains(c, root);
+  pkf_host_calls(c, root);
 }

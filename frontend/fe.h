@@ -426,6 +426,9 @@ bool pkf_pk_decorated(pkf_ctx *c, TSNode dd);
 int pkf_parallel_pattern(pkf_ctx *c, TSNode call);
 /* host_chains.c: runs of launch statements in host code (m->host_chains). */
 void pkf_host_chains(pkf_ctx *c, TSNode root);
+/* host_calls.c: reports host launches of an undecorated function and keyword
+ * arguments a launched workunit does not take. */
+void pkf_host_calls(pkf_ctx *c, TSNode root);
 pki_expr *pkf_global_capture(pkf_ctx *c, TSNode name, bool *handled);
 
 /* ---- kernels helper (types.c, lower_team.c, lower_kexpr.c). */

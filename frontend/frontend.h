@@ -87,6 +87,23 @@ pki_module *pkf_lower_with(const char *path, const char *source, size_t len,
 int pkf_translate_with(const char *path, const pkf_options *o, pki_module **out_module,
                        pki_diags *d, FILE *err);
 
+/* The frontend's passes one at a time (pkf_translate_with runs them all;
+ * cmd/pkc.c's translate() lists them, timing each with --time-passes):
+ * pkf_parse builds the syntax tree, its index and reports syntax errors and
+ * too deep nesting (d as for pkf_lower); pkf_lower_parsed collects the
+ * entities and lowers them to the IR (nothing after syntax errors);
+ * pkf_parsed_finish frees the tree and returns the module. */
+typedef struct pkf_parsed pkf_parsed;
+pkf_parsed *pkf_parse(const char *path, const char *source, size_t len, const pkf_options *o,
+                      pki_diags *d);
+void pkf_lower_parsed(pkf_parsed *ps);
+pki_module *pkf_parsed_finish(pkf_parsed *ps);
+/* m->abspath from path (left NULL if path cannot be resolved). */
+void pkf_set_abspath(pki_module *m, const char *path);
+/* pki_check of a lowered module: --specialize keeps one kernel; partial
+ * builds (keep_going) select out the entities with errors, before and after. */
+void pkf_select_check(pki_module *m, const pkf_options *o, pki_diags *d);
+
 typedef enum pkf_diag_format {
   PKF_DIAG_TEXT, /* GCC style: file:line:col: error: msg, source line, caret */
   PKF_DIAG_JSON, /* one JSON object per file: {"file":..,"diagnostics":[..]} */

@@ -52,6 +52,59 @@ done:
   return ok;
 }
 
+/* A file between the passes of the frontend: its module, the tree-sitter
+ * parse and the lowering context (pkf_parse .. pkf_parsed_finish). */
+struct pkf_parsed {
+  pkf_ctx c;
+  TSParser *parser;
+  TSTree *tree;
+  TSNode root;
+  bool ok; /* parsed without syntax errors, not nested too deeply */
+};
+
+pkf_parsed *pkf_parse(const char *path, const char *source, size_t len, const pkf_options *o,
+                      pki_diags *d) {
+  pki_module *m = pki_module_new(path, NULL, source, len);
+  if (!d->arena)
+    pki_diags_init(d, m->arena, m->path, m->source, len);
+  else if (!d->source)
+    d->source = m->source, d->source_len = len;
+  pkf_parsed *ps = calloc(1, sizeof *ps);
+  ps->c = (pkf_ctx){.m = m, .d = d, .src = m->source, .real = o ? o->real : PKI_VOID,
+                    .strict_types = o && o->strict_types, .spec = o ? o->spec : NULL};
+  if (len > UINT32_MAX / 2) {
+    pki_error(d, (pki_span){1, 1, 1, 1, 0, 0}, "too-large", "file is too large");
+    return ps;
+  }
+  ps->parser = ts_parser_new();
+  ts_parser_set_language(ps->parser, tree_sitter_python());
+  pkf_grammar_init(&ps->c, tree_sitter_python());
+  ps->tree = ts_parser_parse_string(ps->parser, NULL, m->source, (uint32_t)len);
+  ps->root = ts_tree_root_node(ps->tree);
+  /* the index measures the nesting; the walk below finds the first node
+   * (in document order) too deep, to report it */
+  bool shallow = pkf_tree_build(&ps->c, ps->root, MAX_TREE_DEPTH, MAX_BRACKET_DEPTH) ||
+                 nesting_ok(&ps->c, ps->root);
+  ps->ok = shallow && pkf_syntax_errors(&ps->c, ps->root) == 0;
+  return ps;
+}
+
+void pkf_lower_parsed(pkf_parsed *ps) {
+  if (ps->ok)
+    pkf_collect(&ps->c, ps->root);
+}
+
+pki_module *pkf_parsed_finish(pkf_parsed *ps) {
+  pki_module *m = ps->c.m;
+  if (ps->tree) {
+    pkf_tree_free(&ps->c);
+    ts_tree_delete(ps->tree);
+    ts_parser_delete(ps->parser);
+  }
+  free(ps);
+  return m;
+}
+
 /* If d has no arena yet (zeroed), it is initialised with the new module's
  * arena, path and source; otherwise it is used as given. */
 pki_module *pkf_lower(const char *path, const char *source, size_t len, pki_diags *d) {
@@ -60,32 +113,9 @@ pki_module *pkf_lower(const char *path, const char *source, size_t len, pki_diag
 
 pki_module *pkf_lower_with(const char *path, const char *source, size_t len,
                            const pkf_options *o, pki_diags *d) {
-  pki_module *m = pki_module_new(path, NULL, source, len);
-  if (!d->arena)
-    pki_diags_init(d, m->arena, m->path, m->source, len);
-  else if (!d->source)
-    d->source = m->source, d->source_len = len;
-  pkf_ctx c = {.m = m, .d = d, .src = m->source, .real = o ? o->real : PKI_VOID,
-               .strict_types = o && o->strict_types, .spec = o ? o->spec : NULL};
-  if (len > UINT32_MAX / 2) {
-    pki_error(d, (pki_span){1, 1, 1, 1, 0, 0}, "too-large", "file is too large");
-    return m;
-  }
-  TSParser *p = ts_parser_new();
-  ts_parser_set_language(p, tree_sitter_python());
-  pkf_grammar_init(&c, tree_sitter_python());
-  TSTree *tree = ts_parser_parse_string(p, NULL, m->source, (uint32_t)len);
-  TSNode root = ts_tree_root_node(tree);
-  /* the index measures the nesting; the walk below finds the first node
-   * (in document order) too deep, to report it */
-  bool shallow =
-      pkf_tree_build(&c, root, MAX_TREE_DEPTH, MAX_BRACKET_DEPTH) || nesting_ok(&c, root);
-  if (shallow && pkf_syntax_errors(&c, root) == 0)
-    pkf_collect(&c, root);
-  pkf_tree_free(&c);
-  ts_tree_delete(tree);
-  ts_parser_delete(p);
-  return m;
+  pkf_parsed *ps = pkf_parse(path, source, len, o, d);
+  pkf_lower_parsed(ps);
+  return pkf_parsed_finish(ps);
 }
 
 /* --specialize: keeps the workunit and what it uses; diagnostics of the rest
@@ -117,6 +147,29 @@ int pkf_translate(const char *path, pki_module **out_module, pki_diags *d, FILE 
   return pkf_translate_with(path, NULL, out_module, d, err);
 }
 
+void pkf_select_check(pki_module *m, const pkf_options *o, pki_diags *d) {
+  if (o && o->spec) {
+    specialization(m, o->spec, d);
+  } else if (o && o->keep_going) {
+    /* partial build: entities with errors (and runtime-typed workunits) are
+     * left out, the rest is checked, and entities with check errors go too */
+    if (!pki_select(m, d))
+      m->nentities = 0; /* an error outside every entity: nothing is built */
+    else if (m->nentities && pki_check(m, d) > 0 && !pki_select(m, d))
+      m->nentities = 0;
+  } else if (d->errors == 0) {
+    pki_check(m, d);
+  }
+}
+
+void pkf_set_abspath(pki_module *m, const char *path) {
+  char *abs = realpath(path, NULL);
+  if (abs) {
+    m->abspath = pki_strdup(m->arena, abs);
+    free(abs);
+  }
+}
+
 int pkf_translate_with(const char *path, const pkf_options *o, pki_module **out_module,
                        pki_diags *d, FILE *err) {
   char *buf;
@@ -130,23 +183,8 @@ int pkf_translate_with(const char *path, const pkf_options *o, pki_module **out_
   }
   pki_module *m = pkf_lower_with(path, buf, len, o, d);
   free(buf);
-  char *abs = realpath(path, NULL);
-  if (abs) {
-    m->abspath = pki_strdup(m->arena, abs);
-    free(abs);
-  }
-  if (o && o->spec) {
-    specialization(m, o->spec, d);
-  } else if (o && o->keep_going) {
-    /* partial build: entities with errors (and runtime-typed workunits) are
-     * left out, the rest is checked, and entities with check errors go too */
-    if (!pki_select(m, d))
-      m->nentities = 0; /* an error outside every entity: nothing is built */
-    else if (m->nentities && pki_check(m, d) > 0 && !pki_select(m, d))
-      m->nentities = 0;
-  } else if (d->errors == 0) {
-    pki_check(m, d);
-  }
+  pkf_set_abspath(m, path);
+  pkf_select_check(m, o, d);
   *out_module = m;
   return d->errors;
 }

@@ -74,8 +74,38 @@ bool pkf_is_team_member(pkf_ctx *c, TSNode ann) {
   return pkf_is(c, pk_attr(c, ann), "TeamMember");
 }
 
+/* The names an annotation may spell after `pk.`, for "did you mean". */
+static const char *const pk_type_names[] = {
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
+    "float64", "double", "real", "View1D", "View2D", "View3D", "View4D", "View5D", "View6D",
+    "View7D", "View8D", "ScratchView1D", "ScratchView2D", "ScratchView3D", "Acc", "Sum",
+    "Prod", "Max", "Min", "TeamMember", "Random_XorShift64_Pool", "Random_XorShift1024_Pool"};
+
+/* " (did you mean 'pk.double'?)" for a misspelled pk.NAME or np.NAME type (n, or
+ * the value of subscript n), else "". */
+static const char *did_you_mean(pkf_ctx *c, TSNode n) {
+  if (pkf_type_is(c, n, PKF_N_SUBSCRIPT))
+    n = pkf_field(c, n, PKF_F_VALUE);
+  if (!pkf_type_is(c, n, PKF_N_ATTRIBUTE))
+    return "";
+  TSNode obj = pkf_field(c, n, PKF_F_OBJECT);
+  const char *word = pkf_text(c, pkf_field(c, n, PKF_F_ATTRIBUTE)), *best = NULL;
+  if (pkf_alias_is(c, obj, PKF_AL_PK))
+    best = pki_closest(word, pk_type_names, (int)(sizeof pk_type_names / sizeof *pk_type_names));
+  else if (pkf_alias_is(c, obj, PKF_AL_NP)) {
+    const char *np[sizeof np_scalars / sizeof *np_scalars];
+    int k = 0;
+    for (const named_kind *t = np_scalars; t->name; t++)
+      np[k++] = t->name;
+    best = pki_closest(word, np, k);
+  }
+  return best ? pki_sprintf(c->m->arena, " (did you mean '%s.%s'?)", pkf_text(c, obj), best)
+              : "";
+}
+
 static bool bad_type(pkf_ctx *c, TSNode n, const char *why) {
-  pki_error(c->d, pkf_span(n), "unknown-type", "%s type '%s'%s", why, pkf_text(c, n),
+  pki_error(c->d, pkf_span(n), "unknown-type", "%s type '%s'%s%s", why, pkf_text(c, n),
+            did_you_mean(c, n),
             "; use int, float, bool, pk.int32/int64/float32/float64..., "
             "pk.View1D[T]..pk.View8D[T] or pk.Acc[T]");
   return false;
@@ -135,9 +165,10 @@ static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
     return bad_type(c, n, "unknown");
   pki_type elem;
   if (!scalar_type(c, pkf_unwrap_type(c, arg), true, &elem)) {
+    TSNode el = pkf_unwrap_type(c, arg);
     pki_error(c->d, pkf_span(arg), "unknown-type",
-              "unknown View element type '%s'; use int, float, bool or pk.int32/"
-              "int64/float32/float64...", pkf_text(c, arg));
+              "unknown View element type '%s'%s; use int, float, bool or pk.int32/"
+              "int64/float32/float64...", pkf_text(c, arg), did_you_mean(c, el));
     return false;
   }
   if (args.n > 2) {

@@ -150,6 +150,45 @@ PKI_REPORT_FN(pki_error, PKI_SEV_ERROR)
 PKI_REPORT_FN(pki_warning, PKI_SEV_WARNING)
 PKI_REPORT_FN(pki_note, PKI_SEV_NOTE)
 
+/* Levenshtein distance of a and b (short names: at most 63 bytes each). */
+static int edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 63 || lb > 63)
+    return 64;
+  int row[64];
+  for (size_t j = 0; j <= lb; j++)
+    row[j] = (int)j;
+  for (size_t i = 1; i <= la; i++) {
+    int diag = row[0];
+    row[0] = (int)i;
+    for (size_t j = 1; j <= lb; j++) {
+      int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < best)
+        best = up + 1;
+      if (row[j - 1] + 1 < best)
+        best = row[j - 1] + 1;
+      diag = up;
+      row[j] = best;
+    }
+  }
+  return row[lb];
+}
+
+const char *pki_closest(const char *word, const char *const *names, int n) {
+  const char *best = NULL;
+  int bd = 3, limit = (int)strlen(word) / 3 + 1; /* pk.doubel -> double: 2 */
+  for (int i = 0; i < n; i++) {
+    if (!names[i] || !strcmp(names[i], word))
+      continue;
+    int dist = edit_distance(word, names[i]);
+    if (dist < bd && dist <= limit) {
+      bd = dist;
+      best = names[i];
+    }
+  }
+  return best;
+}
+
 /* ---------------------------------------------------------------- types */
 
 const pki_type pki_void_type = {.kind = PKI_VOID};

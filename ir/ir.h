@@ -84,6 +84,9 @@ void pki_warning(pki_diags *d, pki_span at, const char *code, const char *fmt, .
     __attribute__((format(printf, 4, 5)));
 void pki_note(pki_diags *d, pki_span at, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The name of names[0..n) closest to word (edit distance at most 2, and at
+ * most a third of word's length plus one), for "did you mean"; NULL if none. */
+const char *pki_closest(const char *word, const char *const *names, int n);
 
 /* ---------------------------------------------------------------- types */
 

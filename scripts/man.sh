@@ -1,6 +1,7 @@
 #!/bin/sh
-# Writes pkc's man page (roff, section 1) to stdout from `pkc help` and
-# `pkc help COMMAND`, so that the page and the help text never differ.
+# Writes pkc's man page (roff, section 1) to stdout from `pkc help`,
+# `pkc help COMMAND` and the tables `pkc help environment|exit-status|files`,
+# so that the page and the help text never differ.
 # Usage: man.sh PATH/TO/pkc > pkc.1
 set -eu
 pkc=$1
@@ -19,7 +20,7 @@ summary=$(printf '%s\n' "$help" | sed -n '1s/^pkc [^ ]* - //p')
 usage=$(printf '%s\n' "$help" | sed -n '/^usage:/,/^$/{/^usage:/d;/^$/d;s/^  //;p;}')
 # its commands: "pkc NAME ..." lines, not the "pkc --version" line
 commands=$(printf '%s\n' "$usage" | sed -n 's/^pkc \([a-z][a-z]*\).*/\1/p')
-options=$(printf '%s\n' "$help" | sed -n 's/^options: //p')
+options=$(printf '%s\n' "$help" | sed -n '/^options: /,/^Run /{/^Run /d;s/^options: //;p;}')
 
 cat <<EOF
 .TH PKC 1 "" "pkc $version" "User Commands"
@@ -53,6 +54,17 @@ cat <<EOF
 .SH OPTIONS
 EOF
 printf '%s\n' "$options" | esc
+# `pkc help environment|exit-status|files`: a name line, then its text
+# indented by 4 (the tables of cmd/options.c): one .TP entry each.
+table() {
+  "$pkc" help "$1" | esc | sed -e 's/^    //;t' -e 's/^/.TP\n.B /'
+}
+printf '.SH ENVIRONMENT\n'
+table environment
+printf '.SH EXIT STATUS\n'
+table exit-status
+printf '.SH FILES\n'
+table files
 cat <<EOF
 .SH SEE ALSO
 \\fBpkc help\\fR \\fICOMMAND\\fR; the README.md of pkc.

@@ -30,10 +30,11 @@ say() { echo "setup: $*"; }
 # --- 1. Debian packages ------------------------------------------------------
 # openmpi-bin + python3-mpi4py: several ranks (pykokkos.mpi, examples/mpi_*.py)
 # python3-sklearn: the PyKokkos-world ML programs of tests/compat (data sets)
+# python3-mypy: tests/shim/test_typing.py type-checks programs against the shim's stub
 PKGS=(build-essential cmake libtree-sitter-dev libcmocka-dev libssl-dev
       libdlpack-dev python3-numpy git ca-certificates dpkg-dev
       openmpi-bin python3-mpi4py python3-pip python3-setuptools pkgconf groff-base
-      clang libclang-rt-14-dev python3-numba chromium python3-sklearn)
+      clang libclang-rt-14-dev python3-numba chromium python3-sklearn python3-mypy)
 command -v npm >/dev/null 2>&1 || PKGS+=(nodejs npm)
 
 missing=()

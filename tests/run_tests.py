@@ -286,6 +286,13 @@ def group_cli(res, bad):
     check_build_warnings(res)
     check_no_compiler(res)
     check_failed_commands(res)
+    check_man_page(res)
+    rc, out, _ = run([PKC, "check", "--time-passes", "examples/nstream.py"], timeout=20)
+    passes = r", ".join(rf"{p} [0-9.]+ ms" for p in ("read", "parse", "lower", "check", "extents",
+                                                      "fusion", "werror"))
+    res.check("cli/time-passes", rc == 0 and re.fullmatch(
+        rf"pkc: passes of examples/nstream\.py: {passes}\n", out),
+        f"{status_text(rc)}; expected exit 0 and one line timing each pass in order", out)
 
 
 WARNING_KERNEL = """import pykokkos as pk
@@ -313,11 +320,22 @@ def check_build_warnings(res):
                   and not os.path.exists(os.path.join(out_dir, "zeros.openmp.key")),
                   f"{status_text(rc)}; expected exit 3, the warning at zeros.py:5 on screen "
                   "and no cache key", out)
-        rc, out, _ = run([PKC, "build", "-j2", "--allow-warnings", src, "-o", out_dir],
+        rc, out, _ = run([PKC, "build", "-j2", "-v", "--allow-warnings", src, "-o", out_dir],
                          env=env, timeout=300)
         res.check("cli/build-allow-warnings", rc == 0 and
                   os.path.exists(os.path.join(out_dir, "zeros.openmp.key")),
                   f"{status_text(rc)}; expected exit 0 and a built module", out)
+        so = os.path.join(out_dir, "zeros.openmp.so")
+        # -v in a log (not a terminal): a line per module built, with the compile
+        # step's time, and one per module found up to date (issue 27)
+        res.check("cli/build-v-progress", re.search(
+            rf"^pkc: built {re.escape(so)} \([0-9.]+ s; compile step [0-9.]+ s, ", out, re.M),
+            "expected 'pkc: built MODULE (T s; compile step T s, ...)'", out)
+        rc, out, _ = run([PKC, "build", "-v", "--allow-warnings", src, "-o", out_dir],
+                         env=env, timeout=300)
+        res.check("cli/build-v-up-to-date", rc == 0 and out.strip() == f"pkc: up to date: {so}",
+                  f"{status_text(rc)}; expected exit 0 and the one line 'pkc: up to date: {so}'",
+                  out)
 
 
 def check_no_compiler(res):
@@ -331,6 +349,41 @@ def check_no_compiler(res):
         res.check("cli/build-without-compiler", rc == 3 and "Could not find compiler" in out
                   and "/nonexistent/bin/c++" in out,
                   f"{status_text(rc)}; expected exit 3 and CMake's reason on screen", out)
+
+
+def env_variables_read():
+    """The PKC* environment variables pkc's C code and the shim read."""
+    pat = re.compile(r'(?:getenv\(|environ\.get\(|environ\[)"(PKC[A-Z_]*)"')
+    found = set()
+    for d, exts in (("cmd", ".c"), ("backends", ".c"), ("runtime-shim", (".c", ".py"))):
+        for dirpath, _, names in os.walk(os.path.join(ROOT, d)):
+            for n in names:
+                if n.endswith(exts):
+                    with open(os.path.join(dirpath, n), encoding="utf-8") as f:
+                        found.update(pat.findall(f.read()))
+    return found
+
+
+def check_man_page(res):
+    """`man pkc` (build/man/pkc.1, from scripts/man.sh) has ENVIRONMENT (an
+    entry for every PKC* variable the code reads), EXIT STATUS (0 to 3) and
+    FILES sections, made from the tables `pkc help environment|exit-status|files`."""
+    page = os.path.join(ROOT, "build", "man", "pkc.1")
+    text = open(page, encoding="utf-8").read() if os.path.exists(page) else ""
+    sections = dict(re.findall(r"^\.SH (.+)\n((?:(?!\.SH ).*\n)*)", text, re.M))
+    entries = {k: re.findall(r"^\.B (.+)$", v, re.M) for k, v in sections.items()}
+    env, want = entries.get("ENVIRONMENT", []), env_variables_read()
+    missing = sorted(v for v in want if v not in env)
+    res.check("cli/man-environment", len(want) >= 13 and not missing,
+              f"ENVIRONMENT lacks {missing} (of {sorted(want)})", text[-2000:])
+    res.check("cli/man-exit-status", entries.get("EXIT STATUS") == ["0", "1", "2", "3"],
+              f"EXIT STATUS entries {entries.get('EXIT STATUS')}, expected 0 1 2 3", text[-2000:])
+    files = entries.get("FILES", [])
+    res.check("cli/man-files", "FILE.pk/" in files and "$PKC_CACHE_DIR/toolchains/" in files,
+              f"FILES entries {files}", text[-2000:])
+    rc, out, _ = run([PKC, "help", "environment"], timeout=10)
+    res.check("cli/help-environment", rc == 0 and all(f"\n{v}\n" in "\n" + out for v in want),
+              f"{status_text(rc)}; expected every variable on a line of its own", out)
 
 
 def check_failed_commands(res):

@@ -1,5 +1,6 @@
-"""`pkc annotate` (issue 13): the page of examples/nstream.py and of
-kernels.py (a reduce, a scan, one deliberate error, HTML in the source) as
+"""`pkc annotate` (issue 13): the page of examples/nstream.py, of
+kernels.py (a reduce, a scan, one deliberate error, HTML in the source) and
+of workload.py (@pk.main, a @pk.function, the workunit main runs) as
 headless Chromium parses them (`--dump-dom`): kernel rows carry their pattern
 class, a body line's <details> holds its C++, the error stands under its
 line, and text is escaped (a '<' in the source stays text).
@@ -96,14 +97,16 @@ class AnnotateTest(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="pkc-annotate-")
         cls.src, cls.rc, cls.out, cls.dom = {}, {}, {}, {}
         for name, path in (("nstream", os.path.join(ROOT, "examples", "nstream.py")),
-                           ("kernels", os.path.join(HERE, "kernels.py"))):
+                           ("kernels", os.path.join(HERE, "kernels.py")),
+                           ("workload", os.path.join(HERE, "workload.py"))):
             cls.src[name] = os.path.join(cls.tmp, name + ".py")
             shutil.copy(path, cls.src[name])
         # nstream: the default page beside the source; kernels: -o
         cls.page = {"nstream": os.path.join(cls.tmp, "nstream.html"),
-                    "kernels": os.path.join(cls.tmp, "out", "kernels page.html")}
+                    "kernels": os.path.join(cls.tmp, "out", "kernels page.html"),
+                    "workload": os.path.join(cls.tmp, "workload.html")}
         os.mkdir(os.path.join(cls.tmp, "out"))
-        for name in ("nstream", "kernels"):
+        for name in ("nstream", "kernels", "workload"):
             args = [PKC, "annotate", cls.src[name]]
             if name == "kernels":
                 args += ["-o", cls.page[name]]
@@ -178,6 +181,32 @@ class AnnotateTest(unittest.TestCase):
         self.assertEqual(diag.classes(), ["d", "error"])
         self.assertIn("21:9: dicts are not supported in kernels", diag.text())
         self.assertEqual(len(dom.find(cls="error")), 1)
+
+    def test_every_kernel_line_has_its_cpp(self):
+        """Each Python line of a kernel opens to the C++ it became, as the
+        compiler reads the #line directives (issue 27): not only the lines a
+        directive names (the body of an `if` was its condition's)."""
+        dom = self.page_dom("kernels")
+        for line, cpp in ((7, "if (i < n && x(i) > 0.0) {"), (8, "acc += x(i) * x(i);"),
+                          (14, "acc += x(i);"), (15, "if (final) {"), (16, "out(i) = acc;")):
+            row = self.row(dom, line)
+            self.assertEqual(row.tag, "details", f"line {line}")
+            pres = [p.text() for p in row.find("pre")]
+            self.assertTrue(pres and pres[0].startswith(cpp), f"line {line}: {pres}")
+        self.assertNotIn("acc +=", self.row(dom, 7).find("pre")[0].text())
+        self.assertEqual(self.row(dom, 9).tag, "div")  # the blank line after dot
+
+    def test_workload_rows(self):
+        """@pk.main is coloured over its own lines only: the @pk.function and
+        the blank lines after it are not (issue 27); the workunit it runs is."""
+        self.assertEqual(self.rc["workload"], 0, self.out["workload"])
+        dom = self.page_dom("workload")
+        for line in (12, 13, 14):  # decorator, def, body
+            self.assertIn("k-main", self.row(dom, line).classes(), f"line {line}")
+        for line in (15, 16, 17, 18, 19):  # blank, @pk.function, its def and body, blank
+            self.assertEqual(self.row(dom, line).classes(), ["r"], f"line {line}")
+        for line in (20, 21, 22):
+            self.assertIn("k-for", self.row(dom, line).classes(), f"line {line}")
 
     def test_escaping(self):
         dom = self.page_dom("kernels")

@@ -123,6 +123,7 @@ class BadArguments(ProgramCase):
         with self.assertRaises(exc) as cm:
             fn()
         msg = str(cm.exception)
+        self.assertIsInstance(cm.exception, pk.PkcError)   # and exc: issue 27's family
         self.assertIn(kernel, msg)
         self.assertIn(f"'{argument}'", msg)
         return msg

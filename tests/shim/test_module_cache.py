@@ -95,7 +95,7 @@ class ModuleCache(unittest.TestCase):
         os.truncate(self.so, 4096)
         r = self.run_program(PKC="", PATH="/usr/bin:/bin")
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn("RuntimeError", r.stderr)
+        self.assertIn("PkcBuildError", r.stderr)   # a RuntimeError (issue 27)
         self.assertIn(f"pkc build {self.src}", r.stderr)
 
     def test_up_to_date_module_in_read_only_directory(self):

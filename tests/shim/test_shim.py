@@ -262,6 +262,11 @@ class TestKernels(Base):
             pk.parallel_for(4, f.nstream, A=A, B=B, scalar=1.0)
         with self.assertRaisesRegex(TypeError, "nstream: unexpected keyword argument 'D'"):
             pk.parallel_for(4, f.nstream, A=A, B=B, C=C, D=C, scalar=1.0)
+        with self.assertRaises(TypeError) as cm:   # misspelled: both names (issue 27)
+            pk.parallel_for(4, f.nstream, A=A, B=B, Cc=C, scalar=1.0)
+        self.assertEqual(str(cm.exception), "nstream: unexpected keyword argument 'Cc' (did you "
+                         "mean 'C'?) and missing keyword argument 'C' (the kernel takes A, B, "
+                         "C, scalar)")
         with self.assertRaisesRegex(TypeError, "noop: unexpected keyword argument 'x'"):
             pk.parallel_for(4, f.noop, x=1)
         with self.assertRaisesRegex(TypeError, "nstream: argument 'scalar': expected "
@@ -337,7 +342,7 @@ class TestModuleLoading(unittest.TestCase):
         layout(self.tmp, source_extra="\n# edited\n")
         r = self._call_nstream({"PKC": "", "PATH": "/usr/bin:/bin"})
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn("RuntimeError", r.stderr)
+        self.assertIn("PkcBuildError", r.stderr)   # a RuntimeError (issue 27)
         self.assertIn("missing, stale or damaged", r.stderr)
         self.assertIn("run `pkc build", r.stderr)
         self.assertIn("fake.py", r.stderr)
@@ -353,7 +358,7 @@ class TestModuleLoading(unittest.TestCase):
             f.write("fakekey\n")
         r = self._call_nstream({"PKC": "", "PATH": "/usr/bin:/bin"})
         self.assertEqual(r.returncode, 1, r.stderr)
-        self.assertIn("RuntimeError", r.stderr)
+        self.assertIn("PkcBuildError", r.stderr)   # a RuntimeError (issue 27)
         self.assertIn("missing, stale or damaged", r.stderr)
 
     def test_missing_module_jit_builds_with_pkc(self):

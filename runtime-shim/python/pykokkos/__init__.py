@@ -32,6 +32,9 @@ from ._graph import Graph
 from ._spaces import (ExecutionSpaceInstance, set_device_id, get_device_id,
                       fence, is_host_execution_space, DeviceExecutionSpace)
 from math import e, pi, inf, nan
+from ._errors import (PkcError, PkcArgumentError, PkcValueError, PkcIndexError,
+                      PkcZeroDivisionError, PkcOverflowError, PkcRuntimeError,
+                      PkcBuildError, PkcKernelError)
 from . import _types, _loader, _dispatch
 
 for _n in _types.KERNEL_ONLY:
@@ -61,7 +64,7 @@ def set_default_space(space):
     name = getattr(space, "name", space)
     backend = _types.BACKEND_OF_SPACE.get(name)
     if backend is None:
-        raise ValueError(f"pykokkos: unknown execution space {space!r}")
+        raise PkcValueError(f"pykokkos: unknown execution space {space!r}")
     _default_space = space
     if _loader.RUNTIME.default_backend != backend:
         _loader.RUNTIME.default_backend = backend
@@ -188,4 +191,36 @@ __all__ = [
     "execute", "printf", "Timer", "num_threads", "Graph",
     "Random_XorShift64_Pool", "Random_XorShift1024_Pool",
     "BinSort", "BinOp1D", "BinOp3D",
-] + list(_types.KERNEL_ONLY) + list(_LIB_NAMES)
+    # errors (pykokkos._errors)
+    "PkcError", "PkcArgumentError", "PkcValueError", "PkcIndexError",
+    "PkcZeroDivisionError", "PkcOverflowError", "PkcRuntimeError", "PkcBuildError",
+    "PkcKernelError",
+    # kernel-only names (_types.KERNEL_ONLY)
+    "TeamThreadRange", "ThreadVectorRange", "TeamVectorRange", "TeamThreadMDRange",
+    "ThreadVectorMDRange", "TeamVectorMDRange", "single", "atomic_add",
+    "atomic_sub", "atomic_increment", "atomic_decrement", "atomic_compare_exchange",
+    "atomic_fetch_add", "atomic_fetch_sub", "atomic_fetch_mul", "atomic_fetch_div",
+    "atomic_fetch_max", "atomic_fetch_min", "atomic_fetch_mod", "atomic_fetch_and",
+    "atomic_fetch_or", "atomic_fetch_xor", "atomic_fetch_lshift",
+    "atomic_fetch_rshift",
+    # the array library (pykokkos.lib.NAMES)
+    "abs", "absolute", "acos", "acosh", "add", "add_num", "all", "allclose", "amax",
+    "amin", "any", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",
+    "arctanh", "argmax", "argmin", "argsort", "around", "asin", "asinh", "atan",
+    "atan2", "atanh", "average", "bitwise_and", "bitwise_invert",
+    "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift",
+    "bitwise_xor", "broadcast_view", "cbrt", "ceil", "clip", "col", "concatenate",
+    "copysign", "copyto", "cos", "cosh", "count_nonzero", "cumsum", "deg2rad",
+    "degrees", "dgemm", "divide", "divide_num", "dot", "equal", "exp", "exp2",
+    "expm1", "fabs", "findMax", "find_max", "find_min", "fix", "float_power",
+    "floor", "floor_divide", "fmax", "fmin", "fmod", "greater", "greater_equal",
+    "hstack", "hypot", "in1d", "index", "invert", "isclose", "isfinite", "isin",
+    "isinf", "isnan", "left_shift", "less", "less_equal", "log", "log10", "log1p",
+    "log2", "logaddexp", "logaddexp2", "logical_and", "logical_not", "logical_or",
+    "logical_xor", "matmul", "max", "maximum", "mean", "min", "minimum", "mod",
+    "mul_num", "multiply", "negative", "not_equal", "np_matmul", "positive", "pow",
+    "power", "power_num", "prod", "rad2deg", "radians", "reciprocal", "remainder",
+    "right_shift", "rint", "round", "searchsorted", "sign", "signbit", "sin",
+    "sinh", "sort", "sqrt", "square", "std", "subtract", "sum", "tan", "tanh",
+    "transpose", "true_divide", "trunc", "unique", "var", "vstack", "where",
+]

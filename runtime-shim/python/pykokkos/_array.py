@@ -12,6 +12,7 @@ device memory when the backend is a GPU one (copied to the host otherwise).
 """
 import math as _math
 
+from ._errors import PkcArgumentError, PkcRuntimeError
 from . import _types as T
 from ._view import View, numpy as _numpy, from_numpy
 
@@ -34,8 +35,8 @@ def _dt_or_none(dtype):
 def _check_np_dtype(a, what):
     dt = T.dtype_of_numpy(a.dtype)
     if dt is None:
-        raise TypeError(f"{what}: unsupported dtype {a.dtype} (pk Views hold "
-                        "int8..uint64, float32, float64 or bool)")
+        raise PkcArgumentError(f"{what}: unsupported dtype {a.dtype} (pk Views hold "
+                               "int8..uint64, float32, float64 or bool)")
     return dt
 
 
@@ -91,8 +92,8 @@ def _device_to_numpy(obj):
         t = cpu()
         t = t.detach() if hasattr(t, "detach") else t
         return np.asarray(t.numpy() if hasattr(t, "numpy") else t)
-    raise TypeError(f"pk.array: cannot copy a {type(obj).__name__} from the "
-                    "device (it has neither .get() nor .cpu())")
+    raise PkcArgumentError(f"pk.array: cannot copy a {type(obj).__name__} from the "
+                           "device (it has neither .get() nor .cpu())")
 
 
 class ForeignMem:
@@ -129,15 +130,15 @@ class ForeignMem:
                                          c.c_size_t, c.c_char_p, c.c_size_t)(d.copy)
                 self.err = ctypes.create_string_buffer(512)
             if self._copy(dst, dst_dev, src, src_dev, nbytes, self.err, len(self.err)):
-                raise RuntimeError("pk.View: device copy failed: "
-                                   + self.err.value.decode(errors="replace"))
+                raise PkcRuntimeError("pk.View: device copy failed: "
+                                      + self.err.value.decode(errors="replace"))
             return
         if dst_dev == 0 and src == self.ptr:      # device -> host, no module yet
             h = _device_to_numpy(self.owner)
             ctypes.memmove(dst, h.ctypes.data, min(nbytes, h.nbytes))
             return
-        raise RuntimeError("pk.View: no GPU module is loaded to copy device memory "
-                           "with (run a kernel first)")
+        raise PkcRuntimeError("pk.View: no GPU module is loaded to copy device memory "
+                              "with (run a kernel first)")
 
     def release(self):
         self.ptr, self.owner = None, None
@@ -178,7 +179,7 @@ def _device_view(obj, cai, dtype):
 def _gpu_backend():
     from ._loader import RUNTIME
     try:
-        return RUNTIME.backend() in ("cuda", "hip")
+        return RUNTIME.on_gpu()
     except ValueError:
         return False
 
@@ -435,14 +436,14 @@ def result_type(*arrays_and_dtypes):
     with any); NotImplementedError across kinds, as PyKokkos; TypeError if
     the result is not a dtype pk Views can hold."""
     if not arrays_and_dtypes:
-        raise TypeError("pk.result_type: at least one array or dtype is needed")
+        raise PkcArgumentError("pk.result_type: at least one array or dtype is needed")
     np = _np()
     xs = [_np_dtype_of(x) for x in arrays_and_dtypes]
     _check_kinds(xs)
     r = np.result_type(*xs)
     dt = T.dtype_of_numpy(r)
     if dt is None:
-        raise TypeError(f"pk.result_type: the result dtype {r} is not a pk dtype")
+        raise PkcArgumentError(f"pk.result_type: the result dtype {r} is not a pk dtype")
     return dt
 
 
@@ -482,7 +483,7 @@ def _info_dtype(t, what):
     try:
         return T.as_dtype(t)
     except TypeError:
-        raise TypeError(f"pk.{what}: expected a pk dtype or View, got {t!r}") from None
+        raise PkcArgumentError(f"pk.{what}: expected a pk dtype or View, got {t!r}") from None
 
 
 def iinfo(t):
@@ -490,7 +491,7 @@ def iinfo(t):
     iinfo values); TypeError for float or bool dtypes."""
     dt = _info_dtype(t, "iinfo")
     if dt.code not in (T.DL_INT, T.DL_UINT):
-        raise TypeError(f"pk.iinfo: pk.{dt.name} is not an integer dtype")
+        raise PkcArgumentError(f"pk.iinfo: pk.{dt.name} is not an integer dtype")
     bits = dt.bits
     if dt.code == T.DL_INT:
         return iinfo_object(bits, -(1 << (bits - 1)), (1 << (bits - 1)) - 1, dt)
@@ -502,7 +503,7 @@ def finfo(t):
     floating-point dtype (numpy's finfo values); TypeError otherwise."""
     dt = _info_dtype(t, "finfo")
     if dt.code != T.DL_FLOAT:
-        raise TypeError(f"pk.finfo: pk.{dt.name} is not a floating-point dtype")
+        raise PkcArgumentError(f"pk.finfo: pk.{dt.name} is not a floating-point dtype")
     return finfo_object(_np().finfo(dt.np_dtype), dt)
 
 

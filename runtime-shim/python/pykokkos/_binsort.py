@@ -4,6 +4,7 @@ host with numpy: bins, counts, offsets and the permutation follow Kokkos'
 definitions; within a bin the original order is kept (Kokkos leaves it
 unspecified unless sort_within_bins, which sorts by key here too).
 Inside @pk.main pkc translates the same calls to Kokkos::BinSort itself."""
+from ._errors import PkcArgumentError, PkcValueError
 from ._view import View, numpy
 
 
@@ -29,10 +30,10 @@ class BinOp1D:
         if len(args) == 4:
             args = args[1:]
         if len(args) != 3:
-            raise TypeError("pk.BinOp1D([keys,] nbins, min, max)")
+            raise PkcArgumentError("pk.BinOp1D([keys,] nbins, min, max)")
         nbins, lo, hi = args
         if hi <= lo or int(nbins) < 1:
-            raise ValueError("pk.BinOp1D: needs nbins >= 1 and max > min")
+            raise PkcValueError("pk.BinOp1D: needs nbins >= 1 and max > min")
         self.nbins, self.min, self.max = int(nbins), lo, hi
         self.mul = 1.0 * self.nbins / (hi - lo)
 
@@ -43,7 +44,7 @@ class BinOp1D:
         np = numpy()
         k = _host(keys)
         if k.ndim != 1:
-            raise ValueError("pk.BinOp1D: the keys must be a rank-1 View")
+            raise PkcValueError("pk.BinOp1D: the keys must be a rank-1 View")
         return (self.mul * (k - self.min)).astype(np.int64)
 
 
@@ -56,12 +57,12 @@ class BinOp3D:
         if len(args) == 4:
             args = args[1:]
         if len(args) != 3:
-            raise TypeError("pk.BinOp3D([keys,] nbins[3], min[3], max[3])")
+            raise PkcArgumentError("pk.BinOp3D([keys,] nbins[3], min[3], max[3])")
         nbins, lo, hi = (list(x) for x in args)
         if len(nbins) != 3 or len(lo) != 3 or len(hi) != 3:
-            raise ValueError("pk.BinOp3D: nbins, min and max have 3 entries each")
+            raise PkcValueError("pk.BinOp3D: nbins, min and max have 3 entries each")
         if any(h <= l for l, h in zip(lo, hi)) or any(int(b) < 1 for b in nbins):
-            raise ValueError("pk.BinOp3D: needs nbins >= 1 and max > min per dimension")
+            raise PkcValueError("pk.BinOp3D: needs nbins >= 1 and max > min per dimension")
         self.nbins = [int(b) for b in nbins]
         self.min, self.max = lo, hi
         self.mul = [1.0 * b / (h - l) for b, l, h in zip(self.nbins, lo, hi)]
@@ -73,7 +74,7 @@ class BinOp3D:
         np = numpy()
         k = _host(keys)
         if k.ndim != 2 or k.shape[1] != 3:
-            raise ValueError("pk.BinOp3D: the keys must be a rank-2 View of shape (n, 3)")
+            raise PkcValueError("pk.BinOp3D: the keys must be a rank-2 View of shape (n, 3)")
         b = [(self.mul[d] * (k[:, d] - self.min[d])).astype(np.int64) for d in range(3)]
         return (b[0] * self.nbins[1] + b[1]) * self.nbins[2] + b[2]
 
@@ -94,8 +95,8 @@ class BinSort:
             sort_within = bool(args[1]) if len(args) > 1 else False
             self.begin, self.end = 0, len(_host(keys))
         else:
-            raise TypeError("pk.BinSort(keys, bin_op[, sort_within_bins]) or "
-                            "(keys, begin, end, bin_op[, sort_within_bins])")
+            raise PkcArgumentError("pk.BinSort(keys, bin_op[, sort_within_bins]) or "
+                                   "(keys, begin, end, bin_op[, sort_within_bins])")
         self.keys, self.op, self.sort_within = keys, op, sort_within
         self.count = self.offsets = self.permute = None
 
@@ -107,7 +108,7 @@ class BinSort:
         b = self.op.bins(k)
         nb = self.op.max_bins()
         if b.size and (b.min() < 0 or b.max() >= nb):
-            raise ValueError("pk.BinSort: a key lies outside the bin operator's [min, max]")
+            raise PkcValueError("pk.BinSort: a key lies outside the bin operator's [min, max]")
         counts = np.bincount(b, minlength=nb).astype(np.int32)
         offsets = np.zeros(nb, np.int32)
         np.cumsum(counts[:-1], out=offsets[1:])

@@ -7,6 +7,10 @@ sets the policy bounds and calls the kernel's C entry point with fixed
 addresses. Plans are cached per (pattern, function) and dropped when the
 backend changes.
 """
+from ._abiconst import (ACCESS_WRITE, KERNEL_INFERRED, LAYOUT_DEFAULT, LAYOUT_LEFT,
+                        PARAM_FROM_GLOBAL, PATTERN_MAIN, kDLCPU, kDLCUDA, kDLCUDAManaged)
+from ._errors import (PkcArgumentError, PkcIndexError, PkcKernelError, PkcOverflowError,
+                      PkcRuntimeError, PkcValueError, PkcZeroDivisionError)
 from . import _types as T
 from ._loader import RUNTIME
 from ._view import View, DLHolder, numpy
@@ -200,11 +204,11 @@ class Plan:
             if not _dtype_ok(p, dt.code, dt.bits) or v._a.ndim != p.rank:
                 self._bad_view(i, f"{dt.name} View{v._a.ndim}D")
             if p.rank > 1 and not (self.dev and v._deflt) and _other_order(
-                    v._a, p.layout == 2 or (self.dev and p.layout == 0)):
+                    v._a, p.layout == LAYOUT_LEFT or (self.dev and p.layout == LAYOUT_DEFAULT)):
                 # TypeError: a kernel typed per call builds a specialization for it
-                raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected a "
-                                + ("LayoutLeft" if p.layout == 2 else "LayoutRight")
-                                + " View, got the other layout")
+                raise PkcArgumentError(f"{self.kname}: argument '{self.names[i]}': expected a "
+                                       + ("LayoutLeft" if p.layout == LAYOUT_LEFT else "LayoutRight")
+                                       + " View, got the other layout")
             self.args[i] = v._dlpack_addr(self.dev and _want_left(p, True))
             # a subview on a GPU points into its parent's device memory: bound
             # afresh at each call, so the parent is made current first
@@ -225,14 +229,14 @@ class Plan:
         dt = T.dtype_of_numpy(a.dtype)
         if dt is None or not _dtype_ok(p, dt.code, dt.bits) or a.ndim != p.rank:
             self._bad_view(i, f"{a.dtype} array of rank {a.ndim}")
-        if a.ndim > 1 and a.size > 1 and _other_order(a, p.layout == 2):
+        if a.ndim > 1 and a.size > 1 and _other_order(a, p.layout == LAYOUT_LEFT):
             # TypeError: a kernel typed per call builds a specialization for it
-            raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected a "
-                            + ("Fortran-ordered (LayoutLeft)" if p.layout == 2 else
+            raise PkcArgumentError(f"{self.kname}: argument '{self.names[i]}': expected a "
+                                   + ("Fortran-ordered (LayoutLeft)" if p.layout == LAYOUT_LEFT else
                                "C-ordered (LayoutRight)") + " array")
         if a.itemsize and any(s % a.itemsize for s in a.strides):
-            raise ValueError(f"{self.kname}: argument '{self.names[i]}': strides "
-                             "are not a multiple of the element size")
+            raise PkcValueError(f"{self.kname}: argument '{self.names[i]}': strides "
+                                "are not a multiple of the element size")
         h = self.arrs[i] = DLHolder(a, p.dtype_code, p.dtype_bits)
         self.args[i] = h.addr
         self.last[i] = UNBOUND
@@ -243,12 +247,12 @@ class Plan:
         (numpy's setflags(write=False), arrays over bytes, read-only memmaps)."""
         from . import _abi
         if not a.dtype.isnative:
-            raise TypeError(f"{self.kname}: argument '{self.names[i]}': dtype {a.dtype.str} "
-                            "is not in the machine's byte order; pass "
-                            "a.astype(a.dtype.newbyteorder('='))")
+            raise PkcArgumentError(f"{self.kname}: argument '{self.names[i]}': dtype {a.dtype.str} "
+                                   "is not in the machine's byte order; pass "
+                                   "a.astype(a.dtype.newbyteorder('='))")
         if p.access & _abi.ACCESS_WRITE and not a.flags.writeable:
-            raise TypeError(f"{self.kname}: argument '{self.names[i]}' is read-only but the "
-                            "kernel writes it; pass a writable array (np.array(x) copies)")
+            raise PkcArgumentError(f"{self.kname}: argument '{self.names[i]}' is read-only but the "
+                                   "kernel writes it; pass a writable array (np.array(x) copies)")
 
     # -- GPU modules: device arrays zero-copy, host arrays staged ----------
     def bind_device(self, i, v):
@@ -263,7 +267,7 @@ class Plan:
             return
         self.last[i] = UNBOUND
         dev = _device_of(v)
-        if dev is not None and dev[0] != 1:     # not on the host
+        if dev is not None and dev[0] != kDLCPU:     # not on the host
             h = self.arrs[i] = self._device_holder(i, v, dev)
             self.args[i] = h.addr
             return
@@ -279,12 +283,12 @@ class Plan:
 
     def _device_holder(self, i, v, dev):
         p, desc = self.params[i], self.module.desc
-        if dev[0] not in (desc.device_type, 13 if desc.device_type == 2 else -1) \
+        if dev[0] not in (desc.device_type, kDLCUDAManaged if desc.device_type == kDLCUDA else -1) \
                 or dev[1] != 0:
-            raise ValueError(f"{self.kname}: argument '{self.names[i]}': the array "
-                             f"is on device {dev} (DLPack type, id), but this "
-                             f"{(desc.backend or b'').decode()} module runs on "
-                             f"device ({desc.device_type}, 0)")
+            raise PkcValueError(f"{self.kname}: argument '{self.names[i]}': the array "
+                                f"is on device {dev} (DLPack type, id), but this "
+                                f"{(desc.backend or b'').decode()} module runs on "
+                                f"device ({desc.device_type}, 0)")
         try:
             cai = v.__cuda_array_interface__
         except Exception:   # AttributeError; torch: RuntimeError (requires_grad)
@@ -301,8 +305,8 @@ class Plan:
                     acc *= shape[k]
             else:
                 if any(x % dt.itemsize for x in st):
-                    raise ValueError(f"{self.kname}: argument '{self.names[i]}': "
-                                     "strides are not a multiple of the element size")
+                    raise PkcValueError(f"{self.kname}: argument '{self.names[i]}': "
+                                        "strides are not a multiple of the element size")
                 est = [x // dt.itemsize for x in st]
             t = T.dtype_of_numpy(dt)
             if t is None or not _dtype_ok(p, t.code, t.bits) or len(shape) != p.rank:
@@ -334,7 +338,7 @@ class Plan:
         h = DLHolder(s, p.dtype_code, p.dtype_bits, d.ptr, self.module.desc.device_type)
         h.keep = d
         self.arrs[i] = h
-        if p.access & 2 and s.nbytes:
+        if p.access & ACCESS_WRITE and s.nbytes:
             self.post.append((a, s, d))
         return h.addr
 
@@ -352,8 +356,8 @@ class Plan:
         from ._random import _Pool
         p = self.params[i]
         if not isinstance(v, _Pool) or v.bits != p.rank:
-            raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected "
-                            f"pk.Random_XorShift{p.rank}_Pool, got {type(v).__name__}")
+            raise PkcArgumentError(f"{self.kname}: argument '{self.names[i]}': expected "
+                                   f"pk.Random_XorShift{p.rank}_Pool, got {type(v).__name__}")
         self.slots[i].value = v.handle(self.module)
         self.last[i] = v
 
@@ -362,8 +366,8 @@ class Plan:
         got = type(policy).__name__
         if k == 0 and (hasattr(policy, "__index__") and got != "bool"):
             got = "an int outside int64"
-        raise TypeError(f"{_POLICY_WORD[k]} kernel '{self.kname}' needs "
-                        f"{_POLICY_NEED[k]}, got {got}")
+        raise PkcArgumentError(f"{_POLICY_WORD[k]} kernel '{self.kname}' needs "
+                               f"{_POLICY_NEED[k]}, got {got}")
 
     def range_of(self, policy):
         try:
@@ -371,23 +375,23 @@ class Plan:
         except TypeError:
             self.bad_policy(policy)
         except OverflowError as e:
-            raise OverflowError(f"{self.kname}: {e}") from None
+            raise PkcOverflowError(f"{self.kname}: {e}") from None
 
     def _bad_view(self, i, got):
         p = self.params[i]
-        raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected "
-                        f"{self.expected(p)}, got {got} (the kernel expects a View with "
-                        f"dtype {_dtname(p.dtype_code, p.dtype_bits)})")
+        raise PkcArgumentError(f"{self.kname}: argument '{self.names[i]}': expected "
+                               f"{self.expected(p)}, got {got} (the kernel expects a View with "
+                               f"dtype {_dtname(p.dtype_code, p.dtype_bits)})")
 
     def bad_range(self, n):
-        raise OverflowError(f"{self.kname}: the range {n} does not fit a 64-bit "
-                            "index (-2**63 <= value < 2**63)")
+        raise PkcOverflowError(f"{self.kname}: the range {n} does not fit a 64-bit "
+                               "index (-2**63 <= value < 2**63)")
 
     def overflow(self, i, v):
         p = self.params[i]
         lo, hi = _int_range(p.dtype_code, p.dtype_bits)
-        raise OverflowError(f"{self.kname}: argument '{self.names[i]}': {v} does not fit "
-                            f"{_dtname(p.dtype_code, p.dtype_bits)} ({lo}..{hi})")
+        raise PkcOverflowError(f"{self.kname}: argument '{self.names[i]}': {v} does not fit "
+                               f"{_dtname(p.dtype_code, p.dtype_bits)} ({lo}..{hi})")
 
     def bad_scalar(self, vals):
         for i, s in enumerate(self.slots):
@@ -397,14 +401,14 @@ class Plan:
                 s.value = vals[i]
             except TypeError:
                 p = self.params[i]
-                raise TypeError(
+                raise PkcArgumentError(
                     f"{self.kname}: argument '{self.names[i]}': expected "
                     f"{_dtname(p.dtype_code, p.dtype_bits)} scalar, got "
                     f"{type(vals[i]).__name__}") from None
-        raise TypeError(f"{self.kname}: bad scalar argument")
+        raise PkcArgumentError(f"{self.kname}: bad scalar argument")
 
     def _global_names(self):
-        return [n for n, p in zip(self.names, self.params) if p.flags & 1]
+        return [n for n, p in zip(self.names, self.params) if p.flags & PARAM_FROM_GLOBAL]
 
     def _missing_global(self):
         for n in self._global_names():
@@ -419,11 +423,19 @@ class Plan:
         extra = [n for n in kw if n not in self.names or n in gl]
         if not missing and extra == ["acc"] and self._identity_acc(kw["acc"]):
             return   # PyKokkos' `acc=0.0`: the accumulator starts at the identity anyway
+        takes = f" (the kernel takes {', '.join(self.names) or 'none'})"
+        if missing and extra:   # a misspelled keyword: name it, and what it may mean
+            import difflib
+            near = difflib.get_close_matches(extra[0], missing, n=1, cutoff=0.5)
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            raise PkcArgumentError(f"{self.kname}: unexpected keyword argument '{extra[0]}'"
+                                   f"{hint} and missing keyword argument '{missing[0]}'"
+                                   + takes)
         if missing:
-            raise TypeError(f"{self.kname}: missing keyword argument '{missing[0]}'"
-                            f" (the kernel takes {', '.join(self.names) or 'none'})")
-        raise TypeError(f"{self.kname}: unexpected keyword argument '{extra[0]}'"
-                        f" (the kernel takes {', '.join(self.names) or 'none'})")
+            raise PkcArgumentError(f"{self.kname}: missing keyword argument '{missing[0]}'"
+                                   + takes)
+        raise PkcArgumentError(f"{self.kname}: unexpected keyword argument '{extra[0]}'"
+                               + takes)
 
     def _identity_acc(self, v):
         """Whether `acc=v` at a reduction or scan call names the start value the
@@ -447,9 +459,9 @@ class Plan:
         gl = self._global_names()
         for n in (n for n in self.names if n not in gl):
             if n not in obj if isinstance(obj, dict) else not hasattr(obj, n):
-                what = "workload" if self.kdesc.pattern == 3 else "functor"
-                raise TypeError(f"{self.kname}: {what} has no member '{n}'")
-        raise TypeError(f"{self.kname}: cannot read functor members")
+                what = "workload" if self.kdesc.pattern == PATTERN_MAIN else "functor"
+                raise PkcArgumentError(f"{self.kname}: {what} has no member '{n}'")
+        raise PkcArgumentError(f"{self.kname}: cannot read functor members")
 
     def failed(self, rc=1):
         """Raises the kernel's error: ValueError for PKC_ERROR_VALUE (an
@@ -457,8 +469,8 @@ class Plan:
         for PKC_ERROR_ZERO_DIVISION, IndexError for PKC_ERROR_INDEX (a
         --bounds-check build), else RuntimeError."""
         from . import _abi
-        cls = {_abi.ERROR_VALUE: ValueError, _abi.ERROR_INDEX: IndexError,
-               _abi.ERROR_ZERO_DIVISION: ZeroDivisionError}.get(rc, RuntimeError)
+        cls = {_abi.ERROR_VALUE: PkcValueError, _abi.ERROR_INDEX: PkcIndexError,
+               _abi.ERROR_ZERO_DIVISION: PkcZeroDivisionError}.get(rc, PkcRuntimeError)
         raise cls(self.err.value.decode(errors="replace"))
 
 
@@ -474,7 +486,7 @@ def _other_order(a, left):
 
 def _want_left(p, dev):
     """Does View parameter p need LayoutLeft (explicit, or the GPU default)?"""
-    return p.layout == 2 or (dev and p.layout == 0 and p.rank > 1)
+    return p.layout == LAYOUT_LEFT or (dev and p.layout == LAYOUT_DEFAULT and p.rank > 1)
 
 
 def _device_of(v):
@@ -706,10 +718,10 @@ def _kernel_run(mod, entity, name, kname, pattern, class_sty, glob=None):
     if k is None:
         return None
     if k.pattern != pattern:
-        raise TypeError(f"{kname}: a {_PATTERN_WORD[k.pattern]} kernel cannot be "
-                        f"run with {_PATTERN_WORD[pattern]}")
+        raise PkcArgumentError(f"{kname}: a {_PATTERN_WORD[k.pattern]} kernel cannot be "
+                               f"run with {_PATTERN_WORD[pattern]}")
     if not 0 <= k.policy <= 2:
-        raise RuntimeError(f"{kname}: unknown policy kind {k.policy} in {mod.so}")
+        raise PkcRuntimeError(f"{kname}: unknown policy kind {k.policy} in {mod.so}")
     plan = Plan(kname, k, mod)
     plan.glob = glob if glob is not None else {}
     return _gen_run(plan, class_sty)
@@ -721,8 +733,8 @@ def _spec_runner(entity, name, kname, pattern, func):
     def make_run(smod, sig):
         r = _kernel_run(smod, entity, name, kname, pattern, False, func.__globals__)
         if r is None:
-            raise RuntimeError(f"pykokkos: {smod.so} (specialization {sig}) has no "
-                               f"kernel '{kname}'")
+            raise PkcRuntimeError(f"pykokkos: {smod.so} (specialization {sig}) has no "
+                                  f"kernel '{kname}'")
         return r
     return make_run
 
@@ -733,9 +745,9 @@ def _make_plan(func, pattern, class_sty):
     inferred parameter types) runs through a Specializer."""
     code = getattr(func, "__code__", None)
     if code is None:
-        raise TypeError(f"pykokkos: {_PATTERN_WORD[pattern]}: the kernel must be a "
-                        f"@pk.workunit function or a functor's bound method, got "
-                        f"{type(func).__name__}")
+        raise PkcArgumentError(f"pykokkos: {_PATTERN_WORD[pattern]}: the kernel must be a "
+                               f"@pk.workunit function or a functor's bound method, got "
+                               f"{type(func).__name__}")
     name = func.__name__
     entity = func.__qualname__.split(".")[-2] if class_sty else name
     kname = f"{entity}.{name}" if class_sty else name
@@ -745,12 +757,12 @@ def _make_plan(func, pattern, class_sty):
     if run is None:
         why, diag = mod.omitted.get(entity, (None, None))
         if why == "rejected":
-            raise RuntimeError(f"pykokkos: kernel '{kname}' was not built because pkc "
-                               f"rejected it: {diag}")
+            raise PkcKernelError(f"pykokkos: kernel '{kname}' was not built because pkc "
+                                 f"rejected it: {diag}")
         if why != "runtime-typed" or class_sty:
-            raise RuntimeError(f"pykokkos: {mod.so} has no kernel '{kname}' "
-                               f"(is it decorated with @pk.workunit?)")
-    elif class_sty or not run.plan.kdesc.flags & 1:   # PKC_KERNEL_INFERRED
+            raise PkcKernelError(f"pykokkos: {mod.so} has no kernel '{kname}' "
+                                 f"(is it decorated with @pk.workunit?)")
+    elif class_sty or not run.plan.kdesc.flags & KERNEL_INFERRED:
         if not class_sty:   # a link of chains pkc fused: launched through the queue
             run = _fusion.wrap(run, mod, name, func)
         _plans[pattern][func] = run
@@ -836,14 +848,14 @@ def _lambda_dispatch(pattern, policy, func, kw):
         inner = _kernel_run(mod, name, name, name, pattern, False, func.__globals__)
         why, diag = mod.omitted.get(name, (None, None))
         if inner is None and why == "rejected":
-            raise RuntimeError(f"pykokkos: the lambda at {code.co_filename}:"
-                               f"{code.co_firstlineno} was not built because pkc rejected "
-                               f"it: {diag}")
+            raise PkcKernelError(f"pykokkos: the lambda at {code.co_filename}:"
+                                 f"{code.co_firstlineno} was not built because pkc rejected "
+                                 f"it: {diag}")
         if inner is None and why != "runtime-typed":
-            raise RuntimeError(f"pykokkos: {mod.so} has no kernel for the lambda at line "
-                               f"{code.co_firstlineno} ({name}); is it passed directly to "
-                               f"pk.{_PATTERN_WORD[pattern]}?")
-        if inner is None or inner.plan.kdesc.flags & 1:
+            raise PkcKernelError(f"pykokkos: {mod.so} has no kernel for the lambda at line "
+                                 f"{code.co_firstlineno} ({name}); is it passed directly to "
+                                 f"pk.{_PATTERN_WORD[pattern]}?")
+        if inner is None or inner.plan.kdesc.flags & KERNEL_INFERRED:
             inner = Specializer(func, pattern, _spec_runner(name, name, name, pattern, func),
                                 fallback=inner, name=name, filter_kw=True)
         run = _plans[pattern][code] = _LambdaRun(inner)
@@ -869,7 +881,7 @@ def _dispatch(pattern, args, kw):
     if len(args) == 3:
         args = args[1:]
     elif len(args) != 2:
-        raise TypeError(f"{_PATTERN_WORD[pattern]}([name,] policy, kernel, **args)")
+        raise PkcArgumentError(f"{_PATTERN_WORD[pattern]}([name,] policy, kernel, **args)")
     policy, kernel = args
     if kernel.__class__ is _Function and kernel.__name__ == "<lambda>":
         if _held:
@@ -877,8 +889,8 @@ def _dispatch(pattern, args, kw):
         return _lambda_dispatch(pattern, policy, kernel, kw)
     if kernel.__class__ is _Method:
         if kw:
-            raise TypeError(f"{_PATTERN_WORD[pattern]}: a functor's kernel takes no "
-                            "keyword arguments (its members are the arguments)")
+            raise PkcArgumentError(f"{_PATTERN_WORD[pattern]}: a functor's kernel takes no "
+                                   "keyword arguments (its members are the arguments)")
         func = kernel.__func__
         obj = kernel.__self__
         kw = getattr(obj, "__dict__", None)
@@ -903,14 +915,14 @@ def _parallel_for_list(args, kw):
     names = [f"args_{k + base}" for k in range(len(kernels))]
     extra = sorted(set(kw) - set(names))
     if extra:
-        raise TypeError(f"parallel_for: with a list of {len(kernels)} kernels, pass "
-                        f"each kernel's arguments as {', '.join(n + '={...}' for n in names)}"
-                        f"; got {', '.join(extra)}")
+        raise PkcArgumentError(f"parallel_for: with a list of {len(kernels)} kernels, pass "
+                               f"each kernel's arguments as {', '.join(n + '={...}' for n in names)}"
+                               f"; got {', '.join(extra)}")
     for k, name in zip(kernels, names):
         a = kw.get(name) or {}
         if not isinstance(a, dict):
-            raise TypeError(f"parallel_for: {name} must be a dict of kernel "
-                            f"arguments, got {type(a).__name__}")
+            raise PkcArgumentError(f"parallel_for: {name} must be a dict of kernel "
+                                   f"arguments, got {type(a).__name__}")
         parallel_for(*head, k, **a)
 
 

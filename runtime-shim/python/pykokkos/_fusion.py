@@ -33,6 +33,7 @@ because the reductions ahead wrote nothing.
 import atexit
 import os
 import weakref
+from ._abiconst import kDLCPU
 
 LIMIT = 1024          # repetitions of a loop held back at most (then launched)
 # On host backends a chain that runs once over fewer points than this runs
@@ -76,7 +77,7 @@ class Variant:
             self._code = [compile(t, "<pkc loop bound>", "eval") for t in self.loop["range"]]
         self._run = None
         self._apart = None   # the View arguments last found not to overlap (_overlap)
-        self.host = module.desc.device_type == 1
+        self.host = module.desc.device_type == kDLCPU
 
     def trip_count(self, frame):
         """Repetitions left in the loop the caller's frame runs (this one

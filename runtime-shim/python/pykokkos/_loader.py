@@ -3,6 +3,7 @@ module pkc built for a Python source file, through libpkcrt."""
 import os
 import sys
 
+from ._errors import PkcBuildError, PkcRuntimeError, PkcValueError
 from . import _types as T
 
 
@@ -20,10 +21,14 @@ class Runtime:
         if self.policy_backend:
             return self.policy_backend
         b = os.environ.get("PKC_BACKEND") or self.default_backend or "openmp"
-        if b not in ("serial", "openmp", "cuda", "hip"):
-            raise ValueError(f"pykokkos: unknown backend {b!r} "
-                             "(PKC_BACKEND: serial|openmp|cuda|hip)")
+        if b not in T.BACKENDS:
+            raise PkcValueError(f"pykokkos: unknown backend {b!r} "
+                                "(PKC_BACKEND: serial|openmp|cuda|hip)")
         return b
+
+    def on_gpu(self):
+        """True when kernels run on a GPU backend (raises for a bad PKC_BACKEND)."""
+        return T.is_gpu_backend(self.backend())
 
     def runtime_lib(self):
         if self.lib is None:
@@ -33,8 +38,8 @@ class Runtime:
             try:
                 self.lib = _abi.bind_runtime(ctypes.CDLL(path))
             except OSError as e:
-                raise RuntimeError(f"pykokkos: cannot load the runtime library "
-                                   f"{path}: {e}") from None
+                raise PkcRuntimeError(f"pykokkos: cannot load the runtime library "
+                                      f"{path}: {e}") from None
         return self.lib
 
     def module_for(self, source):
@@ -78,8 +83,8 @@ def find_runtime_lib():
     for c in cands:
         if os.path.isfile(c):
             return os.path.normpath(c)
-    raise RuntimeError("pykokkos: cannot find libpkcrt.so; build it with "
-                       "`make build/lib/libpkcrt.so` or set PKC_RUNTIME_LIB")
+    raise PkcRuntimeError("pykokkos: cannot find libpkcrt.so; build it with "
+                          "`make build/lib/libpkcrt.so` or set PKC_RUNTIME_LIB")
 
 
 def module_name(source):
@@ -116,7 +121,7 @@ def source_sha256(source):
         with open(source, "rb") as f:
             return hashlib.sha256(f.read()).hexdigest()
     except OSError as e:
-        raise RuntimeError(f"pykokkos: cannot read kernel source {source}: {e}") from None
+        raise PkcRuntimeError(f"pykokkos: cannot read kernel source {source}: {e}") from None
 
 
 def build_inputs():
@@ -215,7 +220,7 @@ def jit_build(source, backend, recheck=False):
     recheck: only the toolchain changed; pkc says whether anything is rebuilt."""
     exe = pkc_executable()
     if not exe:
-        raise RuntimeError(
+        raise PkcBuildError(
             f"pykokkos: the module for {source} ({backend}) is missing, stale or damaged "
             f"and pkc is not on PATH; run `pkc build {source} --backend {backend}`")
     import subprocess
@@ -230,12 +235,12 @@ def jit_build(source, backend, recheck=False):
         rc = subprocess.call([exe, "build", source, "--backend", backend] + T.pkc_build_args(),
                              stdout=out)
     except OSError as e:
-        raise RuntimeError(f"pykokkos: cannot run pkc ({exe}): {e}") from None
+        raise PkcBuildError(f"pykokkos: cannot run pkc ({exe}): {e}") from None
     if rc == 1:
         return   # some entities were rejected: the module holds the others
     if rc != 0:
-        raise RuntimeError(f"pykokkos: `pkc build {source} --backend {backend}` "
-                           f"failed (exit {rc}); see the messages above")
+        raise PkcBuildError(f"pykokkos: `pkc build {source} --backend {backend}` "
+                            f"failed (exit {rc}); see the messages above")
 
 
 def launched_ranks():
@@ -319,8 +324,8 @@ def load_module(rt, source, backend, paths=None, build=None, reopen=False):
         (build or (lambda: jit_build(source, backend, state == "recheck")))()
         state = freshness(so, keyf, sha)
         if state in ("stale", "recheck"):
-            raise RuntimeError(f"pykokkos: pkc did not produce a fresh {so} "
-                               f"for {source}")
+            raise PkcBuildError(f"pykokkos: pkc did not produce a fresh {so} "
+                                f"for {source}")
     lib = rt.runtime_lib()
     import ctypes
     _preload_libstdcxx()
@@ -328,7 +333,7 @@ def load_module(rt, source, backend, paths=None, build=None, reopen=False):
     nthreads = int(os.environ.get("PKC_NUM_THREADS", "0") or 0)
     if not rt.modules and not rt.spec_modules:   # Kokkos starts with this module
         from ._spaces import bind_rank
-        nthreads = nthreads or bind_rank(backend in ("cuda", "hip"))
+        nthreads = nthreads or bind_rank(T.is_gpu_backend(backend))
         if launched_ranks() > 1:   # a failing rank ends the job (pykokkos.mpi)
             from .mpi import abort_on_failure
             abort_on_failure()
@@ -341,17 +346,17 @@ def load_module(rt, source, backend, paths=None, build=None, reopen=False):
             os.replace(opened + ".tmp", opened)
     h = lib.pkr_open(opened.encode(), nthreads, err, len(err))
     if not h:
-        raise RuntimeError("pykokkos: " + err.value.decode(errors="replace"))
+        raise PkcRuntimeError("pykokkos: " + err.value.decode(errors="replace"))
     desc = lib.pkr_descriptor(h).contents
     got = (desc.source_sha256 or b"").decode()
     if got != sha:
-        raise RuntimeError(
+        raise PkcRuntimeError(
             f"pykokkos: {so} was built from a different version of {source} "
             f"(source sha256 {got[:12]}..., file has {sha[:12]}...); "
             f"run `pkc build {source} --backend {backend}` and restart")
     dback = (desc.backend or b"").decode()
     if dback != backend:
-        raise RuntimeError(f"pykokkos: {so} is a {dback!r} module, expected {backend!r}")
+        raise PkcRuntimeError(f"pykokkos: {so} is a {dback!r} module, expected {backend!r}")
     m = Module(rt, h, desc, so)
     m.source = source
     m.stamp = (st.st_mtime_ns, st.st_size) if st else None

@@ -1,6 +1,7 @@
 """Execution policies: RangePolicy, MDRangePolicy, TeamPolicy (+ AUTO,
 PerTeam/PerThread, Iterate). Pure Python; a policy turns into a pkc_policy
 (ctypes) only when a kernel runs with it (`c_addr()`, cached on the object)."""
+from ._errors import PkcArgumentError, PkcOverflowError, PkcValueError
 from . import _types as T
 
 
@@ -56,7 +57,7 @@ def _split_space(args, what):
 
 def _int(x, what):
     if isinstance(x, bool) or not hasattr(x, "__index__"):
-        raise TypeError(f"pykokkos: {what} must be an int, got {type(x).__name__}")
+        raise PkcArgumentError(f"pykokkos: {what} must be an int, got {type(x).__name__}")
     return x.__index__()
 
 
@@ -68,8 +69,8 @@ def index64(x, what):
     `what` otherwise (ctypes would wrap it silently)."""
     x = int(x)
     if not -_I64 <= x < _I64:
-        raise OverflowError(f"{what} {x} does not fit a 64-bit index "
-                            f"(-2**63 <= value < 2**63)")
+        raise PkcOverflowError(f"{what} {x} does not fit a 64-bit index "
+                               f"(-2**63 <= value < 2**63)")
     return x
 
 
@@ -84,7 +85,7 @@ class RangePolicy:
         if len(args) == 1:
             args = (0, args[0])
         if len(args) != 2:
-            raise TypeError("RangePolicy([space,] begin, end)")
+            raise PkcArgumentError("RangePolicy([space,] begin, end)")
         self.space = space
         self.begin = index64(args[0], "pk.RangePolicy: begin")
         self.end = index64(args[1], "pk.RangePolicy: end")
@@ -102,22 +103,22 @@ class MDRangePolicy:
     def __init__(self, *args, iterate=None, rank=None):
         space, args = _split_space(args, "MDRangePolicy")
         if len(args) not in (2, 3):
-            raise TypeError("MDRangePolicy([space,] begins, ends[, tiles], iterate=...)")
+            raise PkcArgumentError("MDRangePolicy([space,] begins, ends[, tiles], iterate=...)")
         self.space = space
         b, e = [list(a) for a in args[:2]]
         t = list(args[2]) if len(args) == 3 else [0] * len(b)
         if not (len(b) == len(e) == len(t)):
-            raise ValueError(f"pk.MDRangePolicy: begins, ends and tiles differ in "
-                             f"length ({len(b)}, {len(e)}, {len(t)})")
+            raise PkcValueError(f"pk.MDRangePolicy: begins, ends and tiles differ in "
+                                f"length ({len(b)}, {len(e)}, {len(t)})")
         if not 2 <= len(b) <= 6:
-            raise ValueError(f"pk.MDRangePolicy: rank must be 2..6, got {len(b)}")
+            raise PkcValueError(f"pk.MDRangePolicy: rank must be 2..6, got {len(b)}")
         self.begin = [_int(x, "an MDRangePolicy bound") for x in b]
         self.end = [_int(x, "an MDRangePolicy bound") for x in e]
         self.tile = [_int(x, "an MDRangePolicy tile") for x in t]
         it = 0 if iterate is None else getattr(iterate, "value", iterate)
         if it not in (0, 1, 2):
-            raise ValueError(f"pk.MDRangePolicy: iterate must be pk.Iterate.Right "
-                             f"or pk.Iterate.Left, got {iterate!r}")
+            raise PkcValueError(f"pk.MDRangePolicy: iterate must be pk.Iterate.Right "
+                                f"or pk.Iterate.Left, got {iterate!r}")
         self.iterate = it
         self._c = self._a = None
 
@@ -161,15 +162,15 @@ class TeamPolicy:
             space, args = args[0], args[1:]
         n = len(args)
         if n != 2 and n != 3:
-            raise TypeError("TeamPolicy([space,] league_size, team_size | pk.AUTO"
-                            "[, vector_length])")
+            raise PkcArgumentError("TeamPolicy([space,] league_size, team_size | pk.AUTO"
+                                   "[, vector_length])")
         self.space = space
         lg, ts = args[0], args[1]
         self.league_size = lg if lg.__class__ is int else _int(lg, "TeamPolicy league_size")
         self.team_size = ts if ts.__class__ is int else _auto_or_int(ts, "team_size")
         self.vector_length = _auto_or_int(args[2], "vector_length") if n == 3 else 0
         if self.league_size < 0 or self.team_size < 0 or self.vector_length < 0:
-            raise ValueError(f"pk.TeamPolicy: sizes must be >= 0, got {args}")
+            raise PkcValueError(f"pk.TeamPolicy: sizes must be >= 0, got {args}")
         self.scratch_team = [0, 0]
         self.scratch_thread = [0, 0]
         self._c = self._a = None
@@ -177,18 +178,18 @@ class TeamPolicy:
     def set_scratch_size(self, level, *sizes):
         """Scratch bytes at level 0/1: pk.PerTeam(b) and/or pk.PerThread(b)."""
         if level not in (0, 1):
-            raise ValueError(f"pk.TeamPolicy.set_scratch_size: level must be 0 or 1, "
-                             f"got {level!r}")
+            raise PkcValueError(f"pk.TeamPolicy.set_scratch_size: level must be 0 or 1, "
+                                f"got {level!r}")
         if not 1 <= len(sizes) <= 2:
-            raise TypeError("set_scratch_size(level, pk.PerTeam(bytes)[, pk.PerThread(bytes)])")
+            raise PkcArgumentError("set_scratch_size(level, pk.PerTeam(bytes)[, pk.PerThread(bytes)])")
         for s in sizes:
             if isinstance(s, PerTeam):
                 self.scratch_team[level] = _int(s.value, "a scratch size")
             elif isinstance(s, PerThread):
                 self.scratch_thread[level] = _int(s.value, "a scratch size")
             else:
-                raise TypeError(f"pk.TeamPolicy.set_scratch_size: expected "
-                                f"pk.PerTeam(bytes) or pk.PerThread(bytes), got {s!r}")
+                raise PkcArgumentError(f"pk.TeamPolicy.set_scratch_size: expected "
+                                       f"pk.PerTeam(bytes) or pk.PerThread(bytes), got {s!r}")
         self._c = self._a = None
         return self
 
@@ -243,5 +244,5 @@ def range_of(policy):
         return policy.begin, policy.end
     if hasattr(policy, "__index__") and not isinstance(policy, bool):
         return 0, index64(policy, "the range")
-    raise TypeError(f"expected an int or a RangePolicy as the policy, "
-                    f"got {type(policy).__name__}")
+    raise PkcArgumentError(f"expected an int or a RangePolicy as the policy, "
+                           f"got {type(policy).__name__}")

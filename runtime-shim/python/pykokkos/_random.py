@@ -8,6 +8,7 @@ Python's atexit runs inside interpreter finalization, before the C atexit
 handler of libpkcrt that finalizes Kokkos, so pools never outlive Kokkos.
 """
 import atexit
+from ._errors import PkcArgumentError, PkcRuntimeError
 
 _live = []           # [WeakSet of pools holding a handle], made on first use
 _finalizing = [False]
@@ -19,8 +20,8 @@ class _Pool:
 
     def __init__(self, seed=0):
         if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-            raise TypeError(f"pk.{type(self).__name__}(seed): seed must be an int, "
-                            f"got {type(seed).__name__}")
+            raise PkcArgumentError(f"pk.{type(self).__name__}(seed): seed must be an int, "
+                                   f"got {type(seed).__name__}")
         self.seed = seed.__index__() & 0xFFFFFFFFFFFFFFFF
         self._handles = {}   # Module -> (handle, destroy fn)
 
@@ -30,20 +31,20 @@ class _Pool:
         if h is not None:
             return h[0]
         if _finalizing[0]:
-            raise RuntimeError("pykokkos: random pools cannot be created at exit")
+            raise PkcRuntimeError("pykokkos: random pools cannot be created at exit")
         import ctypes
         from . import _abi
         d = module.desc
         if not d.pool_create or not d.pool_destroy:
-            raise RuntimeError(f"pykokkos: module {module.so} cannot create random pools "
-                               "(no pool_create in its descriptor)")
+            raise PkcRuntimeError(f"pykokkos: module {module.so} cannot create random pools "
+                                  "(no pool_create in its descriptor)")
         create = _abi.POOL_CREATE_FN(d.pool_create)
         destroy = _abi.POOL_DESTROY_FN(d.pool_destroy)
         err = ctypes.create_string_buffer(512)
         p = create(self.bits, self.seed, err, len(err))
         if not p:
-            raise RuntimeError(f"pk.{type(self).__name__}({self.seed}): "
-                               + err.value.decode(errors="replace"))
+            raise PkcRuntimeError(f"pk.{type(self).__name__}({self.seed}): "
+                                  + err.value.decode(errors="replace"))
         self._handles[module] = (p, destroy)
         if not _live:
             import weakref   # lazily: keeps `import pykokkos` fast

@@ -18,6 +18,7 @@ overlap between them.
 """
 import os
 
+from ._errors import PkcArgumentError, PkcRuntimeError, PkcValueError
 from . import _types as T
 
 _requested = [None]   # device id set by set_device_id (None: Kokkos' default)
@@ -46,15 +47,15 @@ def set_device_id(device_id):
     process, so once it is initialized a different k raises RuntimeError
     (the same k is accepted). Host backends ignore the device id."""
     if isinstance(device_id, bool) or not hasattr(device_id, "__index__"):
-        raise TypeError(f"pk.set_device_id: the device id must be an int, got "
-                        f"{type(device_id).__name__}")
+        raise PkcArgumentError(f"pk.set_device_id: the device id must be an int, got "
+                               f"{type(device_id).__name__}")
     k = device_id.__index__()
     if k < 0:
-        raise ValueError(f"pk.set_device_id: the device id must be >= 0, got {k}")
+        raise PkcValueError(f"pk.set_device_id: the device id must be >= 0, got {k}")
     if _kokkos_started():
         cur = get_device_id()
         if k != cur:
-            raise RuntimeError(
+            raise PkcRuntimeError(
                 f"pk.set_device_id({k}): Kokkos is already running on device {cur} "
                 "in this process, and Kokkos 3.4 cannot switch devices once "
                 "initialized; call pk.set_device_id before the first kernel, and "
@@ -148,8 +149,8 @@ class ExecutionSpaceInstance:
         if isinstance(space, ExecutionSpaceInstance):
             space = space.space
         if not isinstance(space, T._Named) or space.kind != "ExecutionSpace":
-            raise TypeError(f"pk.ExecutionSpaceInstance: expected a pk.ExecutionSpace, "
-                            f"got {space!r}")
+            raise PkcArgumentError(f"pk.ExecutionSpaceInstance: expected a pk.ExecutionSpace, "
+                                   f"got {space!r}")
         self.space, self.stream = space, stream
 
     def fence(self):
@@ -173,7 +174,8 @@ def fence(space=None):
 
 # PyKokkos' pykokkos.interface.execution_space.DeviceExecutionSpace: the
 # execution spaces that run on a GPU (`pk.get_default_space() in pk.DeviceExecutionSpace`).
-DeviceExecutionSpace = (T.ExecutionSpace.Cuda, T.ExecutionSpace.HIP)
+DeviceExecutionSpace = tuple(getattr(T.ExecutionSpace, s) for s, b in T.BACKEND_OF_SPACE.items()
+                             if T.is_gpu_backend(b))
 
 
 def is_host_execution_space(space):

@@ -17,10 +17,12 @@ several signatures of one workunit coexist). With PKC_RECORD_SIGNATURES=1 the
 signatures a run uses are appended to <stem>.pkc-signatures beside the file;
 `pkc build FILE` builds every recorded signature ahead of time.
 """
+from ._abiconst import PARAM_FROM_GLOBAL
 import hashlib
 import os
 import sys
 
+from ._errors import PkcArgumentError, PkcBuildError
 from . import _types as T
 from ._loader import RUNTIME, module_paths, module_name
 from ._view import View, numpy
@@ -75,9 +77,9 @@ def type_of(kname, pname, v):
             return f"pk.View{a.ndim}D[pk.{name}{', pk.LayoutLeft' if left else ''}]"
     if isinstance(v, (int, float)):   # int/float subclasses (e.g. numpy.float64 is one)
         return "float" if isinstance(v, float) else "int"
-    raise TypeError(f"{kname}: argument '{pname}': cannot derive a kernel type from a "
-                    f"{type(v).__name__} (pass a pk.View, a numpy array or a Python "
-                    "int/float/bool, or annotate the parameter)")
+    raise PkcArgumentError(f"{kname}: argument '{pname}': cannot derive a kernel type from a "
+                           f"{type(v).__name__} (pass a pk.View, a numpy array or a Python "
+                           "int/float/bool, or annotate the parameter)")
 
 
 def _typeable(v):
@@ -130,7 +132,7 @@ def _build(source, backend, sig):
     from ._loader import pkc_executable
     exe = pkc_executable()
     if not exe:
-        raise RuntimeError(
+        raise PkcBuildError(
             f"pykokkos: {sig} of {source} ({backend}) needs a run-time specialization "
             f"that is not built, and pkc is not on PATH; run `pkc build {source} "
             f"--backend {backend} --specialize '{sig}'` (or record the signatures with "
@@ -143,10 +145,10 @@ def _build(source, backend, sig):
                               "--specialize", sig] + T.pkc_build_args(),
                              stdout=sys.stderr.fileno())
     except OSError as e:
-        raise RuntimeError(f"pykokkos: cannot run pkc ({exe}): {e}") from None
+        raise PkcBuildError(f"pykokkos: cannot run pkc ({exe}): {e}") from None
     if rc != 0:
-        raise RuntimeError(f"pykokkos: building the specialization {sig} of {source} "
-                           f"failed (pkc exit {rc}); see the messages above")
+        raise PkcBuildError(f"pykokkos: building the specialization {sig} of {source} "
+                            f"failed (pkc exit {rc}); see the messages above")
 
 
 def module_for(source, kernel, sig):
@@ -187,7 +189,7 @@ class Specializer:
                 return fb(policy, kw)
             except TypeError:   # other argument types than inferred: specialize
                 explicit = [nm for nm, p in zip(fb.plan.names, fb.plan.params)
-                            if not p.flags & 1]   # PKC_PARAM_FROM_GLOBAL
+                            if not p.flags & PARAM_FROM_GLOBAL]
                 if not self.filter_kw and sorted(kw) != sorted(explicit):
                     raise
         if self.filter_kw:   # only values a kernel parameter can take

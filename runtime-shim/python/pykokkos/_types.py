@@ -4,6 +4,8 @@ Pure Python with no imports beyond the interpreter's core, so that
 `import pykokkos` stays fast; numpy dtypes are resolved lazily.
 """
 
+from ._errors import PkcArgumentError, PkcRuntimeError, PkcValueError
+
 # DLPack type codes (dlpack.h); kDLBool is 6 in DLPack >= 0.8.
 DL_INT, DL_UINT, DL_FLOAT, DL_BOOL = 0, 1, 2, 6
 
@@ -121,7 +123,7 @@ def _real_from_env():
     import os
     r = os.environ.get("PKC_REAL", "") or "float64"
     if r not in ("float32", "float64"):
-        raise ValueError(f"pykokkos: PKC_REAL must be float32 or float64, got {r!r}")
+        raise PkcValueError(f"pykokkos: PKC_REAL must be float32 or float64, got {r!r}")
     return float32 if r == "float32" else float64
 
 
@@ -202,8 +204,8 @@ def as_dtype(t):
             name = None
     if name in _BY_NAME:
         return _BY_NAME[name]
-    raise TypeError(f"pykokkos: unsupported dtype {t!r} (use one of "
-                    "pk.int8..pk.uint64, pk.float32, pk.float64, pk.bool)")
+    raise PkcArgumentError(f"pykokkos: unsupported dtype {t!r} (use one of "
+                           "pk.int8..pk.uint64, pk.float32, pk.float64, pk.bool)")
 
 
 def dtype_of_numpy(npdt):
@@ -235,8 +237,8 @@ class _EnumMeta(type):
             return value
         m = cls._members.get(str(value)) or cls._members.get(str(value).lower())
         if m is None:
-            raise ValueError(f"{value!r} is not a valid pk.{cls.__name__} "
-                             f"(one of {', '.join(cls._order)})")
+            raise PkcValueError(f"{value!r} is not a valid pk.{cls.__name__} "
+                                f"(one of {', '.join(cls._order)})")
         return m
 
     def __getitem__(cls, name):
@@ -267,6 +269,17 @@ Layout = _enum("Layout", ("LayoutRight", "LayoutLeft", "LayoutStride",
                           "LayoutDefault"))
 Trait = _enum("Trait", ("Atomic", "RandomAccess", "Restrict", "Unmanaged",
                         "TraitDefault"))
+
+# The backends (PKC_BACKEND values, `pkc build --backend`) and, in one place,
+# which of them run kernels on a GPU.
+BACKENDS = ("serial", "openmp", "cuda", "hip")
+GPU_BACKENDS = ("cuda", "hip")
+
+
+def is_gpu_backend(backend):
+    """True for a backend whose kernels run on a GPU (cuda, hip)."""
+    return backend in GPU_BACKENDS
+
 
 BACKEND_OF_SPACE = {"Serial": "serial", "OpenMP": "openmp", "Cuda": "cuda",
                     "HIP": "hip", "Default": "openmp", "Threads": "openmp",
@@ -312,7 +325,7 @@ def main(fn=None, **kwargs):
     def mark(f):
         def run_main(self, *args, **kw):
             if args or kw:
-                raise TypeError(f"{f.__name__}: a @pk.main method takes no arguments")
+                raise PkcArgumentError(f"{f.__name__}: a @pk.main method takes no arguments")
             from ._workload import execute
             return execute(None, self, callbacks=False)
         for a in ("__name__", "__qualname__", "__doc__", "__module__"):
@@ -395,13 +408,13 @@ class _ScratchView(_Subscriptable):
         """Bytes of team scratch a ScratchView of these extents needs, as
         Kokkos::View::shmem_size: product * sizeof(T) + sizeof(T) (alignment slack)."""
         if len(extents) != cls._rank:
-            raise TypeError(f"pk.{cls.__name__}.shmem_size takes {cls._rank} "
-                            f"extent(s), got {len(extents)}")
+            raise PkcArgumentError(f"pk.{cls.__name__}.shmem_size takes {cls._rank} "
+                                   f"extent(s), got {len(extents)}")
         size = as_dtype(float64 if dtype is None else dtype).bits // 8
         n = 1
         for e in extents:
             if int(e) < 0:
-                raise ValueError(f"pk.{cls.__name__}.shmem_size: negative extent {e}")
+                raise PkcValueError(f"pk.{cls.__name__}.shmem_size: negative extent {e}")
             n *= int(e)
         return n * size + size
 
@@ -424,7 +437,7 @@ KERNEL_ONLY = ("TeamThreadRange", "ThreadVectorRange", "TeamVectorRange",
 def kernel_only(name):
     """A stand-in for pk.<name>, which only kernels may use."""
     def f(*args, **kwargs):
-        raise RuntimeError(f"pk.{name} can only be used inside a @pk.workunit "
-                           "(pkc compiles it to C++); it cannot run in Python")
+        raise PkcRuntimeError(f"pk.{name} can only be used inside a @pk.workunit "
+                              "(pkc compiles it to C++); it cannot run in Python")
     f.__name__ = f.__qualname__ = name
     return f

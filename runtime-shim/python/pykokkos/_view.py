@@ -2,6 +2,8 @@
 backends (LayoutRight = C order, LayoutLeft = Fortran order) and by device
 memory on GPU backends (cuda, hip), DualView-style: a host mirror (numpy)
 plus a device copy with validity flags. See View's docstring."""
+from ._abiconst import kDLCPU, kDLCUDA
+from ._errors import PkcArgumentError, PkcRuntimeError, PkcValueError
 from . import _types as T
 from ._fusion import _q as _held, flush as _flush_held
 from ._graph import _state as _gstate
@@ -97,18 +99,18 @@ def _shape_tuple(shape, what="pk.View"):
     try:
         shp = tuple(shape)
     except TypeError:
-        raise TypeError(f"{what}: shape must be an int or a list/tuple of ints, "
-                        f"got {type(shape).__name__}") from None
+        raise PkcArgumentError(f"{what}: shape must be an int or a list/tuple of ints, "
+                               f"got {type(shape).__name__}") from None
     out = []
     for e in shp:
         if isinstance(e, bool) or not hasattr(e, "__index__"):
-            raise TypeError(f"{what}: extents must be ints, got {e!r} in {list(shp)}")
+            raise PkcArgumentError(f"{what}: extents must be ints, got {e!r} in {list(shp)}")
         e = e.__index__()
         if e < 0:
-            raise ValueError(f"{what}: negative extent {e} in shape {list(shp)}")
+            raise PkcValueError(f"{what}: negative extent {e} in shape {list(shp)}")
         out.append(e)
     if len(out) > 8:
-        raise ValueError(f"{what}: rank must be 0..8, got shape {out}")
+        raise PkcValueError(f"{what}: rank must be 0..8, got shape {out}")
     return tuple(out)
 
 
@@ -174,8 +176,8 @@ class DeviceMem:
 
     def copy(self, dst, dst_dev, src, src_dev, nbytes):
         if self._copy(dst, dst_dev, src, src_dev, nbytes, self.err, len(self.err)):
-            raise RuntimeError("pk.View: device copy failed: "
-                               + self.err.value.decode(errors="replace"))
+            raise PkcRuntimeError("pk.View: device copy failed: "
+                                  + self.err.value.decode(errors="replace"))
 
     def __del__(self):
         self.release()
@@ -189,10 +191,10 @@ def _device_module():
         b = RUNTIME.backend()
     except ValueError:
         return None
-    if b not in ("cuda", "hip"):
+    if not T.is_gpu_backend(b):
         return None
     for (src, mb), m in RUNTIME.modules.items():
-        if mb == b and m.desc.device_type != 1 and m.desc.allocate:
+        if mb == b and m.desc.device_type != kDLCPU and m.desc.allocate:
             return m.desc
     return None
 
@@ -238,7 +240,7 @@ class View:
         if layout is None or layout is T.Layout.LayoutDefault:
             layout = T.Layout.LayoutRight
         if layout not in (T.Layout.LayoutRight, T.Layout.LayoutLeft):
-            raise ValueError(f"pk.View: unsupported layout {layout!r}")
+            raise PkcValueError(f"pk.View: unsupported layout {layout!r}")
         self.layout, self.space, self.trait = layout, space, trait
         np = numpy()
         order = "F" if layout is T.Layout.LayoutLeft else "C"
@@ -388,7 +390,7 @@ class View:
     def __len__(self):
         s = self._a.shape
         if not s:
-            raise TypeError("len() of a rank-0 View")
+            raise PkcArgumentError("len() of a rank-0 View")
         return s[0]
 
     # -- element access (host) --
@@ -500,15 +502,15 @@ class View:
         a = self._host(True)
         if dtype is not None and numpy().dtype(dtype) != a.dtype:
             if copy is False:
-                raise ValueError(f"pk.View.__array__: a {a.dtype} View cannot be seen as "
-                                 f"{numpy().dtype(dtype)} without a copy")
+                raise PkcValueError(f"pk.View.__array__: a {a.dtype} View cannot be seen as "
+                                    f"{numpy().dtype(dtype)} without a copy")
             return a.astype(dtype)
         return a.copy() if copy else a
 
     @property
     def __cuda_array_interface__(self):
         d = self._dev
-        if d is None or d.desc.device_type != 2:
+        if d is None or d.desc.device_type != kDLCUDA:
             raise AttributeError("__cuda_array_interface__: the View is not in "
                                  "CUDA device memory")
         self._to_device()
@@ -593,7 +595,7 @@ def from_numpy(array, layout=None):
     a = np.asarray(array)
     dt = T.dtype_of_numpy(a.dtype)
     if dt is None:
-        raise TypeError(f"pk.from_numpy: unsupported dtype {a.dtype}")
+        raise PkcArgumentError(f"pk.from_numpy: unsupported dtype {a.dtype}")
     deflt = layout is None
     if layout is None:
         layout = (T.Layout.LayoutLeft if a.ndim > 1 and a.flags.f_contiguous

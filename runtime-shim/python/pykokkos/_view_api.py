@@ -4,6 +4,7 @@ usable as the `rank` attribute), copy(), resize(dim, n), float(v)/int(v) of
 a one-element View (PyKokkos' scalar conversion); plus the functions
 pk.subview, pk.deep_copy, pk.resize. Subviews are host views (numpy); on GPU
 backends slicing a device-resident View returns the host mirror's slice."""
+from ._errors import PkcArgumentError, PkcValueError
 from . import _types as T
 
 ALL = slice(None)   # Kokkos::ALL for pk.subview(v, pk.ALL, j)
@@ -42,10 +43,10 @@ def resize_view(v, *extents):
         extents = tuple(extents[0])
     shp = tuple(int(e) for e in extents)
     if len(shp) != old.ndim:
-        raise ValueError(f"pk.resize: the View has rank {old.ndim}, got "
-                         f"{len(shp)} extent(s) {list(shp)}")
+        raise PkcValueError(f"pk.resize: the View has rank {old.ndim}, got "
+                            f"{len(shp)} extent(s) {list(shp)}")
     if any(e < 0 for e in shp):
-        raise ValueError(f"pk.resize: negative extent in {list(shp)}")
+        raise PkcValueError(f"pk.resize: negative extent in {list(shp)}")
     order = "F" if v.layout is T.Layout.LayoutLeft else "C"
     new = np.empty(shp, dtype=old.dtype, order=order)   # huge pages (see View)
     new.fill(0)
@@ -69,15 +70,15 @@ def deep_copy(dst, src):
         if hasattr(dst, "fill"):
             dst.fill(src)
             return
-        raise TypeError(f"pk.deep_copy: cannot copy into {type(dst).__name__}")
+        raise PkcArgumentError(f"pk.deep_copy: cannot copy into {type(dst).__name__}")
     d = _host(dst, True) if hasattr(dst, "_a") else dst
     s = _host(src, False) if hasattr(src, "_a") else np.asarray(src)
     if not isinstance(d, np.ndarray):
-        raise TypeError(f"pk.deep_copy: destination must be a View or numpy array, "
-                        f"got {type(dst).__name__}")
+        raise PkcArgumentError(f"pk.deep_copy: destination must be a View or numpy array, "
+                               f"got {type(dst).__name__}")
     if tuple(d.shape) != tuple(s.shape):
-        raise ValueError(f"pk.deep_copy: extents differ: destination "
-                         f"{list(d.shape)}, source {list(s.shape)}")
+        raise PkcValueError(f"pk.deep_copy: extents differ: destination "
+                            f"{list(d.shape)}, source {list(s.shape)}")
     np.copyto(d, s, casting="same_kind")
     if hasattr(dst, "_a"):
         _unbind(dst)
@@ -103,8 +104,8 @@ def _scalar(kind):
     def conv(self):
         a = _host(self, False)
         if a.ndim > 1 or a.size != 1:
-            raise TypeError(f"only single-element Views can be converted to Python "
-                            f"scalars ({kind.__name__}() of a View of shape {a.shape})")
+            raise PkcArgumentError(f"only single-element Views can be converted to Python "
+                                   f"scalars ({kind.__name__}() of a View of shape {a.shape})")
         return kind(a.reshape(())[()])
     conv.__name__ = f"__{kind.__name__}__"
     return conv

@@ -6,6 +6,7 @@ its @pk.callback methods in definition order (as PyKokkos' run_workload)."""
 import os
 import sys
 
+from ._errors import PkcArgumentError, PkcKernelError
 from . import _dispatch as D
 
 
@@ -25,8 +26,8 @@ def _source_of(cls, main):
     mod = sys.modules.get(cls.__module__)
     f = getattr(mod, "__file__", None)
     if not f:
-        raise TypeError(f"pk.execute: cannot find the source file of workload "
-                        f"'{cls.__name__}'")
+        raise PkcArgumentError(f"pk.execute: cannot find the source file of workload "
+                               f"'{cls.__name__}'")
     return os.path.abspath(f)
 
 
@@ -34,8 +35,8 @@ def _make_main_plan(cls):
     from . import _abi
     main = _main_function(cls)
     if main is None and not getattr(cls, "_pk_workload", None):
-        raise TypeError(f"pk.execute: '{cls.__name__}' is not a @pk.workload "
-                        "(it has no @pk.main method)")
+        raise PkcArgumentError(f"pk.execute: '{cls.__name__}' is not a @pk.workload "
+                               "(it has no @pk.main method)")
     mod = D.RUNTIME.module_for(_source_of(cls, main))
     entity = cls.__name__
     k = None
@@ -50,12 +51,12 @@ def _make_main_plan(cls):
                 break
     why, diag = mod.omitted.get(entity, (None, None))
     if k is None and why == "rejected":
-        raise RuntimeError(f"pk.execute: workload '{entity}' was not built because pkc "
-                           f"rejected it: {diag}")
+        raise PkcKernelError(f"pk.execute: workload '{entity}' was not built because pkc "
+                             f"rejected it: {diag}")
     if k is None or k.pattern != _abi.PATTERN_MAIN:
-        raise RuntimeError(f"pk.execute: {mod.so} has no @pk.main for workload "
-                           f"'{entity}' (decorate the class with @pk.workload and "
-                           f"exactly one method with @pk.main)")
+        raise PkcKernelError(f"pk.execute: {mod.so} has no @pk.main for workload "
+                             f"'{entity}' (decorate the class with @pk.workload and "
+                             f"exactly one method with @pk.main)")
     kname = f"{entity}.{k.name.decode()}"
     plan = D.Plan(kname, k, mod)
     import sys

@@ -40,6 +40,7 @@ import sys
 import time
 
 from . import _graph
+from ._errors import PkcRuntimeError, PkcValueError
 from ._view import View, numpy as _numpy
 
 __all__ = ["Halo", "local_rank", "cuda_aware", "abort_on_failure"]
@@ -197,7 +198,7 @@ class Halo:
         everyone = comm.allgather((local, tuple(view.shape), self.dtype.str, self.width))
         err = self._consistency_error(comm, everyone)
         if err:
-            raise ValueError(f"pykokkos.mpi.Halo: {err}")
+            raise PkcValueError(f"pykokkos.mpi.Halo: {err}")
         self.nbr = [comm.Shift(d, 1) for d in range(nd)]   # (low, high) per dimension
         self._reqs, self._recv = [], []
         self._bufs = {}      # (slab index, send?) -> buffer View (kernel packing)
@@ -412,8 +413,8 @@ class Halo:
         """Posts the exchange of all faces (owned cells only, no corners) and
         returns at once; finish() completes it."""
         if self._reqs or self._recv:
-            raise RuntimeError("pykokkos.mpi.Halo.start: the previous exchange was "
-                               "not finished (call finish() first)")
+            raise PkcRuntimeError("pykokkos.mpi.Halo.start: the previous exchange was "
+                                  "not finished (call finish() first)")
         t0 = time.perf_counter()
         if _graph.capturing_cuda():
             self._reqs, self._recv = [], self._post_captured(range(len(self.view.shape)), False)

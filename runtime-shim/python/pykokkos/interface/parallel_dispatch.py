@@ -1,4 +1,5 @@
 """PyKokkos' pykokkos.interface.parallel_dispatch."""
+from .._errors import PkcArgumentError
 from .._dispatch import parallel_for, parallel_reduce, parallel_scan
 from .._spaces import fence
 from .. import _types as T
@@ -23,11 +24,11 @@ def convert_arrays(kwargs, workunit, space=None):
         if want.__class__ is T._Annot and want.args:
             dt = T.as_dtype(want.args[0])
             if got is not dt:
-                raise TypeError(f"{getattr(workunit, '__name__', 'kernel')}: argument "
-                                f"'{name}' expects a View with dtype {dt.name}, got a numpy "
-                                f"array of {value.dtype.name}")
+                raise PkcArgumentError(f"{getattr(workunit, '__name__', 'kernel')}: argument "
+                                       f"'{name}' expects a View with dtype {dt.name}, got a numpy "
+                                       f"array of {value.dtype.name}")
         if got is None:
-            raise TypeError(f"argument '{name}': numpy dtype {value.dtype.name} has no "
-                            "pk dtype (int8..uint64, float32, float64, bool)")
+            raise PkcArgumentError(f"argument '{name}': numpy dtype {value.dtype.name} has no "
+                                   "pk dtype (int8..uint64, float32, float64, bool)")
         kwargs[name] = from_numpy(value)
     return kwargs

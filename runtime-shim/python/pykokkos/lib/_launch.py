@@ -8,6 +8,7 @@ backends pass one-dimensional aliases of the Views' device memory. Operands
 whose dtype differs from the kernel's are converted first (a copy)."""
 import math
 
+from .._errors import PkcArgumentError
 from .. import _types as T
 from .._view import View, DLHolder, numpy as _numpy, _device_module
 from . import _ops as O
@@ -34,7 +35,7 @@ def kernel(module, family, dtname):
 def on_gpu():
     """True when kernels run on a GPU backend (PKC_BACKEND / set_default_space)."""
     from .._loader import RUNTIME
-    return RUNTIME.backend() in ("cuda", "hip")
+    return RUNTIME.on_gpu()
 
 
 def load(module):
@@ -51,8 +52,8 @@ def pk_dtype(npdt):
         return T.float32
     dt = T.dtype_of_numpy(npdt)
     if dt is None:
-        raise TypeError(f"pykokkos: dtype {npdt} is not supported by the array "
-                        "library (int8..uint64, float32, float64, bool)")
+        raise PkcArgumentError(f"pykokkos: dtype {npdt} is not supported by the array "
+                               "library (int8..uint64, float32, float64, bool)")
     return dt
 
 
@@ -298,7 +299,7 @@ def accepts(**aliases):
             for k in [k for k in kw if k in rev]:
                 p = rev[k]
                 if p in kw or names.index(p) < len(args):
-                    raise TypeError(f"pk.{f.__name__}: {p!r} given twice (as {k!r})")
+                    raise PkcArgumentError(f"pk.{f.__name__}: {p!r} given twice (as {k!r})")
                 kw[p] = kw.pop(k)
             args = list(args)
             for p in posonly[len(args):]:

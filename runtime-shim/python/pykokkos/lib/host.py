@@ -7,6 +7,7 @@ pk.np_matmul, pk.findMax, pk.add_num/mul_num/divide_num/power_num).
 Operands are Views, numpy arrays or array-likes; a View is read through its
 host mirror. Results are new Views holding numpy's values and dtype (a
 scalar where numpy gives one); dtypes pk Views cannot hold raise TypeError."""
+from .._errors import PkcArgumentError, PkcValueError
 from .._view import View, numpy as _numpy
 from . import _launch as L
 from . import ufuncs as U
@@ -32,7 +33,7 @@ def _arrays(arrays, more, what):
     if more:
         return [arrays, *more]
     if isinstance(arrays, (View, _numpy().ndarray)):
-        raise TypeError(f"pk.{what}: expected a sequence of arrays, got one array")
+        raise PkcArgumentError(f"pk.{what}: expected a sequence of arrays, got one array")
     return list(arrays)
 
 
@@ -84,7 +85,7 @@ def where(condition, x=None, y=None):
     if x is None and y is None:
         return tuple(_view(a, "where") for a in np.where(_host(condition)))
     if x is None or y is None:
-        raise ValueError("pk.where: give both x and y, or neither")
+        raise PkcValueError("pk.where: give both x and y, or neither")
     return _view(np.asarray(np.where(_host(condition), _host(x), _host(y))), "where")
 
 
@@ -126,7 +127,7 @@ def col(x, c):
     """pk.col(view, c) (PyKokkos): column c of a rank-2 view, a new View."""
     a = _host(x)
     if a.ndim != 2:
-        raise ValueError(f"pk.col: expected a rank-2 view, got rank {a.ndim}")
+        raise PkcValueError(f"pk.col: expected a rank-2 view, got rank {a.ndim}")
     return _view(a[:, c], "col")
 
 

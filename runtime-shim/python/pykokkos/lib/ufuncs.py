@@ -9,6 +9,7 @@ scalar. The result dtype is numpy's for the same operands (float16 results
 are float32: pk Views have no float16); operands of another dtype are
 converted first. The work runs in kernels of pykokkos/lib/_kernels_*.py,
 which pkc builds like any PyKokkos program."""
+from .._errors import PkcArgumentError, PkcValueError
 from .._view import View, numpy as _numpy
 from . import _ops as O
 from . import _launch as L
@@ -50,7 +51,7 @@ def _result(name, xs, ops, who=None):
         try:
             r = getattr(np, name)(*args)
         except TypeError as e:
-            raise TypeError(f"pk.{who or name}: {e}") from None
+            raise PkcArgumentError(f"pk.{who or name}: {e}") from None
     r = np.asarray(r).dtype
     if None not in key[1:]:
         _probes[key] = r
@@ -74,8 +75,8 @@ def _finish(name, res, rdt, out, scalars):
         return out
     dst = L.host_array(out, True)
     if not np.can_cast(want.np_dtype, dst.dtype, "same_kind"):
-        raise TypeError(f"pk.{name}: cannot cast the result from {want.np_dtype} "
-                        f"to the out dtype {dst.dtype} (casting='same_kind')")
+        raise PkcArgumentError(f"pk.{name}: cannot cast the result from {want.np_dtype} "
+                               f"to the out dtype {dst.dtype} (casting='same_kind')")
     dst[...] = L.host_array(res)
     return out
 
@@ -86,11 +87,11 @@ def _check_out(name, out, shape):
     out = out[0] if isinstance(out, tuple) and len(out) == 1 else out
     np = _numpy()
     if not isinstance(out, (View, np.ndarray)):
-        raise TypeError(f"pk.{name}: out must be a View or numpy array, "
-                        f"got {type(out).__name__}")
+        raise PkcArgumentError(f"pk.{name}: out must be a View or numpy array, "
+                               f"got {type(out).__name__}")
     if tuple(out.shape) != tuple(shape):
-        raise ValueError(f"pk.{name}: out has shape {tuple(out.shape)}, the "
-                         f"result has shape {tuple(shape)}")
+        raise PkcValueError(f"pk.{name}: out has shape {tuple(out.shape)}, the "
+                            f"result has shape {tuple(shape)}")
     return out
 
 
@@ -165,8 +166,8 @@ def binary(name, x1, x2, out=None, public=None):
     try:
         shape = np.broadcast_shapes(ops[0].shape, ops[1].shape)
     except ValueError:
-        raise ValueError(f"pk.{who}: operands could not be broadcast together "
-                         f"with shapes {tuple(ops[0].shape)} {tuple(ops[1].shape)}") from None
+        raise PkcValueError(f"pk.{who}: operands could not be broadcast together "
+                            f"with shapes {tuple(ops[0].shape)} {tuple(ops[1].shape)}") from None
     out = _check_out(who, out, shape)
     rdt = _result(name, (x1, x2), ops, who)
     scalars = all(o.ndim == 0 and not isinstance(o, View) for o in ops)
@@ -178,13 +179,13 @@ def binary(name, x1, x2, out=None, public=None):
         odt = cdt
         if cdt.name == "bool":
             if name not in _BOOL_AS:
-                raise TypeError(f"pk.{who}: not supported for bool operands")
+                raise PkcArgumentError(f"pk.{who}: not supported for bool operands")
             family, op, module = "compare", O.COMPARE[_BOOL_AS[name]], "_kernels_elementwise"
         else:
             family, module = "binary", "_kernels_elementwise"
             op, kinds = O.BINARY[_CANON_BINARY.get(name, name)]
             if L.KIND[cdt.name] not in kinds:
-                raise TypeError(f"pk.{who}: not supported for {cdt.name} operands")
+                raise PkcArgumentError(f"pk.{who}: not supported for {cdt.name} operands")
     ops = [L.converted(o, cdt) for o in ops]
     res = _target(out, shape, odt, ops)
     if name in _TRAPPING and L.KIND[cdt.name] == "s" and _min_by_minus_one(ops, cdt):
@@ -216,7 +217,7 @@ def unary(name, x, out=None, public=None):
         op, kinds = O.UNARY[canon]
         family = "unary"
         if kind not in kinds:
-            raise TypeError(f"pk.{who}: not supported for {cdt.name} operands")
+            raise PkcArgumentError(f"pk.{who}: not supported for {cdt.name} operands")
     a = L.converted(a, cdt)
     res = _target(out, shape, odt, [a])
     run(who, "_kernels_unary", family, cdt, op, [a], res)
@@ -250,25 +251,25 @@ def operands(name, args, kw, spellings):
     if len(args) == n + 1 and out is None:
         out = args.pop()           # numpy: out may be positional
     if len(args) > n:
-        raise TypeError(f"pk.{name}: takes {n} operand(s), got {len(args)} "
-                        "positional arguments")
+        raise PkcArgumentError(f"pk.{name}: takes {n} operand(s), got {len(args)} "
+                               "positional arguments")
     ops = args + [None] * (n - len(args))
     given = [k < len(args) for k in range(n)]
     for key in list(kw):
         for k, names in enumerate(spellings):
             if key in names:
                 if given[k]:
-                    raise TypeError(f"pk.{name}: operand {k + 1} given twice "
-                                    f"(positionally or as {key!r})")
+                    raise PkcArgumentError(f"pk.{name}: operand {k + 1} given twice "
+                                           f"(positionally or as {key!r})")
                 ops[k], given[k] = kw.pop(key), True
                 break
     if kw:
-        raise TypeError(f"pk.{name}: unexpected keyword argument(s) "
-                        f"{', '.join(sorted(kw))} (operands: "
-                        + ", ".join("/".join(sorted(s)) for s in spellings) + ", out=)")
+        raise PkcArgumentError(f"pk.{name}: unexpected keyword argument(s) "
+                               f"{', '.join(sorted(kw))} (operands: "
+                               + ", ".join("/".join(sorted(s)) for s in spellings) + ", out=)")
     if not all(given):
-        raise TypeError(f"pk.{name}: missing operand {given.index(False) + 1} ("
-                        + "/".join(sorted(spellings[given.index(False)])) + ")")
+        raise PkcArgumentError(f"pk.{name}: missing operand {given.index(False) + 1} ("
+                               + "/".join(sorted(spellings[given.index(False)])) + ")")
     return ops, out
 
 

@@ -11,6 +11,7 @@ max/min raises ValueError, as numpy. Full reductions run as per-chunk
 partial results in a kernel (reduce_<dtype>), combined on the host."""
 import builtins as _builtins
 
+from .._errors import PkcArgumentError, PkcValueError
 from .. import _types as T
 from .._view import View, numpy as _numpy
 from . import _ops as O
@@ -34,8 +35,8 @@ def _with_out(f):
             return r
         np = _numpy()
         if tuple(np.shape(out)) != tuple(np.shape(r)):
-            raise ValueError(f"pk.{f.__name__}: out has shape {tuple(np.shape(out))}, "
-                             f"the result has shape {tuple(np.shape(r))}")
+            raise PkcValueError(f"pk.{f.__name__}: out has shape {tuple(np.shape(out))}, "
+                                f"the result has shape {tuple(np.shape(r))}")
         copyto(out, r)
         return out
     return g
@@ -52,8 +53,8 @@ def _axis_of(axis, ndim, name):
     norm = []
     for ax in axes:
         if not hasattr(ax, "__index__") or not -ndim <= ax.__index__() < ndim:
-            raise ValueError(f"pk.{name}: axis {axis} is out of bounds for an "
-                             f"array of rank {ndim}")
+            raise PkcValueError(f"pk.{name}: axis {axis} is out of bounds for an "
+                                f"array of rank {ndim}")
         norm.append(ax.__index__() % ndim)
     if sorted(set(norm)) == list(range(ndim)):
         return None
@@ -150,8 +151,8 @@ def _reduce(name, op, x, axis=None, keepdims=False, dtype_out=None):
     if ax is None:
         if a.size == 0:
             if extrema:
-                raise ValueError(f"pk.{name}: zero-size array to a reduction "
-                                 "operation that has no identity")
+                raise PkcValueError(f"pk.{name}: zero-size array to a reduction "
+                                    "operation that has no identity")
             r = res_dt.type(1 if op == O.REDUCE["prod"] else 0)
         else:
             r = np.asarray(_reduce_all(op, a, dt)).astype(res_dt)[()]
@@ -162,8 +163,8 @@ def _reduce(name, op, x, axis=None, keepdims=False, dtype_out=None):
     out_shape = shape[:ax] + shape[ax + 1:]
     if a.size == 0:
         if extrema and shape[ax] == 0:
-            raise ValueError(f"pk.{name}: zero-size array to a reduction "
-                             "operation that has no identity")
+            raise PkcValueError(f"pk.{name}: zero-size array to a reduction "
+                                "operation that has no identity")
         h = np.full(out_shape, 1 if op == O.REDUCE["prod"] else 0, dtype=res_dt)
     else:
         part = _reduce_axis(op, a, dt, ax)
@@ -329,10 +330,10 @@ def searchsorted(view, values, side="left"):
     values' shape."""
     np = _numpy()
     if side not in ("left", "right"):
-        raise ValueError(f"pk.searchsorted: side must be 'left' or 'right', got {side!r}")
+        raise PkcValueError(f"pk.searchsorted: side must be 'left' or 'right', got {side!r}")
     a, v = L.as_operand(view), L.as_operand(values)
     if a.ndim != 1:
-        raise ValueError(f"pk.searchsorted: the sorted array must be 1-D, got rank {a.ndim}")
+        raise PkcValueError(f"pk.searchsorted: the sorted array must be 1-D, got rank {a.ndim}")
     cdt = L.pk_dtype(np.result_type(L.np_dtype(a), _probe(values, v)))
     if cdt.name == "bool":
         cdt = T.int8
@@ -370,19 +371,19 @@ def copyto(dst, src, casting="same_kind"):
     np = _numpy()
     s = L.as_operand(src)
     if not isinstance(dst, (View, np.ndarray)):
-        raise TypeError(f"pk.copyto: dst must be a View or numpy array, got "
-                        f"{type(dst).__name__}")
+        raise PkcArgumentError(f"pk.copyto: dst must be a View or numpy array, got "
+                               f"{type(dst).__name__}")
     ddt = L.pk_dtype(L.np_dtype(dst))
     if not np.can_cast(_probe(src, s), ddt.np_dtype, casting):
-        raise TypeError(f"pk.copyto: cannot cast from {L.np_dtype(s)} to "
-                        f"{ddt.np_dtype} with casting={casting!r}")
+        raise PkcArgumentError(f"pk.copyto: cannot cast from {L.np_dtype(s)} to "
+                               f"{ddt.np_dtype} with casting={casting!r}")
     try:
         np.broadcast_shapes(tuple(s.shape), tuple(dst.shape))
         if np.broadcast_shapes(tuple(s.shape), tuple(dst.shape)) != tuple(dst.shape):
             raise ValueError
     except ValueError:
-        raise ValueError(f"pk.copyto: could not broadcast src of shape "
-                         f"{tuple(s.shape)} to dst of shape {tuple(dst.shape)}") from None
+        raise PkcValueError(f"pk.copyto: could not broadcast src of shape "
+                            f"{tuple(s.shape)} to dst of shape {tuple(dst.shape)}") from None
     s = L.converted(s, ddt)
     U.run("copyto", "_kernels_unary", "unary", ddt, O.UNARY["positive"][0], [s], dst,
           {"a": "src", "out": "dst"})

@@ -4,6 +4,7 @@ Kernels: gemm_<dtype> of pykokkos/lib/_kernels_reduce.py, one thread per
 result element, built for int32, int64, float32 and float64; other dtypes
 are computed in int64 (integers, bool) and converted to numpy's result
 dtype (integer products wrap as numpy's do)."""
+from .._errors import PkcValueError
 from .. import _types as T
 from .._view import View, numpy as _numpy
 from ..lib import _launch as L
@@ -25,7 +26,7 @@ def _gemm(alpha, a, b, beta, c, name):
         a, b = L.device_operand(a), L.device_operand(b)
     fa, fb, fc = L.flatten(a), L.flatten(b), L.flatten(c, write=True)
     if fc is None:
-        raise ValueError(f"pk.{name}: the result View has negative strides")
+        raise PkcValueError(f"pk.{name}: the result View has negative strides")
     sa = fa.strides if a.ndim == 2 else (0, fa.strides[0])       # one row
     sb = fb.strides if b.ndim == 2 else (fb.strides[0], 0)       # one column
     sc = (fc.strides if c.ndim == 2 else (fc.strides[0], 0) if m > 1 else
@@ -57,8 +58,8 @@ def matmul(x1, x2, /, out=None):
     np = _numpy()
     a, b = L.as_operand(x1), L.as_operand(x2)
     if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("pk.matmul: operands must have rank >= 1 (use pk.multiply "
-                         "for scalars)")
+        raise PkcValueError("pk.matmul: operands must have rank >= 1 (use pk.multiply "
+                            "for scalars)")
     if a.ndim > 2 or b.ndim > 2:
         raise NotImplementedError("pk.matmul: operands of rank 1 or 2")
     ka = a.shape[-1]
@@ -100,11 +101,11 @@ def dgemm(alpha, view_a, view_b, beta=0.0, view_c=None, *args, **kwargs):
     np = _numpy()
     a, b = L.as_operand(view_a), L.as_operand(view_b)
     if a.ndim != 2 or b.ndim != 2:
-        raise ValueError(f"pk.linalg.dgemm: A and B must have rank 2, got ranks "
-                         f"{a.ndim} and {b.ndim}")
+        raise PkcValueError(f"pk.linalg.dgemm: A and B must have rank 2, got ranks "
+                            f"{a.ndim} and {b.ndim}")
     if a.shape[1] != b.shape[0]:
-        raise ValueError(f"pk.linalg.dgemm: inner dimensions differ: {tuple(a.shape)}"
-                         f" @ {tuple(b.shape)}")
+        raise PkcValueError(f"pk.linalg.dgemm: inner dimensions differ: {tuple(a.shape)}"
+                            f" @ {tuple(b.shape)}")
     a, b = L.converted(a, T.float64), L.converted(b, T.float64)
     shape = (a.shape[0], b.shape[1])
     if view_c is None:
@@ -113,6 +114,6 @@ def dgemm(alpha, view_a, view_b, beta=0.0, view_c=None, *args, **kwargs):
     else:
         c = view_c
         if tuple(c.shape) != shape or L.np_dtype(c) != np.float64:
-            raise ValueError(f"pk.linalg.dgemm: C must be a float64 View of shape "
-                             f"{shape}, got {L.np_dtype(c)} {tuple(c.shape)}")
+            raise PkcValueError(f"pk.linalg.dgemm: C must be a float64 View of shape "
+                                f"{shape}, got {L.np_dtype(c)} {tuple(c.shape)}")
     return _gemm(alpha, a, b, beta, c, "linalg.dgemm")
