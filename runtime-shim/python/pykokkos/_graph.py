@@ -30,6 +30,7 @@ launch the same kernels with the same arguments (a graph replays the
 captured launches as they were): values that change from step to step
 belong in Views; a step that launches differently raises RuntimeError.
 """
+from ._errors import PkcArgumentError, PkcRuntimeError, PkcValueError
 
 _state = {"on": False, "rec": None, "exempt": 0, "cuda": False, "views": None}
 
@@ -46,7 +47,7 @@ def capturing_cuda():
 
 def refuse(call, why="it waits for the device or brings data to the host"):
     """Raises the error for a host-synchronising call inside a step."""
-    raise RuntimeError(
+    raise PkcRuntimeError(
         f"pk.Graph: {call} inside a graph step: {why}, which a captured CUDA graph "
         f"cannot do (the check holds on every backend). Launch kernels only in the "
         f"step; reduce into a View (a kernel writing the result into it) and read it "
@@ -131,7 +132,7 @@ class Graph:
 
     def __init__(self, step, *args, **kw):
         if not callable(step):
-            raise TypeError(f"pk.Graph: step must be callable, got {type(step).__name__}")
+            raise PkcArgumentError(f"pk.Graph: step must be callable, got {type(step).__name__}")
         self.step, self.args, self.kw = step, args, kw
         self.steps = 0          # steps run so far
         self._first = None      # the first step's launch record
@@ -150,7 +151,7 @@ class Graph:
     def _run(self, cuda):
         from ._fusion import _q, flush
         if _state["on"]:
-            raise RuntimeError("pk.Graph: replay() inside a graph step")
+            raise PkcRuntimeError("pk.Graph: replay() inside a graph step")
         rec, views = [], {}
         _state.update(on=True, rec=rec, cuda=cuda, views=views)
         try:
@@ -176,7 +177,7 @@ class Graph:
             what = f"{len(rec)} launches where step 1 made {len(self._first)}"
         else:
             what = f"launch {k + 1} of the step with other kernels or arguments than in step 1"
-        raise RuntimeError(
+        raise PkcRuntimeError(
             f"pk.Graph: step {n} made {what}: a graph replays the launches of the captured "
             f"step as they were, so every step must launch the same kernels with the same "
             f"arguments; values that change from step to step belong in Views")
@@ -187,7 +188,7 @@ class Graph:
         (reading a View or pk.fence() waits for them)."""
         k = int(k)
         if k < 0:
-            raise ValueError(f"pk.Graph.replay: k must be >= 0, got {k}")
+            raise PkcValueError(f"pk.Graph.replay: k must be >= 0, got {k}")
         if self._lib is None:
             for _ in range(k):
                 self._run(False)
@@ -204,7 +205,7 @@ class Graph:
                 v._to_device()      # host mirrors are stale after the launches
             err = ctypes.create_string_buffer(512)
             if self._lib.pkr_graph_launch(self._exec, k, err, 512):
-                raise RuntimeError(f"pk.Graph: {err.value.decode()}")
+                raise PkcRuntimeError(f"pk.Graph: {err.value.decode()}")
             self.steps += k
 
     def _capture(self):
@@ -213,7 +214,7 @@ class Graph:
         fence()                       # step 1 done, nothing else in flight
         lib, err = self._lib, ctypes.create_string_buffer(512)
         if lib.pkr_graph_begin(err, 512):
-            raise RuntimeError(f"pk.Graph: {err.value.decode()}")
+            raise PkcRuntimeError(f"pk.Graph: {err.value.decode()}")
         failure = None
         try:
             self._run(True)
@@ -224,7 +225,7 @@ class Graph:
             if g:
                 lib.pkr_graph_destroy(g)
             if isinstance(failure, RuntimeError) and not str(failure).startswith("pk.Graph"):
-                raise RuntimeError(
+                raise PkcRuntimeError(
                     f"pk.Graph: capturing the step failed at a launch: {failure}. Inside a "
                     f"capture no launch may wait for the device: on GPUs a kernel that can "
                     f"raise a Python error (integer // or %, range() with a computed step) "
@@ -233,7 +234,7 @@ class Graph:
                 ) from failure
             raise failure
         if not g:
-            raise RuntimeError(
+            raise PkcRuntimeError(
                 f"pk.Graph: capturing the step failed: {err.value.decode()}. On CUDA with "
                 f"Kokkos 3.4, build the modules with CXXFLAGS='--default-stream per-thread' "
                 f"(its default stream, the legacy one, cannot be captured)")
