@@ -409,6 +409,13 @@ class Timer:
 
 def num_threads() -> _b.int: ...
 
+class Graph:
+    """A time step captured once (a CUDA graph on CUDA) and replayed."""
+    mode: _b.str
+    nodes: _b.int
+    def __init__(self, step: Callable[..., Any], *args: Any, **kw: Any) -> None: ...
+    def replay(self, k: _b.int = ...) -> None: ...
+
 class Random_XorShift64_Pool:
     def __init__(self, seed: _b.int = ...) -> None: ...
     def destroy(self) -> None: ...
@@ -632,7 +639,7 @@ __all__ = [
     # policies and dispatch
     "RangePolicy", "MDRangePolicy", "TeamPolicy", "AUTO", "Iterate", "PerTeam",
     "PerThread", "parallel_for", "parallel_reduce", "parallel_scan", "fence",
-    "execute", "printf", "Timer", "num_threads",
+    "execute", "printf", "Timer", "num_threads", "Graph",
     "Random_XorShift64_Pool", "Random_XorShift1024_Pool",
     "BinSort", "BinOp1D", "BinOp3D",
     # errors (pykokkos._errors)
