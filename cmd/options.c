@@ -32,6 +32,7 @@ static const struct {
     {"build", PKC_CMD_BUILD,
      "pkc build FILE [-o DIR] [--backend serial|openmp|cuda|hip] [--kokkos-root DIR] [-j N]\n"
      "          [--specialize 'kernel(x: pk.View1D[pk.float32], n: int)'] [--no-fusion]\n"
+     "          [--with-signature SIG]...\n"
      "          [--bounds-check] [--error-model=python|numpy] [--allow-warnings]",
      "Emits and builds FILE's module (DIR/<name>.<backend>.so, DIR defaults to\n"
      "FILE.pk beside FILE) with CMake against Kokkos. Does nothing when the\n"
@@ -43,7 +44,11 @@ static const struct {
      "Workunits typed at run time are built per signature: each signature\n"
      "recorded in FILE's sidecar (<stem>.pkc-signatures, written by a run with\n"
      "PKC_RECORD_SIGNATURES=1) is built too, into DIR/spec/<kernel>-<hash>/;\n"
-     "--specialize SIG builds only that one signature.\n"
+     "--specialize SIG builds only that one signature. --with-signature SIG\n"
+     "(repeatable) builds SIG alongside the module, in parallel (-j), when its\n"
+     "workunit is typed at run time (else it is skipped); a failing one is\n"
+     "skipped quietly (the shim builds it again, with its errors, when it is\n"
+     "called). The shim passes the first call's signature and those it predicts.\n"
      "--no-fusion builds no fused kernels (PKC_FUSION=0 at run time skips them).\n"
      "Integer // and % by zero raise ZeroDivisionError, range() with step 0\n"
      "ValueError after the launch on host backends (Python's rules);\n"
@@ -126,7 +131,8 @@ static int parse_format(const char *v, pkf_diag_format *f) {
 static int parse_valued(pkc_options *o, const char *a, int argc, char **argv, int *i,
                         bool *matched) {
   static const char *const names[] = {"--backend", "--kokkos-root", "--diagnostics-format",
-                                      "-o", "--real", "-j", "--specialize", "--error-model"};
+                                      "-o", "--real", "-j", "--specialize", "--error-model",
+                                      "--with-signature"};
   for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
     const char *v = option_value(a, names[k], argc, argv, i, matched);
     if (!*matched)
@@ -153,6 +159,9 @@ static int parse_valued(pkc_options *o, const char *a, int argc, char **argv, in
     case 6:
       o->specialize[o->nspecialize++] = v;
       return 0;
+    case 8:
+      o->with_signature[o->nwith_signature++] = v;
+      return 0;
     case 7:
       if (strcmp(v, "python") && strcmp(v, "numpy"))
         return usage_error("unknown --error-model '%s' (use python or numpy)", v);
@@ -177,6 +186,7 @@ int pkc_parse_options(int argc, char **argv, pkc_options *o) {
   o->backend = "openmp";
   o->files = (const char **)calloc((size_t)argc + 1, sizeof(char *));
   o->specialize = (const char **)calloc((size_t)argc + 1, sizeof(char *));
+  o->with_signature = (const char **)calloc((size_t)argc + 1, sizeof(char *));
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool matched;
@@ -240,5 +250,8 @@ int pkc_parse_options(int argc, char **argv, pkc_options *o) {
   if (o->nspecialize && ((o->command != PKC_CMD_BUILD && o->command != PKC_CMD_EMIT) ||
                          o->nfiles != 1))
     return usage_error("%s", "--specialize goes with 'pkc build' or 'pkc emit' of one file");
+  if (o->nwith_signature && (o->command != PKC_CMD_BUILD || o->nfiles != 1 || o->nspecialize))
+    return usage_error("%s", "--with-signature goes with 'pkc build' of one file, without "
+                       "--specialize");
   return 0;
 }

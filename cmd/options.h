@@ -41,6 +41,9 @@ typedef struct pkc_options {
   bool fusion_report;      /* --fusion-report (check): every fusion candidate as a note */
   const char **specialize; /* --specialize SIG (repeatable; build/emit): only these */
   int nspecialize;
+  const char **with_signature; /* --with-signature SIG (repeatable; build): built alongside
+                                  the module when SIG's workunit is typed at run time */
+  int nwith_signature;
 } pkc_options;
 
 /* Parses argv into o. Returns 0, or PKC_EXIT_USAGE after printing the

@@ -126,6 +126,100 @@ def record(source, sig):
         print(f"pykokkos: cannot record the signature in {path}: {e}", file=sys.stderr)
 
 
+def _user_frame():
+    """The innermost frame outside this package: the code that launched."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    f = sys._getframe(1)
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(here + os.sep):
+        f = f.f_back
+    return f
+
+
+def _untyped(fn, names):
+    """Whether some of the keyword names lack an annotation in fn (a fully
+    annotated workunit is built with the module: nothing to guess)."""
+    ann = getattr(fn, "__annotations__", None) or {}
+    return any(n not in ann for n in names)
+
+
+def _launches(source):
+    """(kernel name, [(keyword, ast value)]) of each pk.parallel_for/reduce/scan
+    in source whose kernel (last positional argument) is a plain name and whose
+    arguments are all keywords (no **kw)."""
+    import ast
+    try:
+        with open(source, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), source)
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return []
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        fn = node.func
+        word = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", None)
+        last = node.args[-1]
+        if (word in ("parallel_for", "parallel_reduce", "parallel_scan")
+                and isinstance(last, ast.Name)
+                and all(k.arg is not None for k in node.keywords)):
+            out.append((last.id, [(k.arg, k.value) for k in node.keywords]))
+    return out
+
+
+_MISSING = object()
+
+
+def _value(node, scopes):
+    """The value of a launch argument written as a name (looked up in scopes)
+    or a literal; _MISSING otherwise."""
+    import ast
+    if isinstance(node, ast.Constant) and node.value.__class__ in (int, float, bool):
+        return node.value
+    if isinstance(node, ast.Name):
+        for d in scopes:
+            if node.id in d:
+                return d[node.id]
+    return _MISSING
+
+
+def first_signatures(func, kw):
+    """The signatures to build together with func's module on the first launch
+    of FunctionSty workunit func (keyword arguments kw): its own, then a guess
+    for each other workunit of its file: a launch of it in the file whose
+    arguments are literals or names the launching frame holds (its locals,
+    then its globals) gives the signature of those values. Only workunits
+    with unannotated parameters; pkc builds a signature only for a workunit
+    it types at run time, in parallel with the module. A wrong guess costs
+    a compile, never a wrong kernel: every launch runs the specialization of
+    its own arguments' signature."""
+    name = func.__name__
+    sigs = []
+    try:
+        if kw and _untyped(func, kw):
+            sigs.append(signature(name, kw))
+    except TypeError:
+        pass
+    frame = _user_frame()
+    scopes = [kw] + ([frame.f_locals, frame.f_globals] if frame is not None else [])
+    g = func.__globals__
+    for kname, args in _launches(os.path.abspath(func.__code__.co_filename)):
+        k = g.get(kname)
+        if (k is func or not getattr(k, "_pk_workunit", False)
+                or getattr(getattr(k, "__code__", None), "co_filename", None)
+                != func.__code__.co_filename):
+            continue
+        vals = {a: _value(v, scopes) for a, v in args}
+        if not vals or any(v is _MISSING for v in vals.values()) or not _untyped(k, vals):
+            continue
+        try:
+            sig = signature(k.__name__, vals)
+        except TypeError:
+            continue
+        if sig not in sigs:
+            sigs.append(sig)
+    return sigs[:16]
+
+
 def _build(source, backend, sig):
     from ._loader import pkc_executable
     exe = pkc_executable()
