@@ -220,7 +220,23 @@ def first_signatures(func, kw):
     return sigs[:16]
 
 
-def _build(source, backend, sig):
+def _build_with(exe, source, backend, sigs):
+    """One `pkc build FILE --with-signature S...`: the module is up to date;
+    the specializations are built in parallel, quietly (a failing one is built
+    again by _build, which shows why)."""
+    import subprocess
+    args = [a for s in sigs for a in ("--with-signature", s)]
+    try:
+        subprocess.call([exe, "build", source, "--backend", backend, "-q"]
+                        + T.pkc_build_args() + args,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        pass
+
+
+def _build(source, backend, sig, others=()):
+    """Builds the specialization sig of source; others: signatures predicted
+    for the file's other launches, built beside it in the same command."""
     from ._loader import pkc_executable
     exe = pkc_executable()
     if not exe:
@@ -230,8 +246,15 @@ def _build(source, backend, sig):
             f"--backend {backend} --specialize '{sig}'` (or record the signatures with "
             "PKC_RECORD_SIGNATURES=1 and run `pkc build` on the file)")
     import subprocess
-    print(f"pykokkos: building {sig} from {os.path.basename(source)} for {backend} with pkc",
+    print(f"pykokkos: building {sig} from {os.path.basename(source)} for {backend} with pkc"
+          + (f" (and {len(others)} predicted from this call)" if others else ""),
           file=sys.stderr, flush=True)
+    if others:
+        from ._loader import freshness, source_sha256
+        _build_with(exe, source, backend, [sig] + list(others))
+        so, keyf = spec_paths(source, backend, sig.split("(", 1)[0], sig)
+        if freshness(so, keyf, source_sha256(source)) == "fresh":
+            return
     try:
         rc = subprocess.call([exe, "build", source, "--backend", backend, "-q",
                               "--specialize", sig] + T.pkc_build_args(),
@@ -243,20 +266,38 @@ def _build(source, backend, sig):
                            f"failed (pkc exit {rc}); see the messages above")
 
 
-def module_for(source, kernel, sig):
-    """The loaded module of one specialization (built first if missing or stale)."""
+def _unbuilt(source, backend, sigs):
+    """The signatures among sigs whose specialization is not fresh on disk."""
+    from ._loader import freshness, source_sha256
+    sha = source_sha256(source)
+    return [s for s in sigs
+            if freshness(*spec_paths(source, backend, s.split("(", 1)[0], s), sha) != "fresh"]
+
+
+def module_for(source, kernel, sig, hints=None):
+    """The loaded module of one specialization (built first if missing or
+    stale; hints: a function giving signatures predicted for the file's other
+    launches, built in the same command when they are not built yet)."""
     from ._loader import load_module
     backend = RUNTIME.backend()
     key = (source, backend, sig)
     m = RUNTIME.spec_modules.get(key)
     if m is None:
         so, keyf = spec_paths(source, backend, kernel, sig)
-        m = load_module(RUNTIME, source, backend, paths=(so, keyf),
-                        build=lambda: _build(source, backend, sig))
+
+        def build():
+            others = [s for s in (hints() if hints else ()) if s != sig]
+            _build(source, backend, sig, _unbuilt(source, backend, others) if others else ())
+        m = load_module(RUNTIME, source, backend, paths=(so, keyf), build=build)
         RUNTIME.spec_modules[key] = m
-    if os.environ.get("PKC_RECORD_SIGNATURES", "") not in ("", "0"):
+    if _recording():
         record(source, sig)
     return m
+
+
+def _recording():
+    """PKC_RECORD_SIGNATURES=1: the run records the signatures it uses."""
+    return os.environ.get("PKC_RECORD_SIGNATURES", "") not in ("", "0")
 
 
 class Specializer:
@@ -289,7 +330,14 @@ class Specializer:
         sig = signature(self.name, kw)
         run = self.runs.get(sig)
         if run is None:
-            mod = module_for(self.source, self.name, sig)
+            hints = None
+            if not self.filter_kw:
+                def hints():   # a guess: it never stops the launch
+                    try:
+                        return first_signatures(self.func, kw)
+                    except Exception:
+                        return []
+            mod = module_for(self.source, self.name, sig, hints)
             run = self.runs[sig] = self.make_run(mod, sig)
         if self.filter_kw:
             kw = {n: kw[n] for n in run.plan.names if n in kw}
