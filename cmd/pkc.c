@@ -302,9 +302,10 @@ static void with_finish(const pkc_options *o, const char *path, with_jobs *j) {
     if (j->running == 0)
       return;
     int st;
-    if (wait(&st) < 0 && errno != EINTR)
+    if (wait(&st) >= 0)
+      j->running--;
+    else if (errno != EINTR)
       return;
-    j->running--;
   }
 }
 
