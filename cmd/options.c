@@ -33,6 +33,7 @@ static const struct {
     {"build", PKC_CMD_BUILD,
      "pkc build FILE [-o DIR] [--backend serial|openmp|cuda|hip] [--kokkos-root DIR] [-j N]\n"
      "          [--specialize 'kernel(x: pk.View1D[pk.float32], n: int)'] [--no-fusion]\n"
+     "          [--with-signature SIG]...\n"
      "          [--bounds-check] [--error-model=python|numpy] [--allow-warnings]",
      "Emits and builds FILE's module (DIR/<name>.<backend>.so, DIR defaults to\n"
      "FILE.pk beside FILE) with CMake against Kokkos. Does nothing when the\n"
@@ -44,7 +45,11 @@ static const struct {
      "Workunits typed at run time are built per signature: each signature\n"
      "recorded in FILE's sidecar (<stem>.pkc-signatures, written by a run with\n"
      "PKC_RECORD_SIGNATURES=1) is built too, into DIR/spec/<kernel>-<hash>/;\n"
-     "--specialize SIG builds only that one signature.\n"
+     "--specialize SIG builds only that one signature. --with-signature SIG\n"
+     "(repeatable) builds SIG alongside the module, in parallel (-j), when its\n"
+     "workunit is typed at run time (else it is skipped); a failing one is\n"
+     "skipped quietly (the shim builds it again, with its errors, when it is\n"
+     "called). The shim passes the first call's signature and those it predicts.\n"
      "--no-fusion builds no fused kernels (PKC_FUSION=0 at run time skips them).\n"
      "Integer // and % by zero raise ZeroDivisionError, range() with step 0\n"
      "ValueError after the launch on host backends (Python's rules);\n"
@@ -205,6 +210,7 @@ static int parse_format(const char *v, pkf_diag_format *f) {
 /* Long options without a short form: their getopt_long values. */
 enum {
   OPT_BACKEND = 256, OPT_KOKKOS_ROOT, OPT_FORMAT, OPT_REAL, OPT_SPECIALIZE, OPT_ERROR_MODEL,
+  OPT_WITH_SIGNATURE,
   OPT_VERSION, OPT_STRICT_TYPES, OPT_WERROR, OPT_BOUNDS_CHECK, OPT_ALLOW_WARNINGS,
   OPT_NO_FUSION, OPT_FUSION_REPORT, OPT_NO_LINE_DIRECTIVES, OPT_LINE_DIRECTIVES,
   OPT_TIME_PASSES
@@ -221,6 +227,7 @@ static const struct option LONG_OPTS[] = {
     {"real", required_argument, NULL, OPT_REAL},
     {"specialize", required_argument, NULL, OPT_SPECIALIZE},
     {"error-model", required_argument, NULL, OPT_ERROR_MODEL},
+    {"with-signature", required_argument, NULL, OPT_WITH_SIGNATURE},
     {"version", no_argument, NULL, OPT_VERSION},
     {"help", no_argument, NULL, 'h'},
     {"quiet", no_argument, NULL, 'q'},
@@ -282,6 +289,7 @@ static int valued_option(pkc_options *o, int opt, const char *v) {
   case 'o': o->outdir = v; return 0;
   case OPT_REAL: return parse_real(v, &o->real);
   case OPT_SPECIALIZE: o->specialize[o->nspecialize++] = v; return 0;
+  case OPT_WITH_SIGNATURE: o->with_signature[o->nwith_signature++] = v; return 0;
   case OPT_ERROR_MODEL:
     if (strcmp(v, "python") && strcmp(v, "numpy"))
       return usage_error("unknown --error-model '%s' (use python or numpy)", v);
@@ -334,6 +342,7 @@ int pkc_parse_options(int argc, char **argv, pkc_options *o) {
   o->backend = "openmp";
   o->files = (const char **)calloc((size_t)argc + 1, sizeof(char *));
   o->specialize = (const char **)calloc((size_t)argc + 1, sizeof(char *));
+  o->with_signature = (const char **)calloc((size_t)argc + 1, sizeof(char *));
   opterr = 0; /* pkc words its own messages */
   optind = 0; /* a full rescan (glibc), should this run twice */
   int opt, rc = 0;
@@ -346,7 +355,7 @@ int pkc_parse_options(int argc, char **argv, pkc_options *o) {
     else if (opt == '?')
       rc = optopt ? usage_error("unknown option '%s'", option_name(optopt, name, sizeof name))
                   : usage_error("unknown option '%s'", argv[optind - 1]);
-    else if (opt == 'o' || opt == 'j' || (opt >= OPT_BACKEND && opt <= OPT_ERROR_MODEL))
+    else if (opt == 'o' || opt == 'j' || (opt >= OPT_BACKEND && opt <= OPT_WITH_SIGNATURE))
       rc = valued_option(o, opt, optarg);
     else
       flag_option(o, opt);
@@ -371,5 +380,8 @@ int pkc_parse_options(int argc, char **argv, pkc_options *o) {
   if (o->nspecialize && ((o->command != PKC_CMD_BUILD && o->command != PKC_CMD_EMIT) ||
                          o->nfiles != 1))
     return usage_error("%s", "--specialize goes with 'pkc build' or 'pkc emit' of one file");
+  if (o->nwith_signature && (o->command != PKC_CMD_BUILD || o->nfiles != 1 || o->nspecialize))
+    return usage_error("%s", "--with-signature goes with 'pkc build' of one file, without "
+                       "--specialize");
   return 0;
 }

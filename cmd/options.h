@@ -42,6 +42,9 @@ typedef struct pkc_options {
   bool time_passes;        /* --time-passes: each pass's time on stderr */
   const char **specialize; /* --specialize SIG (repeatable; build/emit): only these */
   int nspecialize;
+  const char **with_signature; /* --with-signature SIG (repeatable; build): built alongside
+                                  the module when SIG's workunit is typed at run time */
+  int nwith_signature;
 } pkc_options;
 
 /* Parses argv into o. Returns 0, or PKC_EXIT_USAGE after printing the

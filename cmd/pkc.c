@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -332,6 +334,108 @@ static int recorded_specializations(const pkc_options *o, const char *path) {
   return status;
 }
 
+/* --with-signature: run-time specializations built beside the module, each
+ * in a child process (at most `cap` at once, the parent's own build counting
+ * as one while it runs). Only those whose workunit the file types at run
+ * time; built quietly, their status ignored: a call that finds one missing
+ * builds it again with `--specialize`, showing why. */
+typedef struct with_jobs {
+  const char **sigs; /* the signatures to build */
+  int n, next, running, cap;
+} with_jobs;
+
+static bool runtime_typed(const pki_module *m, const char *kernel) {
+  for (int i = 0; i < m->nomitted; i++)
+    if (m->omitted[i].kind == PKI_OMIT_RUNTIME_TYPED && !strcmp(m->omitted[i].entity, kernel))
+      return true;
+  return false;
+}
+
+/* The --with-signature signatures of m's run-time-typed workunits, in jobs. */
+static void with_prepare(const pkc_options *o, pki_arena *a, const pki_module *m, with_jobs *j) {
+  memset(j, 0, sizeof *j);
+  j->sigs = pki_alloc(a, ((size_t)o->nwith_signature + 1) * sizeof *j->sigs);
+  for (int i = 0; i < o->nwith_signature; i++) {
+    pkf_spec spec;
+    char err[512];
+    int col;
+    if (pkf_spec_parse(a, o->with_signature[i], &spec, &col, err, sizeof err) &&
+        runtime_typed(m, spec.kernel))
+      j->sigs[j->n++] = o->with_signature[i];
+  }
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  j->cap = o->jobs > 0 ? o->jobs : cores > 0 ? (int)cores : 1;
+}
+
+/* Starts signatures until `slots` children run. */
+static void with_start(const pkc_options *o, const char *path, with_jobs *j, int slots) {
+  while (j->next < j->n && j->running < slots) {
+    const char *sig = j->sigs[j->next++];
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+      int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+      if (null >= 0) {
+        dup2(null, 1);
+        dup2(null, 2);
+      }
+      pkc_options q = *o;
+      q.verbosity = -1;
+      _exit(run_specialization(&q, path, sig));
+    }
+    if (pid > 0)
+      j->running++;
+  }
+}
+
+/* Starts the rest (cap at once) and waits for every child. */
+static void with_finish(const pkc_options *o, const char *path, with_jobs *j) {
+  for (;;) {
+    with_start(o, path, j, j->cap);
+    if (j->running == 0)
+      return;
+    int st;
+    if (wait(&st) >= 0)
+      j->running--;
+    else if (errno != EINTR)
+      return;
+  }
+}
+
+/* Valid --with-signature texts, else a usage error (as --specialize). */
+static int with_check(const pkc_options *o) {
+  for (int i = 0; i < o->nwith_signature; i++) {
+    pki_arena *a = pki_arena_new();
+    pkf_spec spec;
+    char err[512];
+    int col = 0;
+    bool ok = pkf_spec_parse(a, o->with_signature[i], &spec, &col, err, sizeof err);
+    if (!ok)
+      fprintf(stderr, "pkc: %s: bad signature '%s' (column %d): %s\n", o->files[0],
+              o->with_signature[i], col, err);
+    pki_arena_free(a);
+    if (!ok)
+      return PKC_EXIT_USAGE;
+  }
+  return PKC_EXIT_OK;
+}
+
+/* Builds one translated file: its module, the --with-signature
+ * specializations beside it, then the recorded ones. */
+static int build_file(const pkc_options *o, pkc_unit *u, const char *path) {
+  pki_arena *a = pki_arena_new();
+  with_jobs j;
+  with_prepare(o, a, u->module, &j);
+  with_start(o, path, &j, j.cap - 1);
+  int rc = run_backend(o, u, path, NULL);
+  if (rc == PKC_EXIT_OK && o->command == PKC_CMD_BUILD)
+    rc = recorded_specializations(o, path);
+  with_finish(o, path, &j);
+  pki_arena_free(a);
+  return rc;
+}
+
 static int run_files(const pkc_options *o) {
   if (o->nspecialize) {
     int status = PKC_EXIT_OK;
@@ -342,8 +446,10 @@ static int run_files(const pkc_options *o) {
     }
     return status;
   }
+  int status = with_check(o);
+  if (status != PKC_EXIT_OK)
+    return status;
   pkc_unit *units = calloc((size_t)o->nfiles, sizeof *units);
-  int status = PKC_EXIT_OK;
   for (int i = 0; i < o->nfiles; i++) {
     translate(o, o->files[i], NULL, &units[i]);
     if (units[i].errors < 0)
@@ -364,9 +470,7 @@ static int run_files(const pkc_options *o) {
       pki_module *m = units[i].module;
       if (units[i].errors > 0 && m->nentities == 0 && m->nomitted == 0)
         continue; /* rejected as a whole (an error outside every entity) */
-      int rc = run_backend(o, &units[i], o->files[i], NULL);
-      if (rc == PKC_EXIT_OK && o->command == PKC_CMD_BUILD)
-        rc = recorded_specializations(o, o->files[i]);
+      int rc = build_file(o, &units[i], o->files[i]);
       if (rc > status || (rc && status == PKC_EXIT_INPUT))
         status = rc;
     }
@@ -462,5 +566,6 @@ int main(int argc, char **argv) {
   }
   free(o.files);
   free(o.specialize);
+  free(o.with_signature);
   return rc;
 }

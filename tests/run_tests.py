@@ -283,6 +283,7 @@ def group_cli(res, bad):
               f"result region startLine {line} startColumn {col}", out)
     check_team_sync_formats(res)
     check_missing_backend(res)
+    check_with_signature(res)
     check_build_warnings(res)
     check_no_compiler(res)
     check_failed_commands(res)
@@ -456,6 +457,32 @@ def check_missing_backend(res):
     ok = rc == 3 and len(errs) == 1 and all(w in errs[0] for w in want)
     res.check("cli/backend-missing-in-kokkos", ok,
               f"{status_text(rc)}; expected exit 3 and one 'pkc:' line with {want}", out)
+
+
+def check_with_signature(res):
+    """pkc build --with-signature (issue 24 item 4): only with `build` of one
+    file (exit 2 naming the option), a signature that does not parse is a
+    usage error naming its column, and a signature of an annotated workunit
+    builds no specialization (annotated programs are built as before)."""
+    ex = rel(os.path.join(ROOT, "examples", "nstream.py"))
+    sig = "nstream(A: pk.View1D[pk.float64], B: pk.View1D[pk.float64], " \
+          "C: pk.View1D[pk.float64], scalar: float)"
+    rc, out, _ = run([PKC, "check", ex, "--with-signature", sig], timeout=20)
+    res.check("cli/with-signature-needs-build", rc == 2 and
+              "--with-signature goes with 'pkc build'" in out,
+              f"{status_text(rc)}; expected exit 2 naming --with-signature", out)
+    rc, out, _ = run([PKC, "build", ex, "--with-signature", "nstream(A"], timeout=20)
+    res.check("cli/with-signature-bad", rc == 2 and "bad signature 'nstream(A' (column" in out,
+              f"{status_text(rc)}; expected exit 2 and the bad signature's column", out)
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(os.path.join(ROOT, "examples", "nstream.py"), tmp)
+        rc, out, _ = run([PKC, "build", "-q", os.path.join(tmp, "nstream.py"),
+                          "--with-signature", sig], timeout=300)
+        built = os.path.isfile(os.path.join(tmp, "nstream.pk", "nstream.openmp.so"))
+        spec = os.path.exists(os.path.join(tmp, "nstream.pk", "spec"))
+    res.check("cli/with-signature-annotated", rc == 0 and built and not spec,
+              f"{status_text(rc)}, module built {built}, spec/ made {spec}; expected the "
+              "module and no specialization", out)
 
 
 def group_diagnostics(res):

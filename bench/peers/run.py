@@ -32,7 +32,11 @@ Rules:
     import of pykokkos / numba, pkc's first call with the module already
     built, with the module not built (cold `pkc build`, toolchain cache warm)
     and on a machine never used (empty PKC_CACHE_DIR too), against Numba's
-    first call (JIT compilation), and with Numba's cache=True cache warm.
+    first call (JIT compilation), and with Numba's cache=True cache warm;
+    and the first run of an unannotated two-kernel program (the 2-D heat
+    equation, first_heat_pk.py / first_heat_nb.py): its first step with
+    nothing built (pkc builds the module and its run-time specializations)
+    against Numba's first step, JIT included (`--only heat`: these rows only).
   - --pk-huge-pages: pkc's Views over np.empty arrays (see new_view), to
     show what pk.View's own allocation costs.
   - --bounds-check: a third contender "pkc checked", the same kernels built
@@ -570,8 +574,10 @@ def time_trivial(repeats, warmup):
     return times, calls
 
 
-def first_calls(reps, coldest_reps):
-    """{label: [first-call seconds]} from fresh processes (first_call.py)."""
+def first_calls(reps, coldest_reps, nstream=True, heat=True):
+    """{label: [first-call seconds]} from fresh processes (first_call.py):
+    nstream's kinds, and the heat program's (heat_*: the first step of
+    first_heat_pk.py, cold, and of first_heat_nb.py; *_total adds the import)."""
     worker = os.path.join(HERE, "first_call.py")
     env = dict(os.environ)
 
@@ -585,7 +591,8 @@ def first_calls(reps, coldest_reps):
         return json.loads(p.stdout.strip().splitlines()[-1])
 
     out = {"pkc_warm": [], "pkc_cold": [], "pkc_coldest": [], "numba": [], "numba_cached": [],
-           "pkc_import": [], "numba_import": []}
+           "pkc_import": [], "numba_import": [], "heat_pkc_cold": [], "heat_numba": [],
+           "heat_pkc_cold_total": [], "heat_numba_total": [], "heat_pkc_warm": []}
     tmp = tempfile.mkdtemp(prefix="pkc-peers-")
     try:
         # A private copy of pkc: a module's cache key records pkc's path, size
@@ -602,9 +609,26 @@ def first_calls(reps, coldest_reps):
         shutil.copy(os.path.join(HERE, "first_pk.py"), warm)
         pk_file = os.path.join(warm, "first_pk.py")
         one("pkc", pk_file)   # builds warm/first_pk.pk/ (not timed)
+        shutil.copy(os.path.join(HERE, "first_heat_pk.py"), warm)
+        heat_warm = os.path.join(warm, "first_heat_pk.py")
+        if heat:
+            one("pkc_heat", heat_warm)   # builds warm/first_heat_pk.pk/ (not timed)
         nb_cache = os.path.join(tmp, "numba-cache")
         one("numba", os.path.join(HERE, "first_nb_cached.py"), {"NUMBA_CACHE_DIR": nb_cache})
-        for r in range(reps):
+        for r in range(reps if heat else 0):   # the heat program's kinds, alternating
+            cold = os.path.join(tmp, f"heat{r}")
+            os.makedirs(cold)
+            shutil.copy(os.path.join(HERE, "first_heat_pk.py"), cold)
+            kinds = [("heat_pkc_cold", "pkc_heat", os.path.join(cold, "first_heat_pk.py")),
+                     ("heat_numba", "numba_heat", os.path.join(HERE, "first_heat_nb.py")),
+                     ("heat_pkc_warm", "pkc_heat", heat_warm)]
+            k = r % len(kinds)
+            for label, who, path in kinds[k:] + kinds[:k]:
+                res = one(who, path)
+                out[label].append(res["first"])
+                if label != "heat_pkc_warm":
+                    out[label + "_total"].append(res["import"] + res["first"])
+        for r in range(reps if nstream else 0):
             cold = os.path.join(tmp, f"cold{r}")
             os.makedirs(cold)
             shutil.copy(os.path.join(HERE, "first_pk.py"), cold)
@@ -719,11 +743,29 @@ def main():
                      {w: "" for w in WHO}, paired(times["pkc"], times["numba"]), None))
         log("# trivial: " + ", ".join(f"{NAMES[w]} {m * 1e6:.2f} us/call" for w, m in med.items()))
     first = None
-    if want("first"):
+    if want("first") or want("first heat"):
         t0 = time.perf_counter()
-        first = first_calls(3 if ARGS.quick else 5, 1 if ARGS.quick else 3)
-        fm = {k: statistics.median(v) for k, v in first.items()}
+        first = first_calls(3 if ARGS.quick else 5, 1 if ARGS.quick else 3,
+                            nstream=want("first"), heat=want("first heat"))
+        fm = {k: statistics.median(v) if v else None for k, v in first.items()}
         none = {w: "" for w in WHO}
+    if first and want("first heat"):
+        heat = "heat 2-D, 256x256, 2 kernels"
+        rows.append(("first run of an unannotated two-kernel program (heat 2-D): first step, "
+                     "fresh process, nothing built (pkc: module and run-time specializations "
+                     "built, toolchain cache warm; Numba: JIT compile)", heat, "s",
+                     {"pkc": fm["heat_pkc_cold"], "numba": fm["heat_numba"], "numpy": None},
+                     none, paired(first["heat_pkc_cold"], first["heat_numba"]), None))
+        rows.append(("first run of the heat 2-D program as above, import of pykokkos / numba "
+                     "and the program included", heat, "s",
+                     {"pkc": fm["heat_pkc_cold_total"], "numba": fm["heat_numba_total"],
+                      "numpy": None}, none,
+                     paired(first["heat_pkc_cold_total"], first["heat_numba_total"]), None))
+        rows.append(("later runs of the heat 2-D program: first step (pkc: module and "
+                     "specializations built; Numba: JIT compile)", heat, "s",
+                     {"pkc": fm["heat_pkc_warm"], "numba": fm["heat_numba"], "numpy": None},
+                     none, paired(first["heat_pkc_warm"], first["heat_numba"]), None))
+    if first and want("first"):
         rows.append(("import, fresh process (pykokkos / numba + the kernel file)", "", "s",
                      {"pkc": fm["pkc_import"], "numba": fm["numba_import"], "numpy": None}, none,
                      paired(first["pkc_import"], first["numba_import"]), None))
@@ -743,7 +785,9 @@ def main():
                      "Numba: cache=True, warm)", "nstream, 2^16", "s",
                      {"pkc": fm["pkc_warm"], "numba": fm["numba_cached"], "numpy": None}, none,
                      paired(first["pkc_warm"], first["numba_cached"]), None))
-        log("# first calls: " + ", ".join(f"{k} {v:.3f} s" for k, v in fm.items())
+    if first:
+        log("# first calls: " + ", ".join(f"{k} {v:.3f} s" for k, v in fm.items()
+                                          if v is not None)
             + f" ({time.perf_counter() - t0:.1f} s)")
     elapsed = time.perf_counter() - t_start
     load1 = os.getloadavg()
@@ -793,7 +837,12 @@ def main():
         "2^16 doubles, imports not included; pkc's first call loads the module and starts "
         "Kokkos (cold: runs `pkc build` first, with a private copy of pkc; its toolchain cache "
         "is ~/.cache/pkc, or a fresh PKC_CACHE_DIR for the first build on the machine), "
-        "Numba's compiles (or loads its cache) and starts its threads.") if first else "",
+        "Numba's compiles (or loads its cache) and starts its threads. The heat 2-D rows "
+        "(issue 24 item 4): first_heat_pk.py, unannotated workunits typed from the first "
+        "launch, against first_heat_nb.py (@njit(parallel=True), prange); the first step "
+        "(both kernels) of a fresh process, the field checked against numpy after two steps; "
+        "cold: a fresh copy of the file, so pkc builds the module and its specializations "
+        "(one `pkc build`, compiles in parallel) within that step.") if first else "",
         f"Load average {load0[0]:.2f} at the start, {load1[0]:.2f} at the end, niceness "
         f"{os.getpriority(os.PRIO_PROCESS, 0)} (a 2-core VM shared with other work: "
         f"expect several % of noise between runs); whole run {elapsed:.0f} s.",

@@ -739,10 +739,12 @@ def _spec_runner(entity, name, kname, pattern, func):
     return make_run
 
 
-def _make_plan(func, pattern, class_sty):
+def _make_plan(func, pattern, class_sty, kw=None):
     """Finds func's kernel in the module built for its file; builds its plan.
     A FunctionSty workunit typed per call (omitted as runtime-typed, or with
-    inferred parameter types) runs through a Specializer."""
+    inferred parameter types) runs through a Specializer. kw: the launch's
+    arguments; where the module must be built first, the specializations
+    they (and the file's other launches) predict are built with it."""
     code = getattr(func, "__code__", None)
     if code is None:
         raise PkcArgumentError(f"pykokkos: {_PATTERN_WORD[pattern]}: the kernel must be a "
@@ -752,7 +754,15 @@ def _make_plan(func, pattern, class_sty):
     entity = func.__qualname__.split(".")[-2] if class_sty else name
     kname = f"{entity}.{name}" if class_sty else name
     import os
-    mod = RUNTIME.module_for(os.path.abspath(code.co_filename))
+    hints = None
+    if not class_sty and kw is not None:
+        def hints():   # a guess: it never stops the launch
+            from ._specialize import first_signatures
+            try:
+                return first_signatures(func, kw)
+            except Exception:
+                return []
+    mod = RUNTIME.module_for(os.path.abspath(code.co_filename), hints)
     run = _kernel_run(mod, entity, name, kname, pattern, class_sty, func.__globals__)
     if run is None:
         why, diag = mod.omitted.get(entity, (None, None))
@@ -898,7 +908,7 @@ def _dispatch(pattern, args, kw):
             kw = {k: getattr(obj, k) for k in getattr(obj, "__slots__", ())}
         run = _plans[pattern].get(func) or _make_plan(func, pattern, True)
     else:
-        run = _plans[pattern].get(kernel) or _make_plan(kernel, pattern, False)
+        run = _plans[pattern].get(kernel) or _make_plan(kernel, pattern, False, kw)
     if _held and run.__class__ is not _Chain:
         _flush_held()
     return run(policy, kw)

@@ -42,12 +42,13 @@ class Runtime:
                                       f"{path}: {e}") from None
         return self.lib
 
-    def module_for(self, source):
-        """The loaded Module for a Python source path (built if needed)."""
+    def module_for(self, source, hints=None):
+        """The loaded Module for a Python source path (built if needed; hints:
+        a function giving the run-time signatures to build with it)."""
         key = (source, self.backend())
         m = self.modules.get(key)
         if m is None:
-            m = self.modules[key] = load_module(self, source, key[1])
+            m = self.modules[key] = load_module(self, source, key[1], hints=hints)
         elif m.source_changed():   # edited since it was loaded (PyKokkos rebuilds: test_recompile)
             m = self.modules[key] = load_module(self, source, key[1], reopen=True)
         return m
@@ -215,9 +216,12 @@ def freshness(so, keyf, sha):
     return "recheck" if now is not None and not inputs_match(lines[2], now) else "fresh"
 
 
-def jit_build(source, backend, recheck=False):
+def jit_build(source, backend, recheck=False, sigs=()):
     """Runs `pkc build source --backend b` if pkc is available; else raises.
-    recheck: only the toolchain changed; pkc says whether anything is rebuilt."""
+    recheck: only the toolchain changed; pkc says whether anything is rebuilt.
+    sigs: run-time signatures pkc builds beside the module (--with-signature),
+    in the same command and in parallel, where their workunits are typed at
+    run time."""
     exe = pkc_executable()
     if not exe:
         raise PkcBuildError(
@@ -225,15 +229,18 @@ def jit_build(source, backend, recheck=False):
             f"and pkc is not on PATH; run `pkc build {source} --backend {backend}`")
     import subprocess
     if not recheck:
+        extra = (f", with {len(sigs)} run-time specialization{'s' if len(sigs) > 1 else ''} "
+                 "predicted from this call" if sigs else "")
         print(f"pykokkos: building {source} for {backend} with pkc "
-              "(module missing, stale or damaged)", file=sys.stderr, flush=True)
+              f"(module missing, stale or damaged){extra}", file=sys.stderr, flush=True)
     try:   # pkc's output to stderr (fd 2 where sys.stderr is not a file: notebooks, tests)
         out = sys.stderr.fileno()
     except (AttributeError, OSError, ValueError):
         out = 2
     try:
-        rc = subprocess.call([exe, "build", source, "--backend", backend] + T.pkc_build_args(),
-                             stdout=out)
+        with_sigs = [a for sig in sigs for a in ("--with-signature", sig)]
+        rc = subprocess.call([exe, "build", source, "--backend", backend] + T.pkc_build_args()
+                             + with_sigs, stdout=out)
     except OSError as e:
         raise PkcBuildError(f"pykokkos: cannot run pkc ({exe}): {e}") from None
     if rc == 1:
@@ -311,17 +318,19 @@ def _preload_libstdcxx():
         pass
 
 
-def load_module(rt, source, backend, paths=None, build=None, reopen=False):
+def load_module(rt, source, backend, paths=None, build=None, reopen=False, hints=None):
     """Opens the module built for source (paths: its (.so, .key), default the
     file's module; build: how to rebuild it when missing or stale; reopen: the
     process already opened a module at that path, so the rebuilt one is opened
-    through a copy named after its source hash: dlopen would return the old)."""
+    through a copy named after its source hash: dlopen would return the old;
+    hints: a function giving run-time signatures to build with the module)."""
     st = os.stat(source) if os.path.exists(source) else None
     sha = source_sha256(source)
     so, keyf = paths or module_paths(source, backend)
     state = freshness(so, keyf, sha)
     if state in ("stale", "recheck"):
-        (build or (lambda: jit_build(source, backend, state == "recheck")))()
+        (build or (lambda: jit_build(source, backend, state == "recheck",
+                                     hints() if hints and state == "stale" else ())))()
         state = freshness(so, keyf, sha)
         if state in ("stale", "recheck"):
             raise PkcBuildError(f"pykokkos: pkc did not produce a fresh {so} "

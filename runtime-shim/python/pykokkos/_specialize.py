@@ -128,7 +128,117 @@ def record(source, sig):
         print(f"pykokkos: cannot record the signature in {path}: {e}", file=sys.stderr)
 
 
-def _build(source, backend, sig):
+def _user_frame():
+    """The innermost frame outside this package: the code that launched."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    f = sys._getframe(1)
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(here + os.sep):
+        f = f.f_back
+    return f
+
+
+def _untyped(fn, names):
+    """Whether some of the keyword names lack an annotation in fn (a fully
+    annotated workunit is built with the module: nothing to guess)."""
+    ann = getattr(fn, "__annotations__", None) or {}
+    return any(n not in ann for n in names)
+
+
+def _launches(source):
+    """(kernel name, [(keyword, ast value)]) of each pk.parallel_for/reduce/scan
+    in source whose kernel (last positional argument) is a plain name and whose
+    arguments are all keywords (no **kw)."""
+    import ast
+    try:
+        with open(source, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), source)
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return []
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        fn = node.func
+        word = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", None)
+        last = node.args[-1]
+        if (word in ("parallel_for", "parallel_reduce", "parallel_scan")
+                and isinstance(last, ast.Name)
+                and all(k.arg is not None for k in node.keywords)):
+            out.append((last.id, [(k.arg, k.value) for k in node.keywords]))
+    return out
+
+
+_MISSING = object()
+
+
+def _value(node, scopes):
+    """The value of a launch argument written as a name (looked up in scopes)
+    or a literal; _MISSING otherwise."""
+    import ast
+    if isinstance(node, ast.Constant) and node.value.__class__ in (int, float, bool):
+        return node.value
+    if isinstance(node, ast.Name):
+        for d in scopes:
+            if node.id in d:
+                return d[node.id]
+    return _MISSING
+
+
+def first_signatures(func, kw):
+    """The signatures to build together with func's module on the first launch
+    of FunctionSty workunit func (keyword arguments kw): its own, then a guess
+    for each other workunit of its file: a launch of it in the file whose
+    arguments are literals or names the launching frame holds (its locals,
+    then its globals) gives the signature of those values. Only workunits
+    with unannotated parameters; pkc builds a signature only for a workunit
+    it types at run time, in parallel with the module. A wrong guess costs
+    a compile, never a wrong kernel: every launch runs the specialization of
+    its own arguments' signature."""
+    name = func.__name__
+    sigs = []
+    try:
+        if kw and _untyped(func, kw):
+            sigs.append(signature(name, kw))
+    except TypeError:
+        pass
+    frame = _user_frame()
+    scopes = [kw] + ([frame.f_locals, frame.f_globals] if frame is not None else [])
+    g = func.__globals__
+    for kname, args in _launches(os.path.abspath(func.__code__.co_filename)):
+        k = g.get(kname)
+        if (k is func or not getattr(k, "_pk_workunit", False)
+                or getattr(getattr(k, "__code__", None), "co_filename", None)
+                != func.__code__.co_filename):
+            continue
+        vals = {a: _value(v, scopes) for a, v in args}
+        if not vals or any(v is _MISSING for v in vals.values()) or not _untyped(k, vals):
+            continue
+        try:
+            sig = signature(k.__name__, vals)
+        except TypeError:
+            continue
+        if sig not in sigs:
+            sigs.append(sig)
+    return sigs[:16]
+
+
+def _build_with(exe, source, backend, sigs):
+    """One `pkc build FILE --with-signature S...`: the module is up to date;
+    the specializations are built in parallel, quietly (a failing one is built
+    again by _build, which shows why)."""
+    import subprocess
+    args = [a for s in sigs for a in ("--with-signature", s)]
+    try:
+        subprocess.call([exe, "build", source, "--backend", backend, "-q"]
+                        + T.pkc_build_args() + args,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        pass
+
+
+def _build(source, backend, sig, others=()):
+    """Builds the specialization sig of source; others: signatures predicted
+    for the file's other launches, built beside it in the same command."""
     from ._loader import pkc_executable
     exe = pkc_executable()
     if not exe:
@@ -138,8 +248,15 @@ def _build(source, backend, sig):
             f"--backend {backend} --specialize '{sig}'` (or record the signatures with "
             "PKC_RECORD_SIGNATURES=1 and run `pkc build` on the file)")
     import subprocess
-    print(f"pykokkos: building {sig} from {os.path.basename(source)} for {backend} with pkc",
+    print(f"pykokkos: building {sig} from {os.path.basename(source)} for {backend} with pkc"
+          + (f" (and {len(others)} predicted from this call)" if others else ""),
           file=sys.stderr, flush=True)
+    if others:
+        from ._loader import freshness, source_sha256
+        _build_with(exe, source, backend, [sig] + list(others))
+        so, keyf = spec_paths(source, backend, sig.split("(", 1)[0], sig)
+        if freshness(so, keyf, source_sha256(source)) == "fresh":
+            return
     try:
         rc = subprocess.call([exe, "build", source, "--backend", backend, "-q",
                               "--specialize", sig] + T.pkc_build_args(),
@@ -151,20 +268,38 @@ def _build(source, backend, sig):
                             f"failed (pkc exit {rc}); see the messages above")
 
 
-def module_for(source, kernel, sig):
-    """The loaded module of one specialization (built first if missing or stale)."""
+def _unbuilt(source, backend, sigs):
+    """The signatures among sigs whose specialization is not fresh on disk."""
+    from ._loader import freshness, source_sha256
+    sha = source_sha256(source)
+    return [s for s in sigs
+            if freshness(*spec_paths(source, backend, s.split("(", 1)[0], s), sha) != "fresh"]
+
+
+def module_for(source, kernel, sig, hints=None):
+    """The loaded module of one specialization (built first if missing or
+    stale; hints: a function giving signatures predicted for the file's other
+    launches, built in the same command when they are not built yet)."""
     from ._loader import load_module
     backend = RUNTIME.backend()
     key = (source, backend, sig)
     m = RUNTIME.spec_modules.get(key)
     if m is None:
         so, keyf = spec_paths(source, backend, kernel, sig)
-        m = load_module(RUNTIME, source, backend, paths=(so, keyf),
-                        build=lambda: _build(source, backend, sig))
+
+        def build():
+            others = [s for s in (hints() if hints else ()) if s != sig]
+            _build(source, backend, sig, _unbuilt(source, backend, others) if others else ())
+        m = load_module(RUNTIME, source, backend, paths=(so, keyf), build=build)
         RUNTIME.spec_modules[key] = m
-    if os.environ.get("PKC_RECORD_SIGNATURES", "") not in ("", "0"):
+    if _recording():
         record(source, sig)
     return m
+
+
+def _recording():
+    """PKC_RECORD_SIGNATURES=1: the run records the signatures it uses."""
+    return os.environ.get("PKC_RECORD_SIGNATURES", "") not in ("", "0")
 
 
 class Specializer:
@@ -197,7 +332,14 @@ class Specializer:
         sig = signature(self.name, kw)
         run = self.runs.get(sig)
         if run is None:
-            mod = module_for(self.source, self.name, sig)
+            hints = None
+            if not self.filter_kw:
+                def hints():   # a guess: it never stops the launch
+                    try:
+                        return first_signatures(self.func, kw)
+                    except Exception:
+                        return []
+            mod = module_for(self.source, self.name, sig, hints)
             run = self.runs[sig] = self.make_run(mod, sig)
         if self.filter_kw:
             kw = {n: kw[n] for n in run.plan.names if n in kw}
