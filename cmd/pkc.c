@@ -73,8 +73,10 @@ static void translate(const pkc_options *o, const char *path, const pkf_spec *sp
         u->diags.items[k++] = u->diags.items[i];
     u->diags.n = k;
   }
-  if (u->errors >= 0 && u->module && o->command != PKC_CMD_CHECK)
-    pki_extent_plan_module(u->module); /* the wrappers check launch ranges */
+  if (u->errors >= 0 && u->module && o->command != PKC_CMD_CHECK) {
+    pki_extent_plan_module(u->module);  /* the wrappers check launch ranges */
+    pki_mdrange_plan_module(u->module); /* MDRange rows / tiles along the contiguous index */
+  }
   if (u->errors >= 0 && u->module && (o->command == PKC_CMD_CHECK ? o->fusion_report
                                                                   : !o->no_fusion))
     plan_fusion(o, u);
