@@ -302,12 +302,26 @@ template <md_scheme S, class Policy>
 struct host_rows : std::false_type {};
 #endif
 
-template <int C, class Policy, class F>
-inline void md_for(const char *label, const Policy &p, const F &f, std::true_type) {
-  using Tag = typename Policy::work_tag;
-  const rows<Policy::rank, C> w(p);
+// The launches over rows depend on the tag, rank and contiguous index only:
+// the policies of pk.Iterate.Right / Left / the default share them.
+template <class Tag, int Rank, int C, class F>
+inline void rows_for(const char *label, const rows<Rank, C> &w, const F &f) {
   Kokkos::parallel_for(label, LambdaRange(0, w.count()),
                        [=](const int64_t r) { for_row<Tag>(f, w, r); });
+}
+template <class Tag, int Rank, int C, class F, class... R>
+inline void rows_reduce(const char *label, const rows<Rank, C> &w, const F &f, R &&...results) {
+  Kokkos::parallel_reduce(
+      label, LambdaRange(0, w.count()),
+      [=](const int64_t r, typename acc_of<typename std::decay<R>::type>::type &...acc) {
+        reduce_row<Tag>(f, w, r, acc...);
+      },
+      std::forward<R>(results)...);
+}
+
+template <int C, class Policy, class F>
+inline void md_for(const char *label, const Policy &p, const F &f, std::true_type) {
+  rows_for<typename Policy::work_tag>(label, rows<Policy::rank, C>(p), f);
 }
 template <int C, class Policy, class F>
 inline void md_for(const char *label, const Policy &p, const F &f, std::false_type) {
@@ -317,14 +331,8 @@ inline void md_for(const char *label, const Policy &p, const F &f, std::false_ty
 template <int C, class Policy, class F, class... R>
 inline void md_reduce(const char *label, const Policy &p, const F &f, std::true_type,
                       R &&...results) {
-  using Tag = typename Policy::work_tag;
-  const rows<Policy::rank, C> w(p);
-  Kokkos::parallel_reduce(
-      label, LambdaRange(0, w.count()),
-      [=](const int64_t r, typename acc_of<typename std::decay<R>::type>::type &...acc) {
-        reduce_row<Tag>(f, w, r, acc...);
-      },
-      std::forward<R>(results)...);
+  rows_reduce<typename Policy::work_tag>(label, rows<Policy::rank, C>(p), f,
+                                         std::forward<R>(results)...);
 }
 template <int C, class Policy, class F, class... R>
 inline void md_reduce(const char *label, const Policy &p, const F &f, std::false_type,
