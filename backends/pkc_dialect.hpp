@@ -108,7 +108,8 @@ inline void main_team_fits(int64_t league, int64_t team, int64_t vector, const F
 
 // Whether the host's MDRange tiles fit the backend, checked before the policy
 // exists: Kokkos aborts the process when the product of the tile dimensions
-// exceeds what its backend allows (Impl::get_tile_size_properties, 3.4 and 4.x).
+// exceeds what its backend allows (Impl::get_tile_size_properties, 3.4 and 4.x),
+// and on GPUs a tile is a block of at most 1024 threads.
 inline bool tiles_fit(const pkc_policy &p, int rank, const char *kernel, char *err, size_t errlen) {
   int64_t prod = 1;
   for (int k = 0; k < rank && k < 8; k++) {
@@ -116,7 +117,12 @@ inline bool tiles_fit(const pkc_policy &p, int rank, const char *kernel, char *e
     if (p.tile[k] > 0) prod *= p.tile[k];
     if (prod > (int64_t(1) << 40)) break;
   }
-  const int64_t max = Kokkos::Impl::get_tile_size_properties(ExecSpace()).max_threads;
+  int64_t max = Kokkos::Impl::get_tile_size_properties(ExecSpace()).max_threads;
+#if defined(PKC_BACKEND_CUDA) || defined(PKC_BACKEND_HIP)
+  // Kokkos (3.4 and 4.x) allows a multiprocessor's threads (2048 on an H100);
+  // an MDRange tile is one block, at most 1024 threads on every GPU
+  if (max > 1024) max = 1024;
+#endif
   if (prod <= max) return true;
   char msg[200];
   std::snprintf(msg, sizeof msg, "the MDRange tiles hold %lld points; this backend allows at most %lld",
