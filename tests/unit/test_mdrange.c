@@ -160,6 +160,62 @@ static void test_stencil_row_loop_vectorized(void **state) {
   pki_module_free(m);
 }
 
+/* pkc::default_tile (pkc_dialect.hpp), the GPU tile of a policy without one:
+ * 256 threads, the warp (Kokkos' threadIdx.x is index 0) along the contiguous
+ * index, within a CUDA block's 1024 threads and Kokkos 4's 512. Compiled
+ * and run on the host (the choice is the same code on every backend). */
+static void test_default_gpu_tiles(void **state) {
+  (void)state;
+  if (!have_kokkos())
+    skip();
+  const pki_func *f;
+  pki_module *m = planned(STENCIL, &f);
+  char out[400], err[512], path[600], cmd[2048];
+  snprintf(out, sizeof out, "%s/tile", tmpdir);
+  pkb_options o = opts(out);
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/tile.cpp", out);
+  FILE *fp = fopen(path, "w");
+  assert_non_null(fp);
+  fputs("#include \"pkc_kokkos.hpp\"\n"
+        "int main() {\n"
+        "  for (int c = 0; c < 2; c++) {\n"
+        "    auto t = pkc::default_tile<2>(c);\n"
+        "    std::printf(\"2-D %d: %lld %lld\\n\", c, (long long)t[0], (long long)t[1]);\n"
+        "  }\n"
+        "  for (int c = 0; c < 3; c++) {\n"
+        "    auto t = pkc::default_tile<3>(c);\n"
+        "    std::printf(\"3-D %d: %lld %lld %lld\\n\", c, (long long)t[0], (long long)t[1],\n"
+        "                (long long)t[2]);\n"
+        "  }\n"
+        "  auto t = pkc::default_tile<4>(0);\n"
+        "  std::printf(\"4-D: %lld %lld %lld %lld\\n\", (long long)t[0], (long long)t[1],\n"
+        "              (long long)t[2], (long long)t[3]);\n"
+        "}\n", fp);
+  fclose(fp);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && c++ -std=c++17 -O1 -fopenmp -DPKC_BACKEND_SERIAL -I. -I'%s/include' "
+           "tile.cpp -o tile -L'%s/lib' -Wl,-rpath,'%s/lib' -lkokkoscore -ldl > tile.log 2>&1 "
+           "&& ./tile > tile.out",
+           out, PKC_DEFAULT_KOKKOS_ROOT, PKC_DEFAULT_KOKKOS_ROOT, PKC_DEFAULT_KOKKOS_ROOT);
+  if (system(cmd) != 0) {
+    snprintf(path, sizeof path, "%s/tile.log", out);
+    char *log = slurp(path);
+    fail_msg("compiling the tile program failed:\n%s", log ? log : "(no log)");
+  }
+  snprintf(path, sizeof path, "%s/tile.out", out);
+  char *got = slurp(path);
+  assert_non_null(got);
+  assert_string_equal(got, "2-D 0: 32 8\n"     /* LayoutLeft (CUDA's default): i contiguous */
+                           "2-D 1: 2 128\n"    /* LayoutRight Views on a GPU: j */
+                           "3-D 0: 32 4 2\n"
+                           "3-D 1: 1 32 8\n"
+                           "3-D 2: 1 2 128\n"
+                           "4-D: 0 0 0 0\n"); /* ranks 4-6: Kokkos' own */
+  free(got);
+  pki_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stencil_rows_along_last_index),
@@ -167,6 +223,7 @@ int main(void) {
       cmocka_unit_test(test_3d_votes_and_layout_left),
       cmocka_unit_test(test_launch_text),
       cmocka_unit_test(test_stencil_row_loop_vectorized),
+      cmocka_unit_test(test_default_gpu_tiles),
   };
   return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }
