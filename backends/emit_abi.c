@@ -267,18 +267,40 @@ void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor) {
   }
 }
 
+void pkb_put_md_launch(pkb_buf *b, const pki_func *f, int rank, bool reduce) {
+  int right = f->md_planned ? f->md_contiguous[0] : rank - 1;
+  int left = f->md_planned ? f->md_contiguous[1] : 0;
+  right = right >= 0 && right < rank ? right : rank - 1;
+  left = left >= 0 && left < rank ? left : 0;
+  bool rows = f->md_planned ? f->md_rows : true;
+  pkb_putf(b, "pkc::md_parallel_%s<pkc::md_%s, %d, %d>(", reduce ? "reduce" : "for",
+           rows ? "rows" : "tiles", right, left);
+}
+
+/* "Kokkos::parallel_for(kernel, " or, for an MDRange, pkc's launch of it. */
+static void put_launch(pkb_ctx *c, const pki_func *f, const char *pattern) {
+  pkb_buf *b = c->b;
+  if (f->policy == PKI_POLICY_MDRANGE && !c->policy_text && strcmp(pattern, "parallel_scan")) {
+    pkb_begin(b, "%s", "");
+    pkb_put_md_launch(b, f, f->nindex, strcmp(pattern, "parallel_for") != 0);
+    pkb_put(b, "kernel, ");
+    return;
+  }
+  pkb_begin(b, "Kokkos::%s(kernel, ", pattern);
+}
+
 static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag,
                        const char *iter) {
   pkb_buf *b = c->b;
   if (f->pattern == PKI_PATTERN_FOR) {
-    pkb_begin(b, "Kokkos::parallel_for(kernel, ");
+    put_launch(c, f, "parallel_for");
     put_policy(c, f, fty, tag, iter);
     pkb_put(b, ", f);\n");
     return;
   }
   const char *acc = pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64);
   bool scan = f->pattern == PKI_PATTERN_SCAN;
-  pkb_begin(b, "Kokkos::%s(kernel, ", scan ? "parallel_scan" : "parallel_reduce");
+  put_launch(c, f, scan ? "parallel_scan" : "parallel_reduce");
   put_policy(c, f, fty, tag, iter);
   if (c->results_text) {
     pkb_putf(b, ", f, %s);\n", c->results_text);

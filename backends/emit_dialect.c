@@ -305,12 +305,16 @@ static void put_list(pkb_ctx *c, const pki_expr *e) {
   pkb_put(c->b, "}");
 }
 
+/* The rank of an MDRange dispatch: its bounds' length, else the kernel's. */
+static int md_rank(const pki_stmt *s) {
+  return s->nargs > 0 && s->args[0]->kind == PKI_E_LIST ? s->args[0]->nargs : s->closure->nindex;
+}
+
 /* The dispatch's policy: tagged for a workunit, plain for a lambda. */
 static void put_dispatch_policy(pkb_ctx *c, const pki_stmt *s, const char *tag) {
   pkb_buf *b = c->b;
-  const pki_func *f = s->closure;
   if (s->range == PKI_POLICY_MDRANGE) {
-    int r = s->nargs > 0 && s->args[0]->kind == PKI_E_LIST ? s->args[0]->nargs : f->nindex;
+    int r = md_rank(s);
     if (tag)
       pkb_putf(b, "pkc::MDRangePolicy<%d, %s>(", r, tag);
     else
@@ -485,7 +489,11 @@ void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_
   results r = {reds, nreds, tmps, false};
   open_results(c, &r);
   static const char *const pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
-  pkb_begin(b, "Kokkos::%s(", pat[f->pattern]);
+  if (s->range == PKI_POLICY_MDRANGE && !c->policy_text && f->pattern != PKI_PATTERN_SCAN) {
+    pkb_begin(b, "%s", "");
+    pkb_put_md_launch(b, f, md_rank(s), f->pattern == PKI_PATTERN_REDUCE);
+  } else
+    pkb_begin(b, "Kokkos::%s(", pat[f->pattern]);
   pkb_put_cstr(b, label);
   pkb_put(b, ", ");
   if (c->policy_text)

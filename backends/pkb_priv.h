@@ -190,6 +190,12 @@ void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b);
 /* Functor struct name of an entity, tag name of a workunit, wrapper name. */
 const char *pkb_tag_name(pki_arena *a, const pki_func *f);
 const char *pkb_wrapper_name(pki_arena *a, const pki_module *m, const pki_func *f);
+/* "pkc::md_parallel_for<pkc::md_rows, R, L>(" (or md_parallel_reduce, or
+ * md_tiles): the launch of an MDRange kernel f of rank `rank`, R and L its
+ * contiguous work index under a LayoutRight / LayoutLeft default, rows or
+ * tiles on host backends (ir/mdrange.c; rows along the last / first index
+ * where it was not planned). */
+void pkb_put_md_launch(pkb_buf *b, const pki_func *f, int rank, bool reduce);
 /* Kernel arguments of a workunit: FunctionSty params or functor members. */
 int pkb_kernel_args(const pki_func *f, pki_var *const **out);
 /* Is this function emitted as a kernel (a workunit we can launch, or a

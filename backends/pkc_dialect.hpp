@@ -108,7 +108,8 @@ inline void main_team_fits(int64_t league, int64_t team, int64_t vector, const F
 
 // Whether the host's MDRange tiles fit the backend, checked before the policy
 // exists: Kokkos aborts the process when the product of the tile dimensions
-// exceeds what its backend allows (Impl::get_tile_size_properties, 3.4 and 4.x).
+// exceeds what its backend allows (Impl::get_tile_size_properties, 3.4 and 4.x),
+// and on GPUs a tile is a block of at most 1024 threads.
 inline bool tiles_fit(const pkc_policy &p, int rank, const char *kernel, char *err, size_t errlen) {
   int64_t prod = 1;
   for (int k = 0; k < rank && k < 8; k++) {
@@ -116,7 +117,12 @@ inline bool tiles_fit(const pkc_policy &p, int rank, const char *kernel, char *e
     if (p.tile[k] > 0) prod *= p.tile[k];
     if (prod > (int64_t(1) << 40)) break;
   }
-  const int64_t max = Kokkos::Impl::get_tile_size_properties(ExecSpace()).max_threads;
+  int64_t max = Kokkos::Impl::get_tile_size_properties(ExecSpace()).max_threads;
+#if defined(PKC_BACKEND_CUDA) || defined(PKC_BACKEND_HIP)
+  // Kokkos (3.4 and 4.x) allows a multiprocessor's threads (2048 on an H100);
+  // an MDRange tile is one block, at most 1024 threads on every GPU
+  if (max > 1024) max = 1024;
+#endif
   if (prod <= max) return true;
   char msg[200];
   std::snprintf(msg, sizeof msg, "the MDRange tiles hold %lld points; this backend allows at most %lld",
@@ -134,6 +140,244 @@ using LambdaRange = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>;
 template <int Rank>
 using LambdaMDRange = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank>, Kokkos::IndexType<int64_t>>;
 using LambdaTeam = Kokkos::TeamPolicy<ExecSpace>;
+
+// ------------------------------------------------------------ MDRange launches
+// An MDRange kernel is launched with pkc::md_parallel_for / md_parallel_reduce
+// <Scheme, Right, Left>(label, policy, functor[, results]): Right and Left are
+// the work index that runs along contiguous memory in the Views the kernel
+// touches when the backend's default layout is LayoutRight (host) or
+// LayoutLeft (CUDA, HIP), and Scheme how host backends run it (md_rows, or
+// md_tiles where some View is strided along every index), all found by pkc's
+// IR pass ir/mdrange.c.
+//
+// GPUs: the MDRangePolicy as written; a policy with no tile (or an entry 0
+// in it) gets default_tile (Kokkos' own default tile is tiny: a 2-D stencil
+// ran 3.6x slower than with [32, 8] on an H200). A tile the program gives is kept.
+//
+// Host backends, rank 2 and 3, md_rows: a RangePolicy over the rows (every index but
+// the contiguous one, flattened), each row a plain loop along the contiguous
+// index, the shape of Numba's prange loop nest: g++ vectorizes the row
+// (tests/unit/test_mdrange_vec.c checks it). Tiles and the iteration order
+// (pk.Iterate) are not used there: a parallel_for's points are independent
+// and each point computes what it did under Kokkos' host MDRange (bitwise,
+// tests/features/feat_mdrange_host.py); rows measured 1.0-1.6x faster than
+// Kokkos 3.4's host tiles (bench/peers, stencil). Reductions add the points
+// of a row into the thread's accumulator in order. md_tiles (B[i][j] +=
+// A[j][i]: rows along j read A strided, 2.2x slower than Kokkos' 32 x 32
+// tiles) and ranks 4 to 6 keep Kokkos' MDRangePolicy.
+enum md_scheme { md_rows, md_tiles };
+
+template <int Right, int Left>
+struct contiguous {
+  static constexpr int index = layout_default == PKC_LAYOUT_LEFT ? Left : Right;
+};
+
+// The tile of an MDRange kernel on a GPU when the program gives none (every
+// tile entry 0): 256 threads, the 32 threads of a warp along the contiguous
+// index. Kokkos (3.4 and 4.x, CUDA and HIP) maps index 0 to threadIdx.x,
+// index 1 to threadIdx.y, index 2 to threadIdx.z, so a contiguous index 0
+// gets 32 (2-D 32 x 8; 3-D 32 x 4 x 2, threadIdx.z's limit is 64), and a
+// later one gets the whole warp with 1 (or 2: two full 128-byte lines per
+// warp) along the indices before it. 256 is under Kokkos 4's
+// max_total_tile_size (512) and every GPU's 1024 threads per block.
+// Ranks 4 to 6: Kokkos' own tile (all 0).
+template <int Rank>
+inline Kokkos::Array<int64_t, Rank> default_tile(int contiguous_index) {
+  Kokkos::Array<int64_t, Rank> t;
+  for (int k = 0; k < Rank; k++) t[k] = 0;
+  if (Rank == 2) {
+    t[0] = contiguous_index == 0 ? 32 : 2;
+    t[1] = contiguous_index == 0 ? 8 : 128;
+  } else if (Rank == 3) {
+    const int64_t c0[3] = {32, 4, 2}, c1[3] = {1, 32, 8}, c2[3] = {1, 2, 128};
+    const int64_t *c = contiguous_index == 0 ? c0 : contiguous_index == 1 ? c1 : c2;
+    for (int k = 0; k < 3; k++) t[k] = c[k];
+  }
+  return t;
+}
+
+namespace impl {
+// p, or p with default_tile when the program gave no tile. Kokkos fills a
+// tile entry 0 with its own choice (impl_tune_tile_size() then, 3.4 and 4.x),
+// so a tile with an entry 0 counts as none: pkc chooses all of it.
+template <int C, class Policy>
+inline Policy tiled(const Policy &p) {
+  if (Policy::rank > 3 || !p.impl_tune_tile_size()) return p;
+  const Kokkos::Array<int64_t, Policy::rank> t = default_tile<Policy::rank>(C);
+  typename Policy::tile_type tile;
+  for (unsigned k = 0; k < Policy::rank; k++) tile[k] = t[k];
+  return Policy(p.m_lower, p.m_upper, tile);
+}
+
+// f(idx..., acc...), with the policy's work tag first when it has one.
+template <class Tag>
+struct call {
+  template <class F, class... A>
+  KOKKOS_FORCEINLINE_FUNCTION static void at(const F &f, A &&...a) { f(Tag(), a...); }
+};
+template <>
+struct call<void> {
+  template <class F, class... A>
+  KOKKOS_FORCEINLINE_FUNCTION static void at(const F &f, A &&...a) { f(a...); }
+};
+
+// The value type of a reduction result: a Kokkos reducer's, or the scalar's.
+template <class R, class = void>
+struct acc_of { using type = R; };
+template <class R>
+struct acc_of<R, decltype(void(sizeof(typename R::reducer)))> {
+  using type = typename R::value_type;
+};
+
+// The rows of a rank-2 or rank-3 MDRange along contiguous index C: row r
+// fixes every other index (row-major over them).
+template <int Rank, int C>
+struct rows {
+  int64_t lo[3], hi[3], n[3];
+  template <class Policy>
+  explicit rows(const Policy &p) {
+    for (int k = 0; k < Rank; k++) {
+      lo[k] = static_cast<int64_t>(p.m_lower[k]);
+      hi[k] = static_cast<int64_t>(p.m_upper[k]);
+      n[k] = hi[k] > lo[k] ? hi[k] - lo[k] : 0;
+    }
+  }
+  int64_t count() const {
+    if (n[C] == 0) return 0;
+    int64_t c = 1;
+    for (int k = 0; k < Rank; k++)
+      if (k != C) c *= n[k];
+    return c;
+  }
+  // The two other indices of row r (rank 3): a before b in index order.
+  void split(int64_t r, int64_t &a, int64_t &b) const {
+    const int ka = C == 0 ? 1 : 0, kb = C == 2 ? 1 : 2;
+    a = lo[ka] + r / n[kb];
+    b = lo[kb] + r % n[kb];
+  }
+};
+
+// One row of a parallel_for: a plain loop the compiler vectorizes.
+template <class Tag, int C, class F>
+inline void for_row(const F &f, const rows<2, C> &w, const int64_t r) {
+  const int64_t o = w.lo[1 - C] + r, b = w.lo[C], e = w.hi[C];
+  // the row loop of a 2-D parallel_for (tests/unit/test_mdrange.c finds this line)
+  for (int64_t k = b; k < e; ++k) {
+    if (C == 1) call<Tag>::at(f, o, k);
+    else call<Tag>::at(f, k, o);
+  }
+}
+template <class Tag, int C, class F>
+inline void for_row(const F &f, const rows<3, C> &w, const int64_t r) {
+  int64_t x, y;
+  w.split(r, x, y);
+  const int64_t b = w.lo[C], e = w.hi[C];
+  for (int64_t k = b; k < e; ++k) {
+    if (C == 0) call<Tag>::at(f, k, x, y);
+    else if (C == 1) call<Tag>::at(f, x, k, y);
+    else call<Tag>::at(f, x, y, k);
+  }
+}
+// A row's accumulator: a local copy of the thread's (its address never
+// escapes, so the compiler keeps it in a register: the thread's value is
+// memory that the Views' elements of its type may alias), stored back after
+// the row. Sum 2-D measured 1.39x slower through the reference.
+template <class T>
+struct row_acc {
+  T &out;
+  T v;
+  explicit row_acc(T &o) : out(o), v(o) {}
+  ~row_acc() { out = v; }
+};
+
+// One row of a parallel_reduce: the points' contributions into acc, in order.
+template <class Tag, int C, class F, class... L>
+inline void reduce_row_in(const F &f, const rows<2, C> &w, const int64_t r, L &&...acc) {
+  const int64_t o = w.lo[1 - C] + r, b = w.lo[C], e = w.hi[C];
+  for (int64_t k = b; k < e; ++k) {
+    if (C == 1) call<Tag>::at(f, o, k, acc.v...);
+    else call<Tag>::at(f, k, o, acc.v...);
+  }
+}
+template <class Tag, int C, class F, class... L>
+inline void reduce_row_in(const F &f, const rows<3, C> &w, const int64_t r, L &&...acc) {
+  int64_t x, y;
+  w.split(r, x, y);
+  const int64_t b = w.lo[C], e = w.hi[C];
+  for (int64_t k = b; k < e; ++k) {
+    if (C == 0) call<Tag>::at(f, k, x, y, acc.v...);
+    else if (C == 1) call<Tag>::at(f, x, k, y, acc.v...);
+    else call<Tag>::at(f, x, y, k, acc.v...);
+  }
+}
+template <class Tag, class W, class F, class... A>
+inline void reduce_row(const F &f, const W &w, const int64_t r, A &...acc) {
+  reduce_row_in<Tag>(f, w, r, row_acc<A>(acc)...);
+}
+
+// A module built with -DPKC_HOST_MDRANGE_TILES runs every MDRange through
+// Kokkos' MDRangePolicy on host backends too (bench/mdrange/ab.py compares).
+#if (defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)) && !defined(PKC_HOST_MDRANGE_TILES)
+template <md_scheme S, class Policy>
+struct host_rows
+    : std::integral_constant<bool, S == md_rows && (Policy::rank == 2 || Policy::rank == 3)> {};
+#else
+template <md_scheme S, class Policy>
+struct host_rows : std::false_type {};
+#endif
+
+// The launches over rows depend on the tag, rank and contiguous index only:
+// the policies of pk.Iterate.Right / Left / the default share them.
+template <class Tag, int Rank, int C, class F>
+inline void rows_for(const char *label, const rows<Rank, C> &w, const F &f) {
+  Kokkos::parallel_for(label, LambdaRange(0, w.count()),
+                       [=](const int64_t r) { for_row<Tag>(f, w, r); });
+}
+template <class Tag, int Rank, int C, class F, class... R>
+inline void rows_reduce(const char *label, const rows<Rank, C> &w, const F &f, R &&...results) {
+  Kokkos::parallel_reduce(
+      label, LambdaRange(0, w.count()),
+      [=](const int64_t r, typename acc_of<typename std::decay<R>::type>::type &...acc) {
+        reduce_row<Tag>(f, w, r, acc...);
+      },
+      std::forward<R>(results)...);
+}
+
+template <int C, class Policy, class F>
+inline void md_for(const char *label, const Policy &p, const F &f, std::true_type) {
+  rows_for<typename Policy::work_tag>(label, rows<Policy::rank, C>(p), f);
+}
+template <int C, class Policy, class F>
+inline void md_for(const char *label, const Policy &p, const F &f, std::false_type) {
+  Kokkos::parallel_for(label, tiled<C>(p), f);
+}
+
+template <int C, class Policy, class F, class... R>
+inline void md_reduce(const char *label, const Policy &p, const F &f, std::true_type,
+                      R &&...results) {
+  rows_reduce<typename Policy::work_tag>(label, rows<Policy::rank, C>(p), f,
+                                         std::forward<R>(results)...);
+}
+template <int C, class Policy, class F, class... R>
+inline void md_reduce(const char *label, const Policy &p, const F &f, std::false_type,
+                      R &&...results) {
+  Kokkos::parallel_reduce(label, tiled<C>(p), f, std::forward<R>(results)...);
+}
+}  // namespace impl
+
+template <md_scheme Scheme, int Right, int Left, class Policy, class F>
+inline void md_parallel_for(const char *label, const Policy &policy, const F &f) {
+  impl::md_for<contiguous<Right, Left>::index>(label, policy, f,
+                                               impl::host_rows<Scheme, Policy>());
+}
+
+template <md_scheme Scheme, int Right, int Left, class Policy, class F, class... R>
+inline void md_parallel_reduce(const char *label, const Policy &policy, const F &f,
+                               R &&...results) {
+  impl::md_reduce<contiguous<Right, Left>::index>(label, policy, f,
+                                                  impl::host_rows<Scheme, Policy>(),
+                                                  std::forward<R>(results)...);
+}
 
 // ------------------------------------------------------------ scratch
 using ScratchSpace = ExecSpace::scratch_memory_space;

@@ -113,6 +113,12 @@ static bool pass_extents(pkc_job *j) {
   return true;
 }
 
+static bool pass_mdrange(pkc_job *j) {
+  if (j->o->command != PKC_CMD_CHECK)
+    pki_mdrange_plan_module(j->u->module); /* MDRange rows / tiles along the contiguous index */
+  return true;
+}
+
 static bool pass_fusion(pkc_job *j) {
   if (j->o->command == PKC_CMD_CHECK ? j->o->fusion_report : !j->o->no_fusion)
     plan_fusion(j->o, j->u);
@@ -142,6 +148,7 @@ static const struct {
     {"lower", pass_lower},     /* entities to the kernel IR; host launches checked */
     {"check", pass_check},     /* pki_check; builds leave out entities with errors */
     {"extents", pass_extents}, /* launch-range rules of the C wrappers (not check) */
+    {"mdrange", pass_mdrange}, /* MDRange schemes: contiguous index, rows or tiles */
     {"fusion", pass_fusion},   /* fusion plan (check: with --fusion-report) */
     {"werror", pass_werror},   /* --werror: warnings become errors */
 };

@@ -471,6 +471,16 @@ typedef struct pki_func {
   /* pki_extent_rule * (access.h): what a launch range must fit; set by
    * pki_extent_plan_module for RangePolicy/MDRangePolicy workunits */
   pki_vec extent_rules;
+  /* MDRange workunits and lambdas: the work index that runs along contiguous
+   * memory in the Views the kernel touches, [0] when the backend's default
+   * layout is LayoutRight (host backends), [1] when LayoutLeft (CUDA, HIP);
+   * set by pki_mdrange_plan_module (ir/mdrange.c), valid when md_planned */
+  int md_contiguous[2];
+  bool md_planned;
+  /* host backends: rows along md_contiguous[0] pay (no View is indexed by
+   * that index in another dimension than its contiguous one; a transpose
+   * keeps Kokkos' tiles) */
+  bool md_rows;
 } pki_func;
 
 typedef enum pki_entity_kind {

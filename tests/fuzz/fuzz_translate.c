@@ -27,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (m && d.errors == 0 && pki_check(m, &d) == 0) {
     pki_fusion_plan_module(m);
     pki_extent_plan_module(m);
+    pki_mdrange_plan_module(m);
     pkb_options o = {.outdir = "fuzz.pk", .backend = "openmp", .pkc_version = "fuzz",
                      .line_directives = true};
     pkb_texts t;

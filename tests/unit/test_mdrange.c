@@ -1,0 +1,229 @@
+/* test_mdrange.c - MDRange kernels on host backends and GPUs (issue 24):
+ * the contiguous work index and the host scheme found by ir/mdrange.c, the
+ * launch the backend writes from them, and that g++ vectorizes the row loop
+ * of a 2-D stencil's host launch (-fopt-info-vec-optimized). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define EMIT_TMP_TEMPLATE "/tmp/pkc_test_mdrange_XXXXXX"
+#include "access.h"
+#include "emit_test_util.h"
+#include "frontend_test_util.h"
+
+#define HEAD "import pykokkos as pk\n@pk.workunit\n"
+#define STENCIL                                                                         \
+  HEAD "def st(i: int, j: int, a: pk.View2D[pk.double], b: pk.View2D[pk.double]):\n"    \
+       "    b[i][j] = 0.5 * a[i][j] + 0.125 * (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + " \
+       "a[i][j + 1])\n"                                                                 \
+       "def run(a, b, n):\n"                                                            \
+       "    pk.parallel_for(pk.MDRangePolicy([1, 1], [n - 1, n - 1]), st, a=a, b=b)\n"
+
+/* The planned module of src (checked, no errors); *f its first workunit. */
+static pki_module *planned(const char *src, const pki_func **f) {
+  pki_diags d;
+  pki_module *m = lower(src, &d);
+  assert_non_null(m);
+  assert_int_equal(d.errors + pki_check(m, &d), 0);
+  pki_extent_plan_module(m);
+  pki_mdrange_plan_module(m);
+  *f = m->entities[0]->funcs[0];
+  assert_true((*f)->md_planned);
+  return m;
+}
+
+static void test_stencil_rows_along_last_index(void **state) {
+  (void)state;
+  const pki_func *f;
+  pki_module *m = planned(STENCIL, &f);
+  assert_int_equal(f->md_contiguous[0], 1); /* LayoutRight: j */
+  assert_int_equal(f->md_contiguous[1], 0); /* LayoutLeft: i */
+  assert_true(f->md_rows);
+  pki_module_free(m);
+}
+
+static void test_transpose_keeps_tiles(void **state) {
+  (void)state;
+  const pki_func *f;
+  pki_module *m = planned(HEAD "def t(i: int, j: int, A: pk.View2D[pk.double], "
+                               "B: pk.View2D[pk.double]):\n"
+                               "    B[i][j] += A[j][i]\n"
+                               "def run(A, B, n):\n"
+                               "    pk.parallel_for(pk.MDRangePolicy([0, 0], [n, n]), t, A=A, B=B)\n",
+                          &f);
+  assert_false(f->md_rows); /* rows along either index read one View strided */
+  pki_module_free(m);
+}
+
+static void test_3d_votes_and_layout_left(void **state) {
+  (void)state;
+  const pki_func *f;
+  /* u is written at [k][j][i]: k is contiguous under LayoutLeft, i under LayoutRight */
+  pki_module *m = planned(HEAD "def k3(i: int, j: int, k: int, u: pk.View3D[pk.double], "
+                               "s: pk.View1D[pk.double]):\n"
+                               "    u[k][j][i] = s[i]\n"
+                               "def run(u, s, n):\n"
+                               "    pk.parallel_for(pk.MDRangePolicy([0, 0, 0], [n, n, n]), k3, u=u, s=s)\n",
+                          &f);
+  assert_int_equal(f->md_contiguous[0], 0);
+  assert_int_equal(f->md_contiguous[1], 2);
+  assert_true(f->md_rows); /* rows along i: u[k][j][i] and s[i] are contiguous */
+  pki_module_free(m);
+  m = planned("import pykokkos as pk\n"
+              "@pk.workunit(A=pk.ViewTypeInfo(layout=pk.LayoutLeft))\n"
+              "def l(i: int, j: int, A: pk.View2D[pk.double]):\n"
+              "    A[i][j] = 1.0\n"
+              "def run(A, n):\n"
+              "    pk.parallel_for(pk.MDRangePolicy([0, 0], [n, n]), l, A=A)\n",
+              &f);
+  assert_int_equal(f->md_contiguous[0], 0); /* an explicit LayoutLeft View: i on every backend */
+  assert_int_equal(f->md_contiguous[1], 0);
+  assert_true(f->md_rows);
+  pki_module_free(m);
+}
+
+static void test_launch_text(void **state) {
+  (void)state;
+  const pki_func *f;
+  pki_module *m = planned(STENCIL, &f);
+  char out[400], err[512], path[512];
+  snprintf(out, sizeof out, "%s/text", tmpdir);
+  pkb_options o = opts(out);
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/t.cpp", out);
+  char *cpp = slurp(path);
+  assert_non_null(cpp);
+  HAS(cpp, "pkc::md_parallel_for<pkc::md_rows, 1, 0>(kernel, pkc::MDRangePolicy<2, ");
+  free(cpp);
+  pki_module_free(m);
+}
+
+/* The line of the 2-D row loop in the emitted pkc_dialect.hpp, or 0. */
+static int row_loop_line(const char *hpp) {
+  const char *mark = strstr(hpp, "the row loop of a 2-D parallel_for");
+  if (!mark)
+    return 0;
+  int line = 1;
+  for (const char *p = hpp; p < mark; p++)
+    line += *p == '\n';
+  return line + 1;
+}
+
+static void test_stencil_row_loop_vectorized(void **state) {
+  (void)state;
+  if (!have_kokkos())
+    skip();
+  const pki_func *f;
+  pki_module *m = planned(STENCIL, &f);
+  char out[400], err[512], path[600], cmd[2048];
+  snprintf(out, sizeof out, "%s/vec", tmpdir);
+  pkb_options o = opts(out);
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/pkc_dialect.hpp", out);
+  char *hpp = slurp(path);
+  assert_non_null(hpp);
+  int line = row_loop_line(hpp);
+  free(hpp);
+  if (!line)
+    fail_msg("pkc_dialect.hpp has no 2-D row loop");
+  /* as the module's CMake build compiles it (Release, host backend flags) */
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && c++ -std=c++17 -O3 -DNDEBUG -march=native -ffp-contract=off -fopenmp "
+           "-DPKC_BACKEND_OPENMP -I. -I'%s/include' -fopt-info-vec-optimized -c t.cpp "
+           "-o t.o 2> vec.log",
+           out, PKC_DEFAULT_KOKKOS_ROOT);
+  if (system(cmd) != 0) {
+    snprintf(path, sizeof path, "%s/vec.log", out);
+    char *log = slurp(path);
+    fail_msg("compiling the stencil failed:\n%s", log ? log : "(no log)");
+  }
+  snprintf(path, sizeof path, "%s/vec.log", out);
+  char *log = slurp(path);
+  assert_non_null(log);
+  char want[96];
+  snprintf(want, sizeof want, "pkc_dialect.hpp:%d:", line);
+  bool vectorized = false;
+  for (const char *p = strstr(log, want); p && !vectorized; p = strstr(p + 1, want)) {
+    const char *eol = strchr(p, '\n');
+    const char *v = strstr(p, "optimized: loop vectorized");
+    vectorized = v && (!eol || v < eol);
+  }
+  if (!vectorized)
+    fail_msg("g++ did not vectorize the row loop (pkc_dialect.hpp:%d):\n%s", line, log);
+  free(log);
+  pki_module_free(m);
+}
+
+/* pkc::default_tile (pkc_dialect.hpp), the GPU tile of a policy without one:
+ * 256 threads, the warp (Kokkos' threadIdx.x is index 0) along the contiguous
+ * index, within a CUDA block's 1024 threads and Kokkos 4's 512. Compiled
+ * and run on the host (the choice is the same code on every backend). */
+static void test_default_gpu_tiles(void **state) {
+  (void)state;
+  if (!have_kokkos())
+    skip();
+  const pki_func *f;
+  pki_module *m = planned(STENCIL, &f);
+  char out[400], err[512], path[600], cmd[2048];
+  snprintf(out, sizeof out, "%s/tile", tmpdir);
+  pkb_options o = opts(out);
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/tile.cpp", out);
+  FILE *fp = fopen(path, "w");
+  assert_non_null(fp);
+  fputs("#include \"pkc_kokkos.hpp\"\n"
+        "int main() {\n"
+        "  for (int c = 0; c < 2; c++) {\n"
+        "    auto t = pkc::default_tile<2>(c);\n"
+        "    std::printf(\"2-D %d: %lld %lld\\n\", c, (long long)t[0], (long long)t[1]);\n"
+        "  }\n"
+        "  for (int c = 0; c < 3; c++) {\n"
+        "    auto t = pkc::default_tile<3>(c);\n"
+        "    std::printf(\"3-D %d: %lld %lld %lld\\n\", c, (long long)t[0], (long long)t[1],\n"
+        "                (long long)t[2]);\n"
+        "  }\n"
+        "  auto t = pkc::default_tile<4>(0);\n"
+        "  std::printf(\"4-D: %lld %lld %lld %lld\\n\", (long long)t[0], (long long)t[1],\n"
+        "              (long long)t[2], (long long)t[3]);\n"
+        "}\n", fp);
+  fclose(fp);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && c++ -std=c++17 -O1 -fopenmp -DPKC_BACKEND_SERIAL -I. -I'%s/include' "
+           "tile.cpp -o tile -L'%s/lib' -Wl,-rpath,'%s/lib' -lkokkoscore -ldl > tile.log 2>&1 "
+           "&& ./tile > tile.out",
+           out, PKC_DEFAULT_KOKKOS_ROOT, PKC_DEFAULT_KOKKOS_ROOT, PKC_DEFAULT_KOKKOS_ROOT);
+  if (system(cmd) != 0) {
+    snprintf(path, sizeof path, "%s/tile.log", out);
+    char *log = slurp(path);
+    fail_msg("compiling the tile program failed:\n%s", log ? log : "(no log)");
+  }
+  snprintf(path, sizeof path, "%s/tile.out", out);
+  char *got = slurp(path);
+  assert_non_null(got);
+  assert_string_equal(got, "2-D 0: 32 8\n"     /* LayoutLeft (CUDA's default): i contiguous */
+                           "2-D 1: 2 128\n"    /* LayoutRight Views on a GPU: j */
+                           "3-D 0: 32 4 2\n"
+                           "3-D 1: 1 32 8\n"
+                           "3-D 2: 1 2 128\n"
+                           "4-D: 0 0 0 0\n"); /* ranks 4-6: Kokkos' own */
+  free(got);
+  pki_module_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_stencil_rows_along_last_index),
+      cmocka_unit_test(test_transpose_keeps_tiles),
+      cmocka_unit_test(test_3d_votes_and_layout_left),
+      cmocka_unit_test(test_launch_text),
+      cmocka_unit_test(test_stencil_row_loop_vectorized),
+      cmocka_unit_test(test_default_gpu_tiles),
+  };
+  return cmocka_run_group_tests(tests, setup_dir, remove_dir);
+}
