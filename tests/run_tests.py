@@ -289,7 +289,7 @@ def group_cli(res, bad):
     check_failed_commands(res)
     check_man_page(res)
     rc, out, _ = run([PKC, "check", "--time-passes", "examples/nstream.py"], timeout=20)
-    passes = r", ".join(rf"{p} [0-9.]+ ms" for p in ("read", "parse", "lower", "check", "extents",
+    passes = r", ".join(rf"{p} [0-9.]+ ms" for p in ("read", "parse", "lower", "check", "extents", "mdrange",
                                                       "fusion", "werror"))
     res.check("cli/time-passes", rc == 0 and re.fullmatch(
         rf"pkc: passes of examples/nstream\.py: {passes}\n", out),
