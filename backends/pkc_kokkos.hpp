@@ -587,6 +587,92 @@ inline bool bind_view(V &v, const void *arg, const char *kernel, const char *nam
   return true;
 }
 
+// ---- Views of @pk.classtype values (pkc_abi.h: pkc_class_view). The
+// module defines, per classtype C used so, C_aos (a View of C) and C_soa (one
+// View per field) and bind_class_view for both, on the helpers below.
+
+// One field of a classtype: its name, byte offset in the struct and dtype.
+struct field_desc {
+  const char *name;
+  size_t offset;
+  uint8_t code, bits;
+};
+
+// The layout of a class-View argument (PKC_LAYOUT_AOS or _SOA; 0 if NULL).
+inline int32_t class_layout(const void *arg) {
+  const pkc_class_view *c = static_cast<const pkc_class_view *>(arg);
+  return c ? c->layout : 0;
+}
+
+// Checks a class-View argument's header against the classtype cls; the
+// fields' dtypes, ranks, devices and shapes (all one extent).
+inline bool class_view_ok(const pkc_class_view *c, int32_t layout, const field_desc *f, int nf,
+                          const char *cls, const char *kernel, const char *name, char *err,
+                          size_t errlen) {
+  char msg[320];
+  if (!c || c->layout != layout || c->nfields != nf || (nf && !c->fields)) {
+    snprintf(msg, sizeof msg, "argument '%s': expected a View of classtype %s (%s, %d fields)",
+             name, cls, layout == PKC_LAYOUT_AOS ? "AoS" : "SoA", nf);
+    return !fail(err, errlen, kernel, msg);
+  }
+  for (int k = 0; k < nf; k++) {
+    const DLTensor *t = &c->fields[k];
+    if (t->ndim != 1 || !t->shape || t->dtype.code != f[k].code || t->dtype.bits != f[k].bits ||
+        t->dtype.lanes != 1 || t->shape[0] != c->fields[0].shape[0] || t->shape[0] < 0) {
+      snprintf(msg, sizeof msg, "argument '%s': field '%s' of classtype %s: expected a 1-D %s "
+               "array of the View's extent, got %d-D %s", name, f[k].name, cls,
+               dtype_name(DLDataType{f[k].code, f[k].bits, 1}).c_str(),
+               static_cast<int>(t->ndim), dtype_name(t->dtype).c_str());
+      return !fail(err, errlen, kernel, msg);
+    }
+    if (!device_ok(t->device.device_type)) {
+      snprintf(msg, sizeof msg, "argument '%s': expected an array in %s, got one in %s", name,
+               device_name(device_type), device_name(t->device.device_type));
+      return !fail(err, errlen, kernel, msg);
+    }
+  }
+  return true;
+}
+
+// AoS: binds v, a View of S, to the struct array the field tensors lie in
+// (field k of element i at element i's address + f[k].offset).
+template <class S, class V>
+inline bool bind_aos(V &v, const void *arg, const field_desc *f, int nf, const char *cls,
+                     const char *kernel, const char *name, char *err, size_t errlen) {
+  const pkc_class_view *c = static_cast<const pkc_class_view *>(arg);
+  if (!class_view_ok(c, PKC_LAYOUT_AOS, f, nf, cls, kernel, name, err, errlen)) return false;
+  const int64_t n = nf ? c->fields[0].shape[0] : 0;
+  char *base = nf && c->fields[0].data
+                   ? static_cast<char *>(c->fields[0].data) + c->fields[0].byte_offset - f[0].offset
+                   : nullptr;
+  for (int k = 0; k < nf && n > 0; k++) {
+    const DLTensor *t = &c->fields[k];
+    const int64_t st = t->strides ? t->strides[0] : 1;
+    char *at = t->data ? static_cast<char *>(t->data) + t->byte_offset : nullptr;
+    if (!base || at != base + f[k].offset ||
+        (n > 1 && st * (f[k].bits / 8) != static_cast<int64_t>(sizeof(S)))) {
+      char msg[320];
+      snprintf(msg, sizeof msg, "argument '%s': field '%s' does not lie in one array of %s "
+               "structs (%zu bytes each, the field at byte %zu); pass a View made with "
+               "pk.View(shape, %s, layout=pk.AoS)", name, f[k].name, cls, sizeof(S),
+               f[k].offset, cls);
+      return !fail(err, errlen, kernel, msg);
+    }
+  }
+  rebind(v, V(reinterpret_cast<S *>(base), static_cast<size_t>(n)));
+  return true;
+}
+
+// SoA: binds field View fv from field tensor k of a checked class View.
+template <class FV>
+inline bool bind_soa_field(FV &fv, const void *arg, int k, const field_desc *f,
+                           const char *kernel, const char *name, char *err, size_t errlen) {
+  const pkc_class_view *c = static_cast<const pkc_class_view *>(arg);
+  char fname[160];
+  snprintf(fname, sizeof fname, "%s.%s", name, f[k].name);
+  return bind_view(fv, &c->fields[k], kernel, fname, err, errlen);
+}
+
 // Binds a scalar argument passed through a pkc_value slot.
 template <class T>
 inline bool bind_scalar(T &x, const void *arg, const char *kernel, const char *name,

@@ -179,6 +179,11 @@ static pki_type peek_type(pkf_ctx *c, TSNode n) {
     }
     return f ? f->type : pki_void_type;
   }
+  if (pkf_type_is(c, n, PKF_N_SUBSCRIPT)) { /* p[i] of a View of classtype values */
+    pki_type v = peek_type(c, pkf_field(c, n, PKF_F_VALUE));
+    if (pki_is_class_view(v))
+      return pki_class_type(v.cls);
+  }
   return pki_void_type;
 }
 

@@ -105,6 +105,29 @@ static bool scalar_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   return true;
 }
 
+/* pk.View1D[C] of a @pk.classtype C (its layout, AoS or SoA, is the
+ * argument's: the kernel is built for both). Rank 1 only for now. */
+static bool class_view_type(pkf_ctx *c, TSNode n, TSNode arg, pki_type elem, int rank,
+                            uint32_t nargs, pki_type *out) {
+  if (nargs > 2) {
+    pki_error(c->d, pkf_span(n), "unsupported-type",
+              "a View of classtype '%s' takes no layout in the annotation; pass the View "
+              "made with pk.View(shape, %s, layout=pk.AoS or pk.SoA)",
+              elem.cls->name, elem.cls->name);
+    return false;
+  }
+  if (rank != 1) {
+    pki_error(c->d, pkf_span(n), "unsupported-type",
+              "Views of classtype '%s' have rank 1 for now; use pk.View1D[%s] and "
+              "index it with one flat index", elem.cls->name, elem.cls->name);
+    return false;
+  }
+  (void)arg;
+  *out = pki_view(PKI_CLASS, rank, PKI_LAYOUT_DEFAULT);
+  out->cls = elem.cls;
+  return true;
+}
+
 /* pk.ViewND[T] / pk.Acc[T] */
 static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   TSNode name = pk_attr(c, pkf_field(c, n, PKF_F_VALUE));
@@ -134,6 +157,8 @@ static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   if (!rank)
     return bad_type(c, n, "unknown");
   pki_type elem;
+  if (space != PKI_SPACE_SCRATCH && pkf_class_annotation(c, pkf_unwrap_type(c, arg), &elem))
+    return class_view_type(c, n, arg, elem, rank, args.n, out);
   if (!scalar_type(c, pkf_unwrap_type(c, arg), true, &elem)) {
     pki_error(c->d, pkf_span(arg), "unknown-type",
               "unknown View element type '%s'; use int, float, bool or pk.int32/"

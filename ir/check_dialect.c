@@ -510,7 +510,10 @@ void pki_ck_field(pki_ck *c, pki_expr *e, unsigned access) {
     return;
   }
   if (r) {
-    e->args[0] = r = pki_ck_expr(c, r);
+    if (pki_ck_class_elem(r) && (access & PKI_ACCESS_WRITE))
+      pki_ck_target(c, r, PKI_ACCESS_READ | PKI_ACCESS_WRITE); /* p[i].x = ...: writes p */
+    else
+      e->args[0] = r = pki_ck_expr(c, r);
     if (r->type.kind == PKI_VOID)
       return;
     if (r->type.kind != PKI_CLASS || !r->type.cls) {

@@ -11,14 +11,14 @@ PKC_ABI_VERSION = 2
 KERNEL_INFERRED = 1
 PATTERN_FOR, PATTERN_REDUCE, PATTERN_SCAN, PATTERN_MAIN = 0, 1, 2, 3
 POLICY_RANGE, POLICY_MDRANGE, POLICY_TEAM = 0, 1, 2
-PARAM_SCALAR, PARAM_VIEW, PARAM_POOL = 0, 1, 2
+PARAM_SCALAR, PARAM_VIEW, PARAM_POOL, PARAM_CLASS_VIEW = 0, 1, 2, 3
 REDUCER_SUM, REDUCER_PROD, REDUCER_MIN, REDUCER_MAX = 0, 1, 2, 3
 REDUCER_MAXLOC, REDUCER_MINLOC = 4, 5
 ITERATE_DEFAULT, ITERATE_RIGHT, ITERATE_LEFT = 0, 1, 2
 ACCESS_READ, ACCESS_WRITE = 1, 2
 ERROR_RUNTIME, ERROR_VALUE, ERROR_ZERO_DIVISION, ERROR_INDEX = 1, 2, 3, 4  # PKC_ERROR_*
 PARAM_FROM_GLOBAL = 1
-LAYOUT_DEFAULT, LAYOUT_RIGHT, LAYOUT_LEFT = 0, 1, 2
+LAYOUT_DEFAULT, LAYOUT_RIGHT, LAYOUT_LEFT, LAYOUT_AOS, LAYOUT_SOA = 0, 1, 2, 3, 4
 kDLCPU, kDLCUDA, kDLROCM = 1, 2, 10
 
 
@@ -34,6 +34,11 @@ class DLTensor(Structure):
     _fields_ = [("data", c_void_p), ("device", DLDevice), ("ndim", c_int),
                 ("dtype", DLDataType), ("shape", POINTER(c_int64)),
                 ("strides", POINTER(c_int64)), ("byte_offset", c_uint64)]
+
+
+class pkc_class_view(Structure):
+    """A View of classtype values (pkc_abi.h): one DLTensor per field."""
+    _fields_ = [("layout", c_int32), ("nfields", c_int32), ("fields", POINTER(DLTensor))]
 
 
 class pkc_value(Union):
