@@ -122,7 +122,23 @@ static bool class_view_type(pkf_ctx *c, TSNode n, TSNode arg, pki_type elem, int
               "index it with one flat index", elem.cls->name, elem.cls->name);
     return false;
   }
-  (void)arg;
+  for (int i = 0; i < elem.cls->nmembers; i++) {
+    pki_type ft = elem.cls->members[i]->type;
+    if (ft.kind == PKI_BOOL || pki_is_int(ft.kind) || pki_is_float(ft.kind))
+      continue;
+    pki_error(c->d, pkf_span(arg), "class-view",
+              "a View of classtype '%s' holds scalar fields only, but field 'self.%s' is %s; "
+              "store that field's values in a View of their own",
+              elem.cls->name, elem.cls->members[i]->name,
+              pki_type_str(c->m->arena, ft));
+    return false;
+  }
+  if (!elem.cls->nmembers) {
+    pki_error(c->d, pkf_span(arg), "class-view",
+              "classtype '%s' has no fields, so a View of it holds nothing; give its __init__ "
+              "fields (self.x: float = x)", elem.cls->name);
+    return false;
+  }
   *out = pki_view(PKI_CLASS, rank, PKI_LAYOUT_DEFAULT);
   out->cls = elem.cls;
   return true;

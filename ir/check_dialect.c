@@ -638,3 +638,33 @@ void pki_ck_list(pki_ck *c, pki_expr *e, pki_type want) {
                               pki_sprintf(c->m->arena, "in a List[%s]", pki_kind_name(k)));
   e->type = pki_array_type(k, e->nargs);
 }
+
+/* Views of classtype values (docs/DIALECT.md 3.4): arguments of FunctionSty
+ * workunits only (the functor is a template per layout), at most
+ * PKI_MAX_CLASS_VIEWS of them (2^n instantiations). */
+void pki_ck_class_views(pki_ck *c, pki_entity *e) {
+  for (int i = 0; i < e->nmembers; i++)
+    if (pki_is_class_view(e->members[i]->type))
+      pki_error(c->d, e->members[i]->span, "class-view",
+                "data member 'self.%s' is a View of classtype '%s', which only a FunctionSty "
+                "@pk.workunit can take for now; pass it as a workunit argument",
+                e->members[i]->name, e->members[i]->type.cls->name);
+  for (int j = 0; j < e->nfuncs; j++) {
+    pki_func *f = e->funcs[j];
+    int n = 0;
+    for (int k = 0; f && k < f->nparams; k++) {
+      pki_var *p = f->params[k];
+      if (!pki_is_class_view(p->type))
+        continue;
+      if (!f->is_workunit || e->kind != PKI_ENT_WORKUNIT)
+        pki_error(c->d, p->span, "class-view",
+                  "parameter '%s' of '%s' is a View of classtype '%s', which only a "
+                  "FunctionSty @pk.workunit can take for now; pass its element %s[i] (a %s) "
+                  "instead", p->name, f->name, p->type.cls->name, p->name, p->type.cls->name);
+      else if (++n > PKI_MAX_CLASS_VIEWS)
+        pki_error(c->d, p->span, "class-view",
+                  "'%s' takes more than %d Views of classtypes (each doubles the kernels "
+                  "built: AoS and SoA); pass fewer", f->name, PKI_MAX_CLASS_VIEWS);
+    }
+  }
+}
