@@ -77,21 +77,22 @@ static void ref_struct(pkb_ctx *c, const pki_entity *e) {
   }
   pkb_nl(b);
   pkb_line(b, "KOKKOS_INLINE_FUNCTION operator %s() const {", n);
-  pkb_line(b, "  %s v;", n);
+  pkb_line(b, "  %s pkc_v;", n);
   for (int i = 0; i < e->nmembers; i++) {
     const char *f = pkb_ident(c->m->arena, e->members[i]->name);
-    pkb_line(b, "  v.%s = %s;", f, f);
+    pkb_line(b, "  pkc_v.%s = %s;", f, f);
   }
-  pkb_line(b, "  return v;");
+  pkb_line(b, "  return pkc_v;");
   pkb_line(b, "}");
-  static const char *const from[] = {"const %s &v", "const %s_ref &v"};
+  /* pkc_v: no field is called so (the pkc_ prefix is pkc's, docs/NAMING.md) */
+  static const char *const from[] = {"const %s &pkc_v", "const %s_ref &pkc_v"};
   for (int k = 0; k < 2; k++) {
     pkb_begin(b, "KOKKOS_INLINE_FUNCTION const %s_ref &operator=(", n);
     pkb_putf(b, from[k], n);
     pkb_put(b, ") const {\n");
     for (int i = 0; i < e->nmembers; i++) {
       const char *f = pkb_ident(c->m->arena, e->members[i]->name);
-      pkb_line(b, "  %s = v.%s;", f, f);
+      pkb_line(b, "  %s = pkc_v.%s;", f, f);
     }
     pkb_line(b, "  return *this;");
     pkb_line(b, "}");
@@ -117,13 +118,14 @@ static void soa_struct(pkb_ctx *c, const pki_entity *e) {
     pkb_put(b, ";\n");
   }
   pkb_nl(b);
-  pkb_line(b, "KOKKOS_INLINE_FUNCTION %s_ref operator()(const int64_t i) const {", n);
+  pkb_line(b, "KOKKOS_INLINE_FUNCTION %s_ref operator()(const int64_t pkc_i) const {", n);
   pkb_begin(b, "  return {");
   for (int i = 0; i < e->nmembers; i++)
-    pkb_putf(b, "%s%s(i)", i ? ", " : "", pkb_ident(c->m->arena, e->members[i]->name));
+    pkb_putf(b, "%s%s(pkc_i)", i ? ", " : "", pkb_ident(c->m->arena, e->members[i]->name));
   pkb_put(b, "};\n");
   pkb_line(b, "}");
-  pkb_line(b, "KOKKOS_INLINE_FUNCTION size_t extent(const int d) const { return %s.extent(d); }",
+  pkb_line(b, "KOKKOS_INLINE_FUNCTION size_t extent(const int pkc_d) const { "
+              "return %s.extent(pkc_d); }",
            pkb_ident(c->m->arena, e->members[0]->name));
   b->indent--;
   pkb_line(b, "};");
