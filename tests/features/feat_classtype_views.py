@@ -64,6 +64,11 @@ def calls(i: int, p: pk.View1D[Particle], out: pk.View1D[pk.double]):
     out[i] = momentum(p[i]) + p[i].energy()
 
 
+@pk.workunit(q=pk.ViewTypeInfo(layout=pk.SoA))
+def soa_only(i: int, p: pk.View1D[Particle], q: pk.View1D[Particle]):
+    q[i].vx = p[i].x
+
+
 @pk.workunit
 def total_energy(i: int, acc: pk.Acc[pk.double], p: pk.View1D[Particle]):
     acc += p[i].energy()
@@ -119,6 +124,18 @@ def main():
         check(f"{name} by value and method", out, m0 * vx1 + 0.5 * m0 * vx1 * vx1)
         e = pk.parallel_reduce(n, total_energy, p=p)
         check(f"{name} reduction", e, np.sum(0.5 * m0 * vx1 * vx1))
+
+        q = pk.View([n], Particle, layout=pk.SoA)   # layout fixed by pk.ViewTypeInfo
+        pk.parallel_for(n, soa_only, p=p, q=q)
+        check(f"{name} -> fixed SoA", q.vx, x0 + 0.5 * vx0)
+        try:
+            pk.parallel_for(n, soa_only, p=p, q=pk.View([n], Particle, layout=pk.AoS))
+            print(f"BAD {name}: an AoS View was taken for a pk.SoA parameter")
+            sys.exit(1)
+        except TypeError as e:
+            if "soa_only: argument 'q': expected a SoA View, got AoS" not in str(e):
+                print(f"BAD {name}: {e}")
+                sys.exit(1)
     print("OK")
 
 
