@@ -97,7 +97,8 @@ class ClassView:
     `p.extent(0)`, `p.fields`, printing. Kernels take it as a View1D of the
     classtype, built for both layouts."""
 
-    __slots__ = ("_cls", "_fields", "layout", "_a", "_cols", "_cv", "_keep", "__weakref__")
+    __slots__ = ("_cls", "_fields", "layout", "_a", "_cols", "_cv", "_keep", "_dev", "_hv",
+                 "_dv", "__weakref__")
 
     def __init__(self, shape, cls, layout=None):
         from ._view import _shape_tuple
@@ -116,6 +117,9 @@ class ClassView:
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "_cv", None)
         object.__setattr__(self, "_keep", None)
+        object.__setattr__(self, "_dev", None)   # GPU backends: (DeviceMem per buffer, cv)
+        object.__setattr__(self, "_hv", True)    # the host arrays hold the current values
+        object.__setattr__(self, "_dv", False)   # the device copy holds them
         if layout is T.Layout.AoS:
             a = np.zeros(shp, dtype=struct_dtype(cls))
             cols = {n: a[n] for n, _ in self._fields}
@@ -129,12 +133,14 @@ class ClassView:
     def __getattr__(self, name):
         cols = object.__getattribute__(self, "_cols")
         if name in cols:
+            self._host(True)
             return _field_view(cols[name])
         raise AttributeError(f"View of classtype {self._cls.__name__} has no field or "
                              f"attribute '{name}'")
 
     def __setattr__(self, name, value):
         if name in self._cols:
+            self._host(True)
             self._cols[name][...] = value
             return
         raise AttributeError(f"View of classtype {self._cls.__name__}: cannot set '{name}' "
@@ -171,6 +177,7 @@ class ClassView:
     # -- numpy --
     def to_structured(self):
         """A structured numpy array of the values: for AoS the memory itself."""
+        self._host(True)
         if self._a is not None:
             return self._a
         np = numpy()
@@ -197,6 +204,68 @@ class ClassView:
         lay = "AoS" if self.layout is T.Layout.AoS else "SoA"
         body = numpy().array2string(self.to_structured(), separator=", ", prefix="View(")
         return f"View({body}, dtype={self._cls.__name__}, shape={self.shape}, layout={lay})"
+
+    # -- host/device coherence (GPU backends), as View's --
+    def _buffers(self):
+        """The host arrays holding the values: the struct array, or one per field."""
+        return [self._a] if self._a is not None else [self._cols[n] for n, _ in self._fields]
+
+    def _host(self, write):
+        """Makes the host arrays current; write: the caller may change them (the
+        device copy is stale then). Unbinds the View from cached call plans so
+        the next kernel call copies or marks again."""
+        from ._view import _unbind
+        from ._fusion import _q as held, flush
+        if held:
+            flush()
+        d = self._dev
+        if d is None:
+            return
+        if not self._hv:
+            for m, b in zip(d[0], self._buffers()):
+                if b.nbytes:
+                    m.copy(b.ctypes.data, 0, m.ptr, 1, b.nbytes)
+            object.__setattr__(self, "_hv", True)
+            _unbind(self)
+        if write and self._dv:
+            object.__setattr__(self, "_dv", False)
+            _unbind(self)
+
+    def _device_addr(self, desc):
+        """Address of a pkc_class_view over device copies of the buffers (made
+        on first use, refreshed from the host when stale); kernels may write
+        them, so the host arrays are stale afterwards."""
+        import ctypes
+        from . import _abi
+        from ._view import DeviceMem
+        bufs = self._buffers()
+        if self._dev is None:
+            mems = [DeviceMem(desc, b.nbytes) for b in bufs]
+            holders = []
+            for k, (n, dt) in enumerate(self._fields):
+                t = T.dtype_of_numpy(dt)
+                a = self._cols[n]
+                if self._a is not None:   # AoS: field n inside the one struct array
+                    ptr, est = mems[0].ptr + self._a.dtype.fields[n][1], a.strides[0] // dt.itemsize
+                else:
+                    ptr, est = mems[k].ptr, 1
+                holders.append(DLHolder.raw(self, ptr, a.shape, (est,), t.code, t.bits,
+                                            desc.device_type, 0))
+            arr = (_abi.DLTensor * len(holders))(*[h.tensor for h in holders])
+            cv = _abi.pkc_class_view()
+            cv.layout = _abi.LAYOUT_AOS if self._a is not None else _abi.LAYOUT_SOA
+            cv.nfields = len(holders)
+            cv.fields = ctypes.cast(arr, ctypes.POINTER(_abi.DLTensor))
+            object.__setattr__(self, "_dev", (mems, cv, holders, arr))
+            object.__setattr__(self, "_dv", False)
+        mems, cv = self._dev[0], self._dev[1]
+        if not self._dv:
+            for m, b in zip(mems, bufs):
+                if b.nbytes:
+                    m.copy(m.ptr, 1, b.ctypes.data, 0, b.nbytes)
+            object.__setattr__(self, "_dv", True)
+        object.__setattr__(self, "_hv", False)
+        return ctypes_addr(cv)
 
     # -- kernel argument (pkc_abi.h: pkc_class_view) --
     def _class_view_addr(self):

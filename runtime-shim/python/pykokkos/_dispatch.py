@@ -247,14 +247,12 @@ class Plan:
             raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected a View of "
                             f"a @pk.classtype (pk.View(shape, C, layout=pk.AoS or pk.SoA)), "
                             f"got {type(v).__name__}")
-        if self.dev:
-            raise TypeError(f"{self.kname}: argument '{self.names[i]}': Views of classtypes "
-                            "run on the host backends (serial, openmp) only for now")
         want = {_abi.LAYOUT_AOS: T.Layout.AoS, _abi.LAYOUT_SOA: T.Layout.SoA}.get(p.layout)
         if want is not None and v.layout is not want:
             raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected a "
                             f"{want.name} View, got {v.layout.name}; pk.to_layout converts")
-        self.args[i] = v._class_view_addr()
+        self.args[i] = (v._device_addr(self.module.desc) if self.dev else
+                        v._class_view_addr())
         self.last[i] = v
 
     def _check_host_array(self, i, p, a):
