@@ -231,8 +231,9 @@ def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1 << 20
     g = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
     reps = int(sys.argv[3]) if len(sys.argv) > 3 else 15
+    import os
     print(f"layout bench: {n} particles, {g} x {g} cells, {reps} reps, backend "
-          f"{pk.get_default_space() if hasattr(pk, 'get_default_space') else '?'}")
+          f"{os.environ.get('PKC_BACKEND', 'openmp')}")
     dt = 1e-3
     pa, ps = particles(n, pk.AoS), particles(n, pk.SoA)
     h = columns(pa, F)
