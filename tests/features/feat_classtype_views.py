@@ -70,6 +70,11 @@ def soa_only(i: int, p: pk.View1D[Particle], q: pk.View1D[Particle]):
 
 
 @pk.workunit
+def bump(i, p, by):   # unannotated: typed from its call site (pk.View of Particle)
+    p[i].hits += by
+
+
+@pk.workunit
 def total_energy(i: int, acc: pk.Acc[pk.double], p: pk.View1D[Particle]):
     acc += p[i].energy()
 
@@ -124,6 +129,10 @@ def main():
         check(f"{name} by value and method", out, m0 * vx1 + 0.5 * m0 * vx1 * vx1)
         e = pk.parallel_reduce(n, total_energy, p=p)
         check(f"{name} reduction", e, np.sum(0.5 * m0 * vx1 * vx1))
+
+        b = pk.View([n], Particle, layout=lay)
+        pk.parallel_for(n, bump, p=b, by=2)
+        check(f"{name} unannotated parameter", b.hits, np.full(n, 2))
 
         q = pk.View([n], Particle, layout=pk.SoA)   # layout fixed by pk.ViewTypeInfo
         pk.parallel_for(n, soa_only, p=p, q=q)
