@@ -124,6 +124,15 @@ static void soa_struct(pkb_ctx *c, const pki_entity *e) {
     pkb_putf(b, "%s%s(pkc_i)", i ? ", " : "", pkb_ident(c->m->arena, e->members[i]->name));
   pkb_put(b, "};\n");
   pkb_line(b, "}");
+  pkb_line(b, "#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)");
+  pkb_line(b, "%s_ref sink() const {  // --bounds-check: what an index past the extent uses", n);
+  pkb_line(b, "  %s &s = pkc::bounds_sink<%s>();", n, n);
+  pkb_begin(b, "  return {");
+  for (int i = 0; i < e->nmembers; i++)
+    pkb_putf(b, "%ss.%s", i ? ", " : "", pkb_ident(c->m->arena, e->members[i]->name));
+  pkb_put(b, "};\n");
+  pkb_line(b, "}");
+  pkb_line(b, "#endif");
   pkb_line(b, "KOKKOS_INLINE_FUNCTION size_t extent(const int pkc_d) const { "
               "return %s.extent(pkc_d); }",
            pkb_ident(c->m->arena, e->members[0]->name));

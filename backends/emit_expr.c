@@ -606,7 +606,7 @@ static void emit_index(pkb_ctx *c, const pki_expr *e) {
     }
   bool arr = e->args[0]->type.kind == PKI_ARRAY;
   if (c->o->bounds_check && !arr) { /* PKC_AT(v, i, j): pkc_kokkos.hpp, checked_at */
-    pkb_put(c->b, "PKC_AT(");
+    pkb_put(c->b, pki_is_class_view(e->args[0]->type) ? "PKC_AT_ELEM(" : "PKC_AT(");
     pkb_emit_expr(c, e->args[0]);
     pkb_put(c->b, ", ");
     emit_index_args(c, e->args + 1, e->nargs - 1);

@@ -341,6 +341,39 @@ KOKKOS_INLINE_FUNCTION auto checked_at(const V &v, const char *name, int line, I
   return &v(idx...);
 }
 
+#define PKC_AT_ELEM(v, ...) (pkc::checked_elem((v), #v, __LINE__, __VA_ARGS__))
+#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
+// What an access past the extent of a View of classtype values reads and
+// writes instead: the accessor's sink() (SoA: a proxy of a sink struct), else
+// the sink of the View's element type (AoS).
+template <class V>
+inline auto elem_sink(const V &v, int) -> decltype(v.sink()) { return v.sink(); }
+template <class V>
+inline typename V::non_const_value_type &elem_sink(const V &, long) {
+  return bounds_sink<typename V::non_const_value_type>();
+}
+#endif
+// p(idx...) of a View of classtype values in --bounds-check builds
+// (PKC_AT_ELEM): as checked_at, but the element may be a proxy (SoA), not an
+// lvalue.
+template <class V, class... I>
+KOKKOS_INLINE_FUNCTION auto checked_elem(const V &v, const char *name, int line, I... idx)
+    -> decltype(v(idx...)) {
+  const int64_t ix[] = {static_cast<int64_t>(idx)...};
+  for (int d = 0; d < static_cast<int>(sizeof...(I)); d++)
+    if (ix[d] < 0 || ix[d] >= static_cast<int64_t>(v.extent(d))) {
+#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
+      raise_out_of_bounds(name, line, d, ix[d], static_cast<int64_t>(v.extent(d)));
+      return elem_sink(v, 0);
+#else
+      (void)name;
+      (void)line;
+      Kokkos::abort("pkc --bounds-check: a View index is out of bounds");
+#endif
+    }
+  return v(idx...);
+}
+
 // ------------------------------------------------- Python arithmetic
 namespace impl {
 // b == -1 for a signed b: MIN / -1 and MIN % -1 trap in C++ (SIGFPE on x86),
