@@ -409,9 +409,9 @@ static void wrapper(pkb_ctx *c, const pki_func *f) {
     if (ns) {
       const char *targs = "";
       for (int k = 0; k < ns; k++)
-        targs = pki_sprintf(a, "%s%spkc_%s::%s_%s", targs, k ? ", " : "", c->m->name,
+        targs = pki_sprintf(a, "%s%spkc_%s::%s_%s<%d>", targs, k ? ", " : "", c->m->name,
                             pkb_ident(a, args[slots[k]]->type.cls->name),
-                            mask >> k & 1 ? "soa" : "aos");
+                            mask >> k & 1 ? "soa" : "aos", args[slots[k]]->type.rank);
       ty = pki_sprintf(a, "%s<%s>", fty, targs);
       if (mask) {
         pkb_begin(b, "if (");

@@ -108,11 +108,12 @@ static void ref_struct(pkb_ctx *c, const pki_entity *e) {
 static void soa_struct(pkb_ctx *c, const pki_entity *e) {
   pkb_buf *b = c->b;
   const char *n = cname(c, e);
-  pkb_line(b, "// A View of %s, struct of arrays: one View per field.", n);
+  pkb_line(b, "// A View of %s of rank R, struct of arrays: one View per field.", n);
+  pkb_line(b, "template <int R>");
   pkb_line(b, "struct %s_soa {", n);
   b->indent++;
   for (int i = 0; i < e->nmembers; i++) {
-    pkb_begin(b, "pkc::View<%s *, Kokkos::LayoutRight> ",
+    pkb_begin(b, "pkc::View<typename pkc::ptrs<%s, R>::type, Kokkos::LayoutRight> ",
               pkb_scalar_ctype(e->members[i]->type.kind));
     pkb_put_ident(b, e->members[i]->name);
     pkb_put(b, ";\n");
@@ -120,10 +121,11 @@ static void soa_struct(pkb_ctx *c, const pki_entity *e) {
   pkb_nl(b);
   /* forced: g++ otherwise keeps a functor's operator() doing several p(i) out
    * of the OpenMP loop (1.3-1.6x slower than one View per field) */
-  pkb_line(b, "KOKKOS_FORCEINLINE_FUNCTION %s_ref operator()(const int64_t pkc_i) const {", n);
+  pkb_line(b, "template <class... I>");
+  pkb_line(b, "KOKKOS_FORCEINLINE_FUNCTION %s_ref operator()(const I... pkc_i) const {", n);
   pkb_begin(b, "  return {");
   for (int i = 0; i < e->nmembers; i++)
-    pkb_putf(b, "%s%s(pkc_i)", i ? ", " : "", pkb_ident(c->m->arena, e->members[i]->name));
+    pkb_putf(b, "%s%s(pkc_i...)", i ? ", " : "", pkb_ident(c->m->arena, e->members[i]->name));
   pkb_put(b, "};\n");
   pkb_line(b, "}");
   pkb_line(b, "#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)");
@@ -163,20 +165,39 @@ static void field_table(pkb_ctx *c, const pki_entity *e) {
   pkb_nl(b);
 }
 
+/* Bit r of the result: some kernel of m takes a rank-r View of cls values. */
+static unsigned ranks_in_view(const pki_module *m, const pki_entity *cls) {
+  unsigned r = 0;
+  for (int i = 0; i < m->nentities; i++)
+    for (int k = 0; k < m->entities[i]->nfuncs; k++)
+      for (int j = 0; j < m->entities[i]->funcs[k]->nparams; j++) {
+        pki_type t = m->entities[i]->funcs[k]->params[j]->type;
+        if (pki_is_class_view(t) && t.cls == cls && t.rank > 0 && t.rank < 32)
+          r |= 1u << t.rank;
+      }
+  return r;
+}
+
 static void binders(pkb_ctx *c, const pki_entity *e) {
   pkb_buf *b = c->b;
   const char *n = cname(c, e);
-  pkb_line(b, "inline bool bind_class_view(%s_aos &v, const void *arg, const char *kernel, "
-              "const char *name,", n);
-  pkb_line(b, "                            char *err, size_t errlen) {");
-  pkb_line(b, "  return pkc::bind_aos<%s>(v, arg, %s_fields(), %d, \"%s\", kernel, name, err, "
-              "errlen);", n, n, e->nmembers, n);
-  pkb_line(b, "}");
-  pkb_line(b, "inline bool bind_class_view(%s_soa &v, const void *arg, const char *kernel, "
+  unsigned ranks = ranks_in_view(c->m, e);
+  for (int r = 1; r < 32; r++) {
+    if (!(ranks >> r & 1))
+      continue;
+    pkb_line(b, "inline bool bind_class_view(%s_aos<%d> &v, const void *arg, const char *kernel,",
+             n, r);
+    pkb_line(b, "                            const char *name, char *err, size_t errlen) {");
+    pkb_line(b, "  return pkc::bind_aos<%s>(v, arg, %s_fields(), %d, \"%s\", kernel, name, err, "
+                "errlen);", n, n, e->nmembers, n);
+    pkb_line(b, "}");
+  }
+  pkb_line(b, "template <int R>");
+  pkb_line(b, "inline bool bind_class_view(%s_soa<R> &v, const void *arg, const char *kernel, "
               "const char *name,", n);
   pkb_line(b, "                            char *err, size_t errlen) {");
   pkb_line(b, "  const pkc_class_view *cv = static_cast<const pkc_class_view *>(arg);");
-  pkb_line(b, "  if (!pkc::class_view_ok(cv, PKC_LAYOUT_SOA, %s_fields(), %d, \"%s\", kernel, "
+  pkb_line(b, "  if (!pkc::class_view_ok(cv, PKC_LAYOUT_SOA, R, %s_fields(), %d, \"%s\", kernel, "
               "name, err, errlen))", n, e->nmembers, n);
   pkb_line(b, "    return false;");
   for (int i = 0; i < e->nmembers; i++)
@@ -195,8 +216,10 @@ void pkb_class_view_types(pkb_ctx *c) {
       continue;
     const char *n = cname(c, e);
     pkb_line(c->b, "// ---- Views of @pk.classtype %s: AoS and SoA", e->name);
-    pkb_line(c->b, "// A View of %s, array of structs.", n);
-    pkb_line(c->b, "using %s_aos = pkc::View<%s *, Kokkos::LayoutRight>;", n, n);
+    pkb_line(c->b, "// A View of %s of rank R, array of structs.", n);
+    pkb_line(c->b, "template <int R>");
+    pkb_line(c->b, "using %s_aos = pkc::View<typename pkc::ptrs<%s, R>::type, Kokkos::LayoutRight>;",
+             n, n);
     pkb_nl(c->b);
     ref_struct(c, e);
     soa_struct(c, e);

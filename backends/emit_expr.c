@@ -67,7 +67,7 @@ static bool put_special_type(pkb_buf *b, pki_type t) {
   case PKI_VIEW:
     if (pki_is_class_view(t)) { /* emit_classview.c; DEFAULT: a template parameter */
       pkb_put_ident(b, t.cls ? t.cls->name : "void");
-      pkb_put(b, t.layout == PKI_LAYOUT_SOA ? "_soa" : "_aos");
+      pkb_putf(b, t.layout == PKI_LAYOUT_SOA ? "_soa<%d>" : "_aos<%d>", t.rank);
       return true;
     }
     if (t.space != PKI_SPACE_SCRATCH && t.layout != PKI_LAYOUT_STRIDE)

@@ -381,9 +381,7 @@ static void functor(pkb_ctx *c, const pki_entity *e) {
                pkb_class_view_tname(c->m->arena, args[i]));
   for (int i = 0; i < n; i++)
     if (pkb_class_view_default(args[i])) {
-      pkb_putf(b, ">  // %s_aos or %s_soa each\n",
-               pkb_ident(c->m->arena, args[i]->type.cls->name),
-               pkb_ident(c->m->arena, args[i]->type.cls->name));
+      pkb_put(b, ">  // each a C_aos<R> or C_soa<R>: one instantiation per layout\n");
       break;
     }
   pkb_line(b, "struct %s {", pkb_ident(c->m->arena, e->name));

@@ -624,6 +624,17 @@ inline bool bind_view(V &v, const void *arg, const char *kernel, const char *nam
 // module defines, per classtype C used so, C_aos (a View of C) and C_soa (one
 // View per field) and bind_class_view for both, on the helpers below.
 
+// T with R stars (ptrs<double, 2>::type is double **): the data type of a
+// rank-R View, for the module's C_aos<R> and C_soa<R>.
+template <class T, int R>
+struct ptrs {
+  using type = typename ptrs<T, R - 1>::type *;
+};
+template <class T>
+struct ptrs<T, 0> {
+  using type = T;
+};
+
 // One field of a classtype: its name, byte offset in the struct and dtype.
 struct field_desc {
   const char *name;
@@ -639,9 +650,9 @@ inline int32_t class_layout(const void *arg) {
 
 // Checks a class-View argument's header against the classtype cls; the
 // fields' dtypes, ranks, devices and shapes (all one extent).
-inline bool class_view_ok(const pkc_class_view *c, int32_t layout, const field_desc *f, int nf,
-                          const char *cls, const char *kernel, const char *name, char *err,
-                          size_t errlen) {
+inline bool class_view_ok(const pkc_class_view *c, int32_t layout, int rank, const field_desc *f,
+                          int nf, const char *cls, const char *kernel, const char *name,
+                          char *err, size_t errlen) {
   char msg[320];
   if (!c || c->layout != layout || c->nfields != nf || (nf && !c->fields)) {
     snprintf(msg, sizeof msg, "argument '%s': expected a View of classtype %s (%s, %d fields)",
@@ -650,10 +661,13 @@ inline bool class_view_ok(const pkc_class_view *c, int32_t layout, const field_d
   }
   for (int k = 0; k < nf; k++) {
     const DLTensor *t = &c->fields[k];
-    if (t->ndim != 1 || !t->shape || t->dtype.code != f[k].code || t->dtype.bits != f[k].bits ||
-        t->dtype.lanes != 1 || t->shape[0] != c->fields[0].shape[0] || t->shape[0] < 0) {
-      snprintf(msg, sizeof msg, "argument '%s': field '%s' of classtype %s: expected a 1-D %s "
-               "array of the View's extent, got %d-D %s", name, f[k].name, cls,
+    bool same = t->ndim == rank && t->shape && c->fields[0].shape;
+    for (int d = 0; same && d < rank; d++)
+      same = t->shape[d] == c->fields[0].shape[d] && t->shape[d] >= 0;
+    if (!same || t->dtype.code != f[k].code || t->dtype.bits != f[k].bits ||
+        t->dtype.lanes != 1) {
+      snprintf(msg, sizeof msg, "argument '%s': field '%s' of classtype %s: expected a %d-D %s "
+               "array of the View's extents, got %d-D %s", name, f[k].name, cls, rank,
                dtype_name(DLDataType{f[k].code, f[k].bits, 1}).c_str(),
                static_cast<int>(t->ndim), dtype_name(t->dtype).c_str());
       return !fail(err, errlen, kernel, msg);
@@ -672,18 +686,26 @@ inline bool class_view_ok(const pkc_class_view *c, int32_t layout, const field_d
 template <class S, class V>
 inline bool bind_aos(V &v, const void *arg, const field_desc *f, int nf, const char *cls,
                      const char *kernel, const char *name, char *err, size_t errlen) {
+  constexpr int rank = static_cast<int>(V::rank);
   const pkc_class_view *c = static_cast<const pkc_class_view *>(arg);
-  if (!class_view_ok(c, PKC_LAYOUT_AOS, f, nf, cls, kernel, name, err, errlen)) return false;
-  const int64_t n = nf ? c->fields[0].shape[0] : 0;
+  if (!class_view_ok(c, PKC_LAYOUT_AOS, rank, f, nf, cls, kernel, name, err, errlen))
+    return false;
+  int64_t n = nf ? 1 : 0;
+  for (int d = 0; d < rank && nf; d++) n *= c->fields[0].shape[d];
   char *base = nf && c->fields[0].data
                    ? static_cast<char *>(c->fields[0].data) + c->fields[0].byte_offset - f[0].offset
                    : nullptr;
   for (int k = 0; k < nf && n > 0; k++) {
     const DLTensor *t = &c->fields[k];
-    const int64_t st = t->strides ? t->strides[0] : 1;
     char *at = t->data ? static_cast<char *>(t->data) + t->byte_offset : nullptr;
-    if (!base || at != base + f[k].offset ||
-        (n > 1 && st * (f[k].bits / 8) != static_cast<int64_t>(sizeof(S)))) {
+    bool strided = true;  // C order of the structs: field stride * size = struct stride
+    int64_t expect = static_cast<int64_t>(sizeof(S));
+    for (int d = rank - 1; d >= 0; d--) {
+      int64_t st = t->strides ? t->strides[d] * (f[k].bits / 8) : expect;
+      strided = strided && (t->shape[d] == 1 || st == expect);
+      expect *= t->shape[d];
+    }
+    if (!base || at != base + f[k].offset || !strided) {
       char msg[320];
       snprintf(msg, sizeof msg, "argument '%s': field '%s' does not lie in one array of %s "
                "structs (%zu bytes each, the field at byte %zu); pass a View made with "
@@ -692,7 +714,8 @@ inline bool bind_aos(V &v, const void *arg, const field_desc *f, int nf, const c
       return !fail(err, errlen, kernel, msg);
     }
   }
-  rebind(v, V(reinterpret_cast<S *>(base), static_cast<size_t>(n)));
+  rebind(v, make_view<V>(reinterpret_cast<S *>(base), c->fields[0].shape,
+                         std::make_index_sequence<static_cast<size_t>(rank)>()));
   return true;
 }
 

@@ -105,8 +105,8 @@ static bool scalar_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   return true;
 }
 
-/* pk.View1D[C] of a @pk.classtype C (its layout, AoS or SoA, is the
- * argument's: the kernel is built for both). Rank 1 only for now. */
+/* pk.View1D[C]..pk.View3D[C] of a @pk.classtype C (its layout, AoS or SoA,
+ * is the argument's: the kernel is built for both). */
 static bool class_view_type(pkf_ctx *c, TSNode n, TSNode arg, pki_type elem, int rank,
                             uint32_t nargs, pki_type *out) {
   if (nargs > 2) {
@@ -116,10 +116,10 @@ static bool class_view_type(pkf_ctx *c, TSNode n, TSNode arg, pki_type elem, int
               elem.cls->name, elem.cls->name);
     return false;
   }
-  if (rank != 1) {
+  if (rank > 3) {
     pki_error(c->d, pkf_span(n), "unsupported-type",
-              "Views of classtype '%s' have rank 1 for now; use pk.View1D[%s] and "
-              "index it with one flat index", elem.cls->name, elem.cls->name);
+              "Views of classtype '%s' have rank 1 to 3; use pk.View3D[%s] or less and "
+              "flatten the other indices", elem.cls->name, elem.cls->name);
     return false;
   }
   for (int i = 0; i < elem.cls->nmembers; i++) {

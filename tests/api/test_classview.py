@@ -48,8 +48,8 @@ class Allocation(unittest.TestCase):
     def test_bad_layout_and_rank(self):
         with self.assertRaisesRegex(ValueError, "pk.AoS or pk.SoA"):
             pk.View([3], K.Particle, layout=pk.LayoutLeft)
-        with self.assertRaisesRegex(ValueError, "rank 1"):
-            pk.View([3, 2], K.Particle, layout=pk.SoA)
+        with self.assertRaisesRegex(ValueError, "rank 1 to 3"):
+            pk.View([3, 2, 2, 2], K.Particle, layout=pk.SoA)
 
     def test_default_layout_runs(self):
         p = pk.View([4], K.Particle)

@@ -91,11 +91,11 @@ def struct_dtype(cls):
 
 class ClassView:
     """A View of @pk.classtype values (host backends). layout is pk.AoS or
-    pk.SoA; `p.x` is field x as a View sharing the memory (strided for AoS),
-    `p.x = v` assigns all of field x, `np.asarray(p)` is a structured array
-    (the memory itself for AoS, a copy for SoA), `len(p)`, `p.shape`,
-    `p.extent(0)`, `p.fields`, printing. Kernels take it as a View1D of the
-    classtype, built for both layouts."""
+    pk.SoA, rank 1 to 3; `p.x` is field x as a View sharing the memory
+    (strided for AoS), `p.x = v` assigns all of field x, `np.asarray(p)` is a
+    structured array (the memory itself for AoS, a copy for SoA), `len(p)`,
+    `p.shape`, `p.extent(k)`, `p.fields`, printing. Kernels take it as a
+    View1D..View3D of the classtype, built for both layouts."""
 
     __slots__ = ("_cls", "_fields", "layout", "_a", "_cols", "_cv", "_keep", "_dev", "_hv",
                  "_dv", "__weakref__")
@@ -109,8 +109,8 @@ class ClassView:
             raise ValueError(f"pk.View of classtype {cls.__name__}: layout must be pk.AoS or "
                              f"pk.SoA, got {layout!r}")
         shp = _shape_tuple(shape)
-        if len(shp) != 1:
-            raise ValueError(f"pk.View of classtype {cls.__name__}: rank 1 only for now, got "
+        if not 1 <= len(shp) <= 3:
+            raise ValueError(f"pk.View of classtype {cls.__name__}: rank 1 to 3, got "
                              f"shape {list(shp)}")
         object.__setattr__(self, "_cls", cls)
         object.__setattr__(self, "_fields", class_fields(cls))
@@ -166,7 +166,8 @@ class ClassView:
 
     @property
     def size(self):
-        return self.shape[0]
+        """The number of elements (product of the extents)."""
+        return next(iter(self._cols.values())).size
 
     def extent(self, k):
         return self.shape[k]
@@ -245,11 +246,11 @@ class ClassView:
             for k, (n, dt) in enumerate(self._fields):
                 t = T.dtype_of_numpy(dt)
                 a = self._cols[n]
-                if self._a is not None:   # AoS: field n inside the one struct array
-                    ptr, est = mems[0].ptr + self._a.dtype.fields[n][1], a.strides[0] // dt.itemsize
-                else:
-                    ptr, est = mems[k].ptr, 1
-                holders.append(DLHolder.raw(self, ptr, a.shape, (est,), t.code, t.bits,
+                # AoS: field n inside the one struct array; SoA: its own (C order)
+                ptr = (mems[0].ptr + self._a.dtype.fields[n][1] if self._a is not None
+                       else mems[k].ptr)
+                est = tuple(st // dt.itemsize for st in a.strides)
+                holders.append(DLHolder.raw(self, ptr, a.shape, est, t.code, t.bits,
                                             desc.device_type, 0))
             arr = (_abi.DLTensor * len(holders))(*[h.tensor for h in holders])
             cv = _abi.pkc_class_view()

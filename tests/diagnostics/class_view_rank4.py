@@ -1,4 +1,4 @@
-# expect: 10:18: Views of classtype 'P' have rank 1 for now
+# expect: 10:18: Views of classtype 'P' have rank 1 to 3
 import pykokkos as pk
 
 @pk.classtype
@@ -7,5 +7,5 @@ class P:
         self.x: float = x
 
 @pk.workunit
-def k(i: int, p: pk.View2D[P]):
+def k(i: int, p: pk.View4D[P]):
     pass
