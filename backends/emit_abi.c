@@ -194,7 +194,7 @@ static void binder(pkb_ctx *c, const pki_entity *e) {
   pkb_nl(b);
 }
 
-static void bind_args(pkb_ctx *c, const pki_func *f) {
+static void bind_args(pkb_ctx *c, const pki_func *f, bool args_checked) {
   pkb_buf *b = c->b;
   pki_var *const *args;
   int n = pkb_kernel_args(f, &args);
@@ -209,7 +209,7 @@ static void bind_args(pkb_ctx *c, const pki_func *f) {
     pkb_line(b, "  return 1;");
     return;
   }
-  if (n)
+  if (n && !args_checked)
     pkb_line(b, "if (!args) return pkc::fail(err, errlen, kernel, \"missing arguments (args is NULL)\");");
   for (int i = 0; i < n; i++) {
     pkb_begin(b, "if (!");
@@ -424,7 +424,7 @@ static void wrapper(pkb_ctx *c, const pki_func *f) {
       b->indent++;
     }
     pkb_line(b, "%s f{};", ty);
-    bind_args(c, f);
+    bind_args(c, f, ns > 0);
     if (!f->is_main)
       pkb_abi_check_extents(c, f, "f");
     if (f->is_main)

@@ -311,14 +311,11 @@ def _field_view(arr):
 
 
 def default_layout():
-    """The layout of a classtype View made without one: SoA on GPU backends,
-    and on host backends the one bench/layout measured faster (docs/PERFORMANCE.md)."""
-    from ._loader import RUNTIME
-    try:
-        b = RUNTIME.backend()
-    except ValueError:
-        b = "openmp"
-    return T.Layout.SoA if b in ("cuda", "hip") else T.Layout.SoA
+    """The layout of a classtype View made without one: SoA on every backend
+    (on GPUs as Ripple; on host backends SoA measured faster in two of the
+    three bench/layout kernels, docs/PERFORMANCE.md). Change it here, per
+    backend (RUNTIME.backend()), if GPU measurements say otherwise."""
+    return T.Layout.SoA
 
 
 def to_layout(p, layout):
