@@ -88,11 +88,13 @@ void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f) {
   }
 }
 
-/* "pkc::bind_view(f.x, args[3], kernel, "x", err, errlen)" */
+/* "pkc::bind_view(f.x, args[3], kernel, "x", err, errlen)" (a View of
+ * classtype values: the module's bind_class_view, found by its argument) */
 static void put_bind_call(pkb_buf *b, const pki_var *v, int slot) {
-  pkb_putf(b, "pkc::%s(f.", v->type.kind == PKI_VIEW   ? "bind_view"
-                            : v->type.kind == PKI_POOL ? "bind_pool"
-                                                       : "bind_scalar");
+  pkb_putf(b, "%s(f.", pki_is_class_view(v->type) ? "bind_class_view"
+                       : v->type.kind == PKI_VIEW ? "pkc::bind_view"
+                       : v->type.kind == PKI_POOL ? "pkc::bind_pool"
+                                                  : "pkc::bind_scalar");
   pkb_put_ident(b, v->name);
   pkb_putf(b, ", args[%d], kernel, ", slot);
   pkb_put_cstr(b, v->name);
@@ -192,7 +194,7 @@ static void binder(pkb_ctx *c, const pki_entity *e) {
   pkb_nl(b);
 }
 
-static void bind_args(pkb_ctx *c, const pki_func *f) {
+static void bind_args(pkb_ctx *c, const pki_func *f, bool args_checked) {
   pkb_buf *b = c->b;
   pki_var *const *args;
   int n = pkb_kernel_args(f, &args);
@@ -207,7 +209,7 @@ static void bind_args(pkb_ctx *c, const pki_func *f) {
     pkb_line(b, "  return 1;");
     return;
   }
-  if (n)
+  if (n && !args_checked)
     pkb_line(b, "if (!args) return pkc::fail(err, errlen, kernel, \"missing arguments (args is NULL)\");");
   for (int i = 0; i < n; i++) {
     pkb_begin(b, "if (!");
@@ -420,15 +422,48 @@ static void wrapper(pkb_ctx *c, const pki_func *f) {
   b->indent++;
   if (!f->is_main)
     pkb_abi_check_policy(c, f);
-  pkb_line(b, "%s f{};", fty);
-  bind_args(c, f);
-  if (!f->is_main)
-    pkb_abi_check_extents(c, f, "f");
-  if (f->is_main)
-    launch_main(c, f);
-  else
-    pkb_abi_launch(c, f, fty, NULL);
-  pkb_line(b, "return 0;");
+  int slots[PKB_MAX_CLASS_VIEWS], ns = 0;
+  for (int i = 0; i < n && ns < PKB_MAX_CLASS_VIEWS; i++)
+    if (pkb_class_view_default(args[i]))
+      slots[ns++] = i;
+  if (ns)
+    pkb_line(b, "if (!args) return pkc::fail(err, errlen, kernel, \"missing arguments (args is "
+                "NULL)\");");
+  /* Views of classtype values: one instantiation per combination of their
+   * layouts (bit k of mask: SoA for slots[k]), chosen here, never in the kernel */
+  for (int mask = (1 << ns) - 1; mask >= 0; mask--) {
+    const char *ty = fty;
+    if (ns) {
+      const char *targs = "";
+      for (int k = 0; k < ns; k++)
+        targs = pki_sprintf(a, "%s%spkc_%s::%s_%s<%d>", targs, k ? ", " : "", c->m->name,
+                            pkb_ident(a, args[slots[k]]->type.cls->name),
+                            mask >> k & 1 ? "soa" : "aos", args[slots[k]]->type.rank);
+      ty = pki_sprintf(a, "%s<%s>", fty, targs);
+      if (mask) {
+        pkb_begin(b, "if (");
+        for (int k = 0; k < ns; k++)
+          pkb_putf(b, "%spkc::class_layout(args[%d]) == PKC_LAYOUT_%s", k ? " && " : "",
+                   slots[k], mask >> k & 1 ? "SOA" : "AOS");
+        pkb_put(b, ") {\n");
+      } else
+        pkb_line(b, "{");
+      b->indent++;
+    }
+    pkb_line(b, "%s f{};", ty);
+    bind_args(c, f, ns > 0);
+    if (!f->is_main)
+      pkb_abi_check_extents(c, f, "f");
+    if (f->is_main)
+      launch_main(c, f);
+    else
+      pkb_abi_launch(c, f, ty, NULL);
+    pkb_line(b, "return 0;");
+    if (ns) {
+      b->indent--;
+      pkb_line(b, "}");
+    }
+  }
   b->indent--;
   pkb_line(b, "});");
   b->indent--;
@@ -506,6 +541,17 @@ void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned
   bool view = v->type.kind == PKI_VIEW, pool = v->type.kind == PKI_POOL;
   const char *code = "0";
   int bits = 0;
+  if (pki_is_class_view(v->type)) { /* fields and layout come with the argument */
+    pkb_begin(b, "    {");
+    pkb_put_cstr(b, name);
+    pkb_putf(b, ", PKC_PARAM_CLASS_VIEW, 0, 0, %d, %s, %s%s},\n", v->type.rank,
+             v->type.layout == PKI_LAYOUT_AOS   ? "PKC_LAYOUT_AOS"
+             : v->type.layout == PKI_LAYOUT_SOA ? "PKC_LAYOUT_SOA"
+                                                : "PKC_LAYOUT_DEFAULT",
+             access_code(access ? access : PKI_ACCESS_READ),
+             from_global ? ", PKC_PARAM_FROM_GLOBAL" : ", 0");
+    return;
+  }
   if (!pool)
     dtype_of(view ? v->type.elem : v->type.kind, &code, &bits);
   pkb_begin(b, "    {");

@@ -65,6 +65,11 @@ static bool put_special_type(pkb_buf *b, pki_type t) {
   }
   case PKI_ARRAY: pkb_put(b, pkb_scalar_ctype(t.elem)); return true; /* + [n] after the name */
   case PKI_VIEW:
+    if (pki_is_class_view(t)) { /* emit_classview.c; DEFAULT: a template parameter */
+      pkb_put_ident(b, t.cls ? t.cls->name : "void");
+      pkb_putf(b, t.layout == PKI_LAYOUT_SOA ? "_soa<%d>" : "_aos<%d>", t.rank);
+      return true;
+    }
     if (t.space != PKI_SPACE_SCRATCH && t.layout != PKI_LAYOUT_STRIDE)
       return false;
     if (t.layout == PKI_LAYOUT_STRIDE && t.space != PKI_SPACE_SCRATCH) {
@@ -601,7 +606,7 @@ static void emit_index(pkb_ctx *c, const pki_expr *e) {
     }
   bool arr = e->args[0]->type.kind == PKI_ARRAY;
   if (c->o->bounds_check && !arr) { /* PKC_AT(v, i, j): pkc_kokkos.hpp, checked_at */
-    pkb_put(c->b, "PKC_AT(");
+    pkb_put(c->b, pki_is_class_view(e->args[0]->type) ? "PKC_AT_ELEM(" : "PKC_AT(");
     pkb_emit_expr(c, e->args[0]);
     pkb_put(c->b, ", ");
     emit_index_args(c, e->args + 1, e->nargs - 1);

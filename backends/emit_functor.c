@@ -83,7 +83,13 @@ static void put_param(pkb_buf *b, const pki_var *v) {
 
 /* A device-function parameter: classtype values the function changes are
  * passed by reference (Python passes objects by reference), others by value. */
-static void put_fparam(pkb_buf *b, const pki_func *f, const pki_var *v) {
+static void put_fparam(pkb_ctx *c, const pki_func *f, const pki_var *v) {
+  pkb_buf *b = c->b;
+  if (pkb_fparam_template(c->m, f, v)) { /* a local or an SoA element's proxy */
+    pkb_putf(b, "%s &&", pkb_fparam_tname(c->m->arena, v));
+    pkb_put_ident(b, v->name);
+    return;
+  }
   pkb_put_type(b, v->type);
   pkb_put(b, v->type.kind == PKI_CLASS && pki_param_written(f, v) ? " &" : " ");
   pkb_put_ident(b, v->name);
@@ -95,6 +101,7 @@ static void void_unread(pkb_ctx *c, const pki_func *f, const pki_var *v) {
 
 /* "KOKKOS_INLINE_FUNCTION double f(double x)" (+ " const" for members). */
 static void device_signature(pkb_ctx *c, const pki_func *f, bool member) {
+  pkb_template_head(c, f);
   pkb_begin(c->b, "KOKKOS_INLINE_FUNCTION ");
   pkb_put_type(c->b, f->ret);
   pkb_put(c->b, " ");
@@ -103,7 +110,7 @@ static void device_signature(pkb_ctx *c, const pki_func *f, bool member) {
   for (int i = 0; i < f->nparams; i++) {
     if (i)
       pkb_put(c->b, ", ");
-    put_fparam(c->b, f, f->params[i]);
+    put_fparam(c, f, f->params[i]);
   }
   pkb_put(c->b, member ? ") const" : ")");
 }
@@ -256,6 +263,7 @@ static void class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, met
   const char *qual = mode == OUT_OF_CLASS ? pki_sprintf(c->m->arena, "%s::", cls) : "";
   c->fn = f;
   pkb_nl(b);
+  pkb_template_head(c, f);
   if (f->is_ctor)
     pkb_begin(b, "KOKKOS_INLINE_FUNCTION %s%s(", qual, cls);
   else {
@@ -268,7 +276,7 @@ static void class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, met
   for (int i = 0; i < f->nparams; i++) {
     if (i)
       pkb_put(b, ", ");
-    put_fparam(b, f, f->params[i]);
+    put_fparam(c, f, f->params[i]);
   }
   bool cnst = !f->is_ctor && !writes_member(&f->body);
   if (mode == DECL_ONLY) {
@@ -290,6 +298,10 @@ static void class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, met
   pkb_line(b, "}");
   pkb_restore_line(c);
   c->fn = NULL;
+}
+
+void pkb_class_method_in(pkb_ctx *c, const pki_entity *e, const pki_func *f) {
+  class_method(c, e, f, IN_CLASS);
 }
 
 static void classtype(pkb_ctx *c, const pki_entity *e, bool deferred) {
@@ -380,20 +392,33 @@ static void functor(pkb_ctx *c, const pki_entity *e) {
   pkb_putf(b, "// %s %s (%s, line %u)\n",
            wl ? "@pk.workload" : cls ? "@pk.functor" : "@pk.workunit", e->name,
            wl ? "ClassStyWithMain" : cls ? "ClassSty" : "FunctionSty", (unsigned)e->span.line);
+  pki_var *const *args = NULL;
+  int n = cls ? (args = e->members, e->nmembers)
+              : (e->nfuncs ? pkb_kernel_args(e->funcs[0], &args) : 0);
+  for (int i = 0, k = 0; i < n; i++) /* Views of classtype values: one type per layout */
+    if (pkb_class_view_default(args[i]))
+      pkb_putf(b, "%s%s", k++ ? ", class " : "template <class ",
+               pkb_class_view_tname(c->m->arena, args[i]));
+  for (int i = 0; i < n; i++)
+    if (pkb_class_view_default(args[i])) {
+      pkb_put(b, ">  // each a C_aos<R> or C_soa<R>: one instantiation per layout\n");
+      break;
+    }
   pkb_line(b, "struct %s {", pkb_ident(c->m->arena, e->name));
   b->indent++;
   for (int i = 0; i < e->nfuncs; i++)
     if (e->funcs[i]->is_workunit)
       pkb_line(b, "struct %s {};", pkb_tag_name(c->m->arena, e->funcs[i]));
   pkb_fused_tags(c, e);
-  pki_var *const *args = NULL;
-  int n = cls ? (args = e->members, e->nmembers)
-              : (e->nfuncs ? pkb_kernel_args(e->funcs[0], &args) : 0);
   if (n)
     pkb_nl(b);
   for (int i = 0; i < n; i++) {
     pkb_begin(b, "%s", "");
-    put_param(b, args[i]);
+    if (pkb_class_view_default(args[i])) {
+      pkb_putf(b, "%s ", pkb_class_view_tname(c->m->arena, args[i]));
+      pkb_put_ident(b, args[i]->name);
+    } else
+      put_param(b, args[i]);
     pkb_put(b, ";\n");
   }
   pkb_fused_members(c, e);
@@ -447,6 +472,7 @@ static void gen_classtypes(pkb_ctx *c) {
       class_method(c, order[i], order[i]->funcs[k], OUT_OF_CLASS);
   if (any)
     pkb_nl(c->b);
+  pkb_class_view_types(c);
 }
 
 void pkb_gen_functors(pkb_ctx *c) {

@@ -76,6 +76,28 @@ typedef struct pkb_ctx {
  * with their Python names and lets pkb_emit_expr write those names. */
 void pkb_module_constants(pkb_ctx *c);
 
+/* ---- Views of classtype values (emit_classview.c) */
+/* At most this many View-of-classtype parameters per kernel (2^n instantiations;
+ * the checker reports more, pki_check: PKI_MAX_CLASS_VIEWS). */
+#define PKB_MAX_CLASS_VIEWS PKI_MAX_CLASS_VIEWS
+/* Some kernel of m takes a View of classtype cls values. */
+bool pkb_class_in_view(const pki_module *m, const pki_entity *cls);
+/* Device-function parameter p is a classtype f changes whose class some View
+ * holds: a forwarding reference of template type pkb_fparam_tname (binds a
+ * local and an SoA element's proxy alike). */
+bool pkb_fparam_template(const pki_module *m, const pki_func *f, const pki_var *p);
+const char *pkb_fparam_tname(pki_arena *a, const pki_var *p);
+/* "template <class pkc_T_p, ...>" before f's signature, if it has such parameters. */
+void pkb_template_head(pkb_ctx *c, const pki_func *f);
+/* v is a View of classtype values without a layout: a template parameter
+ * (pkb_class_view_tname) of its workunit's functor, instantiated per layout. */
+bool pkb_class_view_default(const pki_var *v);
+const char *pkb_class_view_tname(pki_arena *a, const pki_var *v);
+/* C_aos, C_ref, C_soa and bind_class_view of every classtype a View holds. */
+void pkb_class_view_types(pkb_ctx *c);
+/* emit_functor.c: classtype method f of e, defined inside the struct being written. */
+void pkb_class_method_in(pkb_ctx *c, const pki_entity *e, const pki_func *f);
+
 /* C++ spelling of a scalar kind ("int64_t") or a View type. */
 const char *pkb_scalar_ctype(pki_kind k);
 void pkb_put_type(pkb_buf *b, pki_type t);

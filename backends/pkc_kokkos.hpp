@@ -341,6 +341,39 @@ KOKKOS_INLINE_FUNCTION auto checked_at(const V &v, const char *name, int line, I
   return &v(idx...);
 }
 
+#define PKC_AT_ELEM(v, ...) (pkc::checked_elem((v), #v, __LINE__, __VA_ARGS__))
+#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
+// What an access past the extent of a View of classtype values reads and
+// writes instead: the accessor's sink() (SoA: a proxy of a sink struct), else
+// the sink of the View's element type (AoS).
+template <class V>
+inline auto elem_sink(const V &v, int) -> decltype(v.sink()) { return v.sink(); }
+template <class V>
+inline typename V::non_const_value_type &elem_sink(const V &, long) {
+  return bounds_sink<typename V::non_const_value_type>();
+}
+#endif
+// p(idx...) of a View of classtype values in --bounds-check builds
+// (PKC_AT_ELEM): as checked_at, but the element may be a proxy (SoA), not an
+// lvalue.
+template <class V, class... I>
+KOKKOS_INLINE_FUNCTION auto checked_elem(const V &v, const char *name, int line, I... idx)
+    -> decltype(v(idx...)) {
+  const int64_t ix[] = {static_cast<int64_t>(idx)...};
+  for (int d = 0; d < static_cast<int>(sizeof...(I)); d++)
+    if (ix[d] < 0 || ix[d] >= static_cast<int64_t>(v.extent(d))) {
+#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
+      raise_out_of_bounds(name, line, d, ix[d], static_cast<int64_t>(v.extent(d)));
+      return elem_sink(v, 0);
+#else
+      (void)name;
+      (void)line;
+      Kokkos::abort("pkc --bounds-check: a View index is out of bounds");
+#endif
+    }
+  return v(idx...);
+}
+
 // ------------------------------------------------- Python arithmetic
 namespace impl {
 // b == -1 for a signed b: MIN / -1 and MIN % -1 trap in C++ (SIGFPE on x86),
@@ -585,6 +618,115 @@ inline bool bind_view(V &v, const void *arg, const char *kernel, const char *nam
   T *p = reinterpret_cast<T *>(static_cast<char *>(t->data) + t->byte_offset);
   rebind(v, make_view<V>(p, t->shape, std::make_index_sequence<static_cast<size_t>(rank)>()));
   return true;
+}
+
+// ---- Views of @pk.classtype values (pkc_abi.h: pkc_class_view). The
+// module defines, per classtype C used so, C_aos (a View of C) and C_soa (one
+// View per field) and bind_class_view for both, on the helpers below.
+
+// T with R stars (ptrs<double, 2>::type is double **): the data type of a
+// rank-R View, for the module's C_aos<R> and C_soa<R>.
+template <class T, int R>
+struct ptrs {
+  using type = typename ptrs<T, R - 1>::type *;
+};
+template <class T>
+struct ptrs<T, 0> {
+  using type = T;
+};
+
+// One field of a classtype: its name, byte offset in the struct and dtype.
+struct field_desc {
+  const char *name;
+  size_t offset;
+  uint8_t code, bits;
+};
+
+// The layout of a class-View argument (PKC_LAYOUT_AOS or _SOA; 0 if NULL).
+inline int32_t class_layout(const void *arg) {
+  const pkc_class_view *c = static_cast<const pkc_class_view *>(arg);
+  return c ? c->layout : 0;
+}
+
+// Checks a class-View argument's header against the classtype cls; the
+// fields' dtypes, ranks, devices and shapes (all one extent).
+inline bool class_view_ok(const pkc_class_view *c, int32_t layout, int rank, const field_desc *f,
+                          int nf, const char *cls, const char *kernel, const char *name,
+                          char *err, size_t errlen) {
+  char msg[320];
+  if (!c || c->layout != layout || c->nfields != nf || (nf && !c->fields)) {
+    snprintf(msg, sizeof msg, "argument '%s': expected a View of classtype %s (%s, %d fields)",
+             name, cls, layout == PKC_LAYOUT_AOS ? "AoS" : "SoA", nf);
+    return !fail(err, errlen, kernel, msg);
+  }
+  for (int k = 0; k < nf; k++) {
+    const DLTensor *t = &c->fields[k];
+    bool same = t->ndim == rank && t->shape && c->fields[0].shape;
+    for (int d = 0; same && d < rank; d++)
+      same = t->shape[d] == c->fields[0].shape[d] && t->shape[d] >= 0;
+    if (!same || t->dtype.code != f[k].code || t->dtype.bits != f[k].bits ||
+        t->dtype.lanes != 1) {
+      snprintf(msg, sizeof msg, "argument '%s': field '%s' of classtype %s: expected a %d-D %s "
+               "array of the View's extents, got %d-D %s", name, f[k].name, cls, rank,
+               dtype_name(DLDataType{f[k].code, f[k].bits, 1}).c_str(),
+               static_cast<int>(t->ndim), dtype_name(t->dtype).c_str());
+      return !fail(err, errlen, kernel, msg);
+    }
+    if (!device_ok(t->device.device_type)) {
+      snprintf(msg, sizeof msg, "argument '%s': expected an array in %s, got one in %s", name,
+               device_name(device_type), device_name(t->device.device_type));
+      return !fail(err, errlen, kernel, msg);
+    }
+  }
+  return true;
+}
+
+// AoS: binds v, a View of S, to the struct array the field tensors lie in
+// (field k of element i at element i's address + f[k].offset).
+template <class S, class V>
+inline bool bind_aos(V &v, const void *arg, const field_desc *f, int nf, const char *cls,
+                     const char *kernel, const char *name, char *err, size_t errlen) {
+  constexpr int rank = static_cast<int>(V::rank);
+  const pkc_class_view *c = static_cast<const pkc_class_view *>(arg);
+  if (!class_view_ok(c, PKC_LAYOUT_AOS, rank, f, nf, cls, kernel, name, err, errlen))
+    return false;
+  int64_t n = nf ? 1 : 0;
+  for (int d = 0; d < rank && nf; d++) n *= c->fields[0].shape[d];
+  char *base = nf && c->fields[0].data
+                   ? static_cast<char *>(c->fields[0].data) + c->fields[0].byte_offset - f[0].offset
+                   : nullptr;
+  for (int k = 0; k < nf && n > 0; k++) {
+    const DLTensor *t = &c->fields[k];
+    char *at = t->data ? static_cast<char *>(t->data) + t->byte_offset : nullptr;
+    bool strided = true;  // C order of the structs: field stride * size = struct stride
+    int64_t expect = static_cast<int64_t>(sizeof(S));
+    for (int d = rank - 1; d >= 0; d--) {
+      int64_t st = t->strides ? t->strides[d] * (f[k].bits / 8) : expect;
+      strided = strided && (t->shape[d] == 1 || st == expect);
+      expect *= t->shape[d];
+    }
+    if (!base || at != base + f[k].offset || !strided) {
+      char msg[320];
+      snprintf(msg, sizeof msg, "argument '%s': field '%s' does not lie in one array of %s "
+               "structs (%zu bytes each, the field at byte %zu); pass a View made with "
+               "pk.View(shape, %s, layout=pk.AoS)", name, f[k].name, cls, sizeof(S),
+               f[k].offset, cls);
+      return !fail(err, errlen, kernel, msg);
+    }
+  }
+  rebind(v, make_view<V>(reinterpret_cast<S *>(base), c->fields[0].shape,
+                         std::make_index_sequence<static_cast<size_t>(rank)>()));
+  return true;
+}
+
+// SoA: binds field View fv from field tensor k of a checked class View.
+template <class FV>
+inline bool bind_soa_field(FV &fv, const void *arg, int k, const field_desc *f,
+                           const char *kernel, const char *name, char *err, size_t errlen) {
+  const pkc_class_view *c = static_cast<const pkc_class_view *>(arg);
+  char fname[160];
+  snprintf(fname, sizeof fname, "%s.%s", name, f[k].name);
+  return bind_view(fv, &c->fields[k], kernel, fname, err, errlen);
 }
 
 // Binds a scalar argument passed through a pkc_value slot.

@@ -179,6 +179,11 @@ static pki_type peek_type(pkf_ctx *c, TSNode n) {
     }
     return f ? f->type : pki_void_type;
   }
+  if (pkf_type_is(c, n, PKF_N_SUBSCRIPT)) { /* p[i] of a View of classtype values */
+    pki_type v = peek_type(c, pkf_field(c, n, PKF_F_VALUE));
+    if (pki_is_class_view(v))
+      return pki_class_type(v.cls);
+  }
   return pki_void_type;
 }
 
@@ -393,6 +398,25 @@ bool pkf_list_member_error(pkf_ctx *c, TSNode at, const char *name) {
   return true;
 }
 
+/* v[i].name where v is a parameter whose type is known only at the call (a
+ * View of classtype values needs its annotation): reported, true. */
+static bool untyped_elem_attr(pkf_ctx *c, TSNode attr, TSNode obj, const char *an) {
+  if (!pkf_type_is(c, obj, PKF_N_SUBSCRIPT))
+    return false;
+  TSNode base = pkf_field(c, obj, PKF_F_VALUE);
+  if (!pkf_type_is(c, base, PKF_N_IDENTIFIER))
+    return false;
+  const char *nm = pkf_text(c, base);
+  pki_var *v = pkf_lookup(c, nm, strlen(nm));
+  if (!v || v->kind != PKI_VAR_PARAM || v->type.kind != PKI_VOID)
+    return false;
+  pki_error(c->d, pkf_span(attr), "class-view",
+            "'%s.%s' needs the type of parameter '%s', which is known only at the call; "
+            "annotate it (%s: pk.View1D[C] for a View of @pk.classtype C values)",
+            pkf_text(c, obj), an, nm, nm);
+  return true;
+}
+
 bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
   TSNode obj = pkf_field(c, attr, PKF_F_OBJECT);
   const char *an = pkf_text(c, pkf_field(c, attr, PKF_F_ATTRIBUTE));
@@ -431,7 +455,7 @@ bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
   }
   pki_type t = peek_type(c, obj);
   if (t.kind != PKI_CLASS)
-    return false;
+    return untyped_elem_attr(c, attr, obj, an);
   pki_var *f = pki_entity_member(t.cls, an);
   if (!f) {
     pki_error(c->d, pkf_span(attr), "unknown-field", "classtype '%s' has no field '%s'",

@@ -318,6 +318,23 @@ static const char *pk_leaf(pkf_ctx *c, TSNode n) {
 
 static bool info_layout(pkf_ctx *c, TSNode v, pki_type *t) {
   const char *l = pk_leaf(c, v);
+  bool cls = pki_is_class_view(*t), soa = l && !strcmp(l, "SoA");
+  if (l && (soa || !strcmp(l, "AoS")) && cls) { /* Views of classtypes (DIALECT.md 3.4) */
+    t->layout = soa ? PKI_LAYOUT_SOA : PKI_LAYOUT_AOS;
+    return true;
+  }
+  if (cls && !(l && !strcmp(l, "LayoutDefault"))) {
+    pki_error(c->d, pkf_span(v), "bad-view-info",
+              "a View of classtype '%s' has layout pk.AoS or pk.SoA, not '%s'", t->cls->name,
+              pkf_text(c, v));
+    return false;
+  }
+  if (l && (soa || !strcmp(l, "AoS"))) {
+    pki_error(c->d, pkf_span(v), "bad-view-info",
+              "'%s' is a layout of Views of classtypes; a View of scalars has pk.LayoutLeft or "
+              "pk.LayoutRight", pkf_text(c, v));
+    return false;
+  }
   if (l && !strcmp(l, "LayoutLeft")) t->layout = PKI_LAYOUT_LEFT;
   else if (l && !strcmp(l, "LayoutRight")) t->layout = PKI_LAYOUT_RIGHT;
   else if (l && !strcmp(l, "LayoutDefault")) t->layout = PKI_LAYOUT_DEFAULT;
@@ -403,6 +420,12 @@ static void view_info(pkf_ctx *c, TSNode kw, pki_var *v) {
                 pkf_text(c, k));
     if (!ok)
       return;
+  }
+  if (pki_is_class_view(t) && (t.traits || t.space != PKI_SPACE_DEFAULT)) {
+    pki_error(c->d, pkf_span(val), "bad-view-info",
+              "a View of classtype '%s' takes pk.ViewTypeInfo(layout=pk.AoS or pk.SoA) only; "
+              "traits and spaces are not supported for it yet", t.cls->name);
+    return;
   }
   v->type = t;
 }

@@ -257,6 +257,12 @@ static bool view_type(pkf_ctx *c, TSNode call, pki_type *out) {
     }
   }
   pki_type e = pki_float_type;
+  if (!ts_node_is_null(dt) && pkf_type_quiet(c, dt, true, &e) && e.kind == PKI_CLASS &&
+      rank <= 3) { /* pk.View([n], C, layout=...): a View of classtype values, either layout */
+    *out = pki_view(PKI_CLASS, rank, PKI_LAYOUT_DEFAULT);
+    out->cls = e.cls;
+    return true;
+  }
   if (!ts_node_is_null(dt) && (!pkf_type_quiet(c, dt, true, &e) || !pki_is_numeric(e.kind)))
     return false; /* a failed guess is no error */
   *out = pki_view(e.kind, rank, rank > 1 ? lay : PKI_LAYOUT_DEFAULT);

@@ -135,6 +135,45 @@ static bool scalar_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   return true;
 }
 
+/* pk.View1D[C]..pk.View3D[C] of a @pk.classtype C (its layout, AoS or SoA,
+ * is the argument's: the kernel is built for both). */
+static bool class_view_type(pkf_ctx *c, TSNode n, TSNode arg, pki_type elem, int rank,
+                            uint32_t nargs, pki_type *out) {
+  if (nargs > 2) {
+    pki_error(c->d, pkf_span(n), "unsupported-type",
+              "a View of classtype '%s' takes no layout in the annotation; pass the View "
+              "made with pk.View(shape, %s, layout=pk.AoS or pk.SoA)",
+              elem.cls->name, elem.cls->name);
+    return false;
+  }
+  if (rank > 3) {
+    pki_error(c->d, pkf_span(n), "unsupported-type",
+              "Views of classtype '%s' have rank 1 to 3; use pk.View3D[%s] or less and "
+              "flatten the other indices", elem.cls->name, elem.cls->name);
+    return false;
+  }
+  for (int i = 0; i < elem.cls->nmembers; i++) {
+    pki_type ft = elem.cls->members[i]->type;
+    if (ft.kind == PKI_BOOL || pki_is_int(ft.kind) || pki_is_float(ft.kind))
+      continue;
+    pki_error(c->d, pkf_span(arg), "class-view",
+              "a View of classtype '%s' holds scalar fields only, but field 'self.%s' is %s; "
+              "store that field's values in a View of their own",
+              elem.cls->name, elem.cls->members[i]->name,
+              pki_type_str(c->m->arena, ft));
+    return false;
+  }
+  if (!elem.cls->nmembers) {
+    pki_error(c->d, pkf_span(arg), "class-view",
+              "classtype '%s' has no fields, so a View of it holds nothing; give its __init__ "
+              "fields (self.x: float = x)", elem.cls->name);
+    return false;
+  }
+  *out = pki_view(PKI_CLASS, rank, PKI_LAYOUT_DEFAULT);
+  out->cls = elem.cls;
+  return true;
+}
+
 /* pk.ViewND[T] / pk.Acc[T] */
 static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   TSNode name = pk_attr(c, pkf_field(c, n, PKF_F_VALUE));
@@ -164,6 +203,8 @@ static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   if (!rank)
     return bad_type(c, n, "unknown");
   pki_type elem;
+  if (space != PKI_SPACE_SCRATCH && pkf_class_annotation(c, pkf_unwrap_type(c, arg), &elem))
+    return class_view_type(c, n, arg, elem, rank, args.n, out);
   if (!scalar_type(c, pkf_unwrap_type(c, arg), true, &elem)) {
     TSNode el = pkf_unwrap_type(c, arg);
     pki_error(c->d, pkf_span(arg), "unknown-type",

@@ -720,6 +720,9 @@ static void on_var_use(walk *w, const pki_expr *e) {
   const pki_var *v = e->var;
   if (v->type.kind == PKI_POOL) {
     s->random = true;
+  } else if (pki_is_class_view(v->type)) { /* its kernels are instantiated per layout */
+    mark_unknown(w, e->span, pki_sprintf(w->sh->m->arena, "View '%s' holds classtype values, "
+                                         "whose kernels are not fused", v->name));
   } else if (v->type.kind == PKI_VIEW) {
     if (!vec_has(&w->sh->handled, e) && v->type.space != PKI_SPACE_SCRATCH)
       mark_unknown(w, e->span, pki_sprintf(w->sh->m->arena, "View '%s' is used as a whole "

@@ -510,7 +510,10 @@ void pki_ck_field(pki_ck *c, pki_expr *e, unsigned access) {
     return;
   }
   if (r) {
-    e->args[0] = r = pki_ck_expr(c, r);
+    if (pki_ck_class_elem(r) && (access & PKI_ACCESS_WRITE))
+      pki_ck_target(c, r, PKI_ACCESS_READ | PKI_ACCESS_WRITE); /* p[i].x = ...: writes p */
+    else
+      e->args[0] = r = pki_ck_expr(c, r);
     if (r->type.kind == PKI_VOID)
       return;
     if (r->type.kind != PKI_CLASS || !r->type.cls) {
@@ -634,4 +637,45 @@ void pki_ck_list(pki_ck *c, pki_expr *e, pki_type want) {
     e->args[i] = pki_ck_store(c, e->args[i], el, e->args[i]->span, "store",
                               pki_sprintf(c->m->arena, "in a List[%s]", pki_kind_name(k)));
   e->type = pki_array_type(k, e->nargs);
+}
+
+/* Views of classtype values (docs/DIALECT.md 3.4): arguments of FunctionSty
+ * workunits only (the functor is a template per layout), at most
+ * PKI_MAX_CLASS_VIEWS of them (2^n instantiations). */
+void pki_ck_class_views(pki_ck *c, pki_entity *e) {
+  for (int i = 0; i < e->nmembers; i++)
+    if (pki_is_class_view(e->members[i]->type))
+      pki_error(c->d, e->members[i]->span, "class-view",
+                "data member 'self.%s' is a View of classtype '%s', which only a FunctionSty "
+                "@pk.workunit can take for now; pass it as a workunit argument",
+                e->members[i]->name, e->members[i]->type.cls->name);
+  for (int j = 0; j < e->nfuncs; j++) {
+    pki_func *f = e->funcs[j];
+    int n = 0;
+    for (int k = 0; f && k < f->nparams; k++) {
+      pki_var *p = f->params[k];
+      if (!pki_is_class_view(p->type))
+        continue;
+      for (int m = 0; m < p->type.cls->nmembers; m++) { /* inferred: no annotation checked it */
+        pki_kind fk = p->type.cls->members[m]->type.kind;
+        if (fk != PKI_BOOL && !pki_is_int(fk) && !pki_is_float(fk)) {
+          pki_error(c->d, p->span, "class-view",
+                    "a View of classtype '%s' holds scalar fields only, but field 'self.%s' "
+                    "is %s; store that field's values in a View of their own", p->type.cls->name,
+                    p->type.cls->members[m]->name,
+                    pki_type_str(c->m->arena, p->type.cls->members[m]->type));
+          break;
+        }
+      }
+      if (!f->is_workunit || e->kind != PKI_ENT_WORKUNIT)
+        pki_error(c->d, p->span, "class-view",
+                  "parameter '%s' of '%s' is a View of classtype '%s', which only a "
+                  "FunctionSty @pk.workunit can take for now; pass its element %s[i] (a %s) "
+                  "instead", p->name, f->name, p->type.cls->name, p->name, p->type.cls->name);
+      else if (++n > PKI_MAX_CLASS_VIEWS)
+        pki_error(c->d, p->span, "class-view",
+                  "'%s' takes more than %d Views of classtypes (each doubles the kernels "
+                  "built: AoS and SoA); pass fewer", f->name, PKI_MAX_CLASS_VIEWS);
+    }
+  }
 }

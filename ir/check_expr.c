@@ -24,6 +24,12 @@ const char *pki_ck_op_sym(pki_op op) {
   return (unsigned)op < PKI_OP_COUNT && s[op] ? s[op] : "?";
 }
 
+bool pki_ck_class_elem(const pki_expr *e) {
+  return e && e->kind == PKI_E_INDEX && e->nargs > 0 && e->args[0] &&
+         e->args[0]->kind == PKI_E_VAR && e->args[0]->var &&
+         pki_is_class_view(e->args[0]->var->type);
+}
+
 void pki_ck_mark(pki_var *v, unsigned access) {
   if (v && (v->kind == PKI_VAR_PARAM || v->kind == PKI_VAR_MEMBER || v->kind == PKI_VAR_ACC ||
             (v->kind == PKI_VAR_INDEX && (access & PKI_ACCESS_WRITE)) ||
@@ -82,7 +88,9 @@ const char *pki_ck_place(pki_ck *c, const pki_expr *t) {
     const char *vn = v->kind == PKI_E_VAR && v->var ? v->var->name : "?";
     if (v->type.kind == PKI_ARRAY)
       return pki_sprintf(a, "to %s element of List '%s'", pki_kind_name(v->type.elem), vn);
-    return pki_sprintf(a, "to %s element of View%dD '%s'", pki_kind_name(v->type.elem),
+    return pki_sprintf(a, "to %s element of View%dD '%s'",
+                       pki_is_class_view(v->type) && v->type.cls ? v->type.cls->name
+                                                                 : pki_kind_name(v->type.elem),
                        v->type.rank, vn);
   }
   if (!t || t->kind != PKI_E_VAR || !t->var)
@@ -313,7 +321,7 @@ static void ck_index(pki_ck *c, pki_expr *e, unsigned access) {
     pki_error(c->d, e->span, "view-index", "View%dD '%s' needs %d ind%s, got %d", t.rank,
               name, t.rank, t.rank == 1 ? "ex" : "ices", n);
   else
-    e->type = pki_scalar(t.elem);
+    e->type = pki_is_class_view(t) ? pki_class_type(t.cls) : pki_scalar(t.elem);
   for (int i = 1; i < e->nargs && i <= t.rank; i++) {
     int64_t k;
     if (e->args[i] && pki_const_int(e->args[i], &k) && k < 0)
@@ -482,7 +490,8 @@ static pki_expr *ck_arg(pki_ck *c, pki_expr *a, pki_var *p, pki_func *g) {
     return a;
   const char *place = pki_sprintf(c->m->arena, "to %s parameter '%s' of '%s'",
                                   tstr(c, p->type), p->name, g->name);
-  if (p->type.kind == PKI_CLASS && a->kind != PKI_E_VAR && pki_param_written(g, p)) {
+  if (p->type.kind == PKI_CLASS && a->kind != PKI_E_VAR && !pki_ck_class_elem(a) &&
+      pki_param_written(g, p)) {
     pki_error(c->d, a->span, "classtype-by-reference",
               "'%s' changes its parameter '%s', which is passed by reference as Python "
               "passes objects; pass a variable (store this value in a local first)",
@@ -520,6 +529,9 @@ void pki_ck_call_expr(pki_ck *c, pki_expr *e, bool as_stmt) {
       a = pki_ck_expr(c, a);
     }
     e->args[i] = ck_arg(c, a, p, g);
+    if (g && pki_ck_class_elem(a) && (p ? pki_param_written(g, p)
+                                        : g->is_method && i == 0 && pki_func_writes_self(g)))
+      pki_ck_mark(a->args[0]->var, PKI_ACCESS_READ | PKI_ACCESS_WRITE); /* p[i] changed */
   }
   if (!g)
     return;

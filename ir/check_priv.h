@@ -66,6 +66,10 @@ pki_expr *pki_ck_store(pki_ck *c, pki_expr *e, pki_type to, pki_span at,
 const char *pki_ck_place(pki_ck *c, const pki_expr *target);
 /* Adds access bits to a kernel-visible variable (param, member, acc). */
 void pki_ck_mark(pki_var *v, unsigned access);
+/* Where Views of classtype values may be (check_dialect.c). */
+void pki_ck_class_views(pki_ck *c, pki_entity *e);
+/* e is p[i] of a View of classtype values p (a variable). */
+bool pki_ck_class_elem(const pki_expr *e);
 const char *pki_ck_op_sym(pki_op op);
 
 /* check.c */

@@ -216,7 +216,7 @@ bool pki_type_eq(pki_type a, pki_type b) {
   switch (a.kind) {
   case PKI_VIEW:
     return a.elem == b.elem && a.rank == b.rank && a.layout == b.layout &&
-           a.traits == b.traits && a.space == b.space;
+           a.traits == b.traits && a.space == b.space && a.cls == b.cls;
   case PKI_CLASS: return a.cls == b.cls;
   case PKI_ARRAY: return a.elem == b.elem && a.length == b.length;
   case PKI_POOL: case PKI_RAND_STATE: return a.rank == b.rank;
@@ -225,6 +225,8 @@ bool pki_type_eq(pki_type a, pki_type b) {
   default: return true;
   }
 }
+
+bool pki_is_class_view(pki_type t) { return t.kind == PKI_VIEW && t.elem == PKI_CLASS; }
 
 bool pki_is_int(pki_kind k) { return k >= PKI_I8 && k <= PKI_U64; }
 bool pki_is_signed(pki_kind k) { return k >= PKI_I8 && k <= PKI_I64; }
@@ -274,8 +276,11 @@ const char *pki_type_str(pki_arena *a, pki_type t) {
   const char *layout = t.layout == PKI_LAYOUT_RIGHT    ? ", LayoutRight"
                        : t.layout == PKI_LAYOUT_LEFT   ? ", LayoutLeft"
                        : t.layout == PKI_LAYOUT_STRIDE ? ", LayoutStride"
+                       : t.layout == PKI_LAYOUT_AOS    ? ", AoS"
+                       : t.layout == PKI_LAYOUT_SOA    ? ", SoA"
                                                        : "";
-  return pki_sprintf(a, "View%dD[%s%s]", t.rank, pki_kind_name(t.elem), layout);
+  const char *elem = pki_is_class_view(t) && t.cls ? t.cls->name : pki_kind_name(t.elem);
+  return pki_sprintf(a, "View%dD[%s%s]", t.rank, elem, layout);
 }
 
 /* ------------------------------------------------------------- builtins */

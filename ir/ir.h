@@ -114,7 +114,11 @@ typedef enum pki_layout {
   PKI_LAYOUT_DEFAULT = 0, /* the execution space's array_layout */
   PKI_LAYOUT_RIGHT,
   PKI_LAYOUT_LEFT,
-  PKI_LAYOUT_STRIDE /* subviews (Kokkos::LayoutStride; emitted as auto) */
+  PKI_LAYOUT_STRIDE, /* subviews (Kokkos::LayoutStride; emitted as auto) */
+  /* Views of a @pk.classtype (elem PKI_CLASS): PKI_LAYOUT_DEFAULT there means
+   * either, the kernel is instantiated for both and the wrapper picks one */
+  PKI_LAYOUT_AOS, /* array of structs: Kokkos::View<T *> of the struct */
+  PKI_LAYOUT_SOA  /* struct of arrays: one View per field behind an accessor */
 } pki_layout;
 
 typedef enum pki_space {
@@ -133,7 +137,7 @@ enum { /* View memory traits (bit set) */
 /* Types are small values, compared with pki_type_eq. */
 typedef struct pki_type {
   pki_kind kind;
-  pki_kind elem; /* PKI_VIEW: element kind */
+  pki_kind elem; /* PKI_VIEW: element kind (PKI_CLASS: a View of classtype cls) */
   int rank;      /* PKI_VIEW: 1..8 */
   pki_layout layout;
   unsigned traits;
@@ -141,7 +145,7 @@ typedef struct pki_type {
   int length;               /* PKI_ARRAY: number of elements */
   /* PKI_ARRAY uses rank too: 0 for a List[T]; for a List[List[T]] the number
    * of columns (stored flat, row by row: m[r][k] is element r * rank + k) */
-  struct pki_entity *cls;   /* PKI_CLASS: the @pk.classtype entity */
+  struct pki_entity *cls;   /* PKI_CLASS, and PKI_VIEW of elem PKI_CLASS: the @pk.classtype */
 } pki_type;
 
 extern const pki_type pki_void_type, pki_bool_type, pki_int_type /* I64 */,
@@ -151,6 +155,11 @@ pki_type pki_view(pki_kind elem, int rank, pki_layout layout);
 pki_type pki_class_type(struct pki_entity *cls);
 pki_type pki_array_type(pki_kind elem, int length);
 bool pki_type_eq(pki_type a, pki_type b);
+/* A workunit takes at most this many Views of classtype values (each doubles
+ * the instantiations of its functor: AoS and SoA). */
+#define PKI_MAX_CLASS_VIEWS 3
+/* t is a View whose elements are @pk.classtype values (t.cls). */
+bool pki_is_class_view(pki_type t);
 bool pki_is_int(pki_kind k);   /* signed or unsigned integer, not bool */
 bool pki_is_signed(pki_kind k);
 bool pki_is_float(pki_kind k);

@@ -62,8 +62,10 @@ typedef enum pkc_reducer {
 typedef enum pkc_param_kind {
   PKC_PARAM_SCALAR = 0, /* passed by value through a pkc_value slot */
   PKC_PARAM_VIEW = 1,   /* passed as a DLTensor* */
-  PKC_PARAM_POOL = 2    /* a random pool: a pkc_value whose .u is the handle from
+  PKC_PARAM_POOL = 2,   /* a random pool: a pkc_value whose .u is the handle from
                            pool_create; rank is 64 or 1024 (XorShift64/1024) */
+  PKC_PARAM_CLASS_VIEW = 3 /* a View of @pk.classtype values: a pkc_class_view*;
+                              dtype 0, layout PKC_LAYOUT_AOS/_SOA or DEFAULT (either) */
 } pkc_param_kind;
 
 /* View layouts, as in Kokkos. DEFAULT follows the execution space's
@@ -71,8 +73,21 @@ typedef enum pkc_param_kind {
 typedef enum pkc_layout {
   PKC_LAYOUT_DEFAULT = 0,
   PKC_LAYOUT_RIGHT = 1, /* row-major, C order */
-  PKC_LAYOUT_LEFT = 2   /* column-major, Fortran order */
+  PKC_LAYOUT_LEFT = 2,  /* column-major, Fortran order */
+  PKC_LAYOUT_AOS = 3,   /* Views of classtype values: an array of structs */
+  PKC_LAYOUT_SOA = 4    /* Views of classtype values: one array per field */
 } pkc_layout;
+
+/* A View of @pk.classtype values (PKC_PARAM_CLASS_VIEW), as one strided
+ * DLTensor per field in the order the classtype's __init__ declares them.
+ * AoS: the fields of one array of C structs (field k of element i at
+ * fields[0]'s element i plus the field's offset; strides in elements of each
+ * field). SoA: one contiguous array per field. Owned by the caller. */
+typedef struct pkc_class_view {
+  int32_t layout;          /* PKC_LAYOUT_AOS or PKC_LAYOUT_SOA */
+  int32_t nfields;
+  const DLTensor *fields;  /* nfields tensors, all of one shape */
+} pkc_class_view;
 
 /* How a kernel uses a parameter (bit set). */
 enum { PKC_ACCESS_READ = 1, PKC_ACCESS_WRITE = 2 };

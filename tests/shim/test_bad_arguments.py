@@ -363,5 +363,51 @@ class BoundsCheck(unittest.TestCase):
                 "dimension 1 (line 11)"], r.stderr)
 
 
+    def test_views_of_classtypes(self):
+        """p[idx[i]] of a View of classtype values, AoS and SoA: IndexError,
+        and the element past the extent is neither read nor written."""
+        import subprocess
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cbounds.py")
+            with open(path, "w") as f:
+                f.write(CLASS_BOUNDS_PROGRAM)
+            env = dict(os.environ, PKC_BOUNDS_CHECK="1",
+                       PYTHONPATH=os.path.join(ROOT, "runtime-shim", "python"))
+            r = subprocess.run([sys.executable, path], capture_output=True, text=True,
+                               env=env, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            want = ("pick: index 6 is out of bounds for View 'p' with extent 6 in "
+                    "dimension 0 (line 12)")
+            self.assertEqual(r.stdout.splitlines(), [want, "[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]"] * 2,
+                             r.stderr)
+
+
+CLASS_BOUNDS_PROGRAM = '''import numpy as np
+import pykokkos as pk
+
+@pk.classtype
+class P:
+    def __init__(self, x: float, y: float):
+        self.x: float = x
+        self.y: float = y
+
+@pk.workunit
+def pick(i: int, p: pk.View1D[P], idx: pk.View1D[pk.int64]):
+    p[idx[i]].y += p[idx[i]].x
+
+for lay in (pk.AoS, pk.SoA):
+    p = pk.View([6], P, layout=lay)
+    p.x = np.arange(6.0)
+    try:
+        pk.parallel_for(3, pick, p=p, idx=np.array([0, 6, 1]))
+        print("no error")
+    except IndexError as e:
+        print(e)
+    p.y = 0.0
+    pk.parallel_for(6, pick, p=p, idx=np.arange(6))
+    print(np.asarray(p.y).tolist())
+'''
+
+
 if __name__ == "__main__":
     unittest.main()

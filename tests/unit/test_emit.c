@@ -624,6 +624,66 @@ static void test_emit_int64_min(void **state) {
   pki_module_free(m);
 }
 
+/* A View of classtype values (issue 26): the classtype gets an AoS View
+ * alias, a proxy with its fields as references and its methods, and an SoA
+ * accessor of one View per field; the workunit's functor is a template over
+ * the View's type, and the C entry point picks the instantiation from the
+ * argument's layout; a function changing its classtype parameter takes any
+ * element (a forwarding reference). Kernels without such Views are not
+ * templates. */
+static void test_emit_class_view(void **state) {
+  (void)state;
+  static const char src[] = "import pykokkos as pk\n"
+                            "@pk.classtype\n"
+                            "class P:\n"
+                            "    def __init__(self, x: float, n: pk.int32):\n"
+                            "        self.x: float = x\n"
+                            "        self.n: pk.int32 = n\n"
+                            "    @pk.function\n"
+                            "    def bump(self):\n"
+                            "        self.n += 1\n"
+                            "@pk.function\n"
+                            "def twice(q: P):\n"
+                            "    q.x *= 2.0\n"
+                            "@pk.workunit\n"
+                            "def k(i: int, p: pk.View1D[P], w: pk.View1D[pk.double]):\n"
+                            "    p[i].x += w[i]\n"
+                            "    twice(p[i])\n"
+                            "    p[i].bump()\n"
+                            "@pk.workunit\n"
+                            "def plain(i: int, w: pk.View1D[pk.double]):\n"
+                            "    w[i] = 1.0\n";
+  char out[300], py[300], err[512] = "", path[400];
+  snprintf(out, sizeof out, "%s/cview.pk", tmpdir);
+  snprintf(py, sizeof py, "%s/cview.py", tmpdir);
+  pki_diags d = {0};
+  pki_module *m = pkf_lower(py, src, sizeof src - 1, &d);
+  assert_int_equal(d.errors + pki_check(m, &d), 0);
+  pkb_options o = opts(out);
+  o.line_directives = false;
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/cview.cpp", out);
+  char *cpp = slurp(path);
+  assert_non_null(cpp);
+  HAS(cpp, "using P_aos = pkc::View<typename pkc::ptrs<P, R>::type, Kokkos::LayoutRight>;");
+  HAS(cpp, "struct P_ref {\n  double &x;\n  int32_t &n;\n");
+  HAS(cpp, "struct P_soa {\n  pkc::View<typename pkc::ptrs<double, R>::type, Kokkos::LayoutRight> x;");
+  HAS(cpp, "return {x(pkc_i...), n(pkc_i...)};");
+  HAS(cpp, "template <class pkc_T_q>\nKOKKOS_INLINE_FUNCTION void twice(pkc_T_q &&q)");
+  HAS(cpp, "template <class pkc_view_p>  // each a C_aos<R> or C_soa<R>");
+  HAS(cpp, "  pkc_view_p p;\n");
+  HAS(cpp, "p(i).x += w(i);");
+  HAS(cpp, "p(i).bump();");
+  HAS(cpp, "if (pkc::class_layout(args[0]) == PKC_LAYOUT_SOA) {");
+  HAS(cpp, "pkc_cview::k<pkc_cview::P_soa<1>> f{};");
+  HAS(cpp, "pkc_cview::k<pkc_cview::P_aos<1>> f{};");
+  HAS(cpp, "{\"p\", PKC_PARAM_CLASS_VIEW, 0, 0, 1, PKC_LAYOUT_DEFAULT, PKC_ACCESS_READ | "
+           "PKC_ACCESS_WRITE, 0},");
+  HAS(cpp, "// @pk.workunit plain (FunctionSty, line 19)\nstruct plain {");
+  free(cpp);
+  pki_module_free(m);
+}
+
 static void test_emit_unchanged_keeps_mtime(void **state) {
   (void)state;
   char out[300], py[300], err[512] = "", path[400];
@@ -898,6 +958,7 @@ int main(void) {
       cmocka_unit_test(test_emit_constant_index),
       cmocka_unit_test(test_emit_shared_tables),
       cmocka_unit_test(test_emit_widening_decl),
+      cmocka_unit_test(test_emit_class_view),
       cmocka_unit_test(test_emit_unchanged_keeps_mtime),
       cmocka_unit_test(test_build_openmp_and_run),
       cmocka_unit_test(test_build_missing_backend),

@@ -47,6 +47,8 @@ Default = ExecutionSpace.Default
 HostSpace, CudaSpace, CudaUVMSpace, HIPSpace = (
     MemorySpace.HostSpace, MemorySpace.CudaSpace, MemorySpace.CudaUVMSpace,
     MemorySpace.HIPSpace)
+AoS, SoA = Layout.AoS, Layout.SoA   # layouts of Views of classtypes (_classview.py)
+from ._classview import to_layout  # noqa: E402
 LayoutRight, LayoutLeft, LayoutDefault = (Layout.LayoutRight, Layout.LayoutLeft,
                                           Layout.LayoutDefault)
 Atomic, RandomAccess, Restrict, Unmanaged = (Trait.Atomic, Trait.RandomAccess,
@@ -170,7 +172,8 @@ __all__ = [
     # spaces, layouts, traits, devices
     "ExecutionSpace", "ExecutionSpaceInstance", "MemorySpace", "Layout", "Trait",
     "Serial", "OpenMP", "Cuda", "HIP", "Default", "HostSpace", "CudaSpace",
-    "CudaUVMSpace", "HIPSpace", "LayoutRight", "LayoutLeft", "LayoutDefault",
+    "CudaUVMSpace", "HIPSpace", "LayoutRight", "LayoutLeft", "LayoutDefault", "AoS", "SoA",
+    "to_layout",
     "Atomic", "RandomAccess", "Restrict", "Unmanaged", "ViewTypeInfo",
     "set_default_space", "get_default_space", "get_default_precision",
     "set_device_id", "get_device_id", "is_host_execution_space", "DeviceExecutionSpace",

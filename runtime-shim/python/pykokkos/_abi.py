@@ -10,10 +10,10 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_int,
 from ._abiconst import (  # noqa: F401  (the enum values: one source, _abiconst)
     ABI_VERSION as PKC_ABI_VERSION, KERNEL_INFERRED, PATTERN_FOR, PATTERN_REDUCE,
     PATTERN_SCAN, PATTERN_MAIN, POLICY_RANGE, POLICY_MDRANGE, POLICY_TEAM,
-    PARAM_SCALAR, PARAM_VIEW, PARAM_POOL, REDUCER_SUM, REDUCER_PROD, REDUCER_MIN,
+    PARAM_SCALAR, PARAM_VIEW, PARAM_POOL, PARAM_CLASS_VIEW, REDUCER_SUM, REDUCER_PROD, REDUCER_MIN,
     REDUCER_MAX, REDUCER_MAXLOC, REDUCER_MINLOC, ACCESS_READ, ACCESS_WRITE,
     ERROR_RUNTIME, ERROR_VALUE, ERROR_ZERO_DIVISION, ERROR_INDEX, PARAM_FROM_GLOBAL,
-    LAYOUT_DEFAULT, LAYOUT_RIGHT, LAYOUT_LEFT, kDLCPU, kDLCUDA, kDLCUDAManaged, kDLROCM)
+    LAYOUT_DEFAULT, LAYOUT_RIGHT, LAYOUT_LEFT, LAYOUT_AOS, LAYOUT_SOA, kDLCPU, kDLCUDA, kDLCUDAManaged, kDLROCM)
 ITERATE_DEFAULT, ITERATE_RIGHT, ITERATE_LEFT = 0, 1, 2
 
 
@@ -29,6 +29,11 @@ class DLTensor(Structure):
     _fields_ = [("data", c_void_p), ("device", DLDevice), ("ndim", c_int),
                 ("dtype", DLDataType), ("shape", POINTER(c_int64)),
                 ("strides", POINTER(c_int64)), ("byte_offset", c_uint64)]
+
+
+class pkc_class_view(Structure):
+    """A View of classtype values (pkc_abi.h): one DLTensor per field."""
+    _fields_ = [("layout", c_int32), ("nfields", c_int32), ("fields", POINTER(DLTensor))]
 
 
 class pkc_value(Union):

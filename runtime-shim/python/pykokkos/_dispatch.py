@@ -162,7 +162,7 @@ class Plan:
         self.arrs = [None] * n          # DLHolder for raw arrays, per slot
         self.slots = [None] * n         # ctypes scalar per scalar slot
         for i, p in enumerate(self.params):
-            if p.kind != _abi.PARAM_VIEW:   # scalar or pool: a pkc_value slot
+            if p.kind not in (_abi.PARAM_VIEW, _abi.PARAM_CLASS_VIEW):   # a pkc_value slot
                 v = _abi.pkc_value()
                 c = p.dtype_code
                 typ = (ctypes.c_uint64 if p.kind == _abi.PARAM_POOL else
@@ -199,6 +199,8 @@ class Plan:
     def bind(self, i, v):
         """Points View slot i at v's DLTensor after checking dtype and rank."""
         p = self.params[i]
+        if p.kind == 3:   # _abi.PARAM_CLASS_VIEW
+            return self.bind_class_view(i, p, v)
         if v.__class__ is View or isinstance(v, View):
             dt = v._dt
             if not _dtype_ok(p, dt.code, dt.bits) or v._a.ndim != p.rank:
@@ -240,6 +242,23 @@ class Plan:
         h = self.arrs[i] = DLHolder(a, p.dtype_code, p.dtype_bits)
         self.args[i] = h.addr
         self.last[i] = UNBOUND
+
+    def bind_class_view(self, i, p, v):
+        """Points slot i at v's pkc_class_view (a View of classtype values; the
+        kernel checks its fields and picks the instantiation of its layout)."""
+        from ._classview import ClassView
+        from . import _abi
+        if not isinstance(v, ClassView):
+            raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected a View of "
+                            f"a @pk.classtype (pk.View(shape, C, layout=pk.AoS or pk.SoA)), "
+                            f"got {type(v).__name__}")
+        want = {_abi.LAYOUT_AOS: T.Layout.AoS, _abi.LAYOUT_SOA: T.Layout.SoA}.get(p.layout)
+        if want is not None and v.layout is not want:
+            raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected a "
+                            f"{want.name} View, got {v.layout.name}; pk.to_layout converts")
+        self.args[i] = (v._device_addr(self.module.desc) if self.dev else
+                        v._class_view_addr())
+        self.last[i] = v
 
     def _check_host_array(self, i, p, a):
         """Host arrays a kernel cannot take as they are: another byte order
@@ -561,7 +580,7 @@ def _gen_run(plan, class_sty):
     from . import _abi
     n = len(plan.params)
     kinds = [p.kind for p in plan.params]
-    views = [i for i in range(n) if kinds[i] == _abi.PARAM_VIEW]
+    views = [i for i in range(n) if kinds[i] in (_abi.PARAM_VIEW, _abi.PARAM_CLASS_VIEW)]
     pools = [i for i in range(n) if kinds[i] == _abi.PARAM_POOL]
     scal = [i for i in range(n) if kinds[i] == _abi.PARAM_SCALAR]
     pk = plan.kdesc.policy
@@ -688,7 +707,7 @@ def _fast_launcher(plan, run, cur, class_sty):
     for i, p in enumerate(plan.params):
         if p.flags & _abi.PARAM_FROM_GLOBAL or p.kind == _abi.PARAM_POOL:
             return None
-        if p.kind == _abi.PARAM_VIEW:
+        if p.kind in (_abi.PARAM_VIEW, _abi.PARAM_CLASS_VIEW):
             kinds.append(1), slots.append(0), ranges.append(None)
             continue
         slots.append(ctypes.addressof(plan.slots[i]))

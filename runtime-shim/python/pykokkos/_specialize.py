@@ -44,6 +44,12 @@ def type_of(kname, pname, v):
         return "int"
     if v.__class__ is float:
         return "float"
+    from ._classview import ClassView
+    if isinstance(v, ClassView):
+        c = v.dtype.__name__
+        raise TypeError(f"{kname}: argument '{pname}' is a View of classtype {c}, which a "
+                        f"parameter typed per call cannot take; annotate it "
+                        f"({pname}: pk.View1D[{c}])")
     if isinstance(v, View):
         dt, nd = v._dt, v._a.ndim
         name = getattr(dt, "np_name", None) or dt.name

@@ -266,7 +266,7 @@ MemorySpace = _enum("MemorySpace", ("HostSpace", "CudaSpace", "CudaUVMSpace",
                                     "HIPSpace", "HIPManagedSpace",
                                     "MemorySpaceDefault"))
 Layout = _enum("Layout", ("LayoutRight", "LayoutLeft", "LayoutStride",
-                          "LayoutDefault"))
+                          "LayoutDefault", "AoS", "SoA"))   # AoS/SoA: Views of classtypes
 Trait = _enum("Trait", ("Atomic", "RandomAccess", "Restrict", "Unmanaged",
                         "TraitDefault"))
 

@@ -232,6 +232,18 @@ class View:
     __slots__ = ("_a", "_dt", "_dl", "layout", "space", "trait", "_dev", "_hv",
                  "_dv", "_deflt", "_parent", "__weakref__")
 
+    def __new__(cls, shape=None, dtype=None, *args, **kw):
+        """pk.View(shape, C, layout=pk.AoS or pk.SoA) of a @pk.classtype C is a
+        ClassView (_classview.py); anything else a View."""
+        if cls is View and isinstance(dtype, type) and getattr(dtype, "_pk_classtype", None):
+            from ._classview import ClassView
+            extra = set(kw) - {"layout", "space", "trait"}
+            if args or extra:
+                raise TypeError(f"pk.View of classtype {dtype.__name__}: takes shape, the "
+                                "classtype and layout= only")
+            return ClassView(shape, dtype, kw.get("layout"))
+        return object.__new__(cls)
+
     def __init__(self, shape, dtype=T.float64, space=T.MemorySpace.MemorySpaceDefault,
                  layout=T.Layout.LayoutDefault, trait=T.Trait.TraitDefault,
                  array=None):

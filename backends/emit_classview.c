@@ -1,0 +1,229 @@
+/*
+ * emit_classview.c - Views of @pk.classtype values (docs/DIALECT.md 3.4):
+ * per classtype C that some kernel takes a View of, C_aos (a Kokkos View of
+ * the struct), C_ref (element i of an SoA View: the fields as references, with
+ * C's methods) and C_soa (one View per field; operator() gives a C_ref), and
+ * bind_class_view for both. Kernels taking such a View are functor templates
+ * instantiated per layout; the C entry point picks the instantiation from the
+ * argument's layout (no layout dispatch inside kernels).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "pkb_priv.h"
+
+static bool func_takes(const pki_func *f, const pki_entity *cls) {
+  for (int k = 0; k < f->nparams; k++)
+    if (pki_is_class_view(f->params[k]->type) && (!cls || f->params[k]->type.cls == cls))
+      return true;
+  return false;
+}
+
+bool pkb_class_in_view(const pki_module *m, const pki_entity *cls) {
+  for (int i = 0; i < m->nentities; i++)
+    for (int k = 0; k < m->entities[i]->nfuncs; k++)
+      if (func_takes(m->entities[i]->funcs[k], cls))
+        return true;
+  return false;
+}
+
+bool pkb_fparam_template(const pki_module *m, const pki_func *f, const pki_var *p) {
+  return p->type.kind == PKI_CLASS && p->type.cls && pki_param_written(f, p) &&
+         pkb_class_in_view(m, p->type.cls);
+}
+
+const char *pkb_fparam_tname(pki_arena *a, const pki_var *p) {
+  return pki_sprintf(a, "pkc_T_%s", pkb_ident(a, p->name));
+}
+
+void pkb_template_head(pkb_ctx *c, const pki_func *f) {
+  int n = 0;
+  for (int i = 0; i < f->nparams; i++) {
+    if (!pkb_fparam_template(c->m, f, f->params[i]))
+      continue;
+    const char *t = pkb_fparam_tname(c->m->arena, f->params[i]);
+    if (n++)
+      pkb_putf(c->b, ", class %s", t);
+    else
+      pkb_begin(c->b, "template <class %s", t);
+  }
+  if (n)
+    pkb_put(c->b, ">\n");
+}
+
+bool pkb_class_view_default(const pki_var *v) {
+  return pki_is_class_view(v->type) && v->type.layout == PKI_LAYOUT_DEFAULT;
+}
+
+const char *pkb_class_view_tname(pki_arena *a, const pki_var *v) {
+  return pki_sprintf(a, "pkc_view_%s", pkb_ident(a, v->name));
+}
+
+/* ------------------------------------------------------------ the types */
+
+static const char *cname(pkb_ctx *c, const pki_entity *e) { return pkb_ident(c->m->arena, e->name); }
+
+static void ref_struct(pkb_ctx *c, const pki_entity *e) {
+  pkb_buf *b = c->b;
+  const char *n = cname(c, e);
+  pkb_line(b, "// Element i of an SoA View of %s: its fields as references, and %s's methods.",
+           n, n);
+  pkb_line(b, "struct %s_ref {", n);
+  b->indent++;
+  for (int i = 0; i < e->nmembers; i++) {
+    pkb_begin(b, "%s &", pkb_scalar_ctype(e->members[i]->type.kind));
+    pkb_put_ident(b, e->members[i]->name);
+    pkb_put(b, ";\n");
+  }
+  pkb_nl(b);
+  pkb_line(b, "KOKKOS_FORCEINLINE_FUNCTION operator %s() const {", n);
+  pkb_line(b, "  %s pkc_v;", n);
+  for (int i = 0; i < e->nmembers; i++) {
+    const char *f = pkb_ident(c->m->arena, e->members[i]->name);
+    pkb_line(b, "  pkc_v.%s = %s;", f, f);
+  }
+  pkb_line(b, "  return pkc_v;");
+  pkb_line(b, "}");
+  /* pkc_v: no field is called so (the pkc_ prefix is pkc's, docs/NAMING.md) */
+  static const char *const from[] = {"const %s &pkc_v", "const %s_ref &pkc_v"};
+  for (int k = 0; k < 2; k++) {
+    pkb_begin(b, "KOKKOS_FORCEINLINE_FUNCTION const %s_ref &operator=(", n);
+    pkb_putf(b, from[k], n);
+    pkb_put(b, ") const {\n");
+    for (int i = 0; i < e->nmembers; i++) {
+      const char *f = pkb_ident(c->m->arena, e->members[i]->name);
+      pkb_line(b, "  %s = pkc_v.%s;", f, f);
+    }
+    pkb_line(b, "  return *this;");
+    pkb_line(b, "}");
+  }
+  for (int i = 0; i < e->nfuncs; i++)
+    if (!e->funcs[i]->is_ctor)
+      pkb_class_method_in(c, e, e->funcs[i]);
+  b->indent--;
+  pkb_line(b, "};");
+  pkb_nl(b);
+}
+
+static void soa_struct(pkb_ctx *c, const pki_entity *e) {
+  pkb_buf *b = c->b;
+  const char *n = cname(c, e);
+  pkb_line(b, "// A View of %s of rank R, struct of arrays: one View per field.", n);
+  pkb_line(b, "template <int R>");
+  pkb_line(b, "struct %s_soa {", n);
+  b->indent++;
+  for (int i = 0; i < e->nmembers; i++) {
+    pkb_begin(b, "pkc::View<typename pkc::ptrs<%s, R>::type, Kokkos::LayoutRight> ",
+              pkb_scalar_ctype(e->members[i]->type.kind));
+    pkb_put_ident(b, e->members[i]->name);
+    pkb_put(b, ";\n");
+  }
+  pkb_nl(b);
+  /* forced: g++ otherwise keeps a functor's operator() doing several p(i) out
+   * of the OpenMP loop (1.3-1.6x slower than one View per field) */
+  pkb_line(b, "template <class... I>");
+  pkb_line(b, "KOKKOS_FORCEINLINE_FUNCTION %s_ref operator()(const I... pkc_i) const {", n);
+  pkb_begin(b, "  return {");
+  for (int i = 0; i < e->nmembers; i++)
+    pkb_putf(b, "%s%s(pkc_i...)", i ? ", " : "", pkb_ident(c->m->arena, e->members[i]->name));
+  pkb_put(b, "};\n");
+  pkb_line(b, "}");
+  pkb_line(b, "#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)");
+  pkb_line(b, "%s_ref sink() const {  // --bounds-check: what an index past the extent uses", n);
+  pkb_line(b, "  %s &s = pkc::bounds_sink<%s>();", n, n);
+  pkb_begin(b, "  return {");
+  for (int i = 0; i < e->nmembers; i++)
+    pkb_putf(b, "%ss.%s", i ? ", " : "", pkb_ident(c->m->arena, e->members[i]->name));
+  pkb_put(b, "};\n");
+  pkb_line(b, "}");
+  pkb_line(b, "#endif");
+  pkb_line(b, "KOKKOS_INLINE_FUNCTION size_t extent(const int pkc_d) const { "
+              "return %s.extent(pkc_d); }",
+           pkb_ident(c->m->arena, e->members[0]->name));
+  b->indent--;
+  pkb_line(b, "};");
+  pkb_nl(b);
+}
+
+static void field_table(pkb_ctx *c, const pki_entity *e) {
+  pkb_buf *b = c->b;
+  const char *n = cname(c, e);
+  pkb_line(b, "// The fields of %s as the C entry points receive them (pkc_abi.h: pkc_class_view).",
+           n);
+  pkb_line(b, "inline const pkc::field_desc *%s_fields() {", n);
+  pkb_line(b, "  static const pkc::field_desc f[] = {");
+  for (int i = 0; i < e->nmembers; i++) {
+    const char *ct = pkb_scalar_ctype(e->members[i]->type.kind);
+    pkb_begin(b, "      {");
+    pkb_put_cstr(b, e->members[i]->name);
+    pkb_putf(b, ", offsetof(%s, %s), pkc::dtype<%s>::c, pkc::dtype<%s>::b},\n", n,
+             pkb_ident(c->m->arena, e->members[i]->name), ct, ct);
+  }
+  pkb_line(b, "  };");
+  pkb_line(b, "  return f;");
+  pkb_line(b, "}");
+  pkb_nl(b);
+}
+
+/* Bit r of the result: some kernel of m takes a rank-r View of cls values. */
+static unsigned ranks_in_view(const pki_module *m, const pki_entity *cls) {
+  unsigned r = 0;
+  for (int i = 0; i < m->nentities; i++)
+    for (int k = 0; k < m->entities[i]->nfuncs; k++)
+      for (int j = 0; j < m->entities[i]->funcs[k]->nparams; j++) {
+        pki_type t = m->entities[i]->funcs[k]->params[j]->type;
+        if (pki_is_class_view(t) && t.cls == cls && t.rank > 0 && t.rank < 32)
+          r |= 1u << t.rank;
+      }
+  return r;
+}
+
+static void binders(pkb_ctx *c, const pki_entity *e) {
+  pkb_buf *b = c->b;
+  const char *n = cname(c, e);
+  unsigned ranks = ranks_in_view(c->m, e);
+  for (int r = 1; r < 32; r++) {
+    if (!(ranks >> r & 1))
+      continue;
+    pkb_line(b, "inline bool bind_class_view(%s_aos<%d> &v, const void *arg, const char *kernel,",
+             n, r);
+    pkb_line(b, "                            const char *name, char *err, size_t errlen) {");
+    pkb_line(b, "  return pkc::bind_aos<%s>(v, arg, %s_fields(), %d, \"%s\", kernel, name, err, "
+                "errlen);", n, n, e->nmembers, n);
+    pkb_line(b, "}");
+  }
+  pkb_line(b, "template <int R>");
+  pkb_line(b, "inline bool bind_class_view(%s_soa<R> &v, const void *arg, const char *kernel, "
+              "const char *name,", n);
+  pkb_line(b, "                            char *err, size_t errlen) {");
+  pkb_line(b, "  const pkc_class_view *cv = static_cast<const pkc_class_view *>(arg);");
+  pkb_line(b, "  if (!pkc::class_view_ok(cv, PKC_LAYOUT_SOA, R, %s_fields(), %d, \"%s\", kernel, "
+              "name, err, errlen))", n, e->nmembers, n);
+  pkb_line(b, "    return false;");
+  for (int i = 0; i < e->nmembers; i++)
+    pkb_line(b, "  if (!pkc::bind_soa_field(v.%s, arg, %d, %s_fields(), kernel, name, err, "
+                "errlen)) return false;", pkb_ident(c->m->arena, e->members[i]->name), i, n);
+  pkb_line(b, "  return true;");
+  pkb_line(b, "}");
+  pkb_nl(b);
+}
+
+void pkb_class_view_types(pkb_ctx *c) {
+  const pki_module *m = c->m;
+  for (int i = 0; i < m->nentities; i++) {
+    const pki_entity *e = m->entities[i];
+    if (e->kind != PKI_ENT_CLASSTYPE || !e->nmembers || !pkb_class_in_view(m, e))
+      continue;
+    const char *n = cname(c, e);
+    pkb_line(c->b, "// ---- Views of @pk.classtype %s: AoS and SoA", e->name);
+    pkb_line(c->b, "// A View of %s of rank R, array of structs.", n);
+    pkb_line(c->b, "template <int R>");
+    pkb_line(c->b, "using %s_aos = pkc::View<typename pkc::ptrs<%s, R>::type, Kokkos::LayoutRight>;",
+             n, n);
+    pkb_nl(c->b);
+    ref_struct(c, e);
+    soa_struct(c, e);
+    field_table(c, e);
+    binders(c, e);
+  }
+}

@@ -1,0 +1,277 @@
+"""AoS vs SoA Views of a @pk.classtype (issue 26), against hand-written
+one-View-per-field kernels: Ripple's three subjects, each written once.
+
+  push   a particle push touching 4 of 10 fields (x += dt*vx; vx += dt*fx/m)
+  all    an update of all 10 fields
+  euler  the FORCE flux of the 2-D Euler equations across x-faces
+         (Toro's FORCE: the mean of the Lax-Friedrichs and Richtmyer fluxes)
+
+Each rep times every variant once, in rotating order, and the table gives
+the median per-rep ratio to the hand-written kernel (a loaded machine slows
+all variants of one rep alike) and the median time. Usage:
+  python3 bench/layout/layout_bench.py [N_PARTICLES] [GRID] [REPS]
+(PKC_BACKEND selects the backend; defaults 2**20 particles, 1024 x 1024
+cells, 15 reps). The results of the variants are checked against each other."""
+import statistics
+import sys
+import time
+
+import numpy as np
+import pykokkos as pk
+
+F = ("x", "y", "z", "vx", "vy", "vz", "fx", "fy", "fz", "m")
+
+
+@pk.classtype
+class Particle:
+    def __init__(self, x: float, y: float, z: float, vx: float, vy: float, vz: float,
+                 fx: float, fy: float, fz: float, m: float):
+        self.x: float = x
+        self.y: float = y
+        self.z: float = z
+        self.vx: float = vx
+        self.vy: float = vy
+        self.vz: float = vz
+        self.fx: float = fx
+        self.fy: float = fy
+        self.fz: float = fz
+        self.m: float = m
+
+
+@pk.classtype
+class State:
+    def __init__(self, rho: float, mu: float, mv: float, e: float):
+        self.rho: float = rho
+        self.mu: float = mu
+        self.mv: float = mv
+        self.e: float = e
+
+
+# ---- written once, for either layout
+
+@pk.workunit
+def push(i: int, p: pk.View1D[Particle], dt: float):
+    p[i].x += dt * p[i].vx
+    p[i].vx += dt * p[i].fx / p[i].m
+
+
+@pk.workunit
+def update_all(i: int, p: pk.View1D[Particle], dt: float):
+    p[i].x += dt * p[i].vx
+    p[i].y += dt * p[i].vy
+    p[i].z += dt * p[i].vz
+    p[i].vx += dt * p[i].fx / p[i].m
+    p[i].vy += dt * p[i].fy / p[i].m
+    p[i].vz += dt * p[i].fz / p[i].m
+    p[i].fx *= 0.5
+    p[i].fy *= 0.5
+    p[i].fz *= 0.5
+    p[i].m += 0.0
+
+
+@pk.function
+def flux_rho(s: State) -> float:
+    return s.mu
+
+
+@pk.function
+def pressure(s: State) -> float:
+    return 0.4 * (s.e - 0.5 * (s.mu * s.mu + s.mv * s.mv) / s.rho)
+
+
+@pk.workunit
+def force_flux(k: int, u: pk.View1D[State], f: pk.View1D[State], ny: int, dtdx: float):
+    a: State = u[k]
+    b: State = u[k + ny]
+    pa: float = pressure(a)
+    pb: float = pressure(b)
+    # physical x-fluxes of both states
+    fa0: float = a.mu
+    fa1: float = a.mu * a.mu / a.rho + pa
+    fa2: float = a.mu * a.mv / a.rho
+    fa3: float = a.mu / a.rho * (a.e + pa)
+    fb0: float = b.mu
+    fb1: float = b.mu * b.mu / b.rho + pb
+    fb2: float = b.mu * b.mv / b.rho
+    fb3: float = b.mu / b.rho * (b.e + pb)
+    # Richtmyer state and its flux
+    r: State = State(0.5 * (a.rho + b.rho) - 0.5 * dtdx * (fb0 - fa0),
+                     0.5 * (a.mu + b.mu) - 0.5 * dtdx * (fb1 - fa1),
+                     0.5 * (a.mv + b.mv) - 0.5 * dtdx * (fb2 - fa2),
+                     0.5 * (a.e + b.e) - 0.5 * dtdx * (fb3 - fa3))
+    pr: float = pressure(r)
+    f[k].rho = 0.5 * (0.5 * (fa0 + fb0) - 0.5 / dtdx * (b.rho - a.rho) + flux_rho(r))
+    f[k].mu = 0.5 * (0.5 * (fa1 + fb1) - 0.5 / dtdx * (b.mu - a.mu) + r.mu * r.mu / r.rho + pr)
+    f[k].mv = 0.5 * (0.5 * (fa2 + fb2) - 0.5 / dtdx * (b.mv - a.mv) + r.mu * r.mv / r.rho)
+    f[k].e = 0.5 * (0.5 * (fa3 + fb3) - 0.5 / dtdx * (b.e - a.e) + r.mu / r.rho * (r.e + pr))
+
+
+# ---- hand-written: one View per field
+
+@pk.workunit
+def push_hand(i: int, x: pk.View1D[pk.double], vx: pk.View1D[pk.double],
+              fx: pk.View1D[pk.double], m: pk.View1D[pk.double], dt: float):
+    x[i] += dt * vx[i]
+    vx[i] += dt * fx[i] / m[i]
+
+
+@pk.workunit
+def update_all_hand(i: int, x: pk.View1D[pk.double], y: pk.View1D[pk.double],
+                    z: pk.View1D[pk.double], vx: pk.View1D[pk.double],
+                    vy: pk.View1D[pk.double], vz: pk.View1D[pk.double],
+                    fx: pk.View1D[pk.double], fy: pk.View1D[pk.double],
+                    fz: pk.View1D[pk.double], m: pk.View1D[pk.double], dt: float):
+    x[i] += dt * vx[i]
+    y[i] += dt * vy[i]
+    z[i] += dt * vz[i]
+    vx[i] += dt * fx[i] / m[i]
+    vy[i] += dt * fy[i] / m[i]
+    vz[i] += dt * fz[i] / m[i]
+    fx[i] *= 0.5
+    fy[i] *= 0.5
+    fz[i] *= 0.5
+    m[i] += 0.0
+
+
+@pk.function
+def pres(rho: float, mu: float, mv: float, e: float) -> float:
+    return 0.4 * (e - 0.5 * (mu * mu + mv * mv) / rho)
+
+
+@pk.workunit
+def force_flux_hand(k: int, rho: pk.View1D[pk.double], mu: pk.View1D[pk.double],
+                    mv: pk.View1D[pk.double], e: pk.View1D[pk.double],
+                    frho: pk.View1D[pk.double], fmu: pk.View1D[pk.double],
+                    fmv: pk.View1D[pk.double], fe: pk.View1D[pk.double], ny: int,
+                    dtdx: float):
+    ar: float = rho[k]
+    au: float = mu[k]
+    av: float = mv[k]
+    ae: float = e[k]
+    br: float = rho[k + ny]
+    bu: float = mu[k + ny]
+    bv: float = mv[k + ny]
+    be: float = e[k + ny]
+    pa: float = pres(ar, au, av, ae)
+    pb: float = pres(br, bu, bv, be)
+    fa0: float = au
+    fa1: float = au * au / ar + pa
+    fa2: float = au * av / ar
+    fa3: float = au / ar * (ae + pa)
+    fb0: float = bu
+    fb1: float = bu * bu / br + pb
+    fb2: float = bu * bv / br
+    fb3: float = bu / br * (be + pb)
+    rr: float = 0.5 * (ar + br) - 0.5 * dtdx * (fb0 - fa0)
+    ru: float = 0.5 * (au + bu) - 0.5 * dtdx * (fb1 - fa1)
+    rv: float = 0.5 * (av + bv) - 0.5 * dtdx * (fb2 - fa2)
+    re: float = 0.5 * (ae + be) - 0.5 * dtdx * (fb3 - fa3)
+    pr: float = pres(rr, ru, rv, re)
+    frho[k] = 0.5 * (0.5 * (fa0 + fb0) - 0.5 / dtdx * (br - ar) + ru)
+    fmu[k] = 0.5 * (0.5 * (fa1 + fb1) - 0.5 / dtdx * (bu - au) + ru * ru / rr + pr)
+    fmv[k] = 0.5 * (0.5 * (fa2 + fb2) - 0.5 / dtdx * (bv - av) + ru * rv / rr)
+    fe[k] = 0.5 * (0.5 * (fa3 + fb3) - 0.5 / dtdx * (be - ae) + ru / rr * (re + pr))
+
+
+def particles(n, layout):
+    rng = np.random.default_rng(1)
+    p = pk.View([n], Particle, layout=layout)
+    for f in F:
+        setattr(p, f, rng.random(n) + (1.0 if f == "m" else 0.0))
+    return p
+
+
+def states(ncell, layout):
+    rng = np.random.default_rng(2)
+    u = pk.View([ncell], State, layout=layout)
+    u.rho = 1.0 + rng.random(ncell)
+    u.mu = rng.random(ncell) - 0.5
+    u.mv = rng.random(ncell) - 0.5
+    u.e = 2.5 + rng.random(ncell)
+    return u
+
+
+def columns(cv, names):
+    """Separate Views holding a copy of cv's fields (the hand-written data)."""
+    out = {}
+    for f in names:
+        v = pk.View([len(cv)], pk.double)
+        np.asarray(v)[:] = np.asarray(getattr(cv, f))
+        out[f] = v
+    return out
+
+
+def timed(run):
+    pk.fence()
+    t = time.perf_counter()
+    run()
+    pk.fence()
+    return time.perf_counter() - t
+
+
+def bench(name, variants, reps, check):
+    for _, run in variants:   # warm up (builds, first touch)
+        run()
+    check()
+    times = {k: [] for k, _ in variants}
+    for r in range(reps):
+        order = variants[r % len(variants):] + variants[:r % len(variants)]
+        for k, run in order:
+            times[k].append(timed(run))
+    hand = times["hand"]
+    row = [name]
+    for k, _ in variants:
+        ratio = statistics.median(t / h for t, h in zip(times[k], hand))
+        row.append(f"{k} {statistics.median(times[k]) * 1e3:8.3f} ms ({ratio:4.2f}x hand)")
+    print(" | ".join(row), flush=True)
+    return {k: statistics.median(t / h for t, h in zip(times[k], hand)) for k in times}
+
+
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1 << 20
+    g = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
+    reps = int(sys.argv[3]) if len(sys.argv) > 3 else 15
+    import os
+    print(f"layout bench: {n} particles, {g} x {g} cells, {reps} reps, backend "
+          f"{os.environ.get('PKC_BACKEND', 'openmp')}")
+    dt = 1e-3
+    pa, ps = particles(n, pk.AoS), particles(n, pk.SoA)
+    h = columns(pa, F)
+
+    def same(*arrs):
+        for a in arrs[1:]:
+            if not np.allclose(np.asarray(a), np.asarray(arrs[0]), rtol=1e-12):
+                raise SystemExit("layout bench: the variants disagree")
+
+    res = {}
+    res["push"] = bench("push 4/10 fields", [
+        ("aos", lambda: pk.parallel_for(n, push, p=pa, dt=dt)),
+        ("soa", lambda: pk.parallel_for(n, push, p=ps, dt=dt)),
+        ("hand", lambda: pk.parallel_for(n, push_hand, x=h["x"], vx=h["vx"], fx=h["fx"],
+                                         m=h["m"], dt=dt))],
+        reps, lambda: same(pa.x, ps.x, h["x"]))
+    pa, ps = particles(n, pk.AoS), particles(n, pk.SoA)
+    h = columns(pa, F)
+    res["all"] = bench("all 10 fields   ", [
+        ("aos", lambda: pk.parallel_for(n, update_all, p=pa, dt=dt)),
+        ("soa", lambda: pk.parallel_for(n, update_all, p=ps, dt=dt)),
+        ("hand", lambda: pk.parallel_for(n, update_all_hand, dt=dt, **h))],
+        reps, lambda: same(pa.vz, ps.vz, h["vz"]))
+    ncell = g * g
+    ua, us = states(ncell, pk.AoS), states(ncell, pk.SoA)
+    fa, fs = pk.View([ncell], State, layout=pk.AoS), pk.View([ncell], State, layout=pk.SoA)
+    hu = columns(ua, ("rho", "mu", "mv", "e"))
+    hf = {"f" + k: pk.View([ncell], pk.double) for k in ("rho", "mu", "mv", "e")}
+    faces = ncell - g   # cell k and its x-neighbour k + g
+    res["euler"] = bench("euler FORCE flux", [
+        ("aos", lambda: pk.parallel_for(faces, force_flux, u=ua, f=fa, ny=g, dtdx=0.1)),
+        ("soa", lambda: pk.parallel_for(faces, force_flux, u=us, f=fs, ny=g, dtdx=0.1)),
+        ("hand", lambda: pk.parallel_for(faces, force_flux_hand, ny=g, dtdx=0.1,
+                                         **hu, **hf))],
+        reps, lambda: same(fa.e, fs.e, hf["fe"]))
+    for k, r in res.items():
+        print(f"RATIO {k} aos/soa={r['aos'] / r['soa']:.2f} soa/hand={r['soa']:.2f}")
+
+
+if __name__ == "__main__":
+    main()

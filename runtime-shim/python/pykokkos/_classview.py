@@ -1,0 +1,332 @@
+"""Views of @pk.classtype values: pk.View(shape, Particle, layout=pk.AoS or
+pk.SoA) (docs/DIALECT.md 3.4). AoS keeps one numpy structured array (the
+fields of element i side by side, as the C struct the kernels use); SoA one
+numpy array per field. Either way `p.x` is a View of field x sharing the
+memory, `np.asarray(p)` a structured array (AoS: the memory itself; SoA: a
+copy) and kernels receive a pkc_class_view (pkc_abi.h): one strided DLTensor
+per field, in the order the classtype's __init__ declares them."""
+import ast
+import inspect
+import textwrap
+
+from . import _types as T
+from ._view import View, DLHolder, numpy
+
+_SCALAR_NAMES = {"float": "float64", "double": "float64", "float64": "float64",
+                 "float32": "float32", "int": "int64", "bool": "bool"}
+
+
+def is_classtype(obj):
+    """obj is a class decorated with @pk.classtype."""
+    return isinstance(obj, type) and getattr(obj, "_pk_classtype", None) is not None
+
+
+def _annotation_dtype(cls, node, where):
+    """The numpy dtype of a field annotation (as pkc types a classtype field:
+    Python int is int64, float float64; pk./np. spellings their widths)."""
+    np = numpy()
+    text = ast.unparse(node).strip("'\"")
+    last = text.rsplit(".", 1)[-1]
+    if text in ("int", "float", "bool"):
+        return np.dtype(_SCALAR_NAMES[text])
+    if last == "int" and "." in text:          # pk.int: int32, as in PyKokkos
+        return np.dtype("int32")
+    if last == "float" and "." in text:        # pk.float: float32
+        return np.dtype("float32")
+    try:
+        dt = T.as_dtype(last)
+    except TypeError:
+        dt = None
+    if dt is None or is_classtype(getattr(inspect.getmodule(cls), last, None)):
+        raise TypeError(f"pk.View of classtype {cls.__name__}: field '{where}' has type "
+                        f"{text}; Views of classtypes hold scalar fields only (int, float, "
+                        "bool, pk.int32, pk.float32, ...)")
+    return np.dtype(dt.np_dtype)
+
+
+def class_fields(cls):
+    """[(name, numpy dtype)] of classtype cls, from its __init__ (`self.x: T = v`,
+    or `self.x = p` of an annotated parameter p), in declaration order."""
+    got = cls.__dict__.get("_pk_fields")
+    if got is not None:
+        return got
+    init = cls.__dict__.get("__init__")
+    fields, seen = [], set()
+    if init is not None:
+        try:
+            src = textwrap.dedent(inspect.getsource(init))
+        except (OSError, TypeError):
+            raise TypeError(f"pk.View: cannot read the source of {cls.__name__}.__init__ "
+                            "to find its fields") from None
+        fn = ast.parse(src).body[0]
+        params = {a.arg: a.annotation for a in fn.args.args}
+        for st in ast.walk(fn):
+            tgt, ann, val = None, None, None
+            if isinstance(st, ast.AnnAssign):
+                tgt, ann, val = st.target, st.annotation, st.value
+            elif isinstance(st, ast.Assign) and len(st.targets) == 1:
+                tgt, val = st.targets[0], st.value
+            if not (isinstance(tgt, ast.Attribute) and isinstance(tgt.value, ast.Name)
+                    and tgt.value.id == "self") or tgt.attr in seen:
+                continue
+            if ann is None and isinstance(val, ast.Name) and params.get(val.id) is not None:
+                ann = params[val.id]
+            if ann is None and isinstance(val, ast.Constant) and type(val.value) in (int, float):
+                ann = ast.Name(id=type(val.value).__name__)
+            if ann is None:
+                raise TypeError(f"pk.View of classtype {cls.__name__}: annotate field "
+                                f"'self.{tgt.attr}' (self.{tgt.attr}: float = ...)")
+            seen.add(tgt.attr)
+            fields.append((tgt.attr, _annotation_dtype(cls, ann, tgt.attr)))
+    if not fields:
+        raise TypeError(f"pk.View of classtype {cls.__name__}: it has no fields")
+    cls._pk_fields = fields
+    return fields
+
+
+def struct_dtype(cls):
+    """The numpy structured dtype of cls's C struct (aligned as C aligns it)."""
+    return numpy().dtype(class_fields(cls), align=True)
+
+
+class ClassView:
+    """A View of @pk.classtype values (host backends). layout is pk.AoS or
+    pk.SoA, rank 1 to 3; `p.x` is field x as a View sharing the memory
+    (strided for AoS), `p.x = v` assigns all of field x, `np.asarray(p)` is a
+    structured array (the memory itself for AoS, a copy for SoA), `len(p)`,
+    `p.shape`, `p.extent(k)`, `p.fields`, printing. Kernels take it as a
+    View1D..View3D of the classtype, built for both layouts."""
+
+    __slots__ = ("_cls", "_fields", "layout", "_a", "_cols", "_cv", "_keep", "_dev", "_hv",
+                 "_dv", "__weakref__")
+
+    def __init__(self, shape, cls, layout=None):
+        from ._view import _shape_tuple
+        np = numpy()
+        if layout is None or layout is T.Layout.LayoutDefault:
+            layout = default_layout()
+        if layout not in (T.Layout.AoS, T.Layout.SoA):
+            raise ValueError(f"pk.View of classtype {cls.__name__}: layout must be pk.AoS or "
+                             f"pk.SoA, got {layout!r}")
+        shp = _shape_tuple(shape)
+        if not 1 <= len(shp) <= 3:
+            raise ValueError(f"pk.View of classtype {cls.__name__}: rank 1 to 3, got "
+                             f"shape {list(shp)}")
+        object.__setattr__(self, "_cls", cls)
+        object.__setattr__(self, "_fields", class_fields(cls))
+        object.__setattr__(self, "layout", layout)
+        object.__setattr__(self, "_cv", None)
+        object.__setattr__(self, "_keep", None)
+        object.__setattr__(self, "_dev", None)   # GPU backends: (DeviceMem per buffer, cv)
+        object.__setattr__(self, "_hv", True)    # the host arrays hold the current values
+        object.__setattr__(self, "_dv", False)   # the device copy holds them
+        if layout is T.Layout.AoS:
+            a = _zeros(shp, struct_dtype(cls))
+            cols = {n: a[n] for n, _ in self._fields}
+        else:
+            a = None
+            cols = {n: _zeros(shp, dt) for n, dt in self._fields}
+        object.__setattr__(self, "_a", a)
+        object.__setattr__(self, "_cols", cols)
+
+    # -- fields --
+    def __getattr__(self, name):
+        cols = object.__getattribute__(self, "_cols")
+        if name in cols:
+            self._host(True)
+            return _field_view(cols[name])
+        raise AttributeError(f"View of classtype {self._cls.__name__} has no field or "
+                             f"attribute '{name}'")
+
+    def __setattr__(self, name, value):
+        if name in self._cols:
+            self._host(True)
+            self._cols[name][...] = value
+            return
+        raise AttributeError(f"View of classtype {self._cls.__name__}: cannot set '{name}' "
+                             f"(fields: {', '.join(self.fields)})")
+
+    @property
+    def fields(self):
+        """The field names, in declaration order."""
+        return tuple(n for n, _ in self._fields)
+
+    @property
+    def dtype(self):
+        """The classtype."""
+        return self._cls
+
+    @property
+    def shape(self):
+        return next(iter(self._cols.values())).shape
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        """The number of elements (product of the extents)."""
+        return next(iter(self._cols.values())).size
+
+    def extent(self, k):
+        return self.shape[k]
+
+    def __len__(self):
+        return self.shape[0]
+
+    # -- numpy --
+    def to_structured(self):
+        """A structured numpy array of the values: for AoS the memory itself."""
+        self._host(True)
+        if self._a is not None:
+            return self._a
+        np = numpy()
+        out = np.empty(self.shape, dtype=struct_dtype(self._cls))
+        for n, _ in self._fields:
+            out[n] = self._cols[n]
+        return out
+
+    def __array__(self, dtype=None, copy=None):
+        """np.asarray(p): AoS, the structured array itself; SoA, a structured
+        copy (copy=False raises ValueError: the fields are apart)."""
+        if self._a is None and copy is False:
+            raise ValueError(f"np.asarray of an SoA View of {self._cls.__name__} needs a "
+                             "copy (its fields are separate arrays); use p.x for a field")
+        a = self.to_structured()
+        if dtype is not None and numpy().dtype(dtype) != a.dtype:
+            return a.astype(dtype)
+        return a.copy() if copy and self._a is not None else a
+
+    def __str__(self):
+        return str(self.to_structured())
+
+    def __repr__(self):
+        lay = "AoS" if self.layout is T.Layout.AoS else "SoA"
+        body = numpy().array2string(self.to_structured(), separator=", ", prefix="View(")
+        return f"View({body}, dtype={self._cls.__name__}, shape={self.shape}, layout={lay})"
+
+    # -- host/device coherence (GPU backends), as View's --
+    def _buffers(self):
+        """The host arrays holding the values: the struct array, or one per field."""
+        return [self._a] if self._a is not None else [self._cols[n] for n, _ in self._fields]
+
+    def _host(self, write):
+        """Makes the host arrays current; write: the caller may change them (the
+        device copy is stale then). Unbinds the View from cached call plans so
+        the next kernel call copies or marks again."""
+        from ._view import _unbind
+        from ._fusion import _q as held, flush
+        if held:
+            flush()
+        d = self._dev
+        if d is None:
+            return
+        if not self._hv:
+            for m, b in zip(d[0], self._buffers()):
+                if b.nbytes:
+                    m.copy(b.ctypes.data, 0, m.ptr, 1, b.nbytes)
+            object.__setattr__(self, "_hv", True)
+            _unbind(self)
+        if write and self._dv:
+            object.__setattr__(self, "_dv", False)
+            _unbind(self)
+
+    def _device_addr(self, desc):
+        """Address of a pkc_class_view over device copies of the buffers (made
+        on first use, refreshed from the host when stale); kernels may write
+        them, so the host arrays are stale afterwards."""
+        import ctypes
+        from . import _abi
+        from ._view import DeviceMem
+        bufs = self._buffers()
+        if self._dev is None:
+            mems = [DeviceMem(desc, b.nbytes) for b in bufs]
+            holders = []
+            for k, (n, dt) in enumerate(self._fields):
+                t = T.dtype_of_numpy(dt)
+                a = self._cols[n]
+                # AoS: field n inside the one struct array; SoA: its own (C order)
+                ptr = (mems[0].ptr + self._a.dtype.fields[n][1] if self._a is not None
+                       else mems[k].ptr)
+                est = tuple(st // dt.itemsize for st in a.strides)
+                holders.append(DLHolder.raw(self, ptr, a.shape, est, t.code, t.bits,
+                                            desc.device_type, 0))
+            arr = (_abi.DLTensor * len(holders))(*[h.tensor for h in holders])
+            cv = _abi.pkc_class_view()
+            cv.layout = _abi.LAYOUT_AOS if self._a is not None else _abi.LAYOUT_SOA
+            cv.nfields = len(holders)
+            cv.fields = ctypes.cast(arr, ctypes.POINTER(_abi.DLTensor))
+            object.__setattr__(self, "_dev", (mems, cv, holders, arr))
+            object.__setattr__(self, "_dv", False)
+        mems, cv = self._dev[0], self._dev[1]
+        if not self._dv:
+            for m, b in zip(mems, bufs):
+                if b.nbytes:
+                    m.copy(m.ptr, 1, b.ctypes.data, 0, b.nbytes)
+            object.__setattr__(self, "_dv", True)
+        object.__setattr__(self, "_hv", False)
+        return ctypes_addr(cv)
+
+    # -- kernel argument (pkc_abi.h: pkc_class_view) --
+    def _class_view_addr(self):
+        """Address of this View's pkc_class_view (built once: the memory never moves)."""
+        if self._cv is None:
+            import ctypes
+            from . import _abi
+            holders = []
+            for n, dt in self._fields:
+                t = T.dtype_of_numpy(dt)
+                holders.append(DLHolder(self._cols[n], t.code, t.bits))
+            arr = (_abi.DLTensor * len(holders))(*[h.tensor for h in holders])
+            cv = _abi.pkc_class_view()
+            cv.layout = _abi.LAYOUT_AOS if self.layout is T.Layout.AoS else _abi.LAYOUT_SOA
+            cv.nfields = len(holders)
+            cv.fields = ctypes.cast(arr, ctypes.POINTER(_abi.DLTensor))
+            object.__setattr__(self, "_keep", (holders, arr))
+            object.__setattr__(self, "_cv", cv)
+        return ctypes_addr(self._cv)
+
+
+def _zeros(shape, dt):
+    """Zeroed memory as View allocates it: empty + fill, not zeros (numpy backs
+    large empty arrays with transparent huge pages, calloc's zeroed pages not;
+    with 10 field streams the TLB misses made SoA 1.6x slower on 2 threads)."""
+    a = numpy().empty(shape, dtype=dt)
+    a.fill(0) if a.dtype.fields is None else a.view(numpy().uint8).fill(0)
+    return a
+
+
+def ctypes_addr(obj):
+    import ctypes
+    return ctypes.addressof(obj)
+
+
+def _field_view(arr):
+    """Field array arr (a numpy view of the View's memory) as a pk.View."""
+    v = View(arr.shape, T.dtype_of_numpy(arr.dtype), array=arr)
+    if not arr.flags.c_contiguous:
+        v.layout = T.Layout.LayoutStride
+    return v
+
+
+def default_layout():
+    """The layout of a classtype View made without one: SoA on every backend
+    (on GPUs as Ripple; on host backends SoA measured faster in two of the
+    three bench/layout kernels, docs/PERFORMANCE.md). Change it here, per
+    backend (RUNTIME.backend()), if GPU measurements say otherwise."""
+    return T.Layout.SoA
+
+
+def to_layout(p, layout):
+    """pk.to_layout(p, pk.SoA or pk.AoS): p in that layout: p itself if it has it,
+    else a new View holding a copy of its values."""
+    if not isinstance(p, ClassView):
+        raise TypeError(f"pk.to_layout: expected a View of a @pk.classtype, got "
+                        f"{type(p).__name__}")
+    if layout is p.layout:
+        return p
+    q = ClassView(p.shape, p._cls, layout)
+    for n, _ in p._fields:
+        q._cols[n][...] = p._cols[n]
+    return q

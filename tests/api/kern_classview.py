@@ -1,0 +1,30 @@
+"""Kernels over Views of a @pk.classtype, for test_classview.py (built on
+first use)."""
+import pykokkos as pk
+
+
+@pk.classtype
+class Particle:
+    def __init__(self, x: float, v: pk.float32, id: pk.int32, n: int):
+        self.x: float = x
+        self.v: pk.float32 = v
+        self.id: pk.int32 = id
+        self.n: int = n
+
+
+@pk.classtype
+class Other:
+    def __init__(self, a: float, b: float):
+        self.a: float = a
+        self.b: float = b
+
+
+@pk.workunit
+def advance(i: int, p: pk.View1D[Particle], dt: float):
+    p[i].x += dt * p[i].v
+    p[i].n += 1
+
+
+@pk.workunit
+def scale(i: int, x: pk.View1D[pk.double], s: float):
+    x[i] *= s

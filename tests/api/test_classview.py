@@ -1,0 +1,168 @@
+"""Views of a @pk.classtype on the host (issue 26): allocation in AoS (one
+structured array) and SoA (one array per field), field Views sharing the
+memory with the right strides, np.asarray, pk.to_layout, printing, DLPack
+of a field, and the errors a kernel raises for the wrong argument."""
+import os
+import sys
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "runtime-shim", "python"))
+sys.path.insert(0, HERE)
+import pykokkos as pk  # noqa: E402
+import kern_classview as K  # noqa: E402
+
+FIELDS = [("x", np.float64), ("v", np.float32), ("id", np.int32), ("n", np.int64)]
+
+
+def filled(layout, n=6):
+    p = pk.View([n], K.Particle, layout=layout)
+    p.x = np.arange(n) * 1.5
+    p.v = 2.0
+    p.id = np.arange(n) + 10
+    p.n = 3
+    return p
+
+
+class Allocation(unittest.TestCase):
+    def test_aos_is_one_c_struct_array(self):
+        p = pk.View([5], K.Particle, layout=pk.AoS)
+        a = np.asarray(p)
+        self.assertEqual(a.dtype.names, ("x", "v", "id", "n"))
+        # the C struct: double, float, int32, then int64 aligned to 8
+        self.assertEqual([a.dtype.fields[f][1] for f in a.dtype.names], [0, 8, 12, 16])
+        self.assertEqual(a.dtype.itemsize, 24)
+        self.assertIs(np.asarray(p), a)   # the memory itself, no copy
+        self.assertEqual((len(p), p.shape, p.extent(0), p.fields, p.dtype),
+                         (5, (5,), 5, ("x", "v", "id", "n"), K.Particle))
+        self.assertTrue(np.all(a["x"] == 0) and np.all(a["n"] == 0))
+
+    def test_field_dtypes(self):
+        for lay in (pk.AoS, pk.SoA):
+            p = pk.View([4], K.Particle, layout=lay)
+            for name, dt in FIELDS:
+                self.assertEqual(np.asarray(getattr(p, name)).dtype, dt)
+
+    def test_bad_layout_and_rank(self):
+        with self.assertRaisesRegex(ValueError, "pk.AoS or pk.SoA"):
+            pk.View([3], K.Particle, layout=pk.LayoutLeft)
+        with self.assertRaisesRegex(ValueError, "rank 1 to 3"):
+            pk.View([3, 2, 2, 2], K.Particle, layout=pk.SoA)
+
+    def test_default_layout_runs(self):
+        p = pk.View([4], K.Particle)
+        self.assertIn(p.layout, (pk.AoS, pk.SoA))
+        p.x = 1.0
+        p.v = 2.0
+        pk.parallel_for(4, K.advance, p=p, dt=0.5)
+        np.testing.assert_array_equal(np.asarray(p.x), np.full(4, 2.0))
+
+
+class Fields(unittest.TestCase):
+    def test_aos_field_is_strided_view_of_the_structs(self):
+        p = filled(pk.AoS)
+        x = np.asarray(p.x)
+        self.assertEqual(x.strides, (24,))
+        self.assertTrue(np.shares_memory(x, np.asarray(p)))
+        p.x[2] = 99.0
+        self.assertEqual(np.asarray(p)["x"][2], 99.0)
+        self.assertEqual(p.x.layout, pk.Layout.LayoutStride)
+
+    def test_soa_field_is_contiguous(self):
+        p = filled(pk.SoA)
+        for name, dt in FIELDS:
+            a = np.asarray(getattr(p, name))
+            self.assertEqual(a.strides, (np.dtype(dt).itemsize,))
+            self.assertTrue(a.flags.c_contiguous)
+        x = np.asarray(p.x)
+        x[1] = -4.0
+        self.assertEqual(np.asarray(p.x)[1], -4.0)   # the same memory
+        s = np.asarray(p)                            # a structured copy
+        self.assertEqual(s["x"][1], -4.0)
+        s["x"][1] = 7.0
+        self.assertEqual(np.asarray(p.x)[1], -4.0)
+
+    def test_assign_whole_field_and_unknown_names(self):
+        for lay in (pk.AoS, pk.SoA):
+            p = filled(lay)
+            p.v = np.arange(6)
+            np.testing.assert_array_equal(np.asarray(p.v), np.arange(6, dtype=np.float32))
+            with self.assertRaisesRegex(AttributeError, "no field or attribute 'y'"):
+                p.y
+            with self.assertRaisesRegex(AttributeError, "cannot set 'y'"):
+                p.y = 1.0
+
+    def test_dlpack_of_a_field(self):
+        for lay in (pk.AoS, pk.SoA):
+            p = filled(lay)
+            d = np.from_dlpack(p.x)
+            np.testing.assert_array_equal(d, np.arange(6) * 1.5)
+            self.assertTrue(np.shares_memory(d, np.asarray(p.x)))
+
+    @unittest.skipIf(os.environ.get("PKC_BACKEND") in ("cuda", "hip"),
+                     "on GPUs a field View is a host View of the mirror (docs/DIALECT.md 3.4)")
+    def test_field_view_in_a_scalar_kernel(self):
+        p = filled(pk.SoA)
+        pk.parallel_for(6, K.scale, x=p.x, s=2.0)   # SoA fields are plain Views
+        np.testing.assert_array_equal(np.asarray(p.x), np.arange(6) * 3.0)
+        q = filled(pk.AoS)
+        with self.assertRaisesRegex(Exception, "scale.*'x'"):
+            pk.parallel_for(6, K.scale, x=q.x, s=2.0)   # strided: not LayoutRight
+
+
+class Conversion(unittest.TestCase):
+    def test_to_layout_both_ways(self):
+        for lay, other in ((pk.AoS, pk.SoA), (pk.SoA, pk.AoS)):
+            p = filled(lay)
+            q = pk.to_layout(p, other)
+            self.assertIs(q.layout, other)
+            for name, _ in FIELDS:
+                np.testing.assert_array_equal(np.asarray(getattr(q, name)),
+                                              np.asarray(getattr(p, name)))
+            q.x = 0.0   # a copy: p keeps its values
+            self.assertEqual(np.asarray(p.x)[1], 1.5)
+            self.assertIs(pk.to_layout(p, lay), p)
+
+    def test_to_layout_needs_a_class_view(self):
+        with self.assertRaisesRegex(TypeError, "pk.to_layout"):
+            pk.to_layout(pk.View([3], pk.double), pk.SoA)
+
+    def test_printing(self):
+        for lay, word in ((pk.AoS, "AoS"), (pk.SoA, "SoA")):
+            p = filled(lay, 2)
+            self.assertEqual(str(p), str(np.asarray(p)))
+            self.assertIn("(1.5, 2., 11, 3)", str(p))
+            r = repr(p)
+            self.assertIn("dtype=Particle", r)
+            self.assertIn(f"layout={word}", r)
+
+
+class KernelArguments(unittest.TestCase):
+    def test_runs_on_both_layouts(self):
+        for lay in (pk.AoS, pk.SoA):
+            p = filled(lay)
+            pk.parallel_for(6, K.advance, p=p, dt=0.25)
+            np.testing.assert_allclose(np.asarray(p.x), np.arange(6) * 1.5 + 0.5)
+            np.testing.assert_array_equal(np.asarray(p.n), np.full(6, 4))
+
+    def test_plain_view_for_a_class_view_raises(self):
+        with self.assertRaisesRegex(TypeError, "advance: argument 'p': expected a View of a "
+                                    "@pk.classtype"):
+            pk.parallel_for(6, K.advance, p=pk.View([6], pk.double), dt=0.1)
+
+    def test_view_of_another_classtype_raises(self):
+        for lay in (pk.AoS, pk.SoA):
+            o = pk.View([6], K.Other, layout=lay)
+            with self.assertRaisesRegex(RuntimeError, "advance.*argument 'p'.*Particle"):
+                pk.parallel_for(6, K.advance, p=o, dt=0.1)
+
+    def test_range_past_the_extent_raises(self):
+        p = filled(pk.SoA)
+        with self.assertRaisesRegex(ValueError, "advance"):
+            pk.parallel_for(7, K.advance, p=p, dt=0.1)
+
+
+if __name__ == "__main__":
+    unittest.main()
