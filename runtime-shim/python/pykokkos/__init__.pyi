@@ -118,6 +118,8 @@ class Layout:
     LayoutLeft: ClassVar[_Member]
     LayoutStride: ClassVar[_Member]
     LayoutDefault: ClassVar[_Member]
+    AoS: ClassVar[_Member]
+    SoA: ClassVar[_Member]
     def __new__(cls, value: Any) -> _Member: ...  # type: ignore[misc]
 
 class Trait:
@@ -140,6 +142,8 @@ HIPSpace: _Member
 LayoutRight: _Member
 LayoutLeft: _Member
 LayoutDefault: _Member
+AoS: _Member
+SoA: _Member
 Atomic: _Member
 RandomAccess: _Member
 Restrict: _Member
@@ -409,6 +413,9 @@ class Timer:
 
 def num_threads() -> _b.int: ...
 
+def to_layout(view: Any, layout: _Member) -> Any:
+    """A View of a @pk.classtype in layout pk.AoS or pk.SoA (itself, or a copy)."""
+
 class Graph:
     """A time step captured once (a CUDA graph on CUDA) and replayed."""
     mode: _b.str
@@ -621,7 +628,8 @@ __all__ = [
     # spaces, layouts, traits, devices
     "ExecutionSpace", "ExecutionSpaceInstance", "MemorySpace", "Layout", "Trait",
     "Serial", "OpenMP", "Cuda", "HIP", "Default", "HostSpace", "CudaSpace",
-    "CudaUVMSpace", "HIPSpace", "LayoutRight", "LayoutLeft", "LayoutDefault",
+    "CudaUVMSpace", "HIPSpace", "LayoutRight", "LayoutLeft", "LayoutDefault", "AoS", "SoA",
+    "to_layout",
     "Atomic", "RandomAccess", "Restrict", "Unmanaged", "ViewTypeInfo",
     "set_default_space", "get_default_space", "get_default_precision",
     "set_device_id", "get_device_id", "is_host_execution_space", "DeviceExecutionSpace",

@@ -10,6 +10,7 @@ import inspect
 import textwrap
 
 from . import _types as T
+from ._errors import PkcArgumentError, PkcValueError
 from ._view import View, DLHolder, numpy
 
 _SCALAR_NAMES = {"float": "float64", "double": "float64", "float64": "float64",
@@ -38,7 +39,7 @@ def _annotation_dtype(cls, node, where):
     except TypeError:
         dt = None
     if dt is None or is_classtype(getattr(inspect.getmodule(cls), last, None)):
-        raise TypeError(f"pk.View of classtype {cls.__name__}: field '{where}' has type "
+        raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: field '{where}' has type "
                         f"{text}; Views of classtypes hold scalar fields only (int, float, "
                         "bool, pk.int32, pk.float32, ...)")
     return np.dtype(dt.np_dtype)
@@ -56,7 +57,7 @@ def class_fields(cls):
         try:
             src = textwrap.dedent(inspect.getsource(init))
         except (OSError, TypeError):
-            raise TypeError(f"pk.View: cannot read the source of {cls.__name__}.__init__ "
+            raise PkcArgumentError(f"pk.View: cannot read the source of {cls.__name__}.__init__ "
                             "to find its fields") from None
         fn = ast.parse(src).body[0]
         params = {a.arg: a.annotation for a in fn.args.args}
@@ -74,12 +75,12 @@ def class_fields(cls):
             if ann is None and isinstance(val, ast.Constant) and type(val.value) in (int, float):
                 ann = ast.Name(id=type(val.value).__name__)
             if ann is None:
-                raise TypeError(f"pk.View of classtype {cls.__name__}: annotate field "
+                raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: annotate field "
                                 f"'self.{tgt.attr}' (self.{tgt.attr}: float = ...)")
             seen.add(tgt.attr)
             fields.append((tgt.attr, _annotation_dtype(cls, ann, tgt.attr)))
     if not fields:
-        raise TypeError(f"pk.View of classtype {cls.__name__}: it has no fields")
+        raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: it has no fields")
     cls._pk_fields = fields
     return fields
 
@@ -106,11 +107,11 @@ class ClassView:
         if layout is None or layout is T.Layout.LayoutDefault:
             layout = default_layout()
         if layout not in (T.Layout.AoS, T.Layout.SoA):
-            raise ValueError(f"pk.View of classtype {cls.__name__}: layout must be pk.AoS or "
+            raise PkcValueError(f"pk.View of classtype {cls.__name__}: layout must be pk.AoS or "
                              f"pk.SoA, got {layout!r}")
         shp = _shape_tuple(shape)
         if not 1 <= len(shp) <= 3:
-            raise ValueError(f"pk.View of classtype {cls.__name__}: rank 1 to 3, got "
+            raise PkcValueError(f"pk.View of classtype {cls.__name__}: rank 1 to 3, got "
                              f"shape {list(shp)}")
         object.__setattr__(self, "_cls", cls)
         object.__setattr__(self, "_fields", class_fields(cls))
@@ -191,7 +192,7 @@ class ClassView:
         """np.asarray(p): AoS, the structured array itself; SoA, a structured
         copy (copy=False raises ValueError: the fields are apart)."""
         if self._a is None and copy is False:
-            raise ValueError(f"np.asarray of an SoA View of {self._cls.__name__} needs a "
+            raise PkcValueError(f"np.asarray of an SoA View of {self._cls.__name__} needs a "
                              "copy (its fields are separate arrays); use p.x for a field")
         a = self.to_structured()
         if dtype is not None and numpy().dtype(dtype) != a.dtype:
@@ -322,7 +323,7 @@ def to_layout(p, layout):
     """pk.to_layout(p, pk.SoA or pk.AoS): p in that layout: p itself if it has it,
     else a new View holding a copy of its values."""
     if not isinstance(p, ClassView):
-        raise TypeError(f"pk.to_layout: expected a View of a @pk.classtype, got "
+        raise PkcArgumentError(f"pk.to_layout: expected a View of a @pk.classtype, got "
                         f"{type(p).__name__}")
     if layout is p.layout:
         return p

@@ -249,12 +249,12 @@ class Plan:
         from ._classview import ClassView
         from . import _abi
         if not isinstance(v, ClassView):
-            raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected a View of "
+            raise PkcArgumentError(f"{self.kname}: argument '{self.names[i]}': expected a View of "
                             f"a @pk.classtype (pk.View(shape, C, layout=pk.AoS or pk.SoA)), "
                             f"got {type(v).__name__}")
         want = {_abi.LAYOUT_AOS: T.Layout.AoS, _abi.LAYOUT_SOA: T.Layout.SoA}.get(p.layout)
         if want is not None and v.layout is not want:
-            raise TypeError(f"{self.kname}: argument '{self.names[i]}': expected a "
+            raise PkcArgumentError(f"{self.kname}: argument '{self.names[i]}': expected a "
                             f"{want.name} View, got {v.layout.name}; pk.to_layout converts")
         self.args[i] = (v._device_addr(self.module.desc) if self.dev else
                         v._class_view_addr())

@@ -47,7 +47,7 @@ def type_of(kname, pname, v):
     from ._classview import ClassView
     if isinstance(v, ClassView):
         c = v.dtype.__name__
-        raise TypeError(f"{kname}: argument '{pname}' is a View of classtype {c}, which a "
+        raise PkcArgumentError(f"{kname}: argument '{pname}' is a View of classtype {c}, which a "
                         f"parameter typed per call cannot take; annotate it "
                         f"({pname}: pk.View1D[{c}])")
     if isinstance(v, View):

@@ -239,7 +239,7 @@ class View:
             from ._classview import ClassView
             extra = set(kw) - {"layout", "space", "trait"}
             if args or extra:
-                raise TypeError(f"pk.View of classtype {dtype.__name__}: takes shape, the "
+                raise PkcArgumentError(f"pk.View of classtype {dtype.__name__}: takes shape, the "
                                 "classtype and layout= only")
             return ClassView(shape, dtype, kw.get("layout"))
         return object.__new__(cls)
