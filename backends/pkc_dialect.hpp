@@ -201,16 +201,17 @@ namespace impl {
 // tile entry 0 with its own choice (impl_tune_tile_size() then, 3.4 and 4.x),
 // so a tile with an entry 0 counts as none: pkc chooses all of it.
 // S == md_tiles (a View read or written across the contiguous index, as in a
-// transpose): 8 along the contiguous index and 32 along the other (2-D), so
-// that both Views see whole 64-byte segments (an H200's 8192^2 transpose: 0.87
-// ms against 2.17 ms with 32 x 8; the best tile of the sweep, bench/tiles).
+// transpose): 8 x 32 (2-D), whichever index is contiguous, so that a warp
+// covers 8 x 4 points and both Views see 32- to 64-byte segments (an H200's
+// 8192^2 transpose: 0.90 ms against 2.25 ms with 32 x 8; the best tile of
+// the sweep, bench/tiles).
 template <int C, md_scheme S, class Policy>
 inline Policy tiled(const Policy &p) {
   if (Policy::rank > 3 || !p.impl_tune_tile_size()) return p;
   Kokkos::Array<int64_t, Policy::rank> t = default_tile<Policy::rank>(C);
   if (S == md_tiles && Policy::rank == 2) {
-    t[0] = C == 0 ? 8 : 32;
-    t[1] = C == 0 ? 32 : 8;
+    t[0] = 8;
+    t[1] = 32;
   }
   typename Policy::tile_type tile;
   for (unsigned k = 0; k < Policy::rank; k++) tile[k] = t[k];
