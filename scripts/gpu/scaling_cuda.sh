@@ -11,7 +11,10 @@
 # step replayed from a CUDA graph (pk.Graph, NCCL captured), checked bitwise.
 source "$(dirname "${BASH_SOURCE[0]}")/cuda_env.sh"
 graph=()
-if [[ ${GRAPH:-0} == 1 ]]; then export CXXFLAGS="--default-stream per-thread"; graph=(--graph); fi
+if [[ ${GRAPH:-0} == 1 ]]; then
+  export CXXFLAGS="--default-stream per-thread" CXX="$Kokkos_ROOT/bin/nvcc_wrapper"
+  graph=(--graph)
+fi
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1   # never NVLink multicast (device/KINDS.md)
 for f in runtime-shim/python/pykokkos/_halo_kernels.py bench/mpi/jacobi_scaling.py; do
   (pkc build -q --backend cuda "$f" >"$LOG/$(basename "$f").log" 2>&1 || echo "BUILD FAILED $f") &

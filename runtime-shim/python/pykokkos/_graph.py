@@ -230,14 +230,16 @@ class Graph:
                     f"capture no launch may wait for the device: on GPUs a kernel that can "
                     f"raise a Python error (integer // or %, range() with a computed step) "
                     f"fences after its launch (build with --error-model=numpy), and Kokkos "
-                    f"3.4 needs modules built with CXXFLAGS='--default-stream per-thread'"
+                    f"3.4 needs modules built with CXXFLAGS='--default-stream per-thread' "
+                    f"and CXX=$Kokkos_ROOT/bin/nvcc_wrapper"
                 ) from failure
             raise failure
         if not g:
             raise PkcRuntimeError(
                 f"pk.Graph: capturing the step failed: {err.value.decode()}. On CUDA with "
                 f"Kokkos 3.4, build the modules with CXXFLAGS='--default-stream per-thread' "
-                f"(its default stream, the legacy one, cannot be captured)")
+                f"and CXX=$Kokkos_ROOT/bin/nvcc_wrapper (its default stream, the legacy one, "
+                f"cannot be captured)")
         self._exec, self.nodes = g, lib.pkr_graph_nodes(g)
 
     def __del__(self):
