@@ -399,9 +399,8 @@ class Halo:
         step being captured on CUDA: once the work is on the stream)."""
         t0 = time.perf_counter()
         if _graph.capturing_cuda():
-            with _graph.exempt():   # recorded as in a plain step: not at all
-                for d in range(len(self.view.shape)):
-                    self._unpack(self._post_captured([d], full=True))
+            for d in range(len(self.view.shape)):
+                self._unpack(self._post_captured([d], full=True))
         else:
             with _graph.exempt():   # the exchange's own host work is not the step's
                 for d in range(len(self.view.shape)):
@@ -418,9 +417,7 @@ class Halo:
                                   "not finished (call finish() first)")
         t0 = time.perf_counter()
         if _graph.capturing_cuda():
-            with _graph.exempt():
-                self._reqs, self._recv = [], self._post_captured(range(len(self.view.shape)),
-                                                                 False)
+            self._reqs, self._recv = [], self._post_captured(range(len(self.view.shape)), False)
         else:
             with _graph.exempt():
                 self._reqs, self._recv = self._post(range(len(self.view.shape)), full=False)
@@ -429,7 +426,7 @@ class Halo:
     def finish(self):
         """Waits for the faces posted by start() and writes them into the ghosts."""
         t0 = time.perf_counter()
-        with _graph.exempt():   # captured or not, the halo's launches are not the step's record
+        with _graph.exempt() if not _graph.capturing_cuda() else _nothing():
             self._wait(self._reqs)
             self._unpack(self._recv)
         self._reqs, self._recv = [], []
@@ -469,6 +466,14 @@ class Halo:
             ncomm.recv(rbuf._dev.ptr, rbuf.size, kind, src, stream)
         nccl.groupEnd()
         return [(ridx, rbuf) for ridx, rbuf, _ in recv]
+
+
+class _nothing:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
 
 
 # cudaStreamPerThread: the stream of modules built with --default-stream
