@@ -485,6 +485,26 @@ static void test_emit_text(void **state) {
  * binds its indices to references, and device code cannot refer to a
  * namespace-scope constexpr (nvcc: "identifier ... is undefined in device
  * code"); elsewhere it keeps its bare name. */
+/* Lowers and checks Python source src (no errors), emits it without #line
+ * directives into <tmpdir>/<name>.pk; returns the text of <name>.<ext>
+ * (malloc'd) and the module in *mod (the caller frees both). */
+static char *emit_source(const char *src, const char *name, const char *ext, pki_module **mod) {
+  char out[300], py[300], err[512] = "", path[400];
+  snprintf(out, sizeof out, "%s/%s.pk", tmpdir, name);
+  snprintf(py, sizeof py, "%s/%s.py", tmpdir, name);
+  pki_diags d = {0};
+  pki_module *m = pkf_lower(py, src, strlen(src), &d);
+  assert_int_equal(d.errors + pki_check(m, &d), 0);
+  pkb_options o = opts(out);
+  o.line_directives = false;
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/%s.%s", out, name, ext);
+  char *text = slurp(path);
+  assert_non_null(text);
+  *mod = m;
+  return text;
+}
+
 static void test_emit_constant_index(void **state) {
   (void)state;
   static const char src[] = "import pykokkos as pk\n"
@@ -494,18 +514,8 @@ static void test_emit_constant_index(void **state) {
                             "def tally(i: int, counts: pk.View1D[pk.int32], m: pk.View2D[pk.int32]):\n"
                             "    pk.atomic_add(counts, [FIRST], 1)\n"
                             "    m[i][SCALE] = SCALE * counts[FIRST + 1]\n";
-  char out[300], py[300], err[512] = "", path[400];
-  snprintf(out, sizeof out, "%s/cindex.pk", tmpdir);
-  snprintf(py, sizeof py, "%s/cindex.py", tmpdir);
-  pki_diags d = {0};
-  pki_module *m = pkf_lower(py, src, sizeof src - 1, &d);
-  assert_int_equal(d.errors + pki_check(m, &d), 0);
-  pkb_options o = opts(out);
-  o.line_directives = false;
-  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  snprintf(path, sizeof path, "%s/cindex.cpp", out);
-  char *cpp = slurp(path);
-  assert_non_null(cpp);
+  pki_module *m;
+  char *cpp = emit_source(src, "cindex", "cpp", &m);
   HAS(cpp, "constexpr int64_t FIRST = 0;");
   HAS(cpp, "pkc::atomic_add(&counts(static_cast<int64_t>(FIRST)), 1);");
   HAS(cpp, "m(i, static_cast<int64_t>(SCALE)) = ");
@@ -538,18 +548,8 @@ static void test_emit_shared_tables(void **state) {
                             "@pk.workunit\n"
                             "def other(i: int, y: pk.View1D[float]):\n"
                             "    y[i] = 1.0\n";
-  char out[300], py[300], err[512] = "", path[400];
-  snprintf(out, sizeof out, "%s/tables.pk", tmpdir);
-  snprintf(py, sizeof py, "%s/tables.py", tmpdir);
-  pki_diags d = {0};
-  pki_module *m = pkf_lower(py, src, sizeof src - 1, &d);
-  assert_int_equal(d.errors + pki_check(m, &d), 0);
-  pkb_options o = opts(out);
-  o.line_directives = false;
-  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  snprintf(path, sizeof path, "%s/tables.cpp", out);
-  char *cpp = slurp(path);
-  assert_non_null(cpp);
+  pki_module *m;
+  char *cpp = emit_source(src, "tables", "cpp", &m);
   HAS(cpp, "const pkc_param_desc params_0[] = {  // W.run and 2 more kernels\n");
   HAS(cpp, "const pkc_param_desc params_3[] = {  // other\n");
   assert_null(strstr(cpp, "params_1[]"));
@@ -557,9 +557,8 @@ static void test_emit_shared_tables(void **state) {
   HAS(cpp, "{\"other\", \"other\", PKC_PATTERN_FOR, PKC_POLICY_RANGE, PKC_REDUCER_SUM, 1, params_3,");
   assert_null(strstr(cpp, "(void)self;"));
   free(cpp);
-  snprintf(path, sizeof path, "%s/tables.h", out);
-  char *h = slurp(path);
-  assert_non_null(h);
+  pki_module_free(m);
+  char *h = emit_source(src, "tables", "h", &m);
   HAS(h, " *   args[1] x: View1D[float64] (default layout of the backend), read-write */\n");
   HAS(h, "/* W.twice (line 15): parallel_for over a RangePolicy;\n *   args as for W.run */\n");
   HAS(h, "/* other (line 18): parallel_for over a RangePolicy\n *   args[0] y: ");
@@ -577,18 +576,8 @@ static void test_emit_widening_decl(void **state) {
                             "    j: int = idx[i]\n"
                             "    m: int = min(idx[i], n)\n"
                             "    y[i] = j + m\n";
-  char out[300], py[300], err[512] = "", path[400];
-  snprintf(out, sizeof out, "%s/widen.pk", tmpdir);
-  snprintf(py, sizeof py, "%s/widen.py", tmpdir);
-  pki_diags d = {0};
-  pki_module *m = pkf_lower(py, src, sizeof src - 1, &d);
-  assert_int_equal(d.errors + pki_check(m, &d), 0);
-  pkb_options o = opts(out);
-  o.line_directives = false;
-  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  snprintf(path, sizeof path, "%s/widen.cpp", out);
-  char *cpp = slurp(path);
-  assert_non_null(cpp);
+  pki_module *m;
+  char *cpp = emit_source(src, "widen", "cpp", &m);
   HAS(cpp, "const int64_t j = idx(i);");
   HAS(cpp, "static_cast<int64_t>(idx(i))");
   free(cpp);
@@ -605,18 +594,8 @@ static void test_emit_int64_min(void **state) {
                             "def lowest(i: int, A: pk.View1D[pk.int64]):\n"
                             "    A[i] = -9223372036854775808\n"
                             "    A[i] += 9223372036854775807\n";
-  char out[300], py[300], err[512] = "", path[400];
-  snprintf(out, sizeof out, "%s/lowest.pk", tmpdir);
-  snprintf(py, sizeof py, "%s/lowest.py", tmpdir);
-  pki_diags d = {0};
-  pki_module *m = pkf_lower(py, src, sizeof src - 1, &d);
-  assert_int_equal(d.errors + pki_check(m, &d), 0);
-  pkb_options o = opts(out);
-  o.line_directives = false;
-  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  snprintf(path, sizeof path, "%s/lowest.cpp", out);
-  char *cpp = slurp(path);
-  assert_non_null(cpp);
+  pki_module *m;
+  char *cpp = emit_source(src, "lowest", "cpp", &m);
   HAS(cpp, "A(i) = INT64_MIN;");
   HAS(cpp, "A(i) += INT64_C(9223372036854775807);");
   assert_null(strstr(cpp, "9223372036854775808"));
@@ -653,18 +632,8 @@ static void test_emit_class_view(void **state) {
                             "@pk.workunit\n"
                             "def plain(i: int, w: pk.View1D[pk.double]):\n"
                             "    w[i] = 1.0\n";
-  char out[300], py[300], err[512] = "", path[400];
-  snprintf(out, sizeof out, "%s/cview.pk", tmpdir);
-  snprintf(py, sizeof py, "%s/cview.py", tmpdir);
-  pki_diags d = {0};
-  pki_module *m = pkf_lower(py, src, sizeof src - 1, &d);
-  assert_int_equal(d.errors + pki_check(m, &d), 0);
-  pkb_options o = opts(out);
-  o.line_directives = false;
-  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  snprintf(path, sizeof path, "%s/cview.cpp", out);
-  char *cpp = slurp(path);
-  assert_non_null(cpp);
+  pki_module *m;
+  char *cpp = emit_source(src, "cview", "cpp", &m);
   HAS(cpp, "using P_aos = pkc::View<typename pkc::ptrs<P, R>::type, Kokkos::LayoutRight>;");
   HAS(cpp, "struct P_ref {\n  double &x;\n  int32_t &n;\n");
   HAS(cpp, "struct P_soa {\n  pkc::View<typename pkc::ptrs<double, R>::type, Kokkos::LayoutRight> x;");
