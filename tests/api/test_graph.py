@@ -10,7 +10,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -20,6 +19,7 @@ sys.path.insert(0, HERE)
 import numpy as np  # noqa: E402
 import pykokkos as pk  # noqa: E402
 import kern_graph as K  # noqa: E402
+import test_mpi  # noqa: E402  (ranks_ok: a program on n ranks)
 
 
 class Replay(unittest.TestCase):
@@ -153,17 +153,7 @@ class Ranks(unittest.TestCase):
         env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "runtime-shim", "python"),
                    OMP_NUM_THREADS="1")
         env["PATH"] = os.path.join(ROOT, "build", "bin") + os.pathsep + env.get("PATH", "")
-        with tempfile.TemporaryDirectory() as out:
-            r = subprocess.run([shutil.which("mpirun"), "--allow-run-as-root", "--oversubscribe",
-                                "-np", str(n), sys.executable,
-                                os.path.join(HERE, "mpi_graph_prog.py"), out],
-                               capture_output=True, text=True, env=env, timeout=300)
-            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            got = {}
-            for k in range(n):
-                with open(os.path.join(out, f"rank{k}.txt")) as f:
-                    got[k] = f.read().strip()
-        self.assertEqual(got, {k: "OK" for k in range(n)}, r.stdout + r.stderr)
+        test_mpi.ranks_ok(self, os.path.join(HERE, "mpi_graph_prog.py"), n, env)
 
     def test_one_rank(self):
         self.run_ranks(1)

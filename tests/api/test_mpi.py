@@ -25,20 +25,25 @@ def env():
     return e
 
 
+def ranks_ok(test, prog, n, environ):
+    """Runs prog OUT on n ranks (mpirun, environment environ) and asserts that
+    every rank k wrote "OK" to OUT/rank<k>.txt (test: the TestCase)."""
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(n),
+               sys.executable, prog, out]
+        r = subprocess.run(cmd, capture_output=True, text=True, env=environ, timeout=300)
+        test.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        got = {}
+        for k in range(n):
+            with open(os.path.join(out, f"rank{k}.txt")) as f:
+                got[k] = f.read().strip()
+    test.assertEqual(got, {k: "OK" for k in range(n)}, r.stdout + r.stderr)
+
+
 @unittest.skipIf(MPIRUN is None, "mpirun not installed (scripts/setup.sh installs openmpi-bin)")
 class Ranks(unittest.TestCase):
     def run_ranks(self, n):
-        prog = os.path.join(HERE, "mpi_halo_prog.py")
-        with tempfile.TemporaryDirectory() as out:
-            cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(n),
-                   sys.executable, prog, out]
-            r = subprocess.run(cmd, capture_output=True, text=True, env=env(), timeout=300)
-            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            got = {}
-            for k in range(n):
-                with open(os.path.join(out, f"rank{k}.txt")) as f:
-                    got[k] = f.read().strip()
-        self.assertEqual(got, {k: "OK" for k in range(n)}, r.stdout + r.stderr)
+        ranks_ok(self, os.path.join(HERE, "mpi_halo_prog.py"), n, env())
 
     def test_one_rank(self):
         self.run_ranks(1)
