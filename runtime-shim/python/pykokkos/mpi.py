@@ -29,9 +29,16 @@ unpacked from contiguous buffer Views by kernels pkc compiled
 faces' buffers are staged through host memory for MPI (never raw device
 pointers into MPI, which need not be CUDA-aware), the View stays on the
 device. On CUDA, where CuPy has NCCL (cupy.cuda.nccl), the buffers go
-device to device with NCCL grouped send/recv on a stream of their own
-instead (the communicator is made once per Cartesian communicator, its id
-broadcast over MPI; PKC_HALO_NCCL=0 keeps the host staging). numpy arrays
+device to device with NCCL grouped send/recv instead (the communicator is
+made once per Cartesian communicator, its id broadcast over MPI;
+PKC_HALO_NCCL=0 keeps the host staging), and the host never waits: packing
+kernels, NCCL calls and unpacking kernels are queued in stream order
+(exchange() on the legacy default stream, which orders them with the
+kernels' stream: Kokkos 3.4's default stream or per-thread stream, Kokkos
+4's blocking stream); start() hands the faces to NCCL on a stream of its
+own, joined by CUDA events, so the interior update queued between start()
+and finish() runs while they travel. A View read on the host, pk.fence()
+or a reduction waits for the exchange as for any kernel. numpy arrays
 and other dtypes are packed with numpy on the host (a GPU View of another
 dtype is then read back whole).
 """
@@ -208,7 +215,9 @@ class Halo:
             from ._loader import RUNTIME
             self._kernels = _halo_kernels
             RUNTIME.module_for(_halo_kernels.__file__)   # loaded now, not in an exchange
-            _nccl(comm)   # collective: every rank makes its Halo
+            if _nccl(comm) is not None:   # collective: every rank makes its Halo
+                self._prepare_device()
+        self._join = None    # start() on the NCCL path: the event finish() waits for
         self.seconds = 0.0   # wall time spent in exchange/start/finish (packing, waiting)
 
     def _local_error(self, comm, nd, width):
@@ -326,13 +335,39 @@ class Halo:
                 recv.append((ridx, rbuf))
         return reqs, recv
 
-    def _post_nccl(self, dims, full, nccl_stream):
-        """_post_kernels over NCCL: the buffers stay on the device; returns
-        ([the stream to wait for], unpack list)."""
+    def _prepare_device(self):
+        """NCCL path: every face buffer on the device and two CUDA events,
+        made once here, so that no exchange allocates or copies (and a
+        pk.Graph step captures nothing but kernels and NCCL calls)."""
+        import cupy
+        from mpi4py import MPI
+        for full in (True, False):
+            for dst, src, sidx, ridx, _ in self._faces(range(len(self.view.shape)), full):
+                if dst != MPI.PROC_NULL:
+                    self._buffer(sidx, True)._to_device()
+                if src != MPI.PROC_NULL:
+                    self._buffer(ridx, False)._to_device()
+        self._events = (cupy.cuda.Event(disable_timing=True),
+                        cupy.cuda.Event(disable_timing=True))
+
+    def _neighbour_dims(self):
+        """The dimensions along which this rank has a neighbour."""
+        from mpi4py import MPI
+        return [d for d in range(len(self.view.shape))
+                if any(p != MPI.PROC_NULL for p in self.nbr[d])]
+
+    def _post_nccl(self, dims, full, nccl_stream, fork):
+        """Packing kernels (on the kernels' stream), then grouped NCCL
+        send/recv of the faces of dims, queued without a host wait; returns
+        the unpack list. fork=False: NCCL on the ordering stream (_order()),
+        in stream order with the kernels. fork=True: NCCL on the
+        communicator's own stream after an event on the ordering stream;
+        self._join is set to the event finish() makes the ordering stream
+        wait for."""
         from mpi4py import MPI
         from cupy.cuda import nccl
-        from ._dispatch import fence
-        ncomm, stream = nccl_stream
+        ncomm, own = nccl_stream
+        order = _order()
         kind = nccl.NCCL_FLOAT64 if self.dtype.itemsize == 8 else nccl.NCCL_FLOAT32
         sends, recv = [], []
         for dst, src, sidx, ridx, _ in self._faces(dims, full):
@@ -341,17 +376,23 @@ class Halo:
                 self._kernels.pack(self.view, sbuf, *self._box(sidx))
                 sends.append((sbuf, dst))
             if src != MPI.PROC_NULL:
-                rbuf = self._buffer(ridx, False)
-                rbuf._to_device()
-                recv.append((ridx, rbuf, src))
-        fence()   # the packing kernels are done before NCCL reads the buffers
+                recv.append((ridx, self._buffer(ridx, False), src))
+        stream = order
+        if fork:
+            packed, arrived = self._events
+            packed.record(order)      # after the packing kernels
+            own.wait_event(packed)
+            stream = own
         nccl.groupStart()   # per peer, sends and receives pair up in the order posted
         for sbuf, dst in sends:
             ncomm.send(sbuf._dev.ptr, sbuf.size, kind, dst, stream.ptr)
         for _, rbuf, src in recv:
             ncomm.recv(rbuf._dev.ptr, rbuf.size, kind, src, stream.ptr)
         nccl.groupEnd()
-        return [stream], [(ridx, rbuf) for ridx, rbuf, _ in recv]
+        if fork:
+            arrived.record(own)
+            self._join = arrived
+        return [(ridx, rbuf) for ridx, rbuf, _ in recv]
 
     def _wait(self, reqs):
         from mpi4py import MPI
@@ -365,9 +406,6 @@ class Halo:
         """_post for kernel packing: faces are packed into buffer Views where
         the View lives; MPI gets the buffers' host memory."""
         from mpi4py import MPI
-        nccl = _nccl(self.comm)   # collective on first use: every rank calls it
-        if nccl is not None:
-            return self._post_nccl(dims, full, nccl)
         reqs, recv = [], []
         for dst, src, sidx, ridx, tag in self._faces(dims, full):
             if dst != MPI.PROC_NULL:
@@ -393,15 +431,31 @@ class Halo:
             if ridx is not None:
                 a[ridx] = rbuf
 
+    def _nccl_path(self):
+        """(NcclCommunicator, its stream) where faces go device to device
+        through NCCL, else None."""
+        return _nccl(self.comm) if self._kernels is not None else None
+
+    def _refuse_staged(self):
+        """Inside a pk.Graph capture, a host-staged exchange with a neighbour is refused."""
+        if _graph.capturing_cuda() and self._neighbour_dims():
+            _graph.refuse("Halo.exchange staged through host memory",
+                          "without NCCL (CuPy's cupy.cuda.nccl, PKC_HALO_NCCL not 0) or for "
+                          "a View other than a float64/float32 pk.View, its faces travel "
+                          "through the host")
+
     def exchange(self):
         """Fills every ghost layer (faces, edges, corners) from the neighbours,
-        one dimension after the other; returns when done (inside a pk.Graph
-        step being captured on CUDA: once the work is on the stream)."""
+        one dimension after the other. Returns when done, or, on the NCCL
+        path, once the exchange is queued on the device (see the module
+        docstring)."""
         t0 = time.perf_counter()
-        if _graph.capturing_cuda():
-            for d in range(len(self.view.shape)):
-                self._unpack(self._post_captured([d], full=True))
+        nc = self._nccl_path()
+        if nc is not None:
+            for d in self._neighbour_dims():
+                self._unpack(self._post_nccl([d], True, nc, fork=False))
         else:
+            self._refuse_staged()
             with _graph.exempt():   # the exchange's own host work is not the step's
                 for d in range(len(self.view.shape)):
                     reqs, recv = self._post([d], full=True)
@@ -412,68 +466,45 @@ class Halo:
     def start(self):
         """Posts the exchange of all faces (owned cells only, no corners) and
         returns at once; finish() completes it."""
-        if self._reqs or self._recv:
+        if self._reqs or self._recv or self._join is not None:
             raise PkcRuntimeError("pykokkos.mpi.Halo.start: the previous exchange was "
                                   "not finished (call finish() first)")
         t0 = time.perf_counter()
-        if _graph.capturing_cuda():
-            self._reqs, self._recv = [], self._post_captured(range(len(self.view.shape)), False)
+        nc = self._nccl_path()
+        if nc is not None:
+            dims = self._neighbour_dims()
+            self._reqs = []
+            self._recv = self._post_nccl(dims, False, nc, fork=True) if dims else []
         else:
+            self._refuse_staged()
             with _graph.exempt():
                 self._reqs, self._recv = self._post(range(len(self.view.shape)), full=False)
         self.seconds += time.perf_counter() - t0
 
     def finish(self):
-        """Waits for the faces posted by start() and writes them into the ghosts."""
+        """Waits for the faces posted by start() (on the NCCL path: makes the
+        kernels' stream wait for them) and writes them into the ghosts."""
         t0 = time.perf_counter()
-        with _graph.exempt() if not _graph.capturing_cuda() else _nothing():
-            self._wait(self._reqs)
+        if self._join is not None:
+            _order().wait_event(self._join)
+            self._join = None
             self._unpack(self._recv)
+        else:
+            with _graph.exempt():
+                self._wait(self._reqs)
+                self._unpack(self._recv)
         self._reqs, self._recv = [], []
         self.seconds += time.perf_counter() - t0
 
-    def _post_captured(self, dims, full):
-        """The NCCL exchange inside a CUDA graph capture (pk.Graph): packing
-        kernels, grouped NCCL send/recv and (by the caller) unpacking
-        kernels all go on the captured stream, in stream order, with no
-        host wait; returns the unpack list. Raises where the exchange would
-        go through the host (no NCCL, or a View the kernels do not pack)."""
-        from mpi4py import MPI
-        if all(p == MPI.PROC_NULL for d in dims for p in self.nbr[d]):
-            return []   # no neighbour: nothing to exchange
-        nccl_stream = _nccl(self.comm) if self._kernels is not None else None
-        if nccl_stream is None:
-            _graph.refuse("Halo.exchange staged through host memory",
-                          "without NCCL (CuPy's cupy.cuda.nccl, PKC_HALO_NCCL not 0) or for "
-                          "a View other than a float64/float32 pk.View, its faces travel "
-                          "through the host")
-        from cupy.cuda import nccl
-        ncomm, _ = nccl_stream
-        kind = nccl.NCCL_FLOAT64 if self.dtype.itemsize == 8 else nccl.NCCL_FLOAT32
-        sends, recv = [], []
-        for dst, src, sidx, ridx, _ in self._faces(dims, full):
-            if dst != MPI.PROC_NULL:
-                sbuf = self._buffer(sidx, True)
-                self._kernels.pack(self.view, sbuf, *self._box(sidx))
-                sends.append((sbuf, dst))
-            if src != MPI.PROC_NULL:
-                recv.append((ridx, self._buffer(ridx, False), src))
-        stream = _PER_THREAD_STREAM   # where the module's kernels launch and are captured
-        nccl.groupStart()
-        for sbuf, dst in sends:
-            ncomm.send(sbuf._dev.ptr, sbuf.size, kind, dst, stream)
-        for _, rbuf, src in recv:
-            ncomm.recv(rbuf._dev.ptr, rbuf.size, kind, src, stream)
-        nccl.groupEnd()
-        return [(ridx, rbuf) for ridx, rbuf, _ in recv]
-
-
-class _nothing:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
+def _order():
+    """The CuPy stream that orders the halo's NCCL work with the kernels:
+    while a pk.Graph step is captured, the per-thread default stream being
+    captured; otherwise the legacy default stream, which every blocking
+    stream (the kernels') synchronises with."""
+    import cupy
+    if _graph.capturing_cuda():
+        return cupy.cuda.ExternalStream(_PER_THREAD_STREAM)
+    return cupy.cuda.Stream.null
 
 
 # cudaStreamPerThread: the stream of modules built with --default-stream
