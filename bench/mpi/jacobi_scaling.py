@@ -281,6 +281,8 @@ def worker(a):
     ranks = comm.Get_size()
     warm, blocks, per = (2, 3, 3) if a.quick else (a.warmup, a.blocks, a.iters)
     for name, n in cases(a.quick, a.gpu, ranks):
+        if a.only and not any(x in name for x in a.only):
+            continue
         nd = len(n)
         cart = comm.Create_cart(MPI.Compute_dims(ranks, nd), periods=[False] * nd)
         g = Grid(cart, n)
@@ -337,11 +339,35 @@ def run_ranks(p, a, env):
             "--warmup", str(a.warmup), "--blocks", str(a.blocks), "--iters", str(a.iters)]
     cmd += ["--quick"] if a.quick else ["--gpu"] if a.gpu else []
     cmd += ["--graph"] if a.graph else []
-    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=a.timeout)
+    cmd += [f"--only={x}" for x in a.only]
+    if a.log:   # every line of the ranks' output as it comes (a run cut short keeps its rows)
+        with open(a.log, "a") as log:
+            log.write(f"# {p} rank(s): {' '.join(cmd)}\n")
+            log.flush()
+            r = _tee(cmd, env, log, a.timeout)
+    else:
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=a.timeout)
     rows = [parse_case(ln) for ln in r.stdout.splitlines() if ln.startswith("CASE ")]
     if r.returncode != 0 or not rows:
         raise RuntimeError(f"{' '.join(cmd)} exited {r.returncode}:\n{r.stdout}\n{r.stderr[-3000:]}")
     return rows
+
+
+def _tee(cmd, env, log, timeout):
+    """subprocess.run(cmd) whose stdout lines also go to log as they come
+    and whose stderr goes to log only; returns a CompletedProcess."""
+    deadline = time.monotonic() + timeout
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, env=env)
+    out = []
+    for line in proc.stdout:
+        out.append(line)
+        log.write(line)
+        log.flush()
+        if time.monotonic() > deadline:
+            proc.kill()
+            break
+    proc.wait()
+    return subprocess.CompletedProcess(cmd, proc.returncode, "".join(out), "")
 
 
 def table(results, ranks):
@@ -383,6 +409,9 @@ def main():
     ap.add_argument("--blocks", type=int, default=5)
     ap.add_argument("--iters", type=int, default=10, help="iterations per timed block")
     ap.add_argument("--timeout", type=int, default=900)
+    ap.add_argument("--only", action="append", default=[],
+                    help="run only the cases whose name contains this text (repeatable)")
+    ap.add_argument("--log", help="append the ranks' output to this file as it comes")
     a = ap.parse_args()
     if a.worker:
         return worker(a)

@@ -9,6 +9,7 @@
 # Kokkos build ~90 s, module builds ~60 s, each rank count ~60-90 s.
 # GRAPH=1: modules built with --default-stream per-thread and a column for the
 # step replayed from a CUDA graph (pk.Graph, NCCL captured), checked bitwise.
+# SCALING_ARGS: more arguments for jacobi_scaling.py (e.g. --only '3D weak' --log $OUT/s.log).
 source "$(dirname "${BASH_SOURCE[0]}")/cuda_env.sh"
 graph=()
 if [[ ${GRAPH:-0} == 1 ]]; then
@@ -27,5 +28,5 @@ for p in 2 4; do (( p <= n )) && ranks="$ranks,$p"; done
 "$PY" -c "from cupy.cuda import nccl; print('cupy nccl', nccl.get_version())" 2>&1 | tail -1
 say "ranks $ranks"
 PY=$PY timeout 420 "$PY" bench/mpi/jacobi_scaling.py --gpu --ranks "$ranks" "${graph[@]}" \
-  --warmup 5 --blocks "${1:-5}" --iters "${2:-10}" --timeout 400
+  --warmup 5 --blocks "${1:-5}" --iters "${2:-10}" --timeout 400 ${SCALING_ARGS:-}
 say "done"
