@@ -300,7 +300,9 @@ def worker(a):
                 g.exchange(overlap)
             pk.fence()
             t_it = g.timed_blocks(lambda: g.step(overlap), blocks, per)
+            host0 = g.halo.seconds
             t_ex = g.timed_blocks(lambda: g.exchange(overlap), blocks, per)
+            host_ex = (g.halo.seconds - host0) / (blocks * per)   # the host's share of it
             graph = ""
             if a.graph:   # the same step replayed from pk.Graph, per iteration
                 gr.replay(warm)
@@ -311,7 +313,8 @@ def worker(a):
                 print(f"CASE {name} | overlap={'on' if overlap else 'off'} | ranks={ranks} | "
                       f"grid={'x'.join(map(str, n))} | dims={'x'.join(map(str, cart.dims))} | "
                       f"ms_per_iter={t_it * 1e3:.4f} | halo_ms={t_ex * 1e3:.4f} | "
-                      f"halo_share={100 * t_ex / t_it:.0f}%{graph} | verify_s={verify_s:.2f} | "
+                      f"halo_share={100 * t_ex / t_it:.0f}% | halo_host_ms={host_ex * 1e3:.4f}{graph} | "
+                      f"verify_s={verify_s:.2f} | "
                       f"{'verified' if not bad else 'FAILED ' + '; '.join(bad)}", flush=True)
     return 0
 
