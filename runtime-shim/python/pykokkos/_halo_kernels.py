@@ -1,95 +1,144 @@
 """Kernels of pykokkos.mpi's halo exchange, in the PyKokkos dialect (pkc
 builds them like any program: setup builds them for the host backends, GPU
 backends build them on first use). Each copies one face of a rank-2 or
-rank-3 View, the box [lo0, lo0 + n0) x [lo1, lo1 + n1) (x [lo2, lo2 + n2)),
-to or from a contiguous buffer in row-major order, over an MDRangePolicy of
-the box's extents: the faces travel between ranks as these buffers, so a
-View on a GPU never leaves the device whole."""
+rank-3 View to or from a contiguous buffer: the box at corner lo with
+extents n, n[d] = w layers thick along dimension d; the buffer holds layer
+after layer, each in row-major order of the other dimensions. The kernels
+run over the other dimensions (a RangePolicy for rank 2, a 2-D MDRange for
+rank 3, the last of them fastest) with the layers in a loop, so a face is
+copied at the device's bandwidth; a 3-D MDRange over a box one cell thick
+wasted most of each tile. The faces travel between ranks as these buffers,
+so a View on a GPU never leaves the device whole."""
 import pykokkos as pk
 
 
 @pk.workunit
-def pack2_f64(i: int, j: int, buf: pk.View1D[pk.double], v: pk.View2D[pk.double], lo0: int, lo1: int,
-            n1: int):
-    buf[i * n1 + j] = v[lo0 + i][lo1 + j]
-
-
-@pk.workunit
-def unpack2_f64(i: int, j: int, v: pk.View2D[pk.double], buf: pk.View1D[pk.double], lo0: int, lo1: int,
-              n1: int):
-    v[lo0 + i][lo1 + j] = buf[i * n1 + j]
-
-
-@pk.workunit
-def pack3_f64(i: int, j: int, k: int, buf: pk.View1D[pk.double], v: pk.View3D[pk.double], lo0: int,
-            lo1: int, lo2: int, n1: int, n2: int):
-    buf[(i * n1 + j) * n2 + k] = v[lo0 + i][lo1 + j][lo2 + k]
-
-
-@pk.workunit
-def unpack3_f64(i: int, j: int, k: int, v: pk.View3D[pk.double], buf: pk.View1D[pk.double], lo0: int,
-              lo1: int, lo2: int, n1: int, n2: int):
-    v[lo0 + i][lo1 + j][lo2 + k] = buf[(i * n1 + j) * n2 + k]
-
-
-@pk.workunit
-def pack2_f32(i: int, j: int, buf: pk.View1D[pk.float], v: pk.View2D[pk.float], lo0: int, lo1: int,
-            n1: int):
-    buf[i * n1 + j] = v[lo0 + i][lo1 + j]
-
-
-@pk.workunit
-def unpack2_f32(i: int, j: int, v: pk.View2D[pk.float], buf: pk.View1D[pk.float], lo0: int, lo1: int,
-              n1: int):
-    v[lo0 + i][lo1 + j] = buf[i * n1 + j]
-
-
-@pk.workunit
-def pack3_f32(i: int, j: int, k: int, buf: pk.View1D[pk.float], v: pk.View3D[pk.float], lo0: int,
-            lo1: int, lo2: int, n1: int, n2: int):
-    buf[(i * n1 + j) * n2 + k] = v[lo0 + i][lo1 + j][lo2 + k]
-
-
-@pk.workunit
-def unpack3_f32(i: int, j: int, k: int, v: pk.View3D[pk.float], buf: pk.View1D[pk.float], lo0: int,
-              lo1: int, lo2: int, n1: int, n2: int):
-    v[lo0 + i][lo1 + j][lo2 + k] = buf[(i * n1 + j) * n2 + k]
-
-
-def pack(v, buf, lo, n):
-    """Copies the box of View v at corner lo with extents n (lists of 2 or 3)
-    into the contiguous buffer View buf (row-major), on v's device."""
-    f64 = v.dtype == pk.float64
-    if len(n) == 2:
-        policy2 = pk.MDRangePolicy([0, 0], [n[0], n[1]])
-        if f64:
-            pk.parallel_for(policy2, pack2_f64, buf=buf, v=v, lo0=lo[0], lo1=lo[1], n1=n[1])
+def pack2_f64(a: int, buf: pk.View1D[pk.double], v: pk.View2D[pk.double], lo0: int, lo1: int, w: int,
+            d: int, na: int):
+    for c in range(w):
+        if d == 0:
+            buf[c * na + a] = v[lo0 + c][lo1 + a]
         else:
-            pk.parallel_for(policy2, pack2_f32, buf=buf, v=v, lo0=lo[0], lo1=lo[1], n1=n[1])
-        return
-    policy3 = pk.MDRangePolicy([0, 0, 0], [n[0], n[1], n[2]])
-    if f64:
-        pk.parallel_for(policy3, pack3_f64, buf=buf, v=v, lo0=lo[0], lo1=lo[1], lo2=lo[2],
-                        n1=n[1], n2=n[2])
-    else:
-        pk.parallel_for(policy3, pack3_f32, buf=buf, v=v, lo0=lo[0], lo1=lo[1], lo2=lo[2],
-                        n1=n[1], n2=n[2])
+            buf[c * na + a] = v[lo0 + a][lo1 + c]
 
 
-def unpack(v, buf, lo, n):
-    """Copies buffer buf into the box of View v at corner lo with extents n."""
-    f64 = v.dtype == pk.float64
-    if len(n) == 2:
-        policy2 = pk.MDRangePolicy([0, 0], [n[0], n[1]])
-        if f64:
-            pk.parallel_for(policy2, unpack2_f64, v=v, buf=buf, lo0=lo[0], lo1=lo[1], n1=n[1])
+@pk.workunit
+def unpack2_f64(a: int, v: pk.View2D[pk.double], buf: pk.View1D[pk.double], lo0: int, lo1: int, w: int,
+              d: int, na: int):
+    for c in range(w):
+        if d == 0:
+            v[lo0 + c][lo1 + a] = buf[c * na + a]
         else:
-            pk.parallel_for(policy2, unpack2_f32, v=v, buf=buf, lo0=lo[0], lo1=lo[1], n1=n[1])
+            v[lo0 + a][lo1 + c] = buf[c * na + a]
+
+
+@pk.workunit
+def pack3_f64(a: int, b: int, buf: pk.View1D[pk.double], v: pk.View3D[pk.double], lo0: int, lo1: int,
+            lo2: int, w: int, d: int, na: int, nb: int):
+    for c in range(w):
+        if d == 0:
+            buf[(c * na + a) * nb + b] = v[lo0 + c][lo1 + a][lo2 + b]
+        elif d == 1:
+            buf[(c * na + a) * nb + b] = v[lo0 + a][lo1 + c][lo2 + b]
+        else:
+            buf[(c * na + a) * nb + b] = v[lo0 + a][lo1 + b][lo2 + c]
+
+
+@pk.workunit
+def unpack3_f64(a: int, b: int, v: pk.View3D[pk.double], buf: pk.View1D[pk.double], lo0: int, lo1: int,
+              lo2: int, w: int, d: int, na: int, nb: int):
+    for c in range(w):
+        if d == 0:
+            v[lo0 + c][lo1 + a][lo2 + b] = buf[(c * na + a) * nb + b]
+        elif d == 1:
+            v[lo0 + a][lo1 + c][lo2 + b] = buf[(c * na + a) * nb + b]
+        else:
+            v[lo0 + a][lo1 + b][lo2 + c] = buf[(c * na + a) * nb + b]
+
+@pk.workunit
+def pack2_f32(a: int, buf: pk.View1D[pk.float], v: pk.View2D[pk.float], lo0: int, lo1: int, w: int,
+            d: int, na: int):
+    for c in range(w):
+        if d == 0:
+            buf[c * na + a] = v[lo0 + c][lo1 + a]
+        else:
+            buf[c * na + a] = v[lo0 + a][lo1 + c]
+
+
+@pk.workunit
+def unpack2_f32(a: int, v: pk.View2D[pk.float], buf: pk.View1D[pk.float], lo0: int, lo1: int, w: int,
+              d: int, na: int):
+    for c in range(w):
+        if d == 0:
+            v[lo0 + c][lo1 + a] = buf[c * na + a]
+        else:
+            v[lo0 + a][lo1 + c] = buf[c * na + a]
+
+
+@pk.workunit
+def pack3_f32(a: int, b: int, buf: pk.View1D[pk.float], v: pk.View3D[pk.float], lo0: int, lo1: int,
+            lo2: int, w: int, d: int, na: int, nb: int):
+    for c in range(w):
+        if d == 0:
+            buf[(c * na + a) * nb + b] = v[lo0 + c][lo1 + a][lo2 + b]
+        elif d == 1:
+            buf[(c * na + a) * nb + b] = v[lo0 + a][lo1 + c][lo2 + b]
+        else:
+            buf[(c * na + a) * nb + b] = v[lo0 + a][lo1 + b][lo2 + c]
+
+
+@pk.workunit
+def unpack3_f32(a: int, b: int, v: pk.View3D[pk.float], buf: pk.View1D[pk.float], lo0: int, lo1: int,
+              lo2: int, w: int, d: int, na: int, nb: int):
+    for c in range(w):
+        if d == 0:
+            v[lo0 + c][lo1 + a][lo2 + b] = buf[(c * na + a) * nb + b]
+        elif d == 1:
+            v[lo0 + a][lo1 + c][lo2 + b] = buf[(c * na + a) * nb + b]
+        else:
+            v[lo0 + a][lo1 + b][lo2 + c] = buf[(c * na + a) * nb + b]
+
+
+
+def pack(v, buf, lo, n, d):
+    """Copies the box of View v at corner lo with extents n (lists of 2 or 3
+    ints), n[d] layers thick along dimension d, into the contiguous buffer
+    View buf (see the module docstring for the order), on v's device."""
+    f64 = v.dtype == pk.float64
+    o = [n[e] for e in range(len(n)) if e != d]   # extents of the other dimensions
+    if len(n) == 2:
+        if f64:
+            pk.parallel_for(o[0], pack2_f64, buf=buf, v=v, lo0=lo[0], lo1=lo[1], w=n[d], d=d,
+                            na=o[0])
+        else:
+            pk.parallel_for(o[0], pack2_f32, buf=buf, v=v, lo0=lo[0], lo1=lo[1], w=n[d], d=d,
+                            na=o[0])
         return
-    policy3 = pk.MDRangePolicy([0, 0, 0], [n[0], n[1], n[2]])
+    policy = pk.MDRangePolicy([0, 0], [o[0], o[1]])
     if f64:
-        pk.parallel_for(policy3, unpack3_f64, v=v, buf=buf, lo0=lo[0], lo1=lo[1], lo2=lo[2],
-                        n1=n[1], n2=n[2])
+        pk.parallel_for(policy, pack3_f64, buf=buf, v=v, lo0=lo[0], lo1=lo[1], lo2=lo[2],
+                        w=n[d], d=d, na=o[0], nb=o[1])
     else:
-        pk.parallel_for(policy3, unpack3_f32, v=v, buf=buf, lo0=lo[0], lo1=lo[1], lo2=lo[2],
-                        n1=n[1], n2=n[2])
+        pk.parallel_for(policy, pack3_f32, buf=buf, v=v, lo0=lo[0], lo1=lo[1], lo2=lo[2],
+                        w=n[d], d=d, na=o[0], nb=o[1])
+
+
+def unpack(v, buf, lo, n, d):
+    """Copies buffer buf into the box of View v (as pack, the other way)."""
+    f64 = v.dtype == pk.float64
+    o = [n[e] for e in range(len(n)) if e != d]
+    if len(n) == 2:
+        if f64:
+            pk.parallel_for(o[0], unpack2_f64, v=v, buf=buf, lo0=lo[0], lo1=lo[1], w=n[d], d=d,
+                            na=o[0])
+        else:
+            pk.parallel_for(o[0], unpack2_f32, v=v, buf=buf, lo0=lo[0], lo1=lo[1], w=n[d], d=d,
+                            na=o[0])
+        return
+    policy = pk.MDRangePolicy([0, 0], [o[0], o[1]])
+    if f64:
+        pk.parallel_for(policy, unpack3_f64, v=v, buf=buf, lo0=lo[0], lo1=lo[1], lo2=lo[2],
+                        w=n[d], d=d, na=o[0], nb=o[1])
+    else:
+        pk.parallel_for(policy, unpack3_f32, v=v, buf=buf, lo0=lo[0], lo1=lo[1], lo2=lo[2],
+                        w=n[d], d=d, na=o[0], nb=o[1])

@@ -328,11 +328,11 @@ class Halo:
             if dst != MPI.PROC_NULL:
                 buf = np.ascontiguousarray(a[sidx])
                 reqs.append(self.comm.Isend(buf, dest=dst, tag=tag))
-                recv.append((None, buf))      # keep the send buffer alive
+                recv.append((None, buf, None))   # keep the send buffer alive
             if src != MPI.PROC_NULL:
                 rbuf = np.empty(a[ridx].shape, self.dtype)
                 reqs.append(self.comm.Irecv(rbuf, source=src, tag=tag))
-                recv.append((ridx, rbuf))
+                recv.append((ridx, rbuf, None))
         return reqs, recv
 
     def _prepare_device(self):
@@ -370,13 +370,13 @@ class Halo:
         order = _order()
         kind = nccl.NCCL_FLOAT64 if self.dtype.itemsize == 8 else nccl.NCCL_FLOAT32
         sends, recv = [], []
-        for dst, src, sidx, ridx, _ in self._faces(dims, full):
+        for dst, src, sidx, ridx, tag in self._faces(dims, full):
             if dst != MPI.PROC_NULL:
                 sbuf = self._buffer(sidx, True)
-                self._kernels.pack(self.view, sbuf, *self._box(sidx))
+                self._kernels.pack(self.view, sbuf, *self._box(sidx), tag // 2)
                 sends.append((sbuf, dst))
             if src != MPI.PROC_NULL:
-                recv.append((ridx, self._buffer(ridx, False), src))
+                recv.append((ridx, self._buffer(ridx, False), src, tag // 2))
         stream = order
         if fork:
             packed, arrived = self._events
@@ -386,13 +386,13 @@ class Halo:
         nccl.groupStart()   # per peer, sends and receives pair up in the order posted
         for sbuf, dst in sends:
             ncomm.send(sbuf._dev.ptr, sbuf.size, kind, dst, stream.ptr)
-        for _, rbuf, src in recv:
+        for _, rbuf, src, _ in recv:
             ncomm.recv(rbuf._dev.ptr, rbuf.size, kind, src, stream.ptr)
         nccl.groupEnd()
         if fork:
             arrived.record(own)
             self._join = arrived
-        return [(ridx, rbuf) for ridx, rbuf, _ in recv]
+        return [(ridx, rbuf, d) for ridx, rbuf, _, d in recv]
 
     def _wait(self, reqs):
         from mpi4py import MPI
@@ -410,24 +410,24 @@ class Halo:
         for dst, src, sidx, ridx, tag in self._faces(dims, full):
             if dst != MPI.PROC_NULL:
                 sbuf = self._buffer(sidx, True)
-                self._kernels.pack(self.view, sbuf, *self._box(sidx))
+                self._kernels.pack(self.view, sbuf, *self._box(sidx), tag // 2)
                 host = sbuf._host(False)          # a GPU copies the face back
                 reqs.append(self.comm.Isend(host, dest=dst, tag=tag))
-                recv.append((None, host))
+                recv.append((None, host, tag // 2))
             if src != MPI.PROC_NULL:
                 rbuf = self._buffer(ridx, False)
                 reqs.append(self.comm.Irecv(rbuf._host_overwrite(), source=src, tag=tag))
-                recv.append((ridx, rbuf))
+                recv.append((ridx, rbuf, tag // 2))
         return reqs, recv
 
     def _unpack(self, recv):
         if self._kernels is not None:
-            for ridx, rbuf in recv:
+            for ridx, rbuf, d in recv:
                 if ridx is not None:   # a GPU copies the received face up first
-                    self._kernels.unpack(self.view, rbuf, *self._box(ridx))
+                    self._kernels.unpack(self.view, rbuf, *self._box(ridx), d)
             return
         a = self._host(True)
-        for ridx, rbuf in recv:
+        for ridx, rbuf, _ in recv:
             if ridx is not None:
                 a[ridx] = rbuf
 
