@@ -197,7 +197,35 @@ inline Kokkos::Array<int64_t, Rank> default_tile(int contiguous_index) {
 }
 
 namespace impl {
-// p, or p with default_tile when the program gave no tile. Kokkos fills a
+// The default tile t fitted to a policy's extents: an index whose extent is
+// below its entry gets the power of two at or above the extent, and the
+// threads that frees go, doubling, to the other indices while their extents
+// need them, nearest the contiguous index first (index 2 at most 64,
+// threadIdx.z's limit), up to the default's total. A boundary slab one cell
+// thick along the contiguous index (a 3-D face on CUDA: 32 x 4 x 2 on a
+// 1 x 512 x 512 box) otherwise runs one thread in 32.
+template <int Rank>
+inline void fit_tile(Kokkos::Array<int64_t, Rank> &t, const int64_t *extent, int c) {
+  int64_t cap[Rank], total = 1, used = 1;
+  for (int k = 0; k < Rank; k++) {
+    total *= t[k];
+    cap[k] = 1;
+    while (cap[k] < extent[k]) cap[k] *= 2;
+    if (k == 2 && cap[k] > 64) cap[k] = 64;
+    if (t[k] > cap[k]) t[k] = cap[k];
+    used *= t[k];
+  }
+  for (int dist = 0; dist < Rank && used < total; dist++)
+    for (int k = 0; k < Rank; k++) {
+      if (k - c != dist && c - k != dist) continue;
+      while (used < total && t[k] * 2 <= cap[k]) {
+        t[k] *= 2;
+        used *= 2;
+      }
+    }
+}
+
+// p, or p with default_tile (fitted to p's extents) when the program gave no tile. Kokkos fills a
 // tile entry 0 with its own choice (impl_tune_tile_size() then, 3.4 and 4.x),
 // so a tile with an entry 0 counts as none: pkc chooses all of it.
 // S == md_tiles (a View read or written across the contiguous index, as in a
@@ -213,6 +241,9 @@ inline Policy tiled(const Policy &p) {
     t[0] = 8;
     t[1] = 32;
   }
+  int64_t extent[Policy::rank];
+  for (unsigned k = 0; k < Policy::rank; k++) extent[k] = p.m_upper[k] - p.m_lower[k];
+  fit_tile<Policy::rank>(t, extent, C);
   typename Policy::tile_type tile;
   for (unsigned k = 0; k < Policy::rank; k++) tile[k] = t[k];
   return Policy(p.m_lower, p.m_upper, tile);

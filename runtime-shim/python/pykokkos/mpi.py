@@ -138,10 +138,21 @@ def _nccl(comm):
             cupy.cuda.Device(get_device_id()).use()
             uid = comm.bcast(nccl.get_unique_id() if comm.Get_rank() == 0 else None, root=0)
             got = (nccl.NcclCommunicator(comm.Get_size(), uid, comm.Get_rank()),
-                   cupy.cuda.Stream(non_blocking=True))
+                   _urgent_stream(cupy))
             _nccl_connect(comm, got)
     _nccl_comms[key] = got
     return got
+
+
+def _urgent_stream(cupy):
+    """A non-blocking CuPy stream of the device's highest priority: NCCL's
+    kernels of a start() get SMs as soon as blocks of the interior update
+    queued after them retire, instead of after the whole update."""
+    try:
+        _, greatest = cupy.cuda.runtime.deviceGetStreamPriorityRange()
+        return cupy.cuda.Stream(non_blocking=True, priority=greatest)
+    except (TypeError, AttributeError):   # a CuPy without stream priorities
+        return cupy.cuda.Stream(non_blocking=True)
 
 
 def _nccl_connect(comm, nccl_stream):
