@@ -162,7 +162,8 @@ static void test_stencil_row_loop_vectorized(void **state) {
 
 /* pkc::default_tile (pkc_dialect.hpp), the GPU tile of a policy without one:
  * 256 threads, the warp (Kokkos' threadIdx.x is index 0) along the contiguous
- * index, within a CUDA block's 1024 threads and Kokkos 4's 512. Compiled
+ * index, within a CUDA block's 1024 threads and Kokkos 4's 512; and
+ * pkc::impl::fit_tile, which fits it to the policy's extents. Compiled
  * and run on the host (the choice is the same code on every backend). */
 static void test_default_gpu_tiles(void **state) {
   (void)state;
@@ -191,6 +192,18 @@ static void test_default_gpu_tiles(void **state) {
         "  auto t = pkc::default_tile<4>(0);\n"
         "  std::printf(\"4-D: %lld %lld %lld %lld\\n\", (long long)t[0], (long long)t[1],\n"
         "              (long long)t[2], (long long)t[3]);\n"
+        "  const int64_t e3[4][3] = {{1, 512, 512}, {512, 512, 1}, {512, 512, 512}, {3, 5, 2}};\n"
+        "  const int c3[4] = {0, 0, 2, 0};\n"
+        "  for (int n = 0; n < 4; n++) {\n"
+        "    auto f = pkc::default_tile<3>(c3[n]);\n"
+        "    pkc::impl::fit_tile<3>(f, e3[n], c3[n]);\n"
+        "    std::printf(\"fit %d: %lld %lld %lld\\n\", n, (long long)f[0], (long long)f[1],\n"
+        "                (long long)f[2]);\n"
+        "  }\n"
+        "  const int64_t e2[2] = {1, 4096};\n"
+        "  auto g = pkc::default_tile<2>(0);\n"
+        "  pkc::impl::fit_tile<2>(g, e2, 0);\n"
+        "  std::printf(\"fit 2-D: %lld %lld\\n\", (long long)g[0], (long long)g[1]);\n"
         "}\n", fp);
   fclose(fp);
   snprintf(cmd, sizeof cmd,
@@ -211,7 +224,14 @@ static void test_default_gpu_tiles(void **state) {
                            "3-D 0: 32 4 2\n"
                            "3-D 1: 1 32 8\n"
                            "3-D 2: 1 2 128\n"
-                           "4-D: 0 0 0 0\n"); /* ranks 4-6: Kokkos' own */
+                           "4-D: 0 0 0 0\n"  /* ranks 4-6: Kokkos' own */
+                           /* fitted to the extents: a face one cell thick along the
+                            * contiguous index gives its threads to the next index */
+                           "fit 0: 1 128 2\n"
+                           "fit 1: 64 4 1\n"
+                           "fit 2: 1 4 64\n"  /* threadIdx.z holds at most 64 */
+                           "fit 3: 4 8 2\n"   /* a box smaller than a tile: powers of two */
+                           "fit 2-D: 1 256\n");
   free(got);
   pki_module_free(m);
 }
