@@ -167,9 +167,23 @@ int pkf_params(pkf_ctx *c, TSNode def, bool report, pkf_param **out) {
   return n;
 }
 
+/* Whether identifier name occurs in n. */
+static bool mentions(pkf_ctx *c, TSNode n, const char *name, int depth) {
+  if (depth > 200)
+    return false;
+  if (pkf_type_is(c, n, PKF_N_IDENTIFIER))
+    return pkf_is(c, n, name);
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++)
+    if (mentions(c, kids.v[i], name, depth + 1))
+      return true;
+  return false;
+}
+
 /* Rank of the first `name[...]` in n (chained subscripts and tuple indices
- * count), 0 if name is never subscripted; *ranged: `range(name)` seen;
- * *updated: `name += ...` (only an accumulator is updated in a kernel). */
+ * count), 0 if name is never subscripted; *ranged: name used in an argument
+ * of range() or in an index (`a[n - 1 - i]`), so an integer; *updated:
+ * `name += ...` (only an accumulator is updated in a kernel). */
 static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, bool *updated,
                           int depth) {
   if (depth > 200)
@@ -183,9 +197,12 @@ static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, 
     TSNode v = n;
     while (pkf_type_is(c, v, PKF_N_SUBSCRIPT)) {
       pkf_nodes ch = pkf_children(c, v);
-      for (uint32_t i = 1; i < ch.n; i++)
+      for (uint32_t i = 1; i < ch.n; i++) {
         r += pkf_type_is(c, ch.v[i], PKF_N_TUPLE) || pkf_type_is(c, ch.v[i], PKF_N_EXPRESSION_LIST)
                  ? (int)pkf_named_child_count(c, ch.v[i]) : 1;
+        if (mentions(c, ch.v[i], name, depth + 1))
+          *ranged = true;
+      }
       v = pkf_field(c, v, PKF_F_VALUE);
     }
     if (pkf_type_is(c, v, PKF_N_IDENTIFIER) && pkf_is(c, v, name))
@@ -194,7 +211,7 @@ static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, 
   if (pkf_type_is(c, n, PKF_N_CALL) && pkf_is(c, pkf_field(c, n, PKF_F_FUNCTION), "range")) {
     pkf_nodes a = pkf_children(c, pkf_field(c, n, PKF_F_ARGUMENTS));
     for (uint32_t i = 0; i < a.n; i++)
-      if (pkf_type_is(c, a.v[i], PKF_N_IDENTIFIER) && pkf_is(c, a.v[i], name))
+      if (mentions(c, a.v[i], name, depth + 1))
         *ranged = true;
   }
   pkf_nodes kids = pkf_named_children(c, n);
@@ -208,7 +225,8 @@ static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, 
 
 /* The annotation to suggest for unannotated kernel parameter pn, from how
  * the body uses it: a View of the rank it is indexed with, an accumulator if
- * it is updated (`pn += x`), an int loop bound, else a float. */
+ * it is updated (`pn += x`), an int where it takes part in an index or a
+ * range() bound, else a float. */
 static const char *suggest_annotation(pkf_ctx *c, TSNode def, const char *pn) {
   bool ranged = false, updated = false;
   int r = subscript_rank(c, pkf_field(c, def, PKF_F_BODY), pn, &ranged, &updated, 0);
