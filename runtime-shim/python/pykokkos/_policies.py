@@ -135,7 +135,9 @@ class MDRangePolicy:
             c.kind, c.rank, c.iterate = _abi.POLICY_MDRANGE, len(self.begin), self.iterate
             for d, (b, e, t) in enumerate(zip(self.begin, self.end, self.tile)):
                 c.begin[d] = index64(b, f"pk.MDRangePolicy: begin[{d}]")
-                c.end[d] = index64(e, f"pk.MDRangePolicy: end[{d}]")
+                # an end below its begin is an empty range, as range(5, 3) (Kokkos 4
+                # aborts on such a policy): the kernel sees end = begin
+                c.end[d] = max(c.begin[d], index64(e, f"pk.MDRangePolicy: end[{d}]"))
                 c.tile[d] = index64(t, f"pk.MDRangePolicy: tile[{d}]")
             self._c, self._a = c, addressof(c)
         return self._a
