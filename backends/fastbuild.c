@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pkb_priv.h"
@@ -272,8 +273,9 @@ static const char *glue_obj(pki_arena *a, const toolchain *t) {
   return pki_sprintf(a, "%s/pkc_glue.o", t->dir);
 }
 
-/* Compiles pkc_glue.o with the module compile template cav (before the
- * precompiled header exists: the glue's macros differ from a module's). */
+/* Compiles pkc_glue.o with the module compile template cav, from the probe's
+ * copy of the headers (no precompiled header beside it: the glue's macros
+ * differ from a module's, and the one beside include/ is being written). */
 static int make_glue(const pkb_options *o, const toolchain *t, const argvec *cav,
                      const char *log) {
   pki_arena *a = pki_arena_new();
@@ -281,12 +283,11 @@ static int make_glue(const pkb_options *o, const toolchain *t, const argvec *cav
   static const char glue_cpp[] =
       "// The glue of every module built with this toolchain (pkc_glue.hpp), compiled once.\n"
       "#define PKC_GLUE_DEFINE 1\n"
-      "#include \"include/pkc_kokkos.hpp\"\n";
+      "#include \"probe/pkc_kokkos.hpp\"\n";
   argvec cc = {0};
-  for (int i = 0; i < cav->n; i++)
-    argv_push(a, &cc, !strcmp(cav->v[i], "@SRC@")   ? src
-                      : !strcmp(cav->v[i], "@OBJ@") ? glue_obj(a, t)
-                                                    : cav->v[i]);
+  for (int i = 0; i < cav->n; i++) /* as read_args substitutes a module's paths */
+    argv_push(a, &cc, replace_all(a, replace_all(a, cav->v[i], "@SRC@", src), "@OBJ@",
+                                  glue_obj(a, t)));
   int rc = pkb_write_if_changed(src, glue_cpp, strlen(glue_cpp)) == 0 &&
                    pkb_run_logged(cc.v, t->build, log, o->verbosity) == 0
                ? 0
@@ -357,8 +358,11 @@ static int setup(const pki_module *m, const pkb_options *o, const toolchain *t,
     if (!strcmp(lav.v[i], "@OBJ@"))
       argv_push(a, &link_glue, glue_obj(a, t));
   }
-  if (make_glue(o, t, &cav, log) != 0)
-    return -1;
+  fflush(stdout);
+  fflush(stderr);
+  pid_t glue = fork(); /* the glue compiles beside the precompiled header */
+  if (glue == 0)
+    _exit(make_glue(o, t, &cav, log) == 0 ? 0 : 1);
   /* the precompiled header: the compile command on the header itself */
   replace_in_args(a, &pav, src, pki_sprintf(a, "%s/pkc_kokkos.hpp", inc));
   replace_in_args(a, &pav, obj, pki_sprintf(a, "%s/pkc_kokkos.hpp.gch", inc));
@@ -370,7 +374,10 @@ static int setup(const pki_module *m, const pkb_options *o, const toolchain *t,
     }
     argv_push(a, &pch, pav.v[i]);
   }
-  if (pkb_run_logged(pch.v, t->build, log, o->verbosity) != 0)
+  int pch_rc = pkb_run_logged(pch.v, t->build, log, o->verbosity), st = 0;
+  bool glue_ok = glue > 0 ? waitpid(glue, &st, 0) == glue && WIFEXITED(st) && !WEXITSTATUS(st)
+                          : make_glue(o, t, &cav, log) == 0; /* no fork: in turn */
+  if (pch_rc != 0 || !glue_ok)
     return -1;
   if (write_args(pki_sprintf(a, "%s/compile.args", t->dir), &cav) != 0 ||
       write_args(pki_sprintf(a, "%s/link.args", t->dir), &link_glue) != 0)
