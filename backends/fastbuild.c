@@ -375,7 +375,10 @@ static int setup(const pki_module *m, const pkb_options *o, const toolchain *t,
     argv_push(a, &pch, pav.v[i]);
   }
   int pch_rc = pkb_run_logged(pch.v, t->build, log, o->verbosity), st = 0;
-  bool glue_ok = glue > 0 ? waitpid(glue, &st, 0) == glue && WIFEXITED(st) && !WEXITSTATUS(st)
+  pid_t got = -1;
+  while (glue > 0 && (got = waitpid(glue, &st, 0)) < 0 && errno == EINTR)
+    ;
+  bool glue_ok = glue > 0 ? got == glue && WIFEXITED(st) && !WEXITSTATUS(st)
                           : make_glue(o, t, &cav, log) == 0; /* no fork: in turn */
   if (pch_rc != 0 || !glue_ok)
     return -1;
