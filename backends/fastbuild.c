@@ -284,14 +284,19 @@ static int make_glue(const pkb_options *o, const toolchain *t, const argvec *cav
       "// The glue of every module built with this toolchain (pkc_glue.hpp), compiled once.\n"
       "#define PKC_GLUE_DEFINE 1\n"
       "#include \"probe/pkc_kokkos.hpp\"\n";
+  /* written under a name of its own, then renamed: a setup interrupted
+   * while its glue compiled never leaves a partial pkc_glue.o */
+  const char *tmp = pki_sprintf(a, "%s/pkc_glue.%ld.o.tmp", t->dir, (long)getpid());
   argvec cc = {0};
   for (int i = 0; i < cav->n; i++) /* as read_args substitutes a module's paths */
-    argv_push(a, &cc, replace_all(a, replace_all(a, cav->v[i], "@SRC@", src), "@OBJ@",
-                                  glue_obj(a, t)));
+    argv_push(a, &cc, replace_all(a, replace_all(a, cav->v[i], "@SRC@", src), "@OBJ@", tmp));
   int rc = pkb_write_if_changed(src, glue_cpp, strlen(glue_cpp)) == 0 &&
-                   pkb_run_logged(cc.v, t->build, log, o->verbosity) == 0
+                   pkb_run_logged(cc.v, t->build, log, o->verbosity) == 0 &&
+                   rename(tmp, glue_obj(a, t)) == 0
                ? 0
                : -1;
+  if (rc != 0)
+    unlink(tmp);
   pki_arena_free(a);
   return rc;
 }
