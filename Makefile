@@ -29,7 +29,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/embedded.o \
             $(B)/obj/grammar/parser.o $(B)/obj/grammar/scanner.o $(B)/obj/grammar/ts_runtime.o
 CMD_OBJ  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard cmd/*.c))
 LIBS     := -lcrypto -lm
-EMBED    := runtime-shim/pkc_abi.h backends/pkc_kokkos.hpp backends/pkc_dialect.hpp
+EMBED    := runtime-shim/pkc_abi.h backends/pkc_kokkos.hpp backends/pkc_dialect.hpp backends/pkc_glue.hpp
 # DLPack's header (Debian libdlpack-dev) is embedded too and written as
 # <project>/dlpack/dlpack.h, so generated projects need no system dlpack.h.
 # Fallback: .deps/dlpack-include (for machines without libdlpack-dev).

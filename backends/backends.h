@@ -47,6 +47,10 @@ int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errle
 /* Path of the built module for a backend: <outdir>/<name>.<backend>.so (arena string). */
 const char *pkb_module_path(pki_arena *a, const pki_module *m, const pkb_options *o);
 
+/* Number of kernels m's module lists (workunits and @pk.main of its own; a
+ * module of only run-time-typed workunits has none and compiles in no time). */
+int pkb_module_kernels(const pki_module *m);
+
 /* Output directory of a run-time specialization: <outdir>/spec/<kernel>-<h>,
  * h = the first 16 hex digits of SHA-256 over the signature text exactly as
  * given (the shim derives the same path from the same text). Arena string. */

@@ -313,8 +313,8 @@ static int texts_key(const pki_module *m, const pkb_options *o, const pkb_texts 
   pkb_put(&all, t->cpp.data);
   pkb_put(&all, t->h.data);
   pkb_put(&all, t->cmake.data);
-  for (const char *names[] = {"pkc_kokkos.hpp", "pkc_dialect.hpp", "pkc_abi.h", "dlpack/dlpack.h",
-                             NULL}, **q = names; *q; q++)
+  for (const char *names[] = {"pkc_kokkos.hpp", "pkc_dialect.hpp", "pkc_glue.hpp", "pkc_abi.h",
+                             "dlpack/dlpack.h", NULL}, **q = names; *q; q++)
     pkb_put(&all, pkb_embedded(*q) ? pkb_embedded(*q) : "");
   int rc = pkb_cache_key(m, o, all.data, key);
   pkb_buf_free(&all);
@@ -428,6 +428,7 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
   build_paths p;
   make_paths(m, o, &p);
   int rc = build_texts(m, o, &t, key, err, errlen);
+  bool bare = t.bare;
   pkb_texts_free(&t);
   if (rc != 0)
     return -1;
@@ -459,7 +460,7 @@ static int build_locked(const pki_module *m, const pkb_options *o, char *err, si
    * --error-model=numpy defines a macro before the support header, which the
    * precompiled one cannot know */
   clock_gettime(CLOCK_MONOTONIC, &tc);
-  int fast = o->error_model_numpy ? 0 : pkb_fast_build(m, o, p.dir, p.log, so, err, errlen);
+  int fast = o->error_model_numpy ? 0 : pkb_fast_build(m, o, bare, p.dir, p.log, so, err, errlen);
   if (fast < 0)
     return -1;
   if (!fast) {

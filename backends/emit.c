@@ -73,7 +73,7 @@ void pkb_texts_make(const pki_module *m, const pkb_options *o, pkb_texts *t) {
   pkb_buf_init(&t->cpp);
   pkb_buf_init(&t->h);
   pkb_buf_init(&t->cmake);
-  pkb_gen_cpp(m, o, &t->cpp);
+  t->bare = pkb_gen_cpp(m, o, &t->cpp);
   pkb_gen_header(m, o, &t->h);
   pkb_gen_cmake(m, o, &t->cmake);
 }

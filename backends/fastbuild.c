@@ -13,6 +13,15 @@
  * module's own #include of it finds the guard set). The generated project
  * is still written, and builds the same module with CMake.
  *
+ * The support functions that are no templates (pkc_glue.hpp: the module
+ * functions, argument and range checks) are compiled once per toolchain
+ * too, into pkc_glue.o beside the header, with the module's flags; every
+ * module is compiled with PKC_PREBUILT_GLUE (the header then only declares
+ * them) and linked with that object, so a module .so stays self-contained
+ * (it loads when the cache is gone). A module with no kernels of its own
+ * (every workunit typed at run time: its source includes only
+ * pkc_glue.hpp) is compiled without the precompiled Kokkos header.
+ *
  * The captured commands are split into argument vectors once (CMake quotes
  * them for a POSIX shell; split_words undoes exactly that quoting and
  * refuses anything else) and kept one argument per line; the module's paths
@@ -29,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pkb_priv.h"
@@ -39,8 +49,8 @@ typedef struct toolchain {
   char build[4300];    /* the probe's build directory */
 } toolchain;
 
-static const char *const SUPPORT[] = {"pkc_kokkos.hpp", "pkc_dialect.hpp", "pkc_abi.h",
-                                      "dlpack/dlpack.h", NULL};
+static const char *const SUPPORT[] = {"pkc_kokkos.hpp", "pkc_dialect.hpp", "pkc_glue.hpp",
+                                      "pkc_abi.h", "dlpack/dlpack.h", NULL};
 
 static const char *cache_root(pki_arena *a) {
   const char *d = getenv("PKC_CACHE_DIR");
@@ -59,7 +69,7 @@ static int toolchain_key(const pki_module *m, const pkb_options *o, const char *
                          char out[65]) {
   pkb_buf b;
   pkb_buf_init(&b);
-  pkb_putf(&b, "pkc-toolchain 2\npkc %s\nbackend %s\nkokkos %s\nCXX %s\nCXXFLAGS %s\nLDFLAGS %s\n",
+  pkb_putf(&b, "pkc-toolchain 3\npkc %s\nbackend %s\nkokkos %s\nCXX %s\nCXXFLAGS %s\nLDFLAGS %s\n",
            o->pkc_version, o->backend, o->kokkos_root ? o->kokkos_root : "",
            getenv("CXX") ? getenv("CXX") : "", getenv("CXXFLAGS") ? getenv("CXXFLAGS") : "",
            getenv("LDFLAGS") ? getenv("LDFLAGS") : ""); /* CMake reads LDFLAGS too */
@@ -258,6 +268,39 @@ static void replace_in_args(pki_arena *a, argvec *av, const char *from, const ch
     av->v[i] = replace_all(a, av->v[i], from, to);
 }
 
+/* The toolchain's glue object (the definitions of pkc_glue.hpp). */
+static const char *glue_obj(pki_arena *a, const toolchain *t) {
+  return pki_sprintf(a, "%s/pkc_glue.o", t->dir);
+}
+
+/* Compiles pkc_glue.o with the module compile template cav, from the probe's
+ * copy of the headers (no precompiled header beside it: the glue's macros
+ * differ from a module's, and the one beside include/ is being written). */
+static int make_glue(const pkb_options *o, const toolchain *t, const argvec *cav,
+                     const char *log) {
+  pki_arena *a = pki_arena_new();
+  const char *src = pki_sprintf(a, "%s/pkc_glue.cpp", t->dir);
+  static const char glue_cpp[] =
+      "// The glue of every module built with this toolchain (pkc_glue.hpp), compiled once.\n"
+      "#define PKC_GLUE_DEFINE 1\n"
+      "#include \"probe/pkc_kokkos.hpp\"\n";
+  /* written under a name of its own, then renamed: a setup interrupted
+   * while its glue compiled never leaves a partial pkc_glue.o */
+  const char *tmp = pki_sprintf(a, "%s/pkc_glue.%ld.o.tmp", t->dir, (long)getpid());
+  argvec cc = {0};
+  for (int i = 0; i < cav->n; i++) /* as read_args substitutes a module's paths */
+    argv_push(a, &cc, replace_all(a, replace_all(a, cav->v[i], "@SRC@", src), "@OBJ@", tmp));
+  int rc = pkb_write_if_changed(src, glue_cpp, strlen(glue_cpp)) == 0 &&
+                   pkb_run_logged(cc.v, t->build, log, o->verbosity) == 0 &&
+                   rename(tmp, glue_obj(a, t)) == 0
+               ? 0
+               : -1;
+  if (rc != 0)
+    unlink(tmp);
+  pki_arena_free(a);
+  return rc;
+}
+
 /* Configures the probe, keeps its commands as templates (compile.args,
  * link.args: one argument a line, with @SRC@, @OBJ@, @SO@) and precompiles
  * the header. */
@@ -306,13 +349,25 @@ static int setup(const pki_module *m, const pkb_options *o, const toolchain *t,
   if (!ok || !has_arg(&cav, src) || !has_arg(&cav, obj) || !has_arg(&lav, obj) ||
       !has_arg(&lav, so) || !has_arg(&pav, "-c"))
     return -1;
-  /* templates; the precompiled header is forced in front of the source */
+  /* templates (pkb_fast_build forces the precompiled header in front of a
+   * module's source); the glue comes from pkc_glue.o */
   replace_in_args(a, &cav, src, "@SRC@");
   replace_in_args(a, &cav, obj, "@OBJ@");
-  argv_push(a, &cav, "-include");
-  argv_push(a, &cav, pki_sprintf(a, "%s/pkc_kokkos.hpp", inc));
+  argv_push(a, &cav, "-DPKC_PREBUILT_GLUE");
+  argv_push(a, &pav, "-DPKC_PREBUILT_GLUE");
   replace_in_args(a, &lav, obj, "@OBJ@");
   replace_in_args(a, &lav, so, "@SO@");
+  argvec link_glue = {0};
+  for (int i = 0; i < lav.n; i++) {
+    argv_push(a, &link_glue, lav.v[i]);
+    if (!strcmp(lav.v[i], "@OBJ@"))
+      argv_push(a, &link_glue, glue_obj(a, t));
+  }
+  fflush(stdout);
+  fflush(stderr);
+  pid_t glue = fork(); /* the glue compiles beside the precompiled header */
+  if (glue == 0)
+    _exit(make_glue(o, t, &cav, log) == 0 ? 0 : 1);
   /* the precompiled header: the compile command on the header itself */
   replace_in_args(a, &pav, src, pki_sprintf(a, "%s/pkc_kokkos.hpp", inc));
   replace_in_args(a, &pav, obj, pki_sprintf(a, "%s/pkc_kokkos.hpp.gch", inc));
@@ -324,13 +379,25 @@ static int setup(const pki_module *m, const pkb_options *o, const toolchain *t,
     }
     argv_push(a, &pch, pav.v[i]);
   }
-  if (pkb_run_logged(pch.v, t->build, log, o->verbosity) != 0)
+  int pch_rc = pkb_run_logged(pch.v, t->build, log, o->verbosity), st = 0;
+  pid_t got = -1;
+  while (glue > 0 && (got = waitpid(glue, &st, 0)) < 0 && errno == EINTR)
+    ;
+  bool glue_ok = glue > 0 ? got == glue && WIFEXITED(st) && !WEXITSTATUS(st)
+                          : make_glue(o, t, &cav, log) == 0; /* no fork: in turn */
+  if (pch_rc != 0 || !glue_ok)
     return -1;
   if (write_args(pki_sprintf(a, "%s/compile.args", t->dir), &cav) != 0 ||
-      write_args(pki_sprintf(a, "%s/link.args", t->dir), &lav) != 0)
+      write_args(pki_sprintf(a, "%s/link.args", t->dir), &link_glue) != 0)
     return -1;
   static const char ready[] = "ok\n";
   return pkb_write_if_changed(pki_sprintf(a, "%s/ready", t->dir), ready, strlen(ready));
+}
+
+/* Whether the toolchain's setup finished (and its glue object is still there). */
+static bool ready(pki_arena *a, const toolchain *t) {
+  return access(pki_sprintf(a, "%s/ready", t->dir), F_OK) == 0 &&
+         access(glue_obj(a, t), F_OK) == 0;
 }
 
 /* The toolchain's directory, set up if needed (one process at a time). */
@@ -361,10 +428,10 @@ static int toolchain_for(const pki_module *m, const pkb_options *o, toolchain *t
     snprintf(t->build, sizeof t->build, "%s/build", t->probe);
     rc = pkb_mkdirs(t->dir);
   }
-  if (rc == 0 && access(pki_sprintf(a, "%s/ready", t->dir), F_OK) != 0) {
+  if (rc == 0 && !ready(a, t)) {
     int fd = open(pki_sprintf(a, "%s/.lock", t->dir), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     rc = fd >= 0 && flock(fd, LOCK_EX) == 0 ? 0 : -1;
-    if (rc == 0 && access(pki_sprintf(a, "%s/ready", t->dir), F_OK) != 0) {
+    if (rc == 0 && !ready(a, t)) {
       if (o->progress)
         fprintf(stderr, "pkc: preparing the %s toolchain (once; %s)\n", o->backend, t->dir);
       rc = setup(m, o, t, cmake.data, log);
@@ -376,7 +443,7 @@ static int toolchain_for(const pki_module *m, const pkb_options *o, toolchain *t
   return rc;
 }
 
-int pkb_fast_build(const pki_module *m, const pkb_options *o, const char *build_dir,
+int pkb_fast_build(const pki_module *m, const pkb_options *o, bool bare, const char *build_dir,
                    const char *log, const char *so, char *err, size_t errlen) {
   const char *env = getenv("PKC_FAST_BUILD");
   if ((env && !strcmp(env, "0")) || (strcmp(o->backend, "openmp") && strcmp(o->backend, "serial")))
@@ -405,6 +472,10 @@ int pkb_fast_build(const pki_module *m, const pkb_options *o, const char *build_
     return 0;
   /* the module's build directory holds pkc_cache_key.h */
   argv_push(a, &cc, pki_sprintf(a, "-I%s", dir_abs));
+  if (!bare) { /* the precompiled header in front of the source */
+    argv_push(a, &cc, "-include");
+    argv_push(a, &cc, pki_sprintf(a, "%s/include/pkc_kokkos.hpp", t.dir));
+  }
   if (pkb_run_logged(cc.v, t.build, log, o->verbosity) != 0 ||
       pkb_run_logged(lk.v, t.build, log, o->verbosity) != 0) {
     pkb_show_errors(log);

@@ -197,8 +197,9 @@ bool pkb_var_read(const pki_func *f, const pki_var *v);
 /* Does the function body mention v at all (read or assigned)? */
 bool pkb_var_used(const pki_func *f, const pki_var *v);
 
-/* The C++ source text of <name>.cpp (malloc'd string via buf). */
-void pkb_gen_cpp(const pki_module *m, const pkb_options *o, pkb_buf *b);
+/* The C++ source text of <name>.cpp (malloc'd string via buf); true when the
+ * module has no kernels of its own ("bare": it includes only pkc_glue.hpp). */
+bool pkb_gen_cpp(const pki_module *m, const pkb_options *o, pkb_buf *b);
 /* Device functions and functors, inside the namespace. */
 void pkb_gen_functors(pkb_ctx *c);
 /* extern "C" wrappers and the module descriptor, after the namespace. */
@@ -263,10 +264,12 @@ void pkb_show_errors(const char *log);
 /* fastbuild.c: builds the module of m into so by running the compile and
  * link commands CMake chose for this toolchain (captured once per toolchain
  * from a probe project, with a precompiled pkc_kokkos.hpp) instead of
- * configuring a CMake project per module. Host backends only. Returns 1
+ * configuring a CMake project per module, linking the toolchain's pkc_glue.o;
+ * bare: the source includes only pkc_glue.hpp (no precompiled header). Host
+ * backends only. Returns 1
  * built, 0 not available here (the caller builds with CMake), -1 the
  * compiler or linker failed (message in err, output shown). */
-int pkb_fast_build(const pki_module *m, const pkb_options *o, const char *build_dir,
+int pkb_fast_build(const pki_module *m, const pkb_options *o, bool bare, const char *build_dir,
                    const char *log, const char *so, char *err, size_t errlen);
 /* The embedded support file with this name, or NULL. */
 const char *pkb_embedded(const char *name);
@@ -274,6 +277,7 @@ const char *pkb_embedded(const char *name);
 /* Generates every text for the module; the caller frees with pkb_texts_free. */
 typedef struct pkb_texts {
   pkb_buf cpp, h, cmake;
+  bool bare; /* no kernels of its own: cpp includes only pkc_glue.hpp (pkb_gen_cpp) */
 } pkb_texts;
 void pkb_texts_make(const pki_module *m, const pkb_options *o, pkb_texts *t);
 void pkb_texts_free(pkb_texts *t);

@@ -110,7 +110,9 @@ inline void main_team_fits(int64_t league, int64_t team, int64_t vector, const F
 // exists: Kokkos aborts the process when the product of the tile dimensions
 // exceeds what its backend allows (Impl::get_tile_size_properties, 3.4 and 4.x),
 // and on GPUs a tile is a block of at most 1024 threads.
-inline bool tiles_fit(const pkc_policy &p, int rank, const char *kernel, char *err, size_t errlen) {
+#if PKC_GLUE_BODIES
+PKC_GLUE bool tiles_fit(const pkc_policy &p, int rank, const char *kernel, char *err,
+                        size_t errlen) {
   int64_t prod = 1;
   for (int k = 0; k < rank && k < 8; k++) {
     if (p.tile[k] < 0) return fail(err, errlen, kernel, "MDRange tile sizes must not be negative") == 0;
@@ -129,6 +131,7 @@ inline bool tiles_fit(const pkc_policy &p, int rank, const char *kernel, char *e
                 static_cast<long long>(prod), static_cast<long long>(max));
   return fail(err, errlen, kernel, msg) == 0;
 }
+#endif  // PKC_GLUE_BODIES
 
 // MDRangePolicy with an explicit iteration order (pk.Iterate.Right / Left).
 template <int Rank, class Tag, Kokkos::Iterate It>

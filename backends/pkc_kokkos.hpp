@@ -5,6 +5,10 @@
 // the argument binding used by the extern "C" wrappers. The generated
 // <name>.cpp includes only this header. The backend is chosen by one of the
 // macros PKC_BACKEND_SERIAL / _OPENMP / _CUDA / _HIP (set by CMake).
+// The functions that are no templates are declared in pkc_glue.hpp and
+// defined here, between "#if PKC_GLUE_BODIES" and "#endif": inline, or
+// with PKC_PREBUILT_GLUE only in pkc_glue.cpp (PKC_GLUE_DEFINE), compiled
+// once per toolchain (backends/fastbuild.c).
 #ifndef PKC_KOKKOS_HPP
 #define PKC_KOKKOS_HPP
 
@@ -24,11 +28,12 @@
 #include <utility>
 
 #include "pkc_abi.h"
+#include "pkc_glue.hpp"
 
-#define PKC_EXPORT __attribute__((visibility("default")))
-
-#ifndef PKC_BACKEND_NAME
-#define PKC_BACKEND_NAME "unknown"
+#if !defined(PKC_PREBUILT_GLUE) || defined(PKC_GLUE_DEFINE)
+#define PKC_GLUE_BODIES 1
+#else
+#define PKC_GLUE_BODIES 0
 #endif
 
 // pk.printf on the device.
@@ -41,28 +46,19 @@
 namespace pkc {
 
 // ------------------------------------------------------------ backends
+// (device_type and on_device: pkc_glue.hpp)
 #if defined(PKC_BACKEND_SERIAL)
 using ExecSpace = Kokkos::Serial;
-constexpr int32_t device_type = kDLCPU;
-constexpr bool on_device = false;
 #elif defined(PKC_BACKEND_OPENMP)
 using ExecSpace = Kokkos::OpenMP;
-constexpr int32_t device_type = kDLCPU;
-constexpr bool on_device = false;
 #elif defined(PKC_BACKEND_CUDA)
 using ExecSpace = Kokkos::Cuda;
-constexpr int32_t device_type = kDLCUDA;
-constexpr bool on_device = true;
 #elif defined(PKC_BACKEND_HIP)
 #if KOKKOS_VERSION >= 40000
 using ExecSpace = Kokkos::HIP;
 #else
 using ExecSpace = Kokkos::Experimental::HIP;
 #endif
-constexpr int32_t device_type = kDLROCM;
-constexpr bool on_device = true;
-#else
-#error "pkc: define one of PKC_BACKEND_SERIAL, _OPENMP, _CUDA, _HIP"
 #endif
 
 using MemorySpace = ExecSpace::memory_space;
@@ -467,16 +463,18 @@ KOKKOS_INLINE_FUNCTION bool range_cond(T i, U e, V s) {
 }
 
 // ------------------------------------------------- wrappers: arguments
-inline int fail(char *err, size_t errlen, const char *kernel, const char *what) {
+#if PKC_GLUE_BODIES
+PKC_GLUE int fail(char *err, size_t errlen, const char *kernel, const char *what) {
   if (err && errlen) snprintf(err, errlen, "%s: %s", kernel, what);
   return 1;
 }
 
-inline bool ready(const char *kernel, char *err, size_t errlen) {
+PKC_GLUE bool ready(const char *kernel, char *err, size_t errlen) {
   if (Kokkos::is_initialized()) return true;
   fail(err, errlen, kernel, "Kokkos is not initialized (call the module's initialize first)");
   return false;
 }
+#endif
 
 template <class T> struct dtype;
 #define PKC_DTYPE(T, code, bits, text)                                        \
@@ -497,7 +495,9 @@ PKC_DTYPE(float, kDLFloat, 32, "float32")
 PKC_DTYPE(double, kDLFloat, 64, "float64")
 #undef PKC_DTYPE
 
-inline std::string dtype_name(DLDataType t) {
+#if PKC_GLUE_BODIES
+// "float64", "int32", "bool" (the dtype of an argument, for messages).
+PKC_GLUE std::string dtype_name(DLDataType t) {
   const char *base = t.code == kDLInt     ? "int"
                      : t.code == kDLUInt  ? "uint"
                      : t.code == kDLFloat ? "float"
@@ -509,7 +509,7 @@ inline std::string dtype_name(DLDataType t) {
   return s;
 }
 
-inline const char *device_name(int32_t d) {
+PKC_GLUE const char *device_name(int32_t d) {
   switch (d) {
   case kDLCPU: return "the host (cpu)";
   case kDLCUDA: return "a CUDA device";
@@ -520,21 +520,22 @@ inline const char *device_name(int32_t d) {
   }
 }
 
-template <class T>
-inline bool dtype_ok(DLDataType t) {
-  if (t.lanes != 1 || t.bits != dtype<T>::b) return false;
-  if (std::is_same<T, bool>::value) return t.code == dl_bool || t.code == kDLUInt;
-  return t.code == dtype<T>::c;
+// A tensor of dtype t holds elements of dtype (code, bits) (bool: dl_bool;
+// numpy's bool arrays come as uint8 from older DLPack exporters).
+PKC_GLUE bool dtype_ok(DLDataType t, uint8_t code, uint8_t bits) {
+  if (t.lanes != 1 || t.bits != bits) return false;
+  if (code == dl_bool) return t.code == dl_bool || t.code == kDLUInt;
+  return t.code == code;
 }
 
-inline bool device_ok(int32_t d) {
+PKC_GLUE bool device_ok(int32_t d) {
   if (device_type == kDLCUDA) return d == kDLCUDA || d == kDLCUDAManaged;
   return d == device_type;
 }
 
 // Element strides a layout needs (extent-1 dimensions may have any stride);
-// t->shape is non-NULL (bind_view checks it first).
-inline bool strides_ok(const DLTensor *t, bool left) {
+// t->shape is non-NULL (checked_tensor checks it first).
+PKC_GLUE bool strides_ok(const DLTensor *t, bool left) {
   int64_t expect = 1;
   for (int k = 0; k < t->ndim; k++) {
     int d = left ? k : t->ndim - 1 - k;
@@ -551,10 +552,67 @@ inline bool strides_ok(const DLTensor *t, bool left) {
   return true;
 }
 
+// bind_view's checks, the same for every View type (pkc_glue.hpp).
+PKC_GLUE const DLTensor *checked_tensor(const void *arg, int rank, uint8_t code, uint8_t bits,
+                                        const char *type, bool left, const char *kernel,
+                                        const char *name, char *err, size_t errlen) {
+  const DLTensor *t = static_cast<const DLTensor *>(arg);
+  char msg[256];
+  if (!t) {
+    snprintf(msg, sizeof msg, "argument '%s' is missing (NULL tensor)", name);
+    fail(err, errlen, kernel, msg);
+    return nullptr;
+  }
+  if (t->ndim != rank || !dtype_ok(t->dtype, code, bits)) {
+    snprintf(msg, sizeof msg, "argument '%s': expected a %d-D %s array, got %d-D %s",
+             name, rank, type, static_cast<int>(t->ndim), dtype_name(t->dtype).c_str());
+    fail(err, errlen, kernel, msg);
+    return nullptr;
+  }
+  if (!device_ok(t->device.device_type)) {
+    snprintf(msg, sizeof msg, "argument '%s': expected an array in %s, got one in %s",
+             name, device_name(device_type), device_name(t->device.device_type));
+    fail(err, errlen, kernel, msg);
+    return nullptr;
+  }
+  if (rank > 0 && !t->shape) {
+    snprintf(msg, sizeof msg, "argument '%s': NULL shape pointer", name);
+    fail(err, errlen, kernel, msg);
+    return nullptr;
+  }
+  for (int k = 0; k < rank; k++)
+    if (t->shape[k] < 0) {
+      snprintf(msg, sizeof msg, "argument '%s': negative extent %lld in dimension %d", name,
+               static_cast<long long>(t->shape[k]), k);
+      fail(err, errlen, kernel, msg);
+      return nullptr;
+    }
+  if (!strides_ok(t, left)) {
+    snprintf(msg, sizeof msg, "argument '%s': expected %s strides", name,
+             left ? "Fortran-contiguous (LayoutLeft)" : "C-contiguous (LayoutRight)");
+    fail(err, errlen, kernel, msg);
+    return nullptr;
+  }
+  if (!t->data) {
+    bool empty = false;
+    for (int k = 0; k < rank; k++) empty = empty || t->shape[k] == 0;
+    if (!empty) {
+      snprintf(msg, sizeof msg, "argument '%s': NULL data pointer", name);
+      fail(err, errlen, kernel, msg);
+      return nullptr;
+    }
+  }
+  return t;
+}
+#endif  // PKC_GLUE_BODIES
+
+// An unmanaged View of p with the given extents, one per rank; built from
+// its layout: the (pointer, N0, ...) constructor would add Kokkos's check of
+// the number of extents (and its message code) to every wrapper.
 template <class V, size_t... I>
 inline V make_view(typename V::value_type *p, const int64_t *shape,
                    std::index_sequence<I...>) {
-  return V(p, static_cast<size_t>(shape[I])...);
+  return V(p, typename V::array_layout(static_cast<size_t>(shape[I])...));
 }
 
 // Copies src into dst, a member of a wrapper's functor that was just
@@ -567,54 +625,17 @@ inline void rebind(T &dst, const T &src) {
   ::new (static_cast<void *>(&dst)) T(src);
 }
 
-// Binds a DLTensor argument to an unmanaged View after checking it.
+// Binds a DLTensor argument to an unmanaged View after checking it
+// (checked_tensor: dtype, rank, device, extents, strides, data).
 template <class V>
 inline bool bind_view(V &v, const void *arg, const char *kernel, const char *name,
                       char *err, size_t errlen) {
   using T = typename V::non_const_value_type;
-  using L = typename V::array_layout;
   constexpr int rank = static_cast<int>(V::rank);
-  const DLTensor *t = static_cast<const DLTensor *>(arg);
-  char msg[256];
-  if (!t) {
-    snprintf(msg, sizeof msg, "argument '%s' is missing (NULL tensor)", name);
-    return !fail(err, errlen, kernel, msg);
-  }
-  if (t->ndim != rank || !dtype_ok<T>(t->dtype)) {
-    snprintf(msg, sizeof msg, "argument '%s': expected a %d-D %s array, got %d-D %s",
-             name, rank, dtype<T>::name(), static_cast<int>(t->ndim),
-             dtype_name(t->dtype).c_str());
-    return !fail(err, errlen, kernel, msg);
-  }
-  if (!device_ok(t->device.device_type)) {
-    snprintf(msg, sizeof msg, "argument '%s': expected an array in %s, got one in %s",
-             name, device_name(device_type), device_name(t->device.device_type));
-    return !fail(err, errlen, kernel, msg);
-  }
-  if (rank > 0 && !t->shape) {
-    snprintf(msg, sizeof msg, "argument '%s': NULL shape pointer", name);
-    return !fail(err, errlen, kernel, msg);
-  }
-  for (int k = 0; k < rank; k++)
-    if (t->shape[k] < 0) {
-      snprintf(msg, sizeof msg, "argument '%s': negative extent %lld in dimension %d", name,
-               static_cast<long long>(t->shape[k]), k);
-      return !fail(err, errlen, kernel, msg);
-    }
-  bool left = std::is_same<L, Kokkos::LayoutLeft>::value;
-  if (!strides_ok(t, left)) {
-    snprintf(msg, sizeof msg, "argument '%s': expected %s strides", name,
-             left ? "Fortran-contiguous (LayoutLeft)" : "C-contiguous (LayoutRight)");
-    return !fail(err, errlen, kernel, msg);
-  }
-  if (!t->data) {
-    bool empty = false;
-    for (int k = 0; k < rank; k++) empty = empty || t->shape[k] == 0;
-    if (!empty) {
-      snprintf(msg, sizeof msg, "argument '%s': NULL data pointer", name);
-      return !fail(err, errlen, kernel, msg);
-    }
-  }
+  const DLTensor *t = checked_tensor(arg, rank, dtype<T>::c, dtype<T>::b, dtype<T>::name(),
+                                     std::is_same<typename V::array_layout, Kokkos::LayoutLeft>::value,
+                                     kernel, name, err, errlen);
+  if (!t) return false;
   T *p = reinterpret_cast<T *>(static_cast<char *>(t->data) + t->byte_offset);
   rebind(v, make_view<V>(p, t->shape, std::make_index_sequence<static_cast<size_t>(rank)>()));
   return true;
@@ -635,24 +656,20 @@ struct ptrs<T, 0> {
   using type = T;
 };
 
-// One field of a classtype: its name, byte offset in the struct and dtype.
-struct field_desc {
-  const char *name;
-  size_t offset;
-  uint8_t code, bits;
-};
+// (field_desc, one field of a classtype: pkc_glue.hpp)
 
+#if PKC_GLUE_BODIES
 // The layout of a class-View argument (PKC_LAYOUT_AOS or _SOA; 0 if NULL).
-inline int32_t class_layout(const void *arg) {
+PKC_GLUE int32_t class_layout(const void *arg) {
   const pkc_class_view *c = static_cast<const pkc_class_view *>(arg);
   return c ? c->layout : 0;
 }
 
 // Checks a class-View argument's header against the classtype cls; the
 // fields' dtypes, ranks, devices and shapes (all one extent).
-inline bool class_view_ok(const pkc_class_view *c, int32_t layout, int rank, const field_desc *f,
-                          int nf, const char *cls, const char *kernel, const char *name,
-                          char *err, size_t errlen) {
+PKC_GLUE bool class_view_ok(const pkc_class_view *c, int32_t layout, int rank,
+                            const field_desc *f, int nf, const char *cls, const char *kernel,
+                            const char *name, char *err, size_t errlen) {
   char msg[320];
   if (!c || c->layout != layout || c->nfields != nf || (nf && !c->fields)) {
     snprintf(msg, sizeof msg, "argument '%s': expected a View of classtype %s (%s, %d fields)",
@@ -680,6 +697,7 @@ inline bool class_view_ok(const pkc_class_view *c, int32_t layout, int rank, con
   }
   return true;
 }
+#endif  // PKC_GLUE_BODIES
 
 // AoS: binds v, a View of S, to the struct array the field tensors lie in
 // (field k of element i at element i's address + f[k].offset).
@@ -782,8 +800,9 @@ inline void store_result(pkc_value *r, T x) {
 // The Python error a launch recorded (take_kernel_error), raised by the host
 // as ZeroDivisionError or ValueError; where: the kernel's source lines that
 // can raise it.
-inline int kernel_failed(int e, const char *kernel, const char *where, char *err,
-                         size_t errlen) {
+#if PKC_GLUE_BODIES
+PKC_GLUE int kernel_failed(int e, const char *kernel, const char *where, char *err,
+                           size_t errlen) {
   char msg[384];
 #if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
   if (e == out_of_bounds) {
@@ -804,15 +823,17 @@ inline int kernel_failed(int e, const char *kernel, const char *where, char *err
   fail(err, errlen, kernel, msg);
   return zd ? PKC_ERROR_ZERO_DIVISION : PKC_ERROR_VALUE;
 }
+#endif  // PKC_GLUE_BODIES
 
 // ------------------------------------------------- wrappers: launch ranges
 // Work index `work` runs over [begin, end) and every point indexes dimension
 // dim of View `view` at work + lo .. work + hi (pkc's extent rules, from the
 // kernel's access summary): a range leaving [0, extent) is refused before
 // anything runs, instead of reading or writing past the View.
-inline bool range_fits(int64_t begin, int64_t end, int64_t lo, int64_t hi, int64_t extent,
-                       const char *kernel, const char *view, int dim, const char *work,
-                       char *err, size_t errlen) {
+#if PKC_GLUE_BODIES
+PKC_GLUE bool range_fits(int64_t begin, int64_t end, int64_t lo, int64_t hi, int64_t extent,
+                         const char *kernel, const char *view, int dim, const char *work,
+                         char *err, size_t errlen) {
   if (end <= begin || (begin + lo >= 0 && end - 1 + hi < extent)) return true;
   char msg[384];
   bool below = begin + lo < 0;
@@ -831,14 +852,17 @@ inline bool range_fits(int64_t begin, int64_t end, int64_t lo, int64_t hi, int64
 }
 
 // range_fits for a dispatch inside @pk.main: throws range_error with the message.
-inline void main_range_fits(int64_t begin, int64_t end, int64_t lo, int64_t hi, int64_t extent,
-                            const char *kernel, const char *view, int dim, const char *work) {
+PKC_GLUE void main_range_fits(int64_t begin, int64_t end, int64_t lo, int64_t hi,
+                              int64_t extent, const char *kernel, const char *view, int dim,
+                              const char *work) {
   char msg[512];
   if (!range_fits(begin, end, lo, hi, extent, kernel, view, dim, work, msg, sizeof msg))
     throw range_error(msg);
 }
+#endif  // PKC_GLUE_BODIES
 
 // ------------------------------------------------- module functions
+#if PKC_GLUE_BODIES
 struct runtime_state {
   bool initialized_here = false;
   bool finalized = false;
@@ -848,7 +872,7 @@ inline runtime_state &state() {
   return s;
 }
 
-inline int initialize(int num_threads, char *err, size_t errlen) {
+PKC_GLUE int initialize(int num_threads, char *err, size_t errlen) {
   try {
     if (Kokkos::is_initialized()) return 0;
     if (state().finalized)
@@ -873,18 +897,18 @@ inline int initialize(int num_threads, char *err, size_t errlen) {
   }
 }
 
-inline void finalize() {
+PKC_GLUE void finalize() {
   if (state().initialized_here && !state().finalized && Kokkos::is_initialized()) {
     state().finalized = true;
     Kokkos::finalize();
   }
 }
 
-inline void fence() {
+PKC_GLUE void fence() {
   if (Kokkos::is_initialized()) Kokkos::fence();
 }
 
-inline void *allocate(size_t bytes, char *err, size_t errlen) {
+PKC_GLUE void *allocate(size_t bytes, char *err, size_t errlen) {
   try {
     return Kokkos::kokkos_malloc<MemorySpace>("pkc", bytes);
   } catch (const std::exception &e) {
@@ -893,15 +917,15 @@ inline void *allocate(size_t bytes, char *err, size_t errlen) {
   }
 }
 
-inline void deallocate(void *p) {
+PKC_GLUE void deallocate(void *p) {
   if (p && Kokkos::is_initialized()) Kokkos::kokkos_free<MemorySpace>(p);
 }
 
 using Bytes = Kokkos::View<char *, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 using DeviceBytes = Kokkos::View<char *, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
-inline int copy(void *dst, int dst_dev, const void *src, int src_dev, size_t n,
-                char *err, size_t errlen) {
+PKC_GLUE int copy(void *dst, int dst_dev, const void *src, int src_dev, size_t n, char *err,
+                  size_t errlen) {
   try {
     char *d = static_cast<char *>(dst);
     char *s = const_cast<char *>(static_cast<const char *>(src));
@@ -923,13 +947,14 @@ inline int copy(void *dst, int dst_dev, const void *src, int src_dev, size_t n,
 
 // "3.4.1" (snprintf: std::to_string and std::string concatenation cost
 // every module's compile about 0.06 s at -O3)
-inline const char *kokkos_version() {
+PKC_GLUE const char *kokkos_version() {
   static char v[32];
   static const int n = std::snprintf(v, sizeof v, "%d.%d.%d", KOKKOS_VERSION / 10000,
                                      KOKKOS_VERSION / 100 % 100, KOKKOS_VERSION % 100);
   (void)n;
   return v;
 }
+#endif  // PKC_GLUE_BODIES
 
 }  // namespace pkc
 

@@ -343,7 +343,7 @@ static int recorded_specializations(const pkc_options *o, const char *path) {
 
 /* --with-signature: run-time specializations built beside the module, each
  * in a child process (at most `cap` at once, the parent's own build counting
- * as one while it runs). Only those whose workunit the file types at run
+ * as one while it runs, unless the module has no kernels of its own). Only those whose workunit the file types at run
  * time; built quietly, their status ignored: a call that finds one missing
  * builds it again with `--specialize`, showing why. */
 typedef struct with_jobs {
@@ -434,7 +434,9 @@ static int build_file(const pkc_options *o, pkc_unit *u, const char *path) {
   pki_arena *a = pki_arena_new();
   with_jobs j;
   with_prepare(o, a, u->module, &j);
-  with_start(o, path, &j, j.cap - 1);
+  /* the module's own build counts as one job, unless it has no kernels
+   * (then it only links its descriptor: every specialization starts now) */
+  with_start(o, path, &j, pkb_module_kernels(u->module) ? j.cap - 1 : j.cap);
   int rc = run_backend(o, u, path, NULL);
   if (rc == PKC_EXIT_OK && o->command == PKC_CMD_BUILD)
     rc = recorded_specializations(o, path);

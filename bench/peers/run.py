@@ -66,6 +66,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+# The CPUs this process may use, before Kokkos starts here: with
+# OMP_PROC_BIND=spread, Kokkos binds the main thread to one core, and every
+# process started from it would inherit that one core (first_calls).
+START_CPUS = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 WHO = ("pkc", "numba", "numpy")
 NAMES = {"pkc": "pkc", "numba": "Numba", "numpy": "NumPy", "pkc_checked": "pkc checked"}
@@ -584,8 +588,17 @@ def first_calls(reps, coldest_reps, nstream=True, heat=True):
     def one(who, path, extra=None):
         e = dict(env)
         e.update(extra or {})
-        p = subprocess.run([PYTHON, worker, who, path], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, env=e, timeout=600)
+        # a fresh process of a user: every CPU of the machine, not the one core
+        # Kokkos bound this thread to (children inherit the thread's affinity)
+        bound = os.sched_getaffinity(0) if START_CPUS else None
+        if bound is not None and bound != START_CPUS:
+            os.sched_setaffinity(0, START_CPUS)
+        try:
+            p = subprocess.run([PYTHON, worker, who, path], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=e, timeout=600)
+        finally:
+            if bound is not None and bound != START_CPUS:
+                os.sched_setaffinity(0, bound)
         assert p.returncode == 0, f"first_call.py {who} {path} failed:\n{p.stderr[-2000:]}"
         import json
         return json.loads(p.stdout.strip().splitlines()[-1])

@@ -57,6 +57,37 @@ class Runtime:
 RUNTIME = Runtime()
 
 
+try:   # the CPUs of the process before Kokkos starts (call_pkc)
+    _START_CPUS = os.sched_getaffinity(0)
+except (AttributeError, OSError):
+    _START_CPUS = None
+
+
+def call_pkc(argv, **kw):
+    """subprocess.call(argv, **kw) for a pkc command, run on the CPUs this
+    process had when pykokkos was imported: Kokkos started with OMP_PROC_BIND
+    binds the main thread to one core, and pkc (which compiles in parallel)
+    would inherit that one core from it."""
+    import subprocess
+    bound = None
+    if _START_CPUS:
+        try:
+            now = os.sched_getaffinity(0)
+            if now != _START_CPUS:
+                os.sched_setaffinity(0, _START_CPUS)
+                bound = now
+        except OSError:
+            pass
+    try:
+        return subprocess.call(argv, **kw)
+    finally:
+        if bound is not None:
+            try:
+                os.sched_setaffinity(0, bound)
+            except OSError:
+                pass
+
+
 def pkc_executable():
     """Path of pkc (env PKC overrides), or None if not found."""
     exe = os.environ.get("PKC")
@@ -227,7 +258,6 @@ def jit_build(source, backend, recheck=False, sigs=()):
         raise PkcBuildError(
             f"pykokkos: the module for {source} ({backend}) is missing, stale or damaged "
             f"and pkc is not on PATH; run `pkc build {source} --backend {backend}`")
-    import subprocess
     if not recheck:
         extra = (f", with {len(sigs)} run-time specialization{'s' if len(sigs) > 1 else ''} "
                  "predicted from this call" if sigs else "")
@@ -239,8 +269,8 @@ def jit_build(source, backend, recheck=False, sigs=()):
         out = 2
     try:
         with_sigs = [a for sig in sigs for a in ("--with-signature", sig)]
-        rc = subprocess.call([exe, "build", source, "--backend", backend] + T.pkc_build_args()
-                             + with_sigs, stdout=out)
+        rc = call_pkc([exe, "build", source, "--backend", backend] + T.pkc_build_args()
+                      + with_sigs, stdout=out)
     except OSError as e:
         raise PkcBuildError(f"pykokkos: cannot run pkc ({exe}): {e}") from None
     if rc == 1:

@@ -24,7 +24,7 @@ import sys
 
 from ._errors import PkcArgumentError, PkcBuildError
 from . import _types as T
-from ._loader import RUNTIME, module_paths, module_name
+from ._loader import RUNTIME, call_pkc, module_paths, module_name
 from ._view import View, numpy
 
 
@@ -235,9 +235,9 @@ def _build_with(exe, source, backend, sigs):
     import subprocess
     args = [a for s in sigs for a in ("--with-signature", s)]
     try:
-        subprocess.call([exe, "build", source, "--backend", backend, "-q"]
-                        + T.pkc_build_args() + args,
-                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        call_pkc([exe, "build", source, "--backend", backend, "-q"]
+                 + T.pkc_build_args() + args,
+                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:
         pass
 
@@ -253,7 +253,6 @@ def _build(source, backend, sig, others=()):
             f"that is not built, and pkc is not on PATH; run `pkc build {source} "
             f"--backend {backend} --specialize '{sig}'` (or record the signatures with "
             "PKC_RECORD_SIGNATURES=1 and run `pkc build` on the file)")
-    import subprocess
     print(f"pykokkos: building {sig} from {os.path.basename(source)} for {backend} with pkc"
           + (f" (and {len(others)} predicted from this call)" if others else ""),
           file=sys.stderr, flush=True)
@@ -264,9 +263,9 @@ def _build(source, backend, sig, others=()):
         if freshness(so, keyf, source_sha256(source)) == "fresh":
             return
     try:
-        rc = subprocess.call([exe, "build", source, "--backend", backend, "-q",
-                              "--specialize", sig] + T.pkc_build_args(),
-                             stdout=sys.stderr.fileno())
+        rc = call_pkc([exe, "build", source, "--backend", backend, "-q",
+                       "--specialize", sig] + T.pkc_build_args(),
+                      stdout=sys.stderr.fileno())
     except OSError as e:
         raise PkcBuildError(f"pykokkos: cannot run pkc ({exe}): {e}") from None
     if rc != 0:
