@@ -135,6 +135,15 @@ int pkb_emit(const pki_module *m, const pkb_options *o, char *err, size_t errlen
   return rc;
 }
 
+char *pkb_cpp_text(const pki_module *m, const pkb_options *o) {
+  pkb_buf b;
+  pkb_buf_init(&b);
+  pkb_gen_cpp(m, o, &b);
+  if (!b.data)
+    pkb_put(&b, "");
+  return b.data;
+}
+
 const char *pkb_module_path(pki_arena *a, const pki_module *m, const pkb_options *o) {
   return pki_sprintf(a, "%s/%s.%s.so", o->outdir, m->name, o->backend ? o->backend : "openmp");
 }
