@@ -19,7 +19,8 @@ static bool func_takes(const pki_func *f, const pki_entity *cls) {
   return false;
 }
 
-bool pkb_class_in_view(const pki_module *m, const pki_entity *cls) {
+/* Some kernel of m takes a View of classtype cls values. */
+static bool class_in_view(const pki_module *m, const pki_entity *cls) {
   for (int i = 0; i < m->nentities; i++)
     for (int k = 0; k < m->entities[i]->nfuncs; k++)
       if (func_takes(m->entities[i]->funcs[k], cls))
@@ -29,7 +30,7 @@ bool pkb_class_in_view(const pki_module *m, const pki_entity *cls) {
 
 bool pkb_fparam_template(const pki_module *m, const pki_func *f, const pki_var *p) {
   return p->type.kind == PKI_CLASS && p->type.cls && pki_param_written(f, p) &&
-         pkb_class_in_view(m, p->type.cls);
+         class_in_view(m, p->type.cls);
 }
 
 const char *pkb_fparam_tname(pki_arena *a, const pki_var *p) {
@@ -212,7 +213,7 @@ void pkb_class_view_types(pkb_ctx *c) {
   const pki_module *m = c->m;
   for (int i = 0; i < m->nentities; i++) {
     const pki_entity *e = m->entities[i];
-    if (e->kind != PKI_ENT_CLASSTYPE || !e->nmembers || !pkb_class_in_view(m, e))
+    if (e->kind != PKI_ENT_CLASSTYPE || !e->nmembers || !class_in_view(m, e))
       continue;
     const char *n = cname(c, e);
     pkb_line(c->b, "// ---- Views of @pk.classtype %s: AoS and SoA", e->name);

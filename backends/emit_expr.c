@@ -109,7 +109,8 @@ void pkb_put_type(pkb_buf *b, pki_type t) {
   pkb_put(b, ">");
 }
 
-void pkb_put_float(pkb_buf *b, double v, pki_kind k) {
+/* Appends a floating literal that reads back exactly (for kind F32/F64). */
+static void put_float(pkb_buf *b, double v, pki_kind k) {
   const char *suffix = k == PKI_F32 ? "f" : "";
   if (isnan(v)) {
     pkb_put(b, k == PKI_F32 ? "static_cast<float>(pkc::nan)" : "pkc::nan");
@@ -435,18 +436,18 @@ static void emit_float(pkb_ctx *c, const pki_expr *e) {
       pkb_putf(c->b, "pkc::%s", e->str);
     return;
   }
-  pkb_put_float(c->b, e->fval, e->type.kind == PKI_F32 ? PKI_F32 : PKI_F64);
+  put_float(c->b, e->fval, e->type.kind == PKI_F32 ? PKI_F32 : PKI_F64);
 }
 
 static void emit_cast(pkb_ctx *c, const pki_expr *e) {
   const pki_expr *a = e->args[0];
   pki_kind k = e->type.kind;
   if (a->kind == PKI_E_INT && pki_is_float(k)) { /* float(2) -> 2.0 */
-    pkb_put_float(c->b, (double)a->ival, k);
+    put_float(c->b, (double)a->ival, k);
     return;
   }
   if (a->kind == PKI_E_FLOAT && pki_is_float(k) && !a->str) {
-    pkb_put_float(c->b, a->fval, k);
+    put_float(c->b, a->fval, k);
     return;
   }
   if (a->kind == PKI_E_INT && pki_is_int(k) && k != PKI_U64 && k != PKI_U32 &&
@@ -721,7 +722,7 @@ void pkb_module_constants(pkb_ctx *c) {
     if (k->kind == PKI_E_INT)
       put_int(c->b, k->ival, PKI_I64, false);
     else
-      pkb_put_float(c->b, k->fval, PKI_F64);
+      put_float(c->b, k->fval, PKI_F64);
     pkb_put(c->b, ";\n");
   }
   if (c->nconsts)

@@ -475,7 +475,8 @@ static void gen_classtypes(pkb_ctx *c) {
   pkb_class_view_types(c);
 }
 
-void pkb_gen_functors(pkb_ctx *c) {
+/* Device functions and functors, inside the namespace. */
+static void gen_functors(pkb_ctx *c) {
   const pki_module *m = c->m;
   int nfn = 0;
   gen_classtypes(c);
@@ -517,7 +518,7 @@ void pkb_gen_cpp(const pki_module *m, const pkb_options *o, pkb_buf *b) {
   pkb_putf(b, "namespace pkc_%s {\n\n", m->name);
   pkb_module_constants(&c);
   c.in_ns = true;
-  pkb_gen_functors(&c);
+  gen_functors(&c);
   pkb_host_fused_functors(&c);
   c.in_ns = false;
   pkb_putf(b, "}  // namespace pkc_%s\n\n", m->name);

@@ -80,8 +80,6 @@ void pkb_module_constants(pkb_ctx *c);
 /* At most this many View-of-classtype parameters per kernel (2^n instantiations;
  * the checker reports more, pki_check: PKI_MAX_CLASS_VIEWS). */
 #define PKB_MAX_CLASS_VIEWS PKI_MAX_CLASS_VIEWS
-/* Some kernel of m takes a View of classtype cls values. */
-bool pkb_class_in_view(const pki_module *m, const pki_entity *cls);
 /* Device-function parameter p is a classtype f changes whose class some View
  * holds: a forwarding reference of template type pkb_fparam_tname (binds a
  * local and an SoA element's proxy alike). */
@@ -115,8 +113,6 @@ void pkb_emit_expr(pkb_ctx *c, const pki_expr *e);
 void pkb_emit_index(pkb_ctx *c, const pki_expr *e);
 /* Kokkos::subview(args[0], args[1..n-1]) (indices or PKI_E_SLICE). */
 void pkb_emit_subview(pkb_ctx *c, pki_expr *const *args, int n);
-/* Appends a floating literal that reads back exactly (for kind F32/F64). */
-void pkb_put_float(pkb_buf *b, double v, pki_kind k);
 
 /* After Python-mapped code: a #line back to the generated file. */
 void pkb_restore_line(pkb_ctx *c);
@@ -135,8 +131,6 @@ void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_single(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_assert(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s);
-/* s with the policy's tag given (a fused kernel's), instead of its workunit's. */
-void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_tag);
 /* s's launch computing the results of dispatches reds[0..n-1] into their
  * targets (a fused kernel's reductions: Kokkos' combined reducers when
  * several, in this order). */
@@ -186,12 +180,8 @@ void pkb_host_fused_param_tables(pkb_ctx *c);
 int pkb_host_fused_kernels(pkb_ctx *c);
 void pkb_host_fusion_table(pkb_ctx *c);
 void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e);
-/* Does any statement in the block (closures included) use scratch level
- * `level` via m.team_scratch (thread=false) or m.thread_scratch (thread=true)? */
 /* "(void)x;" for each closure parameter the closure does not read. */
 void pkb_void_unread(pkb_ctx *c, const pki_func *f, const pki_var *v);
-/* Is v declared (PKI_S_DECL) anywhere in f's body or its parents' bodies? */
-bool pkb_declared(const pki_func *f, const pki_var *v);
 /* Does the function body read variable v (anywhere but as an assignment target)? */
 bool pkb_var_read(const pki_func *f, const pki_var *v);
 /* Does the function body mention v at all (read or assigned)? */
@@ -199,8 +189,6 @@ bool pkb_var_used(const pki_func *f, const pki_var *v);
 
 /* The C++ source text of <name>.cpp (malloc'd string via buf). */
 void pkb_gen_cpp(const pki_module *m, const pkb_options *o, pkb_buf *b);
-/* Device functions and functors, inside the namespace. */
-void pkb_gen_functors(pkb_ctx *c);
 /* extern "C" wrappers and the module descriptor, after the namespace. */
 void pkb_gen_wrappers(pkb_ctx *c);
 void pkb_gen_descriptor(pkb_ctx *c);
@@ -255,8 +243,6 @@ int pkb_mkdirs(const char *path);
  * PATH", "exited with status 1"). Returns the exit status, 128+signal, or -1
  * (cannot start). */
 int pkb_run_logged(char *const argv[], const char *cwd, const char *log, int verbosity);
-/* argv as one line of shell words (quoted where needed; malloc'd). */
-char *pkb_command_text(char *const argv[]);
 /* Prints the log's error lines (or its tail) to stderr, then the failed
  * command, its cause and its last lines of output. */
 void pkb_show_errors(const char *log);

@@ -341,7 +341,6 @@ pki_expr *pkf_expr(pkf_ctx *c, TSNode n);
 void pkf_lower_call_stmt(pkf_ctx *c, TSNode call, pki_block *out);
 /* Target of an assignment: a View element (flattened indices). NULL on error. */
 pki_expr *pkf_subscript(pkf_ctx *c, TSNode n);
-pki_var *pkf_member(pkf_ctx *c, TSNode attr); /* self.x; reports if unknown */
 /* Reports a use of the List-typed (Python-only) data member name of the entity
  * being lowered at `at`; false (nothing reported) if name is not one. */
 bool pkf_list_member_error(pkf_ctx *c, TSNode at, const char *name);
@@ -434,8 +433,6 @@ pki_expr *pkf_global_capture(pkf_ctx *c, TSNode name, bool *handled);
 /* ---- kernels helper (types.c, lower_team.c, lower_kexpr.c). */
 /* types.c: the accumulator annotations pk.Acc/Max/Min/Prod[T]; *r = its reducer. */
 bool pkf_acc_reducer(pkf_ctx *c, TSNode ann, pki_reducer *r);
-/* What pk.real means in this build (F64 unless set). */
-pki_kind pkf_real_kind(const pkf_ctx *c);
 /* A parameter of a def: the node, its name (an identifier) and annotation
  * (null if none). */
 typedef struct pkf_param {
@@ -482,8 +479,6 @@ pki_expr *pkf_target(pkf_ctx *c, TSNode left);
 pki_expr *pkf_acc_sum_rest(pkf_ctx *c, pki_expr *e, const pki_var *acc);
 /* scope.c calls it when s closes: forgets the nested defs made in s. */
 void pkf_ndefs_pop(pkf_ctx *c, pkf_scope *s);
-/* An intrinsic expression node with the given args (copied). */
-pki_expr *pkf_intrinsic(pkf_ctx *c, pki_intrinsic id, pki_span sp, pki_expr **args, int n);
 /* A `[a, b]` list literal of a typing.List local; NULL after an error. */
 pki_expr *pkf_list_literal(pkf_ctx *c, TSNode list, pki_kind elem);
 /* A `[[a, b], [c, d]]` literal of a List[List[T]] local (flat; type rank =

@@ -67,7 +67,8 @@ bool pkf_acc_reducer(pkf_ctx *c, TSNode ann, pki_reducer *r) {
 
 bool pkf_is_acc(pkf_ctx *c, TSNode ann) { return pkf_acc_reducer(c, ann, NULL); }
 
-pki_kind pkf_real_kind(const pkf_ctx *c) { return c->real == PKI_VOID ? PKI_F64 : c->real; }
+/* What pk.real means in this build (F64 unless set). */
+static pki_kind real_kind(const pkf_ctx *c) { return c->real == PKI_VOID ? PKI_F64 : c->real; }
 
 bool pkf_is_team_member(pkf_ctx *c, TSNode ann) {
   ann = pkf_unwrap_type(c, ann);
@@ -125,7 +126,7 @@ static bool scalar_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   } else if (pkf_type_is(c, n, PKF_N_ATTRIBUTE)) {
     TSNode obj = pkf_field(c, n, PKF_F_OBJECT), attr = pkf_field(c, n, PKF_F_ATTRIBUTE);
     if (pkf_alias_is(c, obj, PKF_AL_PK))
-      k = pkf_is(c, attr, "real") ? pkf_real_kind(c) : find_kind(c, pk_scalars, attr);
+      k = pkf_is(c, attr, "real") ? real_kind(c) : find_kind(c, pk_scalars, attr);
     else if (pkf_alias_is(c, obj, PKF_AL_NP))
       k = find_kind(c, np_scalars, attr);
   }

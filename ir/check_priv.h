@@ -104,7 +104,5 @@ void pki_ck_dispatch(pki_ck *c, pki_stmt *s);
 
 /* check_stmt.c */
 void pki_ck_block(pki_ck *c, pki_block *b);
-/* Rewrites a pk.printf format into C and casts its arguments. */
-void pki_ck_printf(pki_ck *c, pki_stmt *s);
 
 #endif /* PKC_CHECK_PRIV_H */

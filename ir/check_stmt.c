@@ -315,38 +315,6 @@ static void ck_assert(pki_ck *c, pki_stmt *s) {
     msg->type = pki_scalar(PKI_STR);
 }
 
-static void ck_stmt(pki_ck *c, pki_stmt *s) {
-  switch (s->kind) {
-  case PKI_S_DECL: ck_decl(c, s); break;
-  case PKI_S_ASSIGN: ck_assign(c, s); break;
-  case PKI_S_AUGASSIGN: ck_augassign(c, s); break;
-  case PKI_S_IF:
-    s->cond = pki_ck_bool(c, s->cond);
-    pki_ck_block(c, &s->body);
-    pki_ck_block(c, &s->orelse);
-    break;
-  case PKI_S_WHILE:
-    s->cond = pki_ck_bool(c, s->cond);
-    pki_ck_block(c, &s->body);
-    break;
-  case PKI_S_FOR: ck_for(c, s); break;
-  case PKI_S_RETURN: ck_return(c, s); break;
-  case PKI_S_EXPR: ck_expr_stmt(c, s); break;
-  case PKI_S_PRINTF: pki_ck_printf(c, s); break;
-  case PKI_S_BREAK: case PKI_S_CONTINUE: break;
-  case PKI_S_ASSERT: ck_assert(c, s); break;
-  case PKI_S_NESTED: pki_ck_nested(c, s); break;
-  case PKI_S_SINGLE: pki_ck_single(c, s); break;
-  case PKI_S_DISPATCH: pki_ck_dispatch(c, s); break;
-  }
-}
-
-void pki_ck_block(pki_ck *c, pki_block *b) {
-  for (int i = 0; i < b->n; i++)
-    if (b->stmts[i])
-      ck_stmt(c, b->stmts[i]);
-}
-
 /* ------------------------------------------------------------- pk.printf */
 
 /* One printf conversion's C length+conversion and argument type; NULL if
@@ -428,7 +396,8 @@ static bool printf_one(pki_ck *c, pki_stmt *s, const char **pp, char *out, size_
   return true;
 }
 
-void pki_ck_printf(pki_ck *c, pki_stmt *s) {
+/* Rewrites a pk.printf format into C and casts its arguments. */
+static void ck_printf(pki_ck *c, pki_stmt *s) {
   for (int i = 1; i < s->nargs; i++)
     s->args[i] = pki_ck_expr(c, s->args[i]);
   pki_expr *f = s->nargs > 0 ? s->args[0] : NULL;
@@ -462,4 +431,36 @@ void pki_ck_printf(pki_ck *c, pki_stmt *s) {
     return;
   }
   f->str = out;
+}
+
+static void ck_stmt(pki_ck *c, pki_stmt *s) {
+  switch (s->kind) {
+  case PKI_S_DECL: ck_decl(c, s); break;
+  case PKI_S_ASSIGN: ck_assign(c, s); break;
+  case PKI_S_AUGASSIGN: ck_augassign(c, s); break;
+  case PKI_S_IF:
+    s->cond = pki_ck_bool(c, s->cond);
+    pki_ck_block(c, &s->body);
+    pki_ck_block(c, &s->orelse);
+    break;
+  case PKI_S_WHILE:
+    s->cond = pki_ck_bool(c, s->cond);
+    pki_ck_block(c, &s->body);
+    break;
+  case PKI_S_FOR: ck_for(c, s); break;
+  case PKI_S_RETURN: ck_return(c, s); break;
+  case PKI_S_EXPR: ck_expr_stmt(c, s); break;
+  case PKI_S_PRINTF: ck_printf(c, s); break;
+  case PKI_S_BREAK: case PKI_S_CONTINUE: break;
+  case PKI_S_ASSERT: ck_assert(c, s); break;
+  case PKI_S_NESTED: pki_ck_nested(c, s); break;
+  case PKI_S_SINGLE: pki_ck_single(c, s); break;
+  case PKI_S_DISPATCH: pki_ck_dispatch(c, s); break;
+  }
+}
+
+void pki_ck_block(pki_ck *c, pki_block *b) {
+  for (int i = 0; i < b->n; i++)
+    if (b->stmts[i])
+      ck_stmt(c, b->stmts[i]);
 }

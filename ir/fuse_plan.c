@@ -358,12 +358,14 @@ static bool is_one(const pki_expr *e) { return !e || (e->kind == PKI_E_INT && e-
 
 static bool pkc_name(const char *s) { return !strncmp(s, "pkc_", 4); }
 
+static bool func_returns(const pki_func *f);
+
 /* Whether the links' bodies can be written inline in the fused operator:
  * no return, no name of ours (pkc_*) that the inlined code could hide. */
 static bool inlinable(const pki_func *const *fs, int n, const pki_entity *owner) {
   for (int k = 0; k < n; k++) {
     const pki_func *f = fs[k];
-    if (pki_func_returns(f) || f->nclosures)
+    if (func_returns(f) || f->nclosures)
       return false;
     for (int i = 0; i < f->nlocals; i++)
       if (pkc_name(f->locals[i]->name))
@@ -639,7 +641,8 @@ pki_first_touch pki_first_touch_of(const pki_func *f, const pki_var *v) {
   return PKI_TOUCH_NONE;
 }
 
-bool pki_func_returns(const pki_func *f) {
+/* Whether f's body has a return statement (it cannot be inlined as a block). */
+static bool func_returns(const pki_func *f) {
   point_ctx p = {0};
   pki_visitor vis = {.stmt = point_stmt, .data = &p};
   pki_visit_func(&vis, f);
