@@ -54,14 +54,8 @@ static void reset_func(pki_func *f, int depth) {
     reset_func(f->closures[i], depth + 1);
 }
 
-pki_func *pki_ck_root(pki_func *f) {
-  for (int guard = 0; f && f->is_closure && f->parent && guard < 64; guard++)
-    f = f->parent;
-  return f;
-}
-
 bool pki_ck_in_team(const pki_ck *c) {
-  pki_func *r = pki_ck_root(c->f);
+  pki_func *r = pki_root_func(c->f);
   return r && r->is_workunit && r->policy == PKI_POLICY_TEAM;
 }
 

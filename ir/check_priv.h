@@ -73,8 +73,6 @@ bool pki_ck_class_elem(const pki_expr *e);
 const char *pki_ck_op_sym(pki_op op);
 
 /* check.c */
-/* The non-closure function a (possibly nested) closure belongs to. */
-pki_func *pki_ck_root(pki_func *f);
 /* Context of the function being checked: a TeamPolicy workunit (or one of
  * its closures) / a workload's @pk.main (or one of its lambdas). */
 bool pki_ck_in_team(const pki_ck *c);

@@ -466,6 +466,12 @@ pki_var *pki_entity_member(const pki_entity *e, const char *name) {
   return NULL;
 }
 
+pki_func *pki_root_func(pki_func *f) {
+  for (int guard = 0; f && f->is_closure && f->parent && guard < 64; guard++)
+    f = f->parent;
+  return f;
+}
+
 pki_expr *pki_cast(pki_module *m, pki_expr *e, pki_type t) {
   if (pki_type_eq(e->type, t))
     return e;

@@ -593,6 +593,9 @@ void pki_entity_add_func(pki_module *m, pki_entity *e, pki_func *f); /* sets f->
 void pki_module_add_entity(pki_module *m, pki_entity *e);
 /* Finds a member by name; NULL if none. */
 pki_var *pki_entity_member(const pki_entity *e, const char *name);
+/* The workunit, device function or @pk.main a (possibly nested) closure f
+ * belongs to (f itself when it is no closure). */
+pki_func *pki_root_func(pki_func *f);
 /* Wraps e in a PKI_E_CAST to t (returns e itself if it already has type t). */
 pki_expr *pki_cast(pki_module *m, pki_expr *e, pki_type t);
 
