@@ -41,6 +41,8 @@ void pkb_line(pkb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2,
 void pkb_nl(pkb_buf *b);
 /* Appends the text of a C string literal (quotes and escapes included). */
 void pkb_put_cstr(pkb_buf *b, const char *s);
+/* s made safe inside a // or block comment (arena copy where it changes). */
+const char *pkb_comment_text(pki_arena *a, const char *s);
 
 /* ------------------------------------------------------------ emission */
 
@@ -80,11 +82,6 @@ void pkb_module_constants(pkb_ctx *c);
 /* At most this many View-of-classtype parameters per kernel (2^n instantiations;
  * the checker reports more, pki_check: PKI_MAX_CLASS_VIEWS). */
 #define PKB_MAX_CLASS_VIEWS PKI_MAX_CLASS_VIEWS
-/* Device-function parameter p is a classtype f changes whose class some View
- * holds: a forwarding reference of template type pkb_fparam_tname (binds a
- * local and an SoA element's proxy alike). */
-bool pkb_fparam_template(const pki_module *m, const pki_func *f, const pki_var *p);
-const char *pkb_fparam_tname(pki_arena *a, const pki_var *p);
 /* "template <class pkc_T_p, ...>" before f's signature, if it has such parameters. */
 void pkb_template_head(pkb_ctx *c, const pki_func *f);
 /* v is a View of classtype values without a layout: a template parameter
@@ -93,8 +90,15 @@ bool pkb_class_view_default(const pki_var *v);
 const char *pkb_class_view_tname(pki_arena *a, const pki_var *v);
 /* C_aos, C_ref, C_soa and bind_class_view of every classtype a View holds. */
 void pkb_class_view_types(pkb_ctx *c);
-/* emit_functor.c: classtype method f of e, defined inside the struct being written. */
-void pkb_class_method_in(pkb_ctx *c, const pki_entity *e, const pki_func *f);
+/* How a classtype method is written: defined in the struct, only declared in
+ * it (a method using a classtype defined later), or defined after all structs. */
+typedef enum { PKB_IN_CLASS, PKB_DECL_ONLY, PKB_OUT_OF_CLASS } pkb_method_mode;
+/* Classtype method f of e, written as mode says. */
+void pkb_class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, pkb_method_mode mode);
+/* A device-function parameter: classtype values the function changes are
+ * passed by reference (Python passes objects by reference; a template
+ * forwarding reference where some View holds the class), others by value. */
+void pkb_put_fparam(pkb_ctx *c, const pki_func *f, const pki_var *v);
 
 /* C++ spelling of a scalar kind ("int64_t") or a View type. */
 const char *pkb_scalar_ctype(pki_kind k);
@@ -118,10 +122,11 @@ void pkb_emit_subview(pkb_ctx *c, pki_expr *const *args, int n);
 void pkb_restore_line(pkb_ctx *c);
 /* Emits the statements of a block at the current indentation. */
 void pkb_emit_block(pkb_ctx *c, const pki_block *blk);
+/* `return T();` after the body of function f when its last statement is no
+ * return (unreachable when every path returns; compilers warn without it). */
+void pkb_default_return(pkb_ctx *c, const pki_func *f);
 /* One statement (with its #line directive). */
 void pkb_emit_stmt(pkb_ctx *c, const pki_stmt *s);
-/* s made safe inside a // or block comment (arena copy where it changes). */
-const char *pkb_comment_text(pki_arena *a, const char *s);
 /* "#line N file" for a statement (when line directives are on). */
 void pkb_line_directive(pkb_ctx *c, const pki_stmt *s);
 
@@ -137,14 +142,15 @@ void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_tag,
                                const pki_stmt *const *reds, int n);
 
-/* emit_abi.c pieces the fused host kernels share (emit_fusion.c): the policy
- * check of kernel f's wrapper (defines begin/end for ranges); the launch
- * range checked against f's Views' extents (f->extent_rules; functor: the
- * C++ object holding f's Views, "f" or "f.<link>"; returns PKC_ERROR_VALUE
- * when it leaves them); the launch of functor type fty with tag (f's own
- * when NULL; c->policy_text replaces the policy), pattern, reducer and
- * result as f's (c->results_text replaces the reducer and result: several); one pkc_param_desc line; one pkc_kernel_desc line
- * (pattern 3 = main; params: the table's name or NULL). */
+/* emit_launch.c: the pieces of the wrappers (emit_abi.c) the fused host
+ * kernels share (emit_fusion.c): the policy check of kernel f's wrapper
+ * (defines begin/end for ranges); the launch range checked against f's
+ * Views' extents (f->extent_rules; functor: the C++ object holding f's
+ * Views, "f" or "f.<link>"; returns PKC_ERROR_VALUE when it leaves them); the
+ * launch of functor type fty with tag (f's own when NULL; c->policy_text
+ * replaces the policy), pattern, reducer and result as f's (c->results_text
+ * replaces the reducer and result: several); one pkc_param_desc line; one
+ * pkc_kernel_desc line (pattern 3 = main; params: the table's name or NULL). */
 void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f);
 void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor);
 struct pki_extent_rule;
@@ -156,6 +162,8 @@ struct pki_extent_rule;
 void pkb_put_extent_rule(pkb_buf *b, pki_arena *a, const pki_func *f,
                          const struct pki_extent_rule *r, const char *obj, bool kernel_var);
 void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag);
+/* Raises what Python raises inside kernel f's launch (pkc::take_kernel_error). */
+void pkb_abi_kernel_errors(pkb_ctx *c, const pki_func *f);
 void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned access,
                         bool from_global);
 void pkb_abi_kernel_desc(pkb_ctx *c, const char *name, const char *entity, int pattern,
@@ -194,7 +202,7 @@ void pkb_gen_wrappers(pkb_ctx *c);
 void pkb_gen_descriptor(pkb_ctx *c);
 /* <name>.h: C prototypes. */
 void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b);
-/* CMakeLists.txt */
+/* emit_cmake.c: CMakeLists.txt */
 void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b);
 
 /* Functor struct name of an entity, tag name of a workunit, wrapper name. */
@@ -229,7 +237,7 @@ bool pkb_valloc(const pki_func *f);
 int pkb_cache_key(const pki_module *m, const pkb_options *o, const char *generated,
                   char out[65]);
 
-/* ------------------------------------------------------------ files */
+/* ------------------------------------------------------------ fileutil.c */
 
 /* Writes path only if its contents differ. Returns 0 or -1 (errno set). */
 int pkb_write_if_changed(const char *path, const char *text, size_t len);
