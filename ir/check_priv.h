@@ -72,7 +72,7 @@ void pki_ck_class_views(pki_ck *c, pki_entity *e);
 bool pki_ck_class_elem(const pki_expr *e);
 const char *pki_ck_op_sym(pki_op op);
 
-/* check.c */
+/* check_stmt.c: function bodies */
 /* Context of the function being checked: a TeamPolicy workunit (or one of
  * its closures) / a workload's @pk.main (or one of its lambdas). */
 bool pki_ck_in_team(const pki_ck *c);
@@ -81,6 +81,8 @@ bool pki_ck_in_main(const pki_ck *c);
 void pki_ck_closure(pki_ck *c, pki_func *g);
 /* The function whose accumulator is acc (the current one or an enclosing). */
 pki_func *pki_ck_acc_owner(pki_ck *c, const pki_var *acc);
+/* Checks the work indices, accumulator and body of function f (c->f == f). */
+void pki_ck_body(pki_ck *c, pki_func *f);
 
 /* check_dialect.c */
 /* Types a pk.* intrinsic; as_stmt: its value is discarded (void allowed). */
