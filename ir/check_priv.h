@@ -79,8 +79,6 @@ bool pki_ck_in_team(const pki_ck *c);
 bool pki_ck_in_main(const pki_ck *c);
 /* Checks closure g (nested def / lambda) once, inside the current function. */
 void pki_ck_closure(pki_ck *c, pki_func *g);
-/* The function whose accumulator is acc (the current one or an enclosing). */
-pki_func *pki_ck_acc_owner(pki_ck *c, const pki_var *acc);
 /* Checks the work indices, accumulator and body of function f (c->f == f). */
 void pki_ck_body(pki_ck *c, pki_func *f);
 
@@ -101,8 +99,5 @@ pki_var *pki_ck_param_for(pki_func *g, int i);
 void pki_ck_nested(pki_ck *c, pki_stmt *s);
 void pki_ck_single(pki_ck *c, pki_stmt *s);
 void pki_ck_dispatch(pki_ck *c, pki_stmt *s);
-
-/* check_stmt.c */
-void pki_ck_block(pki_ck *c, pki_block *b);
 
 #endif /* PKC_CHECK_PRIV_H */

@@ -1,13 +1,25 @@
 /*
  * check_stmt.c - statement checks for pki_check: declarations and local
  * type inference, assignments, accumulator rules, loops, returns and
- * pk.printf format rewriting.
+ * pk.printf format rewriting; function bodies (work indices, accumulators,
+ * closures) and the context queries the other checker files ask.
  */
 #include <string.h>
 
 #include "check_priv.h"
 
 static const char *tstr(pki_ck *c, pki_type t) { return pki_type_str(c->m->arena, t); }
+
+static void ck_block(pki_ck *c, pki_block *b);
+
+/* The function whose accumulator is acc (the current one or an enclosing). */
+static pki_func *acc_owner(pki_ck *c, const pki_var *acc) {
+  for (pki_func *g = c->f; g; g = g->is_closure ? g->parent : NULL)
+    if (g->acc == acc)
+      return g;
+  return c->f;
+}
+
 
 /* Python spelling of a scalar type for "annotate it" hints. */
 static const char *py_type(pki_kind k) {
@@ -150,8 +162,8 @@ static void ck_binsort_result(pki_ck *c, pki_stmt *s) {
 static void ck_assign(pki_ck *c, pki_stmt *s) {
   pki_expr *t = s->target;
   if (t && t->kind == PKI_E_VAR && t->var && t->var->kind == PKI_VAR_ACC &&
-      !minmax(pki_ck_acc_owner(c, t->var))) {
-    pki_func *o = pki_ck_acc_owner(c, t->var);
+      !minmax(acc_owner(c, t->var))) {
+    pki_func *o = acc_owner(c, t->var);
     bool prod = o->pattern == PKI_PATTERN_REDUCE && o->reducer == PKI_REDUCER_PROD;
     pki_error(c->d, t->span, "acc-rule",
               "cannot assign to the accumulator '%s' of a %s reduction; use %s %s= value",
@@ -171,7 +183,7 @@ static void ck_assign(pki_ck *c, pki_stmt *s) {
 
 /* The reduction's accumulator only takes its combining augmented op. */
 static bool acc_op_ok(pki_ck *c, pki_stmt *s, const pki_var *acc) {
-  pki_func *o = pki_ck_acc_owner(c, acc);
+  pki_func *o = acc_owner(c, acc);
   pki_op want = o->pattern == PKI_PATTERN_REDUCE && o->reducer == PKI_REDUCER_PROD
                     ? PKI_OP_MUL : PKI_OP_ADD;
   if (valloc(o)) {
@@ -246,7 +258,7 @@ static void ck_for(pki_ck *c, pki_stmt *s) {
               "never end)");
   if (s->var && (s->var->type.kind == PKI_VOID || pki_is_int(s->var->type.kind)))
     s->var->type = pki_int_type;
-  pki_ck_block(c, &s->body);
+  ck_block(c, &s->body);
 }
 
 static void ck_return(pki_ck *c, pki_stmt *s) {
@@ -440,12 +452,12 @@ static void ck_stmt(pki_ck *c, pki_stmt *s) {
   case PKI_S_AUGASSIGN: ck_augassign(c, s); break;
   case PKI_S_IF:
     s->cond = pki_ck_bool(c, s->cond);
-    pki_ck_block(c, &s->body);
-    pki_ck_block(c, &s->orelse);
+    ck_block(c, &s->body);
+    ck_block(c, &s->orelse);
     break;
   case PKI_S_WHILE:
     s->cond = pki_ck_bool(c, s->cond);
-    pki_ck_block(c, &s->body);
+    ck_block(c, &s->body);
     break;
   case PKI_S_FOR: ck_for(c, s); break;
   case PKI_S_RETURN: ck_return(c, s); break;
@@ -459,7 +471,7 @@ static void ck_stmt(pki_ck *c, pki_stmt *s) {
   }
 }
 
-void pki_ck_block(pki_ck *c, pki_block *b) {
+static void ck_block(pki_ck *c, pki_block *b) {
   for (int i = 0; i < b->n; i++)
     if (b->stmts[i])
       ck_stmt(c, b->stmts[i]);
@@ -480,13 +492,6 @@ bool pki_ck_in_main(const pki_ck *c) {
       return false; /* a lambda kernel dispatched by @pk.main runs on the device */
   }
   return false;
-}
-
-pki_func *pki_ck_acc_owner(pki_ck *c, const pki_var *acc) {
-  for (pki_func *g = c->f; g; g = g->is_closure ? g->parent : NULL)
-    if (g->acc == acc)
-      return g;
-  return c->f;
 }
 
 /* A team workunit's first parameter is the pk.TeamMember. */
@@ -544,7 +549,7 @@ void pki_ck_body(pki_ck *c, pki_func *f) {
   ck_acc(c, f);
   if (f->final && f->final->type.kind == PKI_VOID)
     f->final->type = pki_bool_type;
-  pki_ck_block(c, &f->body);
+  ck_block(c, &f->body);
 }
 
 static bool is_done(pki_ck *c, pki_func *g) {
