@@ -78,9 +78,10 @@ static void members_used(pki_arena *a, const pki_func *f, pki_var *const *member
 }
 
 /* A workload or class functor with several kernels: one bind_<entity>
- * function the wrappers share, each passing the members it uses. */
+ * function the wrappers share, each passing the members it uses as the bits
+ * of a uint64_t (more than 64 members: each wrapper binds its own). */
 static bool shares_binder(const pki_func *f) {
-  if (!pkb_is_class_entity(f->owner))
+  if (!pkb_is_class_entity(f->owner) || f->owner->nmembers > 64)
     return false;
   int kernels = 0;
   for (int i = 0; i < f->owner->nfuncs; i++)
@@ -92,37 +93,47 @@ static const char *binder_name(pki_arena *a, const pki_entity *e) {
   return pki_sprintf(a, "bind_%s", pkb_ident(a, e->name));
 }
 
-/* bool bind_<E>(E &f, args, {k...}, ...): binds the members numbered k (their
- * argument slots) from args. */
+/* bool bind_<E>(E &f, args, used, ...): binds member k (argument slot k)
+ * where bit k of used is set, one line per member. */
 static void binder(pkb_ctx *c, const pki_entity *e) {
   pkb_buf *b = c->b;
   pki_arena *a = c->m->arena;
-  pkb_line(b, "// Binds the members of %s numbered in `used` (their slots in args,",
+  pkb_line(b, "// Binds the members of %s whose bit is set in `used` (bit k: the member",
            pkb_comment_text(a, e->name));
-  pkb_line(b, "// pkc_abi.h order) for the C entry points below.");
-  pkb_line(b, "static bool %s(pkc_%s::%s &f, void *const *args, std::initializer_list<int> used,",
+  pkb_line(b, "// in slot k of args, pkc_abi.h order) for the C entry points below.");
+  pkb_line(b, "static bool %s(pkc_%s::%s &f, void *const *args, uint64_t used,",
            binder_name(a, e), c->m->name, pkb_ident(a, e->name));
   pkb_line(b, "    const char *kernel, char *err, size_t errlen) {");
   b->indent++;
-  pkb_line(b, "if (used.size() && !args)");
+  pkb_line(b, "if (used && !args)");
   pkb_line(b, "  return !pkc::fail(err, errlen, kernel, \"missing arguments (args is NULL)\");");
-  pkb_line(b, "for (const int k : used) {");
-  b->indent++;
-  pkb_line(b, "bool bound = true;");
-  pkb_line(b, "switch (k) {");
   for (int i = 0; i < e->nmembers; i++) {
-    pkb_begin(b, "case %d: bound = ", i);
+    pkb_begin(b, "if ((used >> %d & 1) && !", i);
     put_bind_call(b, e->members[i], i);
-    pkb_put(b, "; break;\n");
+    pkb_put(b, ") return false;\n");
   }
-  pkb_line(b, "}");
-  pkb_line(b, "if (!bound) return false;");
-  b->indent--;
-  pkb_line(b, "}");
   pkb_line(b, "return true;");
   b->indent--;
   pkb_line(b, "}");
   pkb_nl(b);
+}
+
+/* "// binds a, b, c" over the call of the shared binder (wrapped). */
+static void used_comment(pkb_buf *b, pki_arena *a, pki_var *const *args, int n,
+                         const bool *used) {
+  pkb_begin(b, "// binds");
+  for (int i = 0, k = 0; i < n; i++) {
+    if (!used[i])
+      continue;
+    if (k && pkb_line_past(b, 80)) {
+      pkb_put(b, ",\n");
+      pkb_begin(b, "//");
+    } else if (k)
+      pkb_put(b, ",");
+    pkb_putf(b, " %s", pkb_comment_text(a, args[i]->name));
+    k++;
+  }
+  pkb_put(b, "\n");
 }
 
 static void bind_args(pkb_ctx *c, const pki_func *f, bool args_checked) {
@@ -132,11 +143,13 @@ static void bind_args(pkb_ctx *c, const pki_func *f, bool args_checked) {
   if (shares_binder(f)) {
     bool *used = pki_alloc(c->m->arena, sizeof(bool) * (size_t)(n ? n : 1));
     members_used(c->m->arena, f, args, n, used);
-    pkb_begin(b, "if (!%s(f, args, {", binder_name(c->m->arena, f->owner));
-    for (int i = 0, k = 0; i < n; i++)
-      if (used[i])
-        pkb_putf(b, "%s%d", !k++ ? "" : k % 16 == 1 ? ",\n        " : ", ", i);
-    pkb_put(b, "}, kernel, err, errlen))\n");
+    unsigned long long mask = 0;
+    for (int i = 0; i < n; i++)
+      mask |= (unsigned long long)used[i] << i;
+    if (mask)
+      used_comment(b, c->m->arena, args, n, used);
+    pkb_line(b, "if (!%s(f, args, 0x%llx%s, kernel, err, errlen))",
+             binder_name(c->m->arena, f->owner), mask, mask >> 32 ? "ull" : "u");
     pkb_line(b, "  return 1;");
     return;
   }
