@@ -78,6 +78,7 @@ static int op_prec(pki_op op) {
 static const char *op_text(pki_op op) {
   static const char *const t[PKI_OP_COUNT] = {
       [PKI_OP_ADD] = "+", [PKI_OP_SUB] = "-", [PKI_OP_MUL] = "*", [PKI_OP_DIV] = "/",
+      [PKI_OP_FLOORDIV] = "/", [PKI_OP_MOD] = "%", /* plain_div only */
       [PKI_OP_BITAND] = "&", [PKI_OP_BITOR] = "|", [PKI_OP_BITXOR] = "^",
       [PKI_OP_SHL] = "<<", [PKI_OP_SHR] = ">>", [PKI_OP_LT] = "<", [PKI_OP_LE] = "<=",
       [PKI_OP_GT] = ">", [PKI_OP_GE] = ">=", [PKI_OP_EQ] = "==", [PKI_OP_NE] = "!=",
@@ -97,8 +98,10 @@ static int expr_prec(const pki_expr *e) {
   case PKI_E_FLOAT: return (e->fval < 0 || signbit(e->fval)) ? P_UNARY : P_PRIMARY;
   case PKI_E_UNARY: return P_UNARY;
   case PKI_E_BINARY:
-    if (e->op == PKI_OP_FLOORDIV || e->op == PKI_OP_MOD || e->op == PKI_OP_POW)
-      return P_PRIMARY; /* pkc::floordiv(...) etc. */
+    if ((e->op == PKI_OP_FLOORDIV || e->op == PKI_OP_MOD) && !e->plain_div)
+      return P_PRIMARY; /* pkc::floordiv(...), pkc::pymod(...) */
+    if (e->op == PKI_OP_POW)
+      return P_PRIMARY; /* pkc::pow(...), pkc::ipow(...) */
     return op_prec(e->op);
   case PKI_E_COMPARE: case PKI_E_LOGICAL: return op_prec(e->op);
   case PKI_E_COND: return P_COND;
@@ -164,7 +167,9 @@ static void emit_call_args(pkb_ctx *c, pki_expr *const *args, int n) {
 
 static void emit_binary(pkb_ctx *c, const pki_expr *e) {
   const char *fn = NULL;
-  if (e->op == PKI_OP_FLOORDIV)
+  if (e->plain_div) /* dividend >= 0, divisor a positive constant */
+    fn = NULL;
+  else if (e->op == PKI_OP_FLOORDIV)
     fn = "pkc::floordiv";
   else if (e->op == PKI_OP_MOD)
     fn = "pkc::pymod";

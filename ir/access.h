@@ -150,6 +150,12 @@ void pki_extent_plan_module(pki_module *m);
  * lambda of m. */
 void pki_mdrange_plan_module(pki_module *m);
 
+/* ---------------------------------------------------- plain divisions */
+
+/* Sets plain_div on every integer // and % of m whose divisor is a positive
+ * constant and whose dividend is provably >= 0 (nonneg.c lists the rules;
+ * a kernel's work index is not): C++'s / and % give Python's result there. */
+void pki_nonneg_plan_module(pki_module *m);
 /* ------------------------------------------------------------- fusion */
 
 /* A kernel's bounds compared with those of the sequence's first kernel. */

@@ -356,6 +356,8 @@ typedef struct pki_expr {
   pki_intrinsic intrinsic;
   struct pki_expr **args;
   int nargs;
+  /* PKI_E_BINARY // or %: C++'s / and % compute it (pki_nonneg_plan_module) */
+  bool plain_div;
 } pki_expr;
 
 /* ----------------------------------------------------------- statements */
