@@ -109,6 +109,13 @@ void pki_vec_push(pki_arena *a, pki_vec *v, void *item) {
   v->items[v->n++] = item;
 }
 
+bool pki_vec_has(const pki_vec *v, const void *item) {
+  for (int i = 0; i < v->n; i++)
+    if (v->items[i] == item)
+      return true;
+  return false;
+}
+
 void pki_block_push(pki_arena *a, pki_block *b, pki_stmt *s) {
   b->stmts = pki_grow(a, b->stmts, b->n, &b->cap, sizeof(pki_stmt *));
   b->stmts[b->n++] = s;

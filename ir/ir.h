@@ -44,6 +44,8 @@ typedef struct pki_vec {
   int n, cap;
 } pki_vec;
 void pki_vec_push(pki_arena *a, pki_vec *v, void *item);
+/* Whether item is one of v's items (compared as pointers). */
+bool pki_vec_has(const pki_vec *v, const void *item);
 #define PKI_AT(vec, i, T) ((T *)(vec).items[i])
 
 /* ------------------------------------------------------ spans, diagnostics */

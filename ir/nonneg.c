@@ -24,13 +24,6 @@ typedef struct nn_ctx {
   pki_vec good;     /* loop variables proven >= 0 */
 } nn_ctx;
 
-static bool has(const pki_vec *v, const void *x) {
-  for (int i = 0; i < v->n; i++)
-    if (v->items[i] == x)
-      return true;
-  return false;
-}
-
 static bool nonneg(const nn_ctx *c, const pki_expr *e);
 
 static bool all_nonneg(const nn_ctx *c, const pki_expr *e) {
@@ -76,7 +69,7 @@ static bool nonneg(const nn_ctx *c, const pki_expr *e) {
     return true;
   switch (e->kind) {
   case PKI_E_INT: return e->ival >= 0;
-  case PKI_E_VAR: return has(&c->good, e->var);
+  case PKI_E_VAR: return pki_vec_has(&c->good, e->var);
   case PKI_E_EXTENT: return true;
   case PKI_E_CAST:
     return e->nargs == 1 && widening(e->type.kind, e->args[0]->type.kind) &&
@@ -101,7 +94,7 @@ static void fact_stmt(pki_visitor *v, const pki_stmt *s) {
 
 static bool loop_ok(const nn_ctx *c, const pki_stmt *s) {
   int64_t step = 1;
-  return !has(&c->assigned, s->var) && nonneg(c, s->begin) &&
+  return !pki_vec_has(&c->assigned, s->var) && nonneg(c, s->begin) &&
          (!s->step || (pki_const_int(s->step, &step) && step > 0));
 }
 
@@ -111,14 +104,14 @@ static bool loop_ok(const nn_ctx *c, const pki_stmt *s) {
 static void prove_loops(nn_ctx *c) {
   for (int i = 0; i < c->loops.n; i++) {
     const pki_stmt *s = c->loops.items[i];
-    if (!has(&c->good, s->var))
+    if (!pki_vec_has(&c->good, s->var))
       pki_vec_push(c->a, &c->good, s->var);
   }
   for (bool changed = true; changed;) {
     changed = false;
     for (int i = 0; i < c->loops.n; i++) {
       const pki_stmt *s = c->loops.items[i];
-      if (!has(&c->good, s->var) || loop_ok(c, s))
+      if (!pki_vec_has(&c->good, s->var) || loop_ok(c, s))
         continue;
       for (int k = 0; k < c->good.n; k++)
         if (c->good.items[k] == s->var)

@@ -526,30 +526,33 @@ static void test_emit_constant_index(void **state) {
   pki_module_free(m);
 }
 
+/* A workload of two kernels and a FunctionSty workunit. */
+static const char workload_src[] = "import pykokkos as pk\n"
+                                   "@pk.workload\n"
+                                   "class W:\n"
+                                   "    def __init__(self, n: int):\n"
+                                   "        self.n: int = n\n"
+                                   "        self.x: pk.View1D[float] = pk.View([n], float)\n"
+                                   "    @pk.main\n"
+                                   "    def run(self):\n"
+                                   "        pk.parallel_for(self.n, self.fill)\n"
+                                   "        pk.parallel_for(self.n, self.twice)\n"
+                                   "    @pk.workunit\n"
+                                   "    def fill(self, i: int):\n"
+                                   "        self.x[i] = i\n"
+                                   "    @pk.workunit\n"
+                                   "    def twice(self, i: int):\n"
+                                   "        self.x[i] *= 2.0\n"
+                                   "@pk.workunit\n"
+                                   "def other(i: int, y: pk.View1D[float]):\n"
+                                   "    y[i] = 1.0\n";
+
 /* The kernels of a workload take the same members: one parameter table and
  * one argument list in the header for all of them, named by the others; a
  * @pk.main that uses self has no `(void)self;` (issue 27). */
 static void test_emit_shared_tables(void **state) {
   (void)state;
-  static const char src[] = "import pykokkos as pk\n"
-                            "@pk.workload\n"
-                            "class W:\n"
-                            "    def __init__(self, n: int):\n"
-                            "        self.n: int = n\n"
-                            "        self.x: pk.View1D[float] = pk.View([n], float)\n"
-                            "    @pk.main\n"
-                            "    def run(self):\n"
-                            "        pk.parallel_for(self.n, self.fill)\n"
-                            "        pk.parallel_for(self.n, self.twice)\n"
-                            "    @pk.workunit\n"
-                            "    def fill(self, i: int):\n"
-                            "        self.x[i] = i\n"
-                            "    @pk.workunit\n"
-                            "    def twice(self, i: int):\n"
-                            "        self.x[i] *= 2.0\n"
-                            "@pk.workunit\n"
-                            "def other(i: int, y: pk.View1D[float]):\n"
-                            "    y[i] = 1.0\n";
+  const char *src = workload_src;
   pki_module *m;
   char *cpp = emit_source(src, "tables", "cpp", &m);
   HAS(cpp, "const pkc_param_desc params_0[] = {  // W.run and 2 more kernels\n");
@@ -574,20 +577,8 @@ static void test_emit_shared_tables(void **state) {
  * An entity with more than 64 members binds in each wrapper (issue 27). */
 static void test_emit_binder(void **state) {
   (void)state;
-  static const char src[] = "import pykokkos as pk\n"
-                            "@pk.workload\n"
-                            "class W:\n"
-                            "    def __init__(self, n: int):\n"
-                            "        self.n: int = n\n"
-                            "        self.x: pk.View1D[float] = pk.View([n], float)\n"
-                            "    @pk.main\n"
-                            "    def run(self):\n"
-                            "        pk.parallel_for(self.n, self.fill)\n"
-                            "    @pk.workunit\n"
-                            "    def fill(self, i: int):\n"
-                            "        self.x[i] = i\n";
   pki_module *m;
-  char *cpp = emit_source(src, "binder", "cpp", &m);
+  char *cpp = emit_source(workload_src, "binder", "cpp", &m);
   HAS(cpp, "static bool bind_W(pkc_binder::W &f, void *const *args, uint64_t used,\n");
   HAS(cpp, "  if ((used >> 0 & 1) && !pkc::bind_scalar(f.n, args[0], kernel, \"n\", err, errlen)) "
            "return false;\n"
