@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <unistd.h>
 
 #include "pkb_priv.h"
 

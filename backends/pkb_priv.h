@@ -44,6 +44,31 @@ void pkb_put_cstr(pkb_buf *b, const char *s);
 /* s made safe inside a // or block comment (arena copy where it changes). */
 const char *pkb_comment_text(pki_arena *a, const char *s);
 
+/* ------------------------------------------------------------ names.c */
+
+/* C++ spelling of a scalar kind ("int64_t") or a View type. */
+const char *pkb_scalar_ctype(pki_kind k);
+void pkb_put_type(pkb_buf *b, pki_type t);
+/* Appends a Python name as a C++ identifier (one injective scheme, docs/NAMING.md:
+ * never `pkc_...`, the prefix of generated temporaries, and never '__'). */
+void pkb_put_ident(pkb_buf *b, const char *name);
+/* The same identifier as a string (arena-allocated when it changes). */
+const char *pkb_ident(pki_arena *a, const char *name);
+/* Tag name of a workunit, name of its C entry point. */
+const char *pkb_tag_name(pki_arena *a, const pki_func *f);
+const char *pkb_wrapper_name(pki_arena *a, const pki_module *m, const pki_func *f);
+/* Kernel arguments of a workunit: FunctionSty params or functor members. */
+int pkb_kernel_args(const pki_func *f, pki_var *const **out);
+/* Is this function emitted as a kernel (a workunit we can launch, or a
+ * workload's @pk.main)? */
+bool pkb_is_kernel(const pki_func *f);
+/* Host function running a workload's @pk.main: "<W>_<main>". */
+const char *pkb_main_name(pki_arena *a, const pki_func *f);
+/* Does the entity hold functor state (functor or workload)? */
+bool pkb_is_class_entity(const pki_entity *e);
+/* A pk.MaxLoc/MinLoc reduction: the accumulator is Kokkos::ValLocScalar<T, int64_t>. */
+bool pkb_valloc(const pki_func *f);
+
 /* ------------------------------------------------------------ emission */
 
 typedef struct pkb_ctx {
@@ -100,17 +125,9 @@ void pkb_class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, pkb_me
  * forwarding reference where some View holds the class), others by value. */
 void pkb_put_fparam(pkb_ctx *c, const pki_func *f, const pki_var *v);
 
-/* C++ spelling of a scalar kind ("int64_t") or a View type. */
-const char *pkb_scalar_ctype(pki_kind k);
-void pkb_put_type(pkb_buf *b, pki_type t);
-/* Appends a Python name as a C++ identifier (one injective scheme, docs/NAMING.md:
- * never `pkc_...`, the prefix of generated temporaries, and never '__'). */
-void pkb_put_ident(pkb_buf *b, const char *name);
 /* Does f or an enclosing function have a parameter or local called name (which
  * would hide the functor member self.name in C++)? */
 bool pkb_hides_member(const pki_func *f, const char *name);
-/* The same identifier as a string (arena-allocated when it changes). */
-const char *pkb_ident(pki_arena *a, const char *name);
 /* Appends a C++ expression for e (fully typed IR). */
 void pkb_emit_expr(pkb_ctx *c, const pki_expr *e);
 /* One View index: as pkb_emit_expr, a module constant as a value (static_cast). */
@@ -162,6 +179,12 @@ struct pki_extent_rule;
 void pkb_put_extent_rule(pkb_buf *b, pki_arena *a, const pki_func *f,
                          const struct pki_extent_rule *r, const char *obj, bool kernel_var);
 void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag);
+/* "pkc::md_parallel_for<pkc::md_rows, R, L>(" (or md_parallel_reduce, or
+ * md_tiles): the launch of an MDRange kernel f of rank `rank`, R and L its
+ * contiguous work index under a LayoutRight / LayoutLeft default, rows or
+ * tiles on host backends (ir/mdrange.c; rows along the last / first index
+ * where it was not planned). */
+void pkb_put_md_launch(pkb_buf *b, const pki_func *f, int rank, bool reduce);
 /* Raises what Python raises inside kernel f's launch (pkc::take_kernel_error). */
 void pkb_abi_kernel_errors(pkb_ctx *c, const pki_func *f);
 void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned access,
@@ -205,24 +228,6 @@ void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b);
 /* emit_cmake.c: CMakeLists.txt */
 void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b);
 
-/* Functor struct name of an entity, tag name of a workunit, wrapper name. */
-const char *pkb_tag_name(pki_arena *a, const pki_func *f);
-const char *pkb_wrapper_name(pki_arena *a, const pki_module *m, const pki_func *f);
-/* "pkc::md_parallel_for<pkc::md_rows, R, L>(" (or md_parallel_reduce, or
- * md_tiles): the launch of an MDRange kernel f of rank `rank`, R and L its
- * contiguous work index under a LayoutRight / LayoutLeft default, rows or
- * tiles on host backends (ir/mdrange.c; rows along the last / first index
- * where it was not planned). */
-void pkb_put_md_launch(pkb_buf *b, const pki_func *f, int rank, bool reduce);
-/* Kernel arguments of a workunit: FunctionSty params or functor members. */
-int pkb_kernel_args(const pki_func *f, pki_var *const **out);
-/* Is this function emitted as a kernel (a workunit we can launch, or a
- * workload's @pk.main)? */
-bool pkb_is_kernel(const pki_func *f);
-/* Host function running a workload's @pk.main: "<W>_<main>". */
-const char *pkb_main_name(pki_arena *a, const pki_func *f);
-/* Does the entity hold functor state (functor or workload)? */
-bool pkb_is_class_entity(const pki_entity *e);
 
 /* ------------------------------------------------------------ cache.c */
 
@@ -230,8 +235,6 @@ bool pkb_is_class_entity(const pki_entity *e);
 int pkb_sha256_hex(const void *data, size_t n, char out[65]);
 /* SHA-256 (hex) of this machine's CPU model and feature flags (/proc/cpuinfo). */
 void pkb_cpu_id(char out[65]);
-/* A pk.MaxLoc/MinLoc reduction: the accumulator is Kokkos::ValLocScalar<T, int64_t>. */
-bool pkb_valloc(const pki_func *f);
 /* Cache key over the build inputs (cache.c; docs/ARCHITECTURE.md, "The cache key")
  * plus the generated texts. */
 int pkb_cache_key(const pki_module *m, const pkb_options *o, const char *generated,
