@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-
 #include "pkb_priv.h"
 
 typedef struct { const char *name; const char *text; } pkc_embedded_file;
