@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """File-level call cycles of pkc's C sources, from `nm` of the built objects.
 
-Reads build/obj/{cmd,frontend,ir,backends}/*.o (run `make` first). File A
+Reads build/obj/{cmd,frontend,ir,backends}/*.o (run `make` first; run it from
+the repository root). File A
 calls file B when A references (nm: U) a symbol B defines (T, D, B, R, ...).
 Prints, per directory, the strongly connected components of that directory's
 files with more than one file (files that call each other in a circle,
@@ -49,7 +50,9 @@ def load(build):
     objs = {}
     for d in DIRS:
         for o in sorted(glob.glob(os.path.join(build, "obj", d, "*.o"))):
-            objs[os.path.join(d, os.path.basename(o)[:-2] + ".c")] = symbols(o)
+            src = os.path.join(d, os.path.basename(o)[:-2] + ".c")
+            if os.path.exists(src):  # not the object of a source since removed
+                objs[src] = symbols(o)
     if not objs:
         sys.exit(f"file_cycles: no objects under {build}/obj (run make)")
     return objs
