@@ -44,6 +44,10 @@ int pkb_emit(const pki_module *m, const pkb_options *o, char *err, size_t errlen
  * output on stderr. */
 int pkb_build(const pki_module *m, const pkb_options *o, char *err, size_t errlen);
 
+/* The text of <name>.cpp as pkb_emit writes it (pkc annotate maps it back to
+ * the source by its #line directives): malloc'd, NUL-terminated, never NULL. */
+char *pkb_cpp_text(const pki_module *m, const pkb_options *o);
+
 /* Path of the built module for a backend: <outdir>/<name>.<backend>.so (arena string). */
 const char *pkb_module_path(pki_arena *a, const pki_module *m, const pkb_options *o);
 

@@ -8,8 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <unistd.h>
-
 #include "pkb_priv.h"
 
 typedef struct { const char *name; const char *text; } pkc_embedded_file;
@@ -20,53 +18,6 @@ const char *pkb_embedded(const char *name) {
     if (!strcmp(f->name, name))
       return f->text;
   return NULL;
-}
-
-char *pkb_read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 4096, n = 0;
-  char *p = malloc(cap);
-  for (size_t k; p && (k = fread(p + n, 1, cap - n - 1, f)) > 0;) {
-    n += k;
-    if (cap - n - 1 == 0) {
-      char *q = realloc(p, cap *= 2);
-      if (!q) {
-        free(p);
-        p = NULL;
-      }
-      p = q;
-    }
-  }
-  fclose(f);
-  if (!p)
-    return NULL;
-  p[n] = 0;
-  if (len)
-    *len = n;
-  return p;
-}
-
-int pkb_write_if_changed(const char *path, const char *text, size_t len) {
-  size_t old_len = 0;
-  char *old = pkb_read_file(path, &old_len);
-  bool same = old && old_len == len && memcmp(old, text, len) == 0;
-  free(old);
-  if (same)
-    return 0;
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()); /* one per writer */
-  FILE *f = fopen(tmp, "wb");
-  if (!f)
-    return -1;
-  bool ok = fwrite(text, 1, len, f) == len;
-  ok = (fclose(f) == 0) && ok;
-  if (!ok || rename(tmp, path) != 0) {
-    remove(tmp);
-    return -1;
-  }
-  return 0;
 }
 
 void pkb_texts_make(const pki_module *m, const pkb_options *o, pkb_texts *t) {
@@ -133,6 +84,15 @@ int pkb_emit(const pki_module *m, const pkb_options *o, char *err, size_t errlen
   int rc = pkb_texts_write(m, o, &t, err, errlen);
   pkb_texts_free(&t);
   return rc;
+}
+
+char *pkb_cpp_text(const pki_module *m, const pkb_options *o) {
+  pkb_buf b;
+  pkb_buf_init(&b);
+  pkb_gen_cpp(m, o, &b);
+  if (!b.data)
+    pkb_put(&b, "");
+  return b.data;
 }
 
 const char *pkb_module_path(pki_arena *a, const pki_module *m, const pkb_options *o) {

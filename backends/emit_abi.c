@@ -19,75 +19,6 @@ static const char *functor_type(pki_arena *a, const pki_module *m, const pki_fun
   return pki_sprintf(a, "pkc_%s::%s", m->name, pkb_ident(a, f->owner ? f->owner->name : f->name));
 }
 
-/* "Kokkos::RangePolicy<...>(b, e)" or the MDRangePolicy equivalent, with
- * tag (f's own when NULL); c->policy_text, when set, as written. */
-static void put_policy(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag,
-                       const char *iter) {
-  pkb_buf *b = c->b;
-  if (!tag)
-    tag = pkb_tag_name(c->m->arena, f);
-  if (c->policy_text) {
-    pkb_put(b, c->policy_text);
-    return;
-  }
-  if (f->policy == PKI_POLICY_RANGE) {
-    pkb_putf(b, "pkc::RangePolicy<%s::%s>(begin, end)", fty, tag);
-    return;
-  }
-  if (f->policy == PKI_POLICY_TEAM && pki_has_team_scan(f)) {
-    pkb_putf(b, "pkc::scan_team_policy<%s::%s>(*policy, f, Kokkos::%s())", fty, tag,
-             f->pattern == PKI_PATTERN_FOR ? "ParallelForTag" : "ParallelReduceTag");
-    return;
-  }
-  if (f->policy == PKI_POLICY_TEAM) {
-    pkb_putf(b, "pkc::team_policy<%s::%s>(*policy)", fty, tag);
-    return;
-  }
-  int r = f->nindex;
-  if (iter)
-    pkb_putf(b, "pkc::MDRangePolicyIter<%d, %s::%s, Kokkos::Iterate::%s>(", r, fty, tag, iter);
-  else
-    pkb_putf(b, "pkc::MDRangePolicy<%d, %s::%s>(", r, fty, tag);
-  static const char *const parts[] = {"begin", "end", "tile"};
-  for (int p = 0; p < 3; p++) {
-    pkb_put(b, p ? ", {" : "{");
-    for (int k = 0; k < r; k++)
-      pkb_putf(b, "%spolicy->%s[%d]", k ? ", " : "", parts[p], k);
-    pkb_put(b, "}");
-  }
-  pkb_put(b, ")");
-}
-
-void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f) {
-  pkb_buf *b = c->b;
-  if (f->policy == PKI_POLICY_RANGE) {
-    pkb_line(b, "if (!policy || policy->kind != PKC_POLICY_RANGE)");
-    pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"expected a RangePolicy (or an int N)\");");
-    pkb_line(b, "const int64_t begin = policy->begin[0];");
-    pkb_line(b, "const int64_t end = policy->end[0] < begin ? begin : policy->end[0];");
-  } else if (f->policy == PKI_POLICY_TEAM) {
-    pkb_line(b, "if (!policy || policy->kind != PKC_POLICY_TEAM)");
-    pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"expected a TeamPolicy\");");
-    for (int level = 0; level < 2; level++)
-      for (int th = 0; th < 2; th++)
-        if (pki_uses_scratch(&f->body, level, th)) { /* PerThread sizes count for the team */
-          if (th)
-            pkb_line(b, "if (policy->scratch_thread[%d] <= 0)", level);
-          else
-            pkb_line(b, "if (policy->scratch_team[%d] <= 0 && policy->scratch_thread[%d] <= 0)",
-                     level, level);
-          pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"uses %s scratch level %d but the "
-                      "policy sets no scratch size; call set_scratch_size\");",
-                   th ? "thread" : "team", level);
-        }
-  } else {
-    pkb_line(b, "if (!policy || policy->kind != PKC_POLICY_MDRANGE || policy->rank != %d)",
-             f->nindex);
-    pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"expected an MDRangePolicy of rank %d\");",
-             f->nindex);
-  }
-}
-
 /* "pkc::bind_view(f.x, args[3], kernel, "x", err, errlen)" (a View of
  * classtype values: the module's bind_class_view, found by its argument) */
 static void put_bind_call(pkb_buf *b, const pki_var *v, int slot) {
@@ -147,9 +78,10 @@ static void members_used(pki_arena *a, const pki_func *f, pki_var *const *member
 }
 
 /* A workload or class functor with several kernels: one bind_<entity>
- * function the wrappers share, each passing the members it uses. */
+ * function the wrappers share, each passing the members it uses as the bits
+ * of a uint64_t (more than 64 members: each wrapper binds its own). */
 static bool shares_binder(const pki_func *f) {
-  if (!pkb_is_class_entity(f->owner))
+  if (!pkb_is_class_entity(f->owner) || f->owner->nmembers > 64)
     return false;
   int kernels = 0;
   for (int i = 0; i < f->owner->nfuncs; i++)
@@ -161,37 +93,47 @@ static const char *binder_name(pki_arena *a, const pki_entity *e) {
   return pki_sprintf(a, "bind_%s", pkb_ident(a, e->name));
 }
 
-/* bool bind_<E>(E &f, args, {k...}, ...): binds the members numbered k (their
- * argument slots) from args. */
+/* bool bind_<E>(E &f, args, used, ...): binds member k (argument slot k)
+ * where bit k of used is set, one line per member. */
 static void binder(pkb_ctx *c, const pki_entity *e) {
   pkb_buf *b = c->b;
   pki_arena *a = c->m->arena;
-  pkb_line(b, "// Binds the members of %s numbered in `used` (their slots in args,",
+  pkb_line(b, "// Binds the members of %s whose bit is set in `used` (bit k: the member",
            pkb_comment_text(a, e->name));
-  pkb_line(b, "// pkc_abi.h order) for the C entry points below.");
-  pkb_line(b, "static bool %s(pkc_%s::%s &f, void *const *args, std::initializer_list<int> used,",
+  pkb_line(b, "// in slot k of args, pkc_abi.h order) for the C entry points below.");
+  pkb_line(b, "static bool %s(pkc_%s::%s &f, void *const *args, uint64_t used,",
            binder_name(a, e), c->m->name, pkb_ident(a, e->name));
   pkb_line(b, "    const char *kernel, char *err, size_t errlen) {");
   b->indent++;
-  pkb_line(b, "if (used.size() && !args)");
+  pkb_line(b, "if (used && !args)");
   pkb_line(b, "  return !pkc::fail(err, errlen, kernel, \"missing arguments (args is NULL)\");");
-  pkb_line(b, "for (const int k : used) {");
-  b->indent++;
-  pkb_line(b, "bool bound = true;");
-  pkb_line(b, "switch (k) {");
   for (int i = 0; i < e->nmembers; i++) {
-    pkb_begin(b, "case %d: bound = ", i);
+    pkb_begin(b, "if ((used >> %d & 1) && !", i);
     put_bind_call(b, e->members[i], i);
-    pkb_put(b, "; break;\n");
+    pkb_put(b, ") return false;\n");
   }
-  pkb_line(b, "}");
-  pkb_line(b, "if (!bound) return false;");
-  b->indent--;
-  pkb_line(b, "}");
   pkb_line(b, "return true;");
   b->indent--;
   pkb_line(b, "}");
   pkb_nl(b);
+}
+
+/* "// binds a, b, c" over the call of the shared binder (wrapped). */
+static void used_comment(pkb_buf *b, pki_arena *a, pki_var *const *args, int n,
+                         const bool *used) {
+  pkb_begin(b, "// binds");
+  for (int i = 0, k = 0; i < n; i++) {
+    if (!used[i])
+      continue;
+    if (k && pkb_line_past(b, 80)) {
+      pkb_put(b, ",\n");
+      pkb_begin(b, "//");
+    } else if (k)
+      pkb_put(b, ",");
+    pkb_putf(b, " %s", pkb_comment_text(a, args[i]->name));
+    k++;
+  }
+  pkb_put(b, "\n");
 }
 
 static void bind_args(pkb_ctx *c, const pki_func *f, bool args_checked) {
@@ -201,11 +143,13 @@ static void bind_args(pkb_ctx *c, const pki_func *f, bool args_checked) {
   if (shares_binder(f)) {
     bool *used = pki_alloc(c->m->arena, sizeof(bool) * (size_t)(n ? n : 1));
     members_used(c->m->arena, f, args, n, used);
-    pkb_begin(b, "if (!%s(f, args, {", binder_name(c->m->arena, f->owner));
-    for (int i = 0, k = 0; i < n; i++)
-      if (used[i])
-        pkb_putf(b, "%s%d", !k++ ? "" : k % 16 == 1 ? ",\n        " : ", ", i);
-    pkb_put(b, "}, kernel, err, errlen))\n");
+    unsigned long long mask = 0;
+    for (int i = 0; i < n; i++)
+      mask |= (unsigned long long)used[i] << i;
+    if (mask)
+      used_comment(b, c->m->arena, args, n, used);
+    pkb_line(b, "if (!%s(f, args, 0x%llx%s, kernel, err, errlen))",
+             binder_name(c->m->arena, f->owner), mask, mask >> 32 ? "ull" : "u");
     pkb_line(b, "  return 1;");
     return;
   }
@@ -218,169 +162,11 @@ static void bind_args(pkb_ctx *c, const pki_func *f, bool args_checked) {
   }
 }
 
-static void put_rule_offset(pkb_buf *b, const pki_extent_rule *r, int64_t c, const char *obj) {
-  if (!r->var) {
-    pkb_putf(b, "%lld", (long long)c);
-    return;
-  }
-  if (c)
-    pkb_putf(b, "%lld + ", (long long)c);
-  if (r->var_coef != 1)
-    pkb_putf(b, "%lld * ", (long long)r->var_coef);
-  pkb_putf(b, "static_cast<int64_t>(%s.", obj);
-  pkb_put_ident(b, r->var->name);
-  pkb_put(b, ")");
-}
-
-void pkb_put_extent_rule(pkb_buf *b, pki_arena *a, const pki_func *f,
-                         const pki_extent_rule *r, const char *obj, bool kernel_var) {
-  put_rule_offset(b, r, r->lo, obj);
-  pkb_put(b, ", ");
-  put_rule_offset(b, r, r->hi, obj);
-  pkb_putf(b, ", %s.", obj);
-  pkb_put_ident(b, r->view->name);
-  pkb_putf(b, ".extent(%d), ", r->dim);
-  if (kernel_var)
-    pkb_put(b, "kernel");
-  else
-    pkb_put_cstr(b, f->name);
-  pkb_put(b, ", ");
-  pkb_put_cstr(b, r->view->name);
-  pkb_putf(b, ", %d, ", r->dim);
-  const char *work = f->index[r->work]->name;
-  if (f->policy == PKI_POLICY_TEAM) /* the member's work index */
-    work = pki_sprintf(a, "%s.league_rank()", work);
-  pkb_put_cstr(b, work);
-}
-
-void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor) {
-  pkb_buf *b = c->b;
-  for (int i = 0; i < f->extent_rules.n; i++) {
-    const pki_extent_rule *r = PKI_AT(f->extent_rules, i, pki_extent_rule);
-    if (f->policy == PKI_POLICY_RANGE)
-      pkb_begin(b, "if (!pkc::range_fits(begin, end, ");
-    else if (f->policy == PKI_POLICY_TEAM)
-      pkb_begin(b, "if (!pkc::range_fits(0, policy->league_size, ");
-    else
-      pkb_begin(b, "if (!pkc::range_fits(policy->begin[%d], policy->end[%d], ", r->work, r->work);
-    pkb_put_extent_rule(b, c->m->arena, f, r, functor, true);
-    pkb_put(b, ", err, errlen))\n");
-    pkb_line(b, "  return PKC_ERROR_VALUE;");
-  }
-}
-
-void pkb_put_md_launch(pkb_buf *b, const pki_func *f, int rank, bool reduce) {
-  int right = f->md_planned ? f->md_contiguous[0] : rank - 1;
-  int left = f->md_planned ? f->md_contiguous[1] : 0;
-  right = right >= 0 && right < rank ? right : rank - 1;
-  left = left >= 0 && left < rank ? left : 0;
-  bool rows = f->md_planned ? f->md_rows : true;
-  pkb_putf(b, "pkc::md_parallel_%s<pkc::md_%s, %d, %d>(", reduce ? "reduce" : "for",
-           rows ? "rows" : "tiles", right, left);
-}
-
-/* "Kokkos::parallel_for(kernel, " or, for an MDRange, pkc's launch of it. */
-static void put_launch(pkb_ctx *c, const pki_func *f, const char *pattern) {
-  pkb_buf *b = c->b;
-  if (f->policy == PKI_POLICY_MDRANGE && !c->policy_text && strcmp(pattern, "parallel_scan")) {
-    pkb_begin(b, "%s", "");
-    pkb_put_md_launch(b, f, f->nindex, strcmp(pattern, "parallel_for") != 0);
-    pkb_put(b, "kernel, ");
-    return;
-  }
-  pkb_begin(b, "Kokkos::%s(kernel, ", pattern);
-}
-
-static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag,
-                       const char *iter) {
-  pkb_buf *b = c->b;
-  if (f->pattern == PKI_PATTERN_FOR) {
-    put_launch(c, f, "parallel_for");
-    put_policy(c, f, fty, tag, iter);
-    pkb_put(b, ", f);\n");
-    return;
-  }
-  const char *acc = pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64);
-  bool scan = f->pattern == PKI_PATTERN_SCAN;
-  put_launch(c, f, scan ? "parallel_scan" : "parallel_reduce");
-  put_policy(c, f, fty, tag, iter);
-  if (c->results_text) {
-    pkb_putf(b, ", f, %s);\n", c->results_text);
-    return;
-  }
-  static const char *const red[] = {NULL, "Kokkos::Prod", "Kokkos::Min", "Kokkos::Max",
-                                    "Kokkos::MaxLoc", "Kokkos::MinLoc"};
-  if (!scan && pkb_valloc(f))
-    pkb_putf(b, ", f, %s<%s, int64_t>(value));\n", red[f->reducer], acc);
-  else if (!scan && f->reducer != PKI_REDUCER_SUM)
-    pkb_putf(b, ", f, %s<%s>(value));\n", red[f->reducer], acc);
-  else
-    pkb_putf(b, ", f, %s);\n", scan ? "total" : "value");
-}
-
-/* Raises what Python raises inside the kernel (pkc::take_kernel_error). */
-static void kernel_errors(pkb_ctx *c, const pki_func *f) {
-  const char *where = pki_raising_lines(c->m->arena, f);
-  if (!where && c->o->bounds_check)
-    where = "a View access";
-  if (!where)
-    return;
-  pkb_line(c->b, "if (const int e = pkc::take_kernel_error())");
-  pkb_line(c->b, "  return pkc::kernel_failed(e, kernel, \"%s\", err, errlen);", where);
-}
-
-void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag) {
-  pkb_buf *b = c->b;
-  bool scan = f->pattern == PKI_PATTERN_SCAN;
-  if (f->policy == PKI_POLICY_TEAM)
-    pkb_line(b, "if (!pkc::team_fits<%s::%s>(*policy, f, Kokkos::%s(), kernel, err, errlen)) return 1;",
-             fty, tag ? tag : pkb_tag_name(c->m->arena, f),
-             f->pattern == PKI_PATTERN_FOR ? "ParallelForTag" : "ParallelReduceTag");
-  if (pkb_valloc(f))
-    pkb_line(b, "Kokkos::ValLocScalar<%s, int64_t> value;", pkb_scalar_ctype(f->acc->type.kind));
-  else if (f->pattern != PKI_PATTERN_FOR && !c->results_text)
-    pkb_line(b, "%s %s = 0;", pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64),
-             scan ? "total" : "value");
-  /* MDRange: the iteration order a policy asks for, chosen at run time; a
-   * file that never names one (pk.Iterate / iterate=) gets the default only
-   * (any order gives the same results; each costs an instantiation) */
-  bool orders = c->names_iterate;
-  if (f->policy == PKI_POLICY_MDRANGE && !orders) {
-    pkb_line(b, "if (!pkc::tiles_fit(*policy, %d, kernel, err, errlen)) return 1;", f->nindex);
-    launch_one(c, f, fty, tag, NULL);
-  } else if (f->policy == PKI_POLICY_MDRANGE) {
-    pkb_line(b, "if (!pkc::tiles_fit(*policy, %d, kernel, err, errlen)) return 1;", f->nindex);
-    pkb_line(b, "switch (policy->iterate) {");
-    pkb_line(b, "case 1:");
-    b->indent++;
-    launch_one(c, f, fty, tag, "Right");
-    pkb_line(b, "break;");
-    b->indent--;
-    pkb_line(b, "case 2:");
-    b->indent++;
-    launch_one(c, f, fty, tag, "Left");
-    pkb_line(b, "break;");
-    b->indent--;
-    pkb_line(b, "default:");
-    b->indent++;
-    launch_one(c, f, fty, tag, NULL);
-    b->indent--;
-    pkb_line(b, "}");
-  } else
-    launch_one(c, f, fty, tag, NULL);
-  kernel_errors(c, f);
-  if (pkb_valloc(f)) { /* two result slots: the extremum and its location */
-    pkb_line(b, "pkc::store_result(result, value.val);");
-    pkb_line(b, "result[1].i = value.loc;");
-  } else if (f->pattern != PKI_PATTERN_FOR && !c->results_text)
-    pkb_line(b, "pkc::store_result(result, %s);", scan ? "total" : "value");
-}
-
 /* @pk.main: bind the members, run the host code, copy written scalars back. */
 static void launch_main(pkb_ctx *c, const pki_func *f) {
   pkb_buf *b = c->b;
   pkb_line(b, "%s(f);", pkb_main_name(c->m->arena, f));
-  kernel_errors(c, f);
+  pkb_abi_kernel_errors(c, f);
   pki_var *const *args;
   int n = pkb_kernel_args(f, &args);
   for (int i = 0; i < n; i++) {
@@ -514,56 +300,6 @@ void pkb_gen_wrappers(pkb_ctx *c) {
 
 /* ------------------------------------------------------------ descriptor */
 
-static void dtype_of(pki_kind k, const char **code, int *bits) {
-  *bits = pki_kind_bits(k);
-  *code = k == PKI_BOOL ? "pkc::dl_bool"
-          : pki_is_float(k) ? "kDLFloat"
-          : pki_is_signed(k) ? "kDLInt"
-          : pki_is_int(k) ? "kDLUInt"
-                          : "0";
-}
-
-static const char *layout_code(pki_layout l) {
-  return l == PKI_LAYOUT_RIGHT  ? "PKC_LAYOUT_RIGHT"
-         : l == PKI_LAYOUT_LEFT ? "PKC_LAYOUT_LEFT"
-                                : "pkc::layout_default";
-}
-
-static const char *access_code(unsigned acc) {
-  static const char *const t[] = {"0", "PKC_ACCESS_READ", "PKC_ACCESS_WRITE",
-                                  "PKC_ACCESS_READ | PKC_ACCESS_WRITE"};
-  return t[acc & 3];
-}
-
-void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned access,
-                        bool from_global) {
-  pkb_buf *b = c->b;
-  bool view = v->type.kind == PKI_VIEW, pool = v->type.kind == PKI_POOL;
-  const char *code = "0";
-  int bits = 0;
-  if (pki_is_class_view(v->type)) { /* fields and layout come with the argument */
-    pkb_begin(b, "    {");
-    pkb_put_cstr(b, name);
-    pkb_putf(b, ", PKC_PARAM_CLASS_VIEW, 0, 0, %d, %s, %s%s},\n", v->type.rank,
-             v->type.layout == PKI_LAYOUT_AOS   ? "PKC_LAYOUT_AOS"
-             : v->type.layout == PKI_LAYOUT_SOA ? "PKC_LAYOUT_SOA"
-                                                : "PKC_LAYOUT_DEFAULT",
-             access_code(access ? access : PKI_ACCESS_READ),
-             from_global ? ", PKC_PARAM_FROM_GLOBAL" : ", 0");
-    return;
-  }
-  if (!pool)
-    dtype_of(view ? v->type.elem : v->type.kind, &code, &bits);
-  pkb_begin(b, "    {");
-  pkb_put_cstr(b, name);
-  pkb_putf(b, ", %s, %s, %d, %d, %s, %s%s},\n",
-           view ? "PKC_PARAM_VIEW" : pool ? "PKC_PARAM_POOL" : "PKC_PARAM_SCALAR", code, bits,
-           view ? v->type.rank : pool ? (v->type.rank == 1024 ? 1024 : 64) : 0,
-           view ? layout_code(v->type.layout) : "PKC_LAYOUT_DEFAULT",
-           access_code(access ? access : PKI_ACCESS_READ),
-           from_global ? ", PKC_PARAM_FROM_GLOBAL" : ", 0");
-}
-
 /* The rows of f's parameter table (pkb_abi_param_desc lines), in rows. */
 static void table_rows(pkb_ctx *c, const pki_func *f, pkb_buf *rows) {
   pki_var *const *args;
@@ -621,32 +357,6 @@ static void kernel_entry(pkb_ctx *c, const pki_func *f, int table) {
                       n ? pki_sprintf(c->m->arena, "params_%d", table) : NULL,
                       f->acc, f->span.line, pkb_wrapper_name(c->m->arena, c->m, f),
                       f->inferred);
-}
-
-void pkb_abi_kernel_desc(pkb_ctx *c, const char *name, const char *entity, int pattern,
-                         int policy, int reducer, int nparams, const char *params,
-                         const pki_var *acc, unsigned line, const char *wrapper,
-                         bool inferred) {
-  static const char *const pat[] = {"PKC_PATTERN_FOR", "PKC_PATTERN_REDUCE",
-                                    "PKC_PATTERN_SCAN", "PKC_PATTERN_MAIN"};
-  static const char *const pol[] = {"PKC_POLICY_RANGE", "PKC_POLICY_MDRANGE",
-                                    "PKC_POLICY_TEAM"};
-  static const char *const red[] = {"PKC_REDUCER_SUM", "PKC_REDUCER_PROD",
-                                    "PKC_REDUCER_MIN", "PKC_REDUCER_MAX",
-                                    "PKC_REDUCER_MAXLOC", "PKC_REDUCER_MINLOC"};
-  pkb_buf *b = c->b;
-  const char *code = "0";
-  int bits = 0;
-  if (acc)
-    dtype_of(acc->type.kind, &code, &bits);
-  pkb_begin(b, "    {");
-  pkb_put_cstr(b, name);
-  pkb_put(b, ", ");
-  pkb_put_cstr(b, entity);
-  pkb_putf(b, ", %s, %s, %s, %d, %s, %s, %d, %u, %s, %s},\n", pat[pattern], pol[policy],
-           red[reducer], nparams,
-           params ? params : "nullptr", code, bits, line, wrapper,
-           inferred ? "PKC_KERNEL_INFERRED" : "0");
 }
 
 /* The descriptor's omitted list (pkc_abi.h): one line per entity left out. */

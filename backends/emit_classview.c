@@ -5,7 +5,8 @@
  * C's methods) and C_soa (one View per field; operator() gives a C_ref), and
  * bind_class_view for both. Kernels taking such a View are functor templates
  * instantiated per layout; the C entry point picks the instantiation from the
- * argument's layout (no layout dispatch inside kernels).
+ * argument's layout (no layout dispatch inside kernels). Also the methods of
+ * classtypes and the parameters of functions that take classtype values.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +20,8 @@ static bool func_takes(const pki_func *f, const pki_entity *cls) {
   return false;
 }
 
-bool pkb_class_in_view(const pki_module *m, const pki_entity *cls) {
+/* Some kernel of m takes a View of classtype cls values. */
+static bool class_in_view(const pki_module *m, const pki_entity *cls) {
   for (int i = 0; i < m->nentities; i++)
     for (int k = 0; k < m->entities[i]->nfuncs; k++)
       if (func_takes(m->entities[i]->funcs[k], cls))
@@ -27,21 +29,24 @@ bool pkb_class_in_view(const pki_module *m, const pki_entity *cls) {
   return false;
 }
 
-bool pkb_fparam_template(const pki_module *m, const pki_func *f, const pki_var *p) {
+/* Device-function parameter p is a classtype f changes whose class some View
+ * holds: a forwarding reference of template type fparam_tname (binds a
+ * local and an SoA element's proxy alike). */
+static bool fparam_template(const pki_module *m, const pki_func *f, const pki_var *p) {
   return p->type.kind == PKI_CLASS && p->type.cls && pki_param_written(f, p) &&
-         pkb_class_in_view(m, p->type.cls);
+         class_in_view(m, p->type.cls);
 }
 
-const char *pkb_fparam_tname(pki_arena *a, const pki_var *p) {
+static const char *fparam_tname(pki_arena *a, const pki_var *p) {
   return pki_sprintf(a, "pkc_T_%s", pkb_ident(a, p->name));
 }
 
 void pkb_template_head(pkb_ctx *c, const pki_func *f) {
   int n = 0;
   for (int i = 0; i < f->nparams; i++) {
-    if (!pkb_fparam_template(c->m, f, f->params[i]))
+    if (!fparam_template(c->m, f, f->params[i]))
       continue;
-    const char *t = pkb_fparam_tname(c->m->arena, f->params[i]);
+    const char *t = fparam_tname(c->m->arena, f->params[i]);
     if (n++)
       pkb_putf(c->b, ", class %s", t);
     else
@@ -99,7 +104,7 @@ static void ref_struct(pkb_ctx *c, const pki_entity *e) {
   }
   for (int i = 0; i < e->nfuncs; i++)
     if (!e->funcs[i]->is_ctor)
-      pkb_class_method_in(c, e, e->funcs[i]);
+      pkb_class_method(c, e, e->funcs[i], PKB_IN_CLASS);
   b->indent--;
   pkb_line(b, "};");
   pkb_nl(b);
@@ -212,7 +217,7 @@ void pkb_class_view_types(pkb_ctx *c) {
   const pki_module *m = c->m;
   for (int i = 0; i < m->nentities; i++) {
     const pki_entity *e = m->entities[i];
-    if (e->kind != PKI_ENT_CLASSTYPE || !e->nmembers || !pkb_class_in_view(m, e))
+    if (e->kind != PKI_ENT_CLASSTYPE || !e->nmembers || !class_in_view(m, e))
       continue;
     const char *n = cname(c, e);
     pkb_line(c->b, "// ---- Views of @pk.classtype %s: AoS and SoA", e->name);
@@ -226,4 +231,73 @@ void pkb_class_view_types(pkb_ctx *c) {
     field_table(c, e);
     binders(c, e);
   }
+}
+
+/* ------------------------------------------------------------ methods */
+
+void pkb_put_fparam(pkb_ctx *c, const pki_func *f, const pki_var *v) {
+  pkb_buf *b = c->b;
+  if (fparam_template(c->m, f, v)) { /* a local or an SoA element's proxy */
+    pkb_putf(b, "%s &&", fparam_tname(c->m->arena, v));
+    pkb_put_ident(b, v->name);
+    return;
+  }
+  pkb_put_type(b, v->type);
+  pkb_put(b, v->type.kind == PKI_CLASS && pki_param_written(f, v) ? " &" : " ");
+  pkb_put_ident(b, v->name);
+}
+
+static void member_write(pki_visitor *v, const pki_stmt *s) {
+  const pki_expr *t = s->target;
+  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && t &&
+      ((t->kind == PKI_E_VAR && t->var->kind == PKI_VAR_MEMBER) || t->kind == PKI_E_FIELD))
+    *(bool *)v->data = true;
+}
+
+/* Whether a statement of b assigns a member (the method cannot be const). */
+static bool writes_member(const pki_block *b) {
+  bool hit = false;
+  pki_visitor v = {.stmt = member_write, .data = &hit};
+  pki_visit_block(&v, b);
+  return hit;
+}
+
+void pkb_class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, pkb_method_mode mode) {
+  pkb_buf *b = c->b;
+  const char *cls = pkb_ident(c->m->arena, e->name);
+  const char *qual = mode == PKB_OUT_OF_CLASS ? pki_sprintf(c->m->arena, "%s::", cls) : "";
+  c->fn = f;
+  pkb_nl(b);
+  pkb_template_head(c, f);
+  if (f->is_ctor)
+    pkb_begin(b, "KOKKOS_INLINE_FUNCTION %s%s(", qual, cls);
+  else {
+    pkb_begin(b, "KOKKOS_INLINE_FUNCTION ");
+    pkb_put_type(b, f->ret);
+    pkb_putf(b, " %s", qual);
+    pkb_put_ident(b, f->name);
+    pkb_put(b, "(");
+  }
+  for (int i = 0; i < f->nparams; i++) {
+    if (i)
+      pkb_put(b, ", ");
+    pkb_put_fparam(c, f, f->params[i]);
+  }
+  bool cnst = !f->is_ctor && !writes_member(&f->body);
+  if (mode == PKB_DECL_ONLY) {
+    pkb_put(b, cnst ? ") const;\n" : ");\n");
+    c->fn = NULL;
+    return;
+  }
+  pkb_put(b, cnst ? ") const {\n" : ") {\n");
+  b->indent++;
+  for (int i = 0; i < f->nparams; i++)
+    pkb_void_unread(c, f, f->params[i]);
+  pkb_emit_block(c, &f->body);
+  if (!f->is_ctor)
+    pkb_default_return(c, f);
+  b->indent--;
+  pkb_line(b, "}");
+  pkb_restore_line(c);
+  c->fn = NULL;
 }

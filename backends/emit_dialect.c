@@ -11,7 +11,8 @@
 
 /* ------------------------------------------------------------ analysis */
 
-bool pkb_declared(const pki_func *f, const pki_var *v) {
+/* Is v declared (PKI_S_DECL) anywhere in f's body or its parents' bodies? */
+static bool declared_in(const pki_func *f, const pki_var *v) {
   return v->kind != PKI_VAR_LOCAL || (v->uses & PKI_USE_DECLARED);
 }
 
@@ -160,7 +161,7 @@ static bool has_result(const pki_stmt *s) {
 static void open_results(pkb_ctx *c, results *r) {
   for (int k = 0; k < r->n; k++) {
     const pki_expr *t = r->reds[k]->target;
-    if (has_result(r->reds[k]) && t && t->kind == PKI_E_VAR && !pkb_declared(c->fn, t->var)) {
+    if (has_result(r->reds[k]) && t && t->kind == PKI_E_VAR && !declared_in(c->fn, t->var)) {
       pkb_begin(c->b, "%s", "");
       pkb_put_type(c->b, t->var->type);
       pkb_put(c->b, " ");
@@ -446,11 +447,9 @@ static void put_main_team_check(pkb_ctx *c, const pki_stmt *s, const pki_func *f
   pkb_put(b, ");\n");
 }
 
-void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) { pkb_emit_dispatch_tagged(c, s, NULL); }
-
-void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_tag) {
+void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s) {
   const pki_stmt *one[] = {s};
-  pkb_emit_dispatch_results(c, s, fused_tag, one, 1);
+  pkb_emit_dispatch_results(c, s, NULL, one, 1);
 }
 
 void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_tag,

@@ -18,98 +18,8 @@ enum { P_COND = 3, P_OR = 4, P_AND = 5, P_BITOR = 6, P_BITXOR = 7, P_BITAND = 8,
        P_EQ = 9, P_REL = 10, P_SHIFT = 11, P_ADD = 12, P_MUL = 13, P_UNARY = 15,
        P_PRIMARY = 16 };
 
-const char *pkb_scalar_ctype(pki_kind k) {
-  switch (k) {
-  case PKI_BOOL: return "bool";
-  case PKI_I8: return "int8_t";
-  case PKI_I16: return "int16_t";
-  case PKI_I32: return "int32_t";
-  case PKI_I64: return "int64_t";
-  case PKI_U8: return "uint8_t";
-  case PKI_U16: return "uint16_t";
-  case PKI_U32: return "uint32_t";
-  case PKI_U64: return "uint64_t";
-  case PKI_F32: return "float";
-  case PKI_F64: return "double";
-  default: return "void";
-  }
-}
-
-static bool put_special_type(pkb_buf *b, pki_type t) {
-  switch (t.kind) {
-  case PKI_TEAM_MEMBER: pkb_put(b, "pkc::TeamMember"); return true;
-  case PKI_CLASS:
-    if (t.cls)
-      pkb_put_ident(b, t.cls->name);
-    else
-      pkb_put(b, "void");
-    return true;
-  case PKI_POOL: pkb_put(b, t.rank == 1024 ? "pkc::Pool1024" : "pkc::Pool64"); return true;
-  case PKI_RAND_STATE:
-    pkb_put(b, t.rank == 1024 ? "pkc::Pool1024::generator_type" : "pkc::Pool64::generator_type");
-    return true;
-  case PKI_TIMER: pkb_put(b, "Kokkos::Timer"); return true;
-  case PKI_BINOP:
-  case PKI_BINSORT: { /* Kokkos::BinOp3D<Key> / pkc::BinSort<Key, Kokkos::BinOp3D<Key>> */
-    pki_type key = pki_view(t.elem, t.rank, t.layout);
-    const char *op = t.length == 3 ? "Kokkos::BinOp3D<" : "Kokkos::BinOp1D<";
-    if (t.kind == PKI_BINSORT) {
-      pkb_put(b, "pkc::BinSort<");
-      pkb_put_type(b, key);
-      pkb_put(b, ", ");
-    }
-    pkb_put(b, op);
-    pkb_put_type(b, key);
-    pkb_put(b, t.kind == PKI_BINSORT ? ">>" : ">");
-    return true;
-  }
-  case PKI_ARRAY: pkb_put(b, pkb_scalar_ctype(t.elem)); return true; /* + [n] after the name */
-  case PKI_VIEW:
-    if (pki_is_class_view(t)) { /* emit_classview.c; DEFAULT: a template parameter */
-      pkb_put_ident(b, t.cls ? t.cls->name : "void");
-      pkb_putf(b, t.layout == PKI_LAYOUT_SOA ? "_soa<%d>" : "_aos<%d>", t.rank);
-      return true;
-    }
-    if (t.space != PKI_SPACE_SCRATCH && t.layout != PKI_LAYOUT_STRIDE)
-      return false;
-    if (t.layout == PKI_LAYOUT_STRIDE && t.space != PKI_SPACE_SCRATCH) {
-      pkb_put(b, "auto");
-      return true;
-    }
-    pkb_putf(b, "pkc::ScratchView<%s ", pkb_scalar_ctype(t.elem));
-    for (int i = 0; i < t.rank; i++)
-      pkb_put(b, "*");
-    pkb_put(b, ">");
-    return true;
-  default: return false;
-  }
-}
-
-void pkb_put_type(pkb_buf *b, pki_type t) {
-  if (put_special_type(b, t))
-    return;
-  if (t.kind != PKI_VIEW) {
-    pkb_put(b, pkb_scalar_ctype(t.kind));
-    return;
-  }
-  pkb_putf(b, "pkc::View<%s ", pkb_scalar_ctype(t.elem));
-  for (int i = 0; i < t.rank; i++)
-    pkb_put(b, "*");
-  pkb_put(b, t.layout == PKI_LAYOUT_RIGHT  ? ", Kokkos::LayoutRight"
-             : t.layout == PKI_LAYOUT_LEFT ? ", Kokkos::LayoutLeft"
-                                           : ", pkc::DefaultLayout");
-  unsigned tr = t.traits & (PKI_TRAIT_ATOMIC | PKI_TRAIT_RANDOM_ACCESS | PKI_TRAIT_RESTRICT);
-  if (tr) {
-    pkb_put(b, ", ");
-    const char *sep = "";
-    if (tr & PKI_TRAIT_ATOMIC) { pkb_putf(b, "%sKokkos::Atomic", sep); sep = " | "; }
-    if (tr & PKI_TRAIT_RANDOM_ACCESS) { pkb_putf(b, "%sKokkos::RandomAccess", sep); sep = " | "; }
-    if (tr & PKI_TRAIT_RESTRICT) pkb_putf(b, "%sKokkos::Restrict", sep);
-  }
-  pkb_put(b, ">");
-}
-
-void pkb_put_float(pkb_buf *b, double v, pki_kind k) {
+/* Appends a floating literal that reads back exactly (for kind F32/F64). */
+static void put_float(pkb_buf *b, double v, pki_kind k) {
   const char *suffix = k == PKI_F32 ? "f" : "";
   if (isnan(v)) {
     pkb_put(b, k == PKI_F32 ? "static_cast<float>(pkc::nan)" : "pkc::nan");
@@ -149,121 +59,6 @@ static void put_int(pkb_buf *b, int64_t v, pki_kind k, bool wide) {
     pkb_putf(b, "%lld", (long long)v);
 }
 
-/* C++ keywords, names the generated code relies on and common macros of the
- * C/C++ headers it includes, sorted by strcmp (looked up with bsearch: every
- * identifier the emitter writes passes here). */
-static const char *const reserved[] = {
-    "CHAR_BIT", "EOF", "EXIT_FAILURE", "EXIT_SUCCESS", "HUGE_VAL", "HUGE_VALF",
-    "INFINITY", "Kokkos", "NAN", "NULL", "RAND_MAX", "SIZE_MAX", "alignas", "alignof",
-    "and", "and_eq", "asm", "assert", "auto", "bitand", "bitor", "bool", "case",
-    "catch", "char", "char16_t", "char32_t", "class", "compl", "concept", "const",
-    "const_cast", "constexpr", "decltype", "default", "delete", "do", "double",
-    "dynamic_cast", "else", "enum", "errno", "explicit", "export", "extern", "false",
-    "float", "for", "friend", "goto", "i386", "if", "inline", "int", "int16_t",
-    "int32_t", "int64_t", "int8_t", "linux", "long", "main", "mutable", "namespace",
-    "new", "noexcept", "not", "not_eq", "nullptr", "offsetof", "operator", "or",
-    "or_eq", "pkc", "printf", "private", "protected", "public", "register",
-    "reinterpret_cast", "requires", "return", "setjmp", "short", "signed", "size_t",
-    "sizeof", "static", "static_assert", "static_cast", "std", "stderr", "stdin",
-    "stdout", "struct", "switch", "template", "this", "thread_local", "throw", "true",
-    "try", "typedef", "typeid", "typename", "uint16_t", "uint32_t", "uint64_t",
-    "uint8_t", "union", "unix", "unsigned", "using", "va_arg", "va_end", "va_start",
-    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
-};
-
-/* Prefixes of macro families (M_PI, INT64_C, DBL_MAX, KOKKOS_INLINE_FUNCTION...). */
-static const char *const macro_prefix[] = {
-    "DBL_", "FLT_", "INT", "KOKKOS_", "LDBL_", "LLONG_", "LONG_", "M_", "PKC_",
-    "PRI", "PTRDIFF_", "SCHAR_", "SCN", "SHRT_", "UCHAR_", "UINT", "ULLONG_",
-    "ULONG_", "USHRT_", "WCHAR_",
-};
-
-static int cmp_name(const void *key, const void *elem) {
-  return strcmp((const char *)key, *(const char *const *)elem);
-}
-
-/* Is name a plain ASCII identifier that C++ reads as the same name: no
- * keyword or macro of the headers, no '__', no trailing '_', no reserved
- * `_X` start and not in the generated namespace (`pkc`, `pku`, `pkc_...`,
- * `pku_...`)? */
-static bool ident_plain(const char *name) {
-  size_t n = strlen(name);
-  if ((!strncmp(name, "pkc", 3) || !strncmp(name, "pku", 3)) && (!name[3] || name[3] == '_'))
-    return false;
-  for (size_t i = 0; i < n; i++)
-    if ((unsigned char)name[i] >= 0x80 || (name[i] == '_' && name[i + 1] == '_'))
-      return false;
-  return n && name[n - 1] != '_' && !(name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z');
-}
-
-static bool ident_taken(const char *name) {
-  if (bsearch(name, reserved, sizeof reserved / sizeof *reserved, sizeof *reserved, cmp_name))
-    return true;
-  for (size_t i = 0; name[0] >= 'A' && name[0] <= 'Z' && i < sizeof macro_prefix / sizeof *macro_prefix; i++)
-    if (!strncmp(name, macro_prefix[i], strlen(macro_prefix[i]))) /* all start upper-case */
-      return true;
-  return false;
-}
-
-/* One UTF-8 code point of s (an invalid byte reads as itself); *len its bytes. */
-static unsigned utf8_cp(const unsigned char *s, int *len) {
-  int n = s[0] >= 0xF0 && s[0] < 0xF8 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC0 ? 2 : 1;
-  if (s[0] >= 0xF8)
-    n = 1;
-  unsigned cp = n == 1 ? s[0] : s[0] & (0x7F >> n);
-  for (int i = 1; i < n; i++) {
-    if ((s[i] & 0xC0) != 0x80) {
-      *len = 1;
-      return s[0];
-    }
-    cp = cp << 6 | (s[i] & 0x3F);
-  }
-  *len = n;
-  return cp;
-}
-
-/* The C++ spelling of a Python name (docs/NAMING.md): plain names as they
- * are; a keyword or macro name plus '_'; any other (non-ASCII, '__',
- * trailing '_', `_X`, `pkc...`/`pku...`) as `pku_` + its characters with '_'
- * written `_0` and a non-ASCII code point `_<hex>x` (`pku_0` before a
- * leading one of those). Injective, never contains '__' and
- * never starts with `pkc_`, the prefix of generated temporaries. */
-static void ident_write(pkb_buf *b, const char *name) {
-  if (ident_plain(name)) {
-    pkb_put(b, name);
-    if (ident_taken(name))
-      pkb_put(b, "_");
-    return;
-  }
-  /* "pku_0" before a leading '_' or code point keeps '__' out */
-  pkb_put(b, name[0] == '_' || (unsigned char)name[0] >= 0x80 ? "pku_0" : "pku_");
-  for (const unsigned char *p = (const unsigned char *)name; *p;) {
-    int len;
-    unsigned cp = utf8_cp(p, &len);
-    char one[2] = {(char)*p, 0};
-    if (cp == '_')
-      pkb_put(b, "_0");
-    else if (cp < 0x80)
-      pkb_put(b, one);
-    else
-      pkb_putf(b, "_%xx", cp);
-    p += len;
-  }
-}
-
-void pkb_put_ident(pkb_buf *b, const char *name) { ident_write(b, name); }
-
-const char *pkb_ident(pki_arena *a, const char *name) {
-  if (ident_plain(name) && !ident_taken(name))
-    return name;
-  pkb_buf b;
-  pkb_buf_init(&b);
-  ident_write(&b, name);
-  const char *r = pki_strdup(a, b.data ? b.data : "");
-  pkb_buf_free(&b);
-  return r;
-}
-
 static int op_prec(pki_op op) {
   switch (op) {
   case PKI_OP_ADD: case PKI_OP_SUB: return P_ADD;
@@ -283,6 +78,7 @@ static int op_prec(pki_op op) {
 static const char *op_text(pki_op op) {
   static const char *const t[PKI_OP_COUNT] = {
       [PKI_OP_ADD] = "+", [PKI_OP_SUB] = "-", [PKI_OP_MUL] = "*", [PKI_OP_DIV] = "/",
+      [PKI_OP_FLOORDIV] = "/", [PKI_OP_MOD] = "%", /* plain_div only */
       [PKI_OP_BITAND] = "&", [PKI_OP_BITOR] = "|", [PKI_OP_BITXOR] = "^",
       [PKI_OP_SHL] = "<<", [PKI_OP_SHR] = ">>", [PKI_OP_LT] = "<", [PKI_OP_LE] = "<=",
       [PKI_OP_GT] = ">", [PKI_OP_GE] = ">=", [PKI_OP_EQ] = "==", [PKI_OP_NE] = "!=",
@@ -302,8 +98,10 @@ static int expr_prec(const pki_expr *e) {
   case PKI_E_FLOAT: return (e->fval < 0 || signbit(e->fval)) ? P_UNARY : P_PRIMARY;
   case PKI_E_UNARY: return P_UNARY;
   case PKI_E_BINARY:
-    if (e->op == PKI_OP_FLOORDIV || e->op == PKI_OP_MOD || e->op == PKI_OP_POW)
-      return P_PRIMARY; /* pkc::floordiv(...) etc. */
+    if ((e->op == PKI_OP_FLOORDIV || e->op == PKI_OP_MOD) && !e->plain_div)
+      return P_PRIMARY; /* pkc::floordiv(...), pkc::pymod(...) */
+    if (e->op == PKI_OP_POW)
+      return P_PRIMARY; /* pkc::pow(...), pkc::ipow(...) */
     return op_prec(e->op);
   case PKI_E_COMPARE: case PKI_E_LOGICAL: return op_prec(e->op);
   case PKI_E_COND: return P_COND;
@@ -369,7 +167,9 @@ static void emit_call_args(pkb_ctx *c, pki_expr *const *args, int n) {
 
 static void emit_binary(pkb_ctx *c, const pki_expr *e) {
   const char *fn = NULL;
-  if (e->op == PKI_OP_FLOORDIV)
+  if (e->plain_div) /* dividend >= 0, divisor a positive constant */
+    fn = NULL;
+  else if (e->op == PKI_OP_FLOORDIV)
     fn = "pkc::floordiv";
   else if (e->op == PKI_OP_MOD)
     fn = "pkc::pymod";
@@ -435,18 +235,18 @@ static void emit_float(pkb_ctx *c, const pki_expr *e) {
       pkb_putf(c->b, "pkc::%s", e->str);
     return;
   }
-  pkb_put_float(c->b, e->fval, e->type.kind == PKI_F32 ? PKI_F32 : PKI_F64);
+  put_float(c->b, e->fval, e->type.kind == PKI_F32 ? PKI_F32 : PKI_F64);
 }
 
 static void emit_cast(pkb_ctx *c, const pki_expr *e) {
   const pki_expr *a = e->args[0];
   pki_kind k = e->type.kind;
   if (a->kind == PKI_E_INT && pki_is_float(k)) { /* float(2) -> 2.0 */
-    pkb_put_float(c->b, (double)a->ival, k);
+    put_float(c->b, (double)a->ival, k);
     return;
   }
   if (a->kind == PKI_E_FLOAT && pki_is_float(k) && !a->str) {
-    pkb_put_float(c->b, a->fval, k);
+    put_float(c->b, a->fval, k);
     return;
   }
   if (a->kind == PKI_E_INT && pki_is_int(k) && k != PKI_U64 && k != PKI_U32 &&
@@ -721,7 +521,7 @@ void pkb_module_constants(pkb_ctx *c) {
     if (k->kind == PKI_E_INT)
       put_int(c->b, k->ival, PKI_I64, false);
     else
-      pkb_put_float(c->b, k->fval, PKI_F64);
+      put_float(c->b, k->fval, PKI_F64);
     pkb_put(c->b, ";\n");
   }
   if (c->nconsts)

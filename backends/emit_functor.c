@@ -9,95 +9,10 @@
 #include "access.h" /* the fusion plan */
 #include "pkb_priv.h"
 
-/* Does the functor struct holding f have a member or method called name? */
-static bool struct_has_name(pki_arena *a, const pki_func *f, const char *name) {
-  pki_var *const *args = NULL;
-  int n = pkb_kernel_args(f, &args);
-  for (int i = 0; i < n; i++)
-    if (!strcmp(pkb_ident(a, args[i]->name), name))
-      return true;
-  for (int i = 0; f->owner && i < f->owner->nfuncs; i++)
-    if (!strcmp(pkb_ident(a, f->owner->funcs[i]->name), name))
-      return true;
-  return false;
-}
-
-const char *pkb_tag_name(pki_arena *a, const pki_func *f) {
-  const char *t = pki_sprintf(a, "%s_tag", pkb_ident(a, f->name));
-  while (struct_has_name(a, f, t)) /* a member `run_tag` beside workunit `run` */
-    t = pki_sprintf(a, "%s_", t);
-  return t;
-}
-
-bool pkb_is_class_entity(const pki_entity *e) {
-  return e && (e->kind == PKI_ENT_FUNCTOR || e->kind == PKI_ENT_WORKLOAD);
-}
-
-const char *pkb_main_name(pki_arena *a, const pki_func *f) {
-  /* '__' joins: no spelled Python name contains it (docs/NAMING.md), so no
-   * entity, function or constant of the namespace is called the same */
-  return pki_sprintf(a, "%s__%s", f->owner ? pkb_ident(a, f->owner->name) : "workload",
-                     pkb_ident(a, f->name));
-}
-
-const char *pkb_wrapper_name(pki_arena *a, const pki_module *m, const pki_func *f) {
-  if (pkb_is_class_entity(f->owner))
-    return pki_sprintf(a, "pkc_%s__%s__%s", m->name, pkb_ident(a, f->owner->name),
-                       pkb_ident(a, f->name));
-  return pki_sprintf(a, "pkc_%s__%s", m->name, pkb_ident(a, f->name));
-}
-
-int pkb_kernel_args(const pki_func *f, pki_var *const **out) {
-  if (pkb_is_class_entity(f->owner)) {
-    *out = f->owner->members;
-    return f->owner->nmembers;
-  }
-  *out = f->params;
-  return f->nparams;
-}
-
-bool pkb_valloc(const pki_func *f) {
-  return f->pattern == PKI_PATTERN_REDUCE && f->acc &&
-         (f->reducer == PKI_REDUCER_MAXLOC || f->reducer == PKI_REDUCER_MINLOC);
-}
-
-bool pkb_is_kernel(const pki_func *f) { return f->is_workunit || f->is_main; }
-
-/* Restores the compiler's idea of the current line after Python-mapped code. */
-void pkb_restore_line(pkb_ctx *c) {
-  if (!c->o->line_directives)
-    return;
-  /* count newlines incrementally: the buffer only grows */
-  for (size_t i = c->lines_scanned; i < c->b->len; i++)
-    c->lines_counted += c->b->data[i] == '\n';
-  c->lines_scanned = c->b->len;
-  /* + 2: the line after the directive itself */
-  pkb_putf(c->b, "#line %d \"%s.cpp\"\n", c->lines_counted + 2, c->m->name);
-  c->b->py_line = 0;
-}
-
 static void put_param(pkb_buf *b, const pki_var *v) {
   pkb_put_type(b, v->type);
   pkb_put(b, " ");
   pkb_put_ident(b, v->name);
-}
-
-/* A device-function parameter: classtype values the function changes are
- * passed by reference (Python passes objects by reference), others by value. */
-static void put_fparam(pkb_ctx *c, const pki_func *f, const pki_var *v) {
-  pkb_buf *b = c->b;
-  if (pkb_fparam_template(c->m, f, v)) { /* a local or an SoA element's proxy */
-    pkb_putf(b, "%s &&", pkb_fparam_tname(c->m->arena, v));
-    pkb_put_ident(b, v->name);
-    return;
-  }
-  pkb_put_type(b, v->type);
-  pkb_put(b, v->type.kind == PKI_CLASS && pki_param_written(f, v) ? " &" : " ");
-  pkb_put_ident(b, v->name);
-}
-
-static void void_unread(pkb_ctx *c, const pki_func *f, const pki_var *v) {
-  pkb_void_unread(c, f, v);
 }
 
 /* "KOKKOS_INLINE_FUNCTION double f(double x)" (+ " const" for members). */
@@ -111,13 +26,9 @@ static void device_signature(pkb_ctx *c, const pki_func *f, bool member) {
   for (int i = 0; i < f->nparams; i++) {
     if (i)
       pkb_put(c->b, ", ");
-    put_fparam(c, f, f->params[i]);
+    pkb_put_fparam(c, f, f->params[i]);
   }
   pkb_put(c->b, member ? ") const" : ")");
-}
-
-static bool ends_with_return(const pki_block *b) {
-  return b->n > 0 && b->stmts[b->n - 1]->kind == PKI_S_RETURN;
 }
 
 static void device_function(pkb_ctx *c, const pki_func *f, bool member) {
@@ -127,13 +38,9 @@ static void device_function(pkb_ctx *c, const pki_func *f, bool member) {
   pkb_put(c->b, " {\n");
   c->b->indent++;
   for (int i = 0; i < f->nparams; i++)
-    void_unread(c, f, f->params[i]);
+    pkb_void_unread(c, f, f->params[i]);
   pkb_emit_block(c, &f->body);
-  if (f->ret.kind != PKI_VOID && !ends_with_return(&f->body)) {
-    pkb_begin(c->b, "return ");
-    pkb_put_type(c->b, f->ret);
-    pkb_put(c->b, "();\n"); /* unreachable when every path returns */
-  }
+  pkb_default_return(c, f);
   c->b->indent--;
   pkb_line(c->b, "}");
   pkb_restore_line(c);
@@ -178,11 +85,11 @@ static void workunit(pkb_ctx *c, const pki_func *f) {
   pkb_put(b, ") const {\n");
   b->indent++;
   for (int i = 0; i < f->nindex; i++)
-    void_unread(c, f, f->index[i]);
+    pkb_void_unread(c, f, f->index[i]);
   if (f->acc && !pkb_var_used(f, f->acc)) /* a body that never touches acc */
-    void_unread(c, f, f->acc);
+    pkb_void_unread(c, f, f->acc);
   if (f->final)
-    void_unread(c, f, f->final);
+    pkb_void_unread(c, f, f->final);
   else if (f->pattern == PKI_PATTERN_SCAN)
     pkb_line(b, "(void)final;");
   pkb_emit_block(c, &f->body);
@@ -239,72 +146,6 @@ static void main_function(pkb_ctx *c, const pki_func *f) {
 
 /* ------------------------------------------------------------ classtypes */
 
-static void member_write(pki_visitor *v, const pki_stmt *s) {
-  const pki_expr *t = s->target;
-  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && t &&
-      ((t->kind == PKI_E_VAR && t->var->kind == PKI_VAR_MEMBER) || t->kind == PKI_E_FIELD))
-    *(bool *)v->data = true;
-}
-
-/* Whether a statement of b assigns a member (the method cannot be const). */
-static bool writes_member(const pki_block *b) {
-  bool hit = false;
-  pki_visitor v = {.stmt = member_write, .data = &hit};
-  pki_visit_block(&v, b);
-  return hit;
-}
-
-/* How a classtype method is written: defined in the struct, only declared in
- * it (a method using a classtype defined later), or defined after all structs. */
-typedef enum { IN_CLASS, DECL_ONLY, OUT_OF_CLASS } method_mode;
-
-static void class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, method_mode mode) {
-  pkb_buf *b = c->b;
-  const char *cls = pkb_ident(c->m->arena, e->name);
-  const char *qual = mode == OUT_OF_CLASS ? pki_sprintf(c->m->arena, "%s::", cls) : "";
-  c->fn = f;
-  pkb_nl(b);
-  pkb_template_head(c, f);
-  if (f->is_ctor)
-    pkb_begin(b, "KOKKOS_INLINE_FUNCTION %s%s(", qual, cls);
-  else {
-    pkb_begin(b, "KOKKOS_INLINE_FUNCTION ");
-    pkb_put_type(b, f->ret);
-    pkb_putf(b, " %s", qual);
-    pkb_put_ident(b, f->name);
-    pkb_put(b, "(");
-  }
-  for (int i = 0; i < f->nparams; i++) {
-    if (i)
-      pkb_put(b, ", ");
-    put_fparam(c, f, f->params[i]);
-  }
-  bool cnst = !f->is_ctor && !writes_member(&f->body);
-  if (mode == DECL_ONLY) {
-    pkb_put(b, cnst ? ") const;\n" : ");\n");
-    c->fn = NULL;
-    return;
-  }
-  pkb_put(b, cnst ? ") const {\n" : ") {\n");
-  b->indent++;
-  for (int i = 0; i < f->nparams; i++)
-    void_unread(c, f, f->params[i]);
-  pkb_emit_block(c, &f->body);
-  if (!f->is_ctor && f->ret.kind != PKI_VOID && !ends_with_return(&f->body)) {
-    pkb_begin(b, "return ");
-    pkb_put_type(b, f->ret);
-    pkb_put(b, "();\n");
-  }
-  b->indent--;
-  pkb_line(b, "}");
-  pkb_restore_line(c);
-  c->fn = NULL;
-}
-
-void pkb_class_method_in(pkb_ctx *c, const pki_entity *e, const pki_func *f) {
-  class_method(c, e, f, IN_CLASS);
-}
-
 static void classtype(pkb_ctx *c, const pki_entity *e, bool deferred) {
   pkb_buf *b = c->b;
   pkb_line(b, "// @pk.classtype %s (line %u)", e->name, (unsigned)e->span.line);
@@ -322,7 +163,7 @@ static void classtype(pkb_ctx *c, const pki_entity *e, bool deferred) {
   if (!noarg_ctor)
     pkb_line(b, "KOKKOS_DEFAULTED_FUNCTION %s() = default;", pkb_ident(c->m->arena, e->name));
   for (int i = 0; i < e->nfuncs; i++)
-    class_method(c, e, e->funcs[i], deferred ? DECL_ONLY : IN_CLASS);
+    pkb_class_method(c, e, e->funcs[i], deferred ? PKB_DECL_ONLY : PKB_IN_CLASS);
   b->indent--;
   pkb_line(b, "};");
   pkb_nl(b);
@@ -470,13 +311,14 @@ static void gen_classtypes(pkb_ctx *c) {
     classtype(c, order[i], deferred[i]);
   for (int i = 0; i < norder; i++)
     for (int k = 0; deferred[i] && k < order[i]->nfuncs; k++)
-      class_method(c, order[i], order[i]->funcs[k], OUT_OF_CLASS);
+      pkb_class_method(c, order[i], order[i]->funcs[k], PKB_OUT_OF_CLASS);
   if (any)
     pkb_nl(c->b);
   pkb_class_view_types(c);
 }
 
-void pkb_gen_functors(pkb_ctx *c) {
+/* Device functions and functors, inside the namespace. */
+static void gen_functors(pkb_ctx *c) {
   const pki_module *m = c->m;
   int nfn = 0;
   gen_classtypes(c);
@@ -524,7 +366,7 @@ bool pkb_gen_cpp(const pki_module *m, const pkb_options *o, pkb_buf *b) {
                .names_iterate = strstr(m->source, "Iterate") || strstr(m->source, "iterate")};
   pkb_module_constants(&c);
   c.in_ns = true;
-  pkb_gen_functors(&c);
+  gen_functors(&c);
   pkb_host_fused_functors(&c);
   c.in_ns = false;
   c.b = b;

@@ -17,16 +17,26 @@ bool pkb_var_used(const pki_func *f, const pki_var *v) { return v->uses & PKI_US
 
 /* ------------------------------------------------------------ helpers */
 
-const char *pkb_comment_text(pki_arena *a, const char *s) {
-  if (!strpbrk(s, "\n\r*\\"))
-    return s;
-  size_t n = strlen(s);
-  char *o = pki_alloc(a, n + 1);
-  for (size_t i = 0; i <= n; i++) {
-    bool ends = s[i] == '*' && s[i + 1] == '/'; /* no "*\/" in a block comment */
-    o[i] = s[i] == '\n' || s[i] == '\r' || s[i] == '\\' || ends ? '?' : s[i];
-  }
-  return o;
+/* Restores the compiler's idea of the current line after Python-mapped code. */
+void pkb_restore_line(pkb_ctx *c) {
+  if (!c->o->line_directives)
+    return;
+  /* count newlines incrementally: the buffer only grows */
+  for (size_t i = c->lines_scanned; i < c->b->len; i++)
+    c->lines_counted += c->b->data[i] == '\n';
+  c->lines_scanned = c->b->len;
+  /* + 2: the line after the directive itself */
+  pkb_putf(c->b, "#line %d \"%s.cpp\"\n", c->lines_counted + 2, c->m->name);
+  c->b->py_line = 0;
+}
+
+void pkb_default_return(pkb_ctx *c, const pki_func *f) {
+  const pki_block *body = &f->body;
+  if (f->ret.kind == PKI_VOID || (body->n > 0 && body->stmts[body->n - 1]->kind == PKI_S_RETURN))
+    return;
+  pkb_begin(c->b, "return ");
+  pkb_put_type(c->b, f->ret);
+  pkb_put(c->b, "();\n"); /* unreachable when every path returns */
 }
 
 /* Maps the next line to s's Python line: a #line directive, unless the lines

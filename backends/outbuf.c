@@ -1,5 +1,6 @@
 /*
- * outbuf.c - an indenting string builder for the generated sources.
+ * outbuf.c - an indenting string builder for the generated sources, and
+ * text made safe inside C++ comments and string literals.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -132,4 +133,16 @@ void pkb_put_cstr(pkb_buf *b, const char *s) {
     }
   }
   put_n(b, "\"", 1);
+}
+
+const char *pkb_comment_text(pki_arena *a, const char *s) {
+  if (!strpbrk(s, "\n\r*\\"))
+    return s;
+  size_t n = strlen(s);
+  char *o = pki_alloc(a, n + 1);
+  for (size_t i = 0; i <= n; i++) {
+    bool ends = s[i] == '*' && s[i + 1] == '/'; /* no "*\/" in a block comment */
+    o[i] = s[i] == '\n' || s[i] == '\r' || s[i] == '\\' || ends ? '?' : s[i];
+  }
+  return o;
 }

@@ -41,6 +41,33 @@ void pkb_line(pkb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2,
 void pkb_nl(pkb_buf *b);
 /* Appends the text of a C string literal (quotes and escapes included). */
 void pkb_put_cstr(pkb_buf *b, const char *s);
+/* s made safe inside a // or block comment (arena copy where it changes). */
+const char *pkb_comment_text(pki_arena *a, const char *s);
+
+/* ------------------------------------------------------------ names.c */
+
+/* C++ spelling of a scalar kind ("int64_t") or a View type. */
+const char *pkb_scalar_ctype(pki_kind k);
+void pkb_put_type(pkb_buf *b, pki_type t);
+/* Appends a Python name as a C++ identifier (one injective scheme, docs/NAMING.md:
+ * never `pkc_...`, the prefix of generated temporaries, and never '__'). */
+void pkb_put_ident(pkb_buf *b, const char *name);
+/* The same identifier as a string (arena-allocated when it changes). */
+const char *pkb_ident(pki_arena *a, const char *name);
+/* Tag name of a workunit, name of its C entry point. */
+const char *pkb_tag_name(pki_arena *a, const pki_func *f);
+const char *pkb_wrapper_name(pki_arena *a, const pki_module *m, const pki_func *f);
+/* Kernel arguments of a workunit: FunctionSty params or functor members. */
+int pkb_kernel_args(const pki_func *f, pki_var *const **out);
+/* Is this function emitted as a kernel (a workunit we can launch, or a
+ * workload's @pk.main)? */
+bool pkb_is_kernel(const pki_func *f);
+/* Host function running a workload's @pk.main: "<W>_<main>". */
+const char *pkb_main_name(pki_arena *a, const pki_func *f);
+/* Does the entity hold functor state (functor or workload)? */
+bool pkb_is_class_entity(const pki_entity *e);
+/* A pk.MaxLoc/MinLoc reduction: the accumulator is Kokkos::ValLocScalar<T, int64_t>. */
+bool pkb_valloc(const pki_func *f);
 
 /* ------------------------------------------------------------ emission */
 
@@ -80,13 +107,6 @@ void pkb_module_constants(pkb_ctx *c);
 /* At most this many View-of-classtype parameters per kernel (2^n instantiations;
  * the checker reports more, pki_check: PKI_MAX_CLASS_VIEWS). */
 #define PKB_MAX_CLASS_VIEWS PKI_MAX_CLASS_VIEWS
-/* Some kernel of m takes a View of classtype cls values. */
-bool pkb_class_in_view(const pki_module *m, const pki_entity *cls);
-/* Device-function parameter p is a classtype f changes whose class some View
- * holds: a forwarding reference of template type pkb_fparam_tname (binds a
- * local and an SoA element's proxy alike). */
-bool pkb_fparam_template(const pki_module *m, const pki_func *f, const pki_var *p);
-const char *pkb_fparam_tname(pki_arena *a, const pki_var *p);
 /* "template <class pkc_T_p, ...>" before f's signature, if it has such parameters. */
 void pkb_template_head(pkb_ctx *c, const pki_func *f);
 /* v is a View of classtype values without a layout: a template parameter
@@ -95,37 +115,35 @@ bool pkb_class_view_default(const pki_var *v);
 const char *pkb_class_view_tname(pki_arena *a, const pki_var *v);
 /* C_aos, C_ref, C_soa and bind_class_view of every classtype a View holds. */
 void pkb_class_view_types(pkb_ctx *c);
-/* emit_functor.c: classtype method f of e, defined inside the struct being written. */
-void pkb_class_method_in(pkb_ctx *c, const pki_entity *e, const pki_func *f);
+/* How a classtype method is written: defined in the struct, only declared in
+ * it (a method using a classtype defined later), or defined after all structs. */
+typedef enum { PKB_IN_CLASS, PKB_DECL_ONLY, PKB_OUT_OF_CLASS } pkb_method_mode;
+/* Classtype method f of e, written as mode says. */
+void pkb_class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, pkb_method_mode mode);
+/* A device-function parameter: classtype values the function changes are
+ * passed by reference (Python passes objects by reference; a template
+ * forwarding reference where some View holds the class), others by value. */
+void pkb_put_fparam(pkb_ctx *c, const pki_func *f, const pki_var *v);
 
-/* C++ spelling of a scalar kind ("int64_t") or a View type. */
-const char *pkb_scalar_ctype(pki_kind k);
-void pkb_put_type(pkb_buf *b, pki_type t);
-/* Appends a Python name as a C++ identifier (one injective scheme, docs/NAMING.md:
- * never `pkc_...`, the prefix of generated temporaries, and never '__'). */
-void pkb_put_ident(pkb_buf *b, const char *name);
 /* Does f or an enclosing function have a parameter or local called name (which
  * would hide the functor member self.name in C++)? */
 bool pkb_hides_member(const pki_func *f, const char *name);
-/* The same identifier as a string (arena-allocated when it changes). */
-const char *pkb_ident(pki_arena *a, const char *name);
 /* Appends a C++ expression for e (fully typed IR). */
 void pkb_emit_expr(pkb_ctx *c, const pki_expr *e);
 /* One View index: as pkb_emit_expr, a module constant as a value (static_cast). */
 void pkb_emit_index(pkb_ctx *c, const pki_expr *e);
 /* Kokkos::subview(args[0], args[1..n-1]) (indices or PKI_E_SLICE). */
 void pkb_emit_subview(pkb_ctx *c, pki_expr *const *args, int n);
-/* Appends a floating literal that reads back exactly (for kind F32/F64). */
-void pkb_put_float(pkb_buf *b, double v, pki_kind k);
 
 /* After Python-mapped code: a #line back to the generated file. */
 void pkb_restore_line(pkb_ctx *c);
 /* Emits the statements of a block at the current indentation. */
 void pkb_emit_block(pkb_ctx *c, const pki_block *blk);
+/* `return T();` after the body of function f when its last statement is no
+ * return (unreachable when every path returns; compilers warn without it). */
+void pkb_default_return(pkb_ctx *c, const pki_func *f);
 /* One statement (with its #line directive). */
 void pkb_emit_stmt(pkb_ctx *c, const pki_stmt *s);
-/* s made safe inside a // or block comment (arena copy where it changes). */
-const char *pkb_comment_text(pki_arena *a, const char *s);
 /* "#line N file" for a statement (when line directives are on). */
 void pkb_line_directive(pkb_ctx *c, const pki_stmt *s);
 
@@ -135,22 +153,21 @@ void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_single(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_assert(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s);
-/* s with the policy's tag given (a fused kernel's), instead of its workunit's. */
-void pkb_emit_dispatch_tagged(pkb_ctx *c, const pki_stmt *s, const char *fused_tag);
 /* s's launch computing the results of dispatches reds[0..n-1] into their
  * targets (a fused kernel's reductions: Kokkos' combined reducers when
  * several, in this order). */
 void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_tag,
                                const pki_stmt *const *reds, int n);
 
-/* emit_abi.c pieces the fused host kernels share (emit_fusion.c): the policy
- * check of kernel f's wrapper (defines begin/end for ranges); the launch
- * range checked against f's Views' extents (f->extent_rules; functor: the
- * C++ object holding f's Views, "f" or "f.<link>"; returns PKC_ERROR_VALUE
- * when it leaves them); the launch of functor type fty with tag (f's own
- * when NULL; c->policy_text replaces the policy), pattern, reducer and
- * result as f's (c->results_text replaces the reducer and result: several); one pkc_param_desc line; one pkc_kernel_desc line
- * (pattern 3 = main; params: the table's name or NULL). */
+/* emit_launch.c: the pieces of the wrappers (emit_abi.c) the fused host
+ * kernels share (emit_fusion.c): the policy check of kernel f's wrapper
+ * (defines begin/end for ranges); the launch range checked against f's
+ * Views' extents (f->extent_rules; functor: the C++ object holding f's
+ * Views, "f" or "f.<link>"; returns PKC_ERROR_VALUE when it leaves them); the
+ * launch of functor type fty with tag (f's own when NULL; c->policy_text
+ * replaces the policy), pattern, reducer and result as f's (c->results_text
+ * replaces the reducer and result: several); one pkc_param_desc line; one
+ * pkc_kernel_desc line (pattern 3 = main; params: the table's name or NULL). */
 void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f);
 void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor);
 struct pki_extent_rule;
@@ -162,6 +179,14 @@ struct pki_extent_rule;
 void pkb_put_extent_rule(pkb_buf *b, pki_arena *a, const pki_func *f,
                          const struct pki_extent_rule *r, const char *obj, bool kernel_var);
 void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag);
+/* "pkc::md_parallel_for<pkc::md_rows, R, L>(" (or md_parallel_reduce, or
+ * md_tiles): the launch of an MDRange kernel f of rank `rank`, R and L its
+ * contiguous work index under a LayoutRight / LayoutLeft default, rows or
+ * tiles on host backends (ir/mdrange.c; rows along the last / first index
+ * where it was not planned). */
+void pkb_put_md_launch(pkb_buf *b, const pki_func *f, int rank, bool reduce);
+/* Raises what Python raises inside kernel f's launch (pkc::take_kernel_error). */
+void pkb_abi_kernel_errors(pkb_ctx *c, const pki_func *f);
 void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned access,
                         bool from_global);
 void pkb_abi_kernel_desc(pkb_ctx *c, const char *name, const char *entity, int pattern,
@@ -186,12 +211,8 @@ void pkb_host_fused_param_tables(pkb_ctx *c);
 int pkb_host_fused_kernels(pkb_ctx *c);
 void pkb_host_fusion_table(pkb_ctx *c);
 void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e);
-/* Does any statement in the block (closures included) use scratch level
- * `level` via m.team_scratch (thread=false) or m.thread_scratch (thread=true)? */
 /* "(void)x;" for each closure parameter the closure does not read. */
 void pkb_void_unread(pkb_ctx *c, const pki_func *f, const pki_var *v);
-/* Is v declared (PKI_S_DECL) anywhere in f's body or its parents' bodies? */
-bool pkb_declared(const pki_func *f, const pki_var *v);
 /* Does the function body read variable v (anywhere but as an assignment target)? */
 bool pkb_var_read(const pki_func *f, const pki_var *v);
 /* Does the function body mention v at all (read or assigned)? */
@@ -200,34 +221,14 @@ bool pkb_var_used(const pki_func *f, const pki_var *v);
 /* The C++ source text of <name>.cpp (malloc'd string via buf); true when the
  * module has no kernels of its own ("bare": it includes only pkc_glue.hpp). */
 bool pkb_gen_cpp(const pki_module *m, const pkb_options *o, pkb_buf *b);
-/* Device functions and functors, inside the namespace. */
-void pkb_gen_functors(pkb_ctx *c);
 /* extern "C" wrappers and the module descriptor, after the namespace. */
 void pkb_gen_wrappers(pkb_ctx *c);
 void pkb_gen_descriptor(pkb_ctx *c);
 /* <name>.h: C prototypes. */
 void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b);
-/* CMakeLists.txt */
+/* emit_cmake.c: CMakeLists.txt */
 void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b);
 
-/* Functor struct name of an entity, tag name of a workunit, wrapper name. */
-const char *pkb_tag_name(pki_arena *a, const pki_func *f);
-const char *pkb_wrapper_name(pki_arena *a, const pki_module *m, const pki_func *f);
-/* "pkc::md_parallel_for<pkc::md_rows, R, L>(" (or md_parallel_reduce, or
- * md_tiles): the launch of an MDRange kernel f of rank `rank`, R and L its
- * contiguous work index under a LayoutRight / LayoutLeft default, rows or
- * tiles on host backends (ir/mdrange.c; rows along the last / first index
- * where it was not planned). */
-void pkb_put_md_launch(pkb_buf *b, const pki_func *f, int rank, bool reduce);
-/* Kernel arguments of a workunit: FunctionSty params or functor members. */
-int pkb_kernel_args(const pki_func *f, pki_var *const **out);
-/* Is this function emitted as a kernel (a workunit we can launch, or a
- * workload's @pk.main)? */
-bool pkb_is_kernel(const pki_func *f);
-/* Host function running a workload's @pk.main: "<W>_<main>". */
-const char *pkb_main_name(pki_arena *a, const pki_func *f);
-/* Does the entity hold functor state (functor or workload)? */
-bool pkb_is_class_entity(const pki_entity *e);
 
 /* ------------------------------------------------------------ cache.c */
 
@@ -235,14 +236,12 @@ bool pkb_is_class_entity(const pki_entity *e);
 int pkb_sha256_hex(const void *data, size_t n, char out[65]);
 /* SHA-256 (hex) of this machine's CPU model and feature flags (/proc/cpuinfo). */
 void pkb_cpu_id(char out[65]);
-/* A pk.MaxLoc/MinLoc reduction: the accumulator is Kokkos::ValLocScalar<T, int64_t>. */
-bool pkb_valloc(const pki_func *f);
 /* Cache key over the build inputs (cache.c; docs/ARCHITECTURE.md, "The cache key")
  * plus the generated texts. */
 int pkb_cache_key(const pki_module *m, const pkb_options *o, const char *generated,
                   char out[65]);
 
-/* ------------------------------------------------------------ files */
+/* ------------------------------------------------------------ fileutil.c */
 
 /* Writes path only if its contents differ. Returns 0 or -1 (errno set). */
 int pkb_write_if_changed(const char *path, const char *text, size_t len);
@@ -256,8 +255,6 @@ int pkb_mkdirs(const char *path);
  * PATH", "exited with status 1"). Returns the exit status, 128+signal, or -1
  * (cannot start). */
 int pkb_run_logged(char *const argv[], const char *cwd, const char *log, int verbosity);
-/* argv as one line of shell words (quoted where needed; malloc'd). */
-char *pkb_command_text(char *const argv[]);
 /* Prints the log's error lines (or its tail) to stderr, then the failed
  * command, its cause and its last lines of output. */
 void pkb_show_errors(const char *log);

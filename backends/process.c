@@ -56,7 +56,8 @@ static void put_word(pkb_buf *b, const char *arg) {
   pkb_put(b, "'");
 }
 
-char *pkb_command_text(char *const argv[]) {
+/* argv as one line of shell words (quoted where needed; malloc'd). */
+static char *command_text(char *const argv[]) {
   pkb_buf b;
   pkb_buf_init(&b);
   for (int i = 0; argv[i]; i++) {
@@ -107,7 +108,7 @@ static int spawn_wait(char *const argv[], const char *cwd, const char *log, int 
 }
 
 int pkb_run_logged(char *const argv[], const char *cwd, const char *log, int verbosity) {
-  char *cmd = pkb_command_text(argv);
+  char *cmd = command_text(argv);
   append(log, "$ ", cmd, "");
   if (verbosity > 0)
     fprintf(stderr, "pkc: $ %s\n", cmd);

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../backends/pkb_priv.h" /* pkb_gen_cpp, pkb_buf: the C++ in memory */
 
 enum { PKC_KERNEL_NONE = -1, PKC_KERNEL_MAIN = 3 }; /* else a pki_pattern */
 
@@ -27,7 +26,9 @@ typedef struct pkc_row {
   size_t len;
   int kernel;          /* pki_pattern, PKC_KERNEL_MAIN or PKC_KERNEL_NONE */
   const pki_func *def; /* the kernel whose def is on this line */
-  pkb_buf cpp;         /* <pre> chunks */
+  FILE *cpp_out;       /* <pre> chunks: a memory stream, open while they are written ... */
+  char *cpp;           /* ... then its text (NULL: no C++) */
+  size_t cpp_len;
 } pkc_row;
 
 typedef struct pkc_page {
@@ -79,9 +80,14 @@ static const char toggle_js[] =
 
 /* ------------------------------------------------------------ text */
 
+static void out_of_memory(void) {
+  fputs("pkc: out of memory\n", stderr);
+  exit(3);
+}
+
 /* Appends n bytes of s as HTML text, safe in a quoted attribute too; control
  * characters other than tab become U+FFFD. */
-static void put_escaped(pkb_buf *b, const char *s, size_t n) {
+static void put_escaped(FILE *b, const char *s, size_t n) {
   size_t from = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char ch = (unsigned char)s[i];
@@ -90,13 +96,13 @@ static void put_escaped(pkb_buf *b, const char *s, size_t n) {
                       : (ch < 0x20 && ch != '\t') || ch == 0x7f ? "&#xFFFD;" : NULL;
     if (!ent)
       continue;
-    pkb_putf(b, "%.*s%s", (int)(i - from), s + from, ent);
+    fprintf(b, "%.*s%s", (int)(i - from), s + from, ent);
     from = i + 1;
   }
-  pkb_putf(b, "%.*s", (int)(n - from), s + from);
+  fprintf(b, "%.*s", (int)(n - from), s + from);
 }
 
-static void put_escaped_str(pkb_buf *b, const char *s) { put_escaped(b, s, strlen(s)); }
+static void put_escaped_str(FILE *b, const char *s) { put_escaped(b, s, strlen(s)); }
 
 /* End of the line starting at s (its '\n' or end). */
 static const char *line_end(const char *s, const char *end) {
@@ -119,10 +125,8 @@ static void split_lines(pkc_page *p, const char *src, size_t len) {
   for (const char *s = src; s < end; s = line_end(s, end) + 1)
     n++;
   p->rows = calloc((size_t)n + 1, sizeof *p->rows);
-  if (!p->rows) {
-    fputs("pkc: out of memory\n", stderr);
-    exit(3);
-  }
+  if (!p->rows)
+    out_of_memory();
   for (const char *s = src; s < end; s = line_end(s, end) + 1) {
     pkc_row *r = &p->rows[p->nrows++];
     const char *e = line_end(s, end);
@@ -203,6 +207,24 @@ static bool closing_only(const char *s, const char *e) {
   return true;
 }
 
+/* The stream that collects the C++ of row r (opened on its first chunk). */
+static FILE *row_cpp(pkc_page *p, pkc_row *r) {
+  if (!r->cpp_out) {
+    r->cpp_out = open_memstream(&r->cpp, &r->cpp_len);
+    if (!r->cpp_out)
+      out_of_memory();
+    p->cpp_rows++;
+  }
+  return r->cpp_out;
+}
+
+/* Ends the rows' streams: their texts are final. */
+static void close_rows(pkc_page *p) {
+  for (int i = 0; i < p->nrows; i++)
+    if (p->rows[i].cpp_out && fclose(p->rows[i].cpp_out) != 0)
+      out_of_memory();
+}
+
 /* Appends the C++ lines [s, end) to the row of Python line `line` as one
  * <pre>: trailing blank lines dropped, the common indentation of the lines
  * that do more than close blocks removed (from each line, as far as it is
@@ -226,21 +248,20 @@ static void add_chunk(pkc_page *p, uint32_t line, const char *s, const char *end
   }
   if (last == s)
     return; /* nothing but blank lines */
-  pkc_row *r = &p->rows[line - 1];
-  p->cpp_rows += r->cpp.len == 0;
-  pkb_putf(&r->cpp, "<pre data-at=\"");
-  put_escaped_str(&r->cpp, cpp_name);
-  pkb_putf(&r->cpp, ".cpp:%d\">", at);
+  FILE *b = row_cpp(p, &p->rows[line - 1]);
+  fputs("<pre data-at=\"", b);
+  put_escaped_str(b, cpp_name);
+  fprintf(b, ".cpp:%d\">", at);
   for (const char *l = s; l < last; l = line_end(l, last) + 1) {
     const char *e = line_end(l, last);
     size_t skip = 0;
     while (skip < indent && l + skip < e && l[skip] == ' ')
       skip++;
-    put_escaped(&r->cpp, l + skip, (size_t)(e - l - skip));
+    put_escaped(b, l + skip, (size_t)(e - l - skip));
     if (e < last)
-      pkb_put(&r->cpp, "\n");
+      fputs("\n", b);
   }
-  pkb_put(&r->cpp, "</pre>");
+  fputs("</pre>", b);
 }
 
 /* Whether C++ line [s, e) ends a statement or opens or closes a block (the
@@ -302,7 +323,7 @@ static void count_diags(pkc_page *p) {
 }
 
 /* The diagnostics of source line `line` (0: those outside every line), in order. */
-static void put_diags(pkb_buf *b, const pkc_page *p, uint32_t line) {
+static void put_diags(FILE *b, const pkc_page *p, uint32_t line) {
   const pki_diags *d = p->a->diags;
   for (int i = 0; d && i < d->n; i++) {
     const pki_diag *g = &d->items[i];
@@ -310,38 +331,38 @@ static void put_diags(pkb_buf *b, const pkc_page *p, uint32_t line) {
     if (l != line || (unsigned)g->severity >= 3)
       continue;
     const char *sev = sev_name[g->severity];
-    pkb_putf(b, "<div class=\"d %s\"><span class=\"s\">%s</span> %u:%u: ", sev, sev,
+    fprintf(b, "<div class=\"d %s\"><span class=\"s\">%s</span> %u:%u: ", sev, sev,
              (unsigned)g->span.line, (unsigned)g->span.col);
     put_escaped_str(b, g->message ? g->message : "");
     if (g->code && *g->code) {
-      pkb_put(b, " <span class=\"c\">[");
+      fputs(" <span class=\"c\">[", b);
       put_escaped_str(b, g->code);
-      pkb_put(b, "]</span>");
+      fputs("]</span>", b);
     }
-    pkb_put(b, "</div>\n");
+    fputs("</div>\n", b);
   }
 }
 
 /* One source line: a <details> whose <summary> is the line when it has C++,
  * else a <div>; then its diagnostics. */
-static void put_row(pkb_buf *b, const pkc_page *p, int i) {
+static void put_row(FILE *b, const pkc_page *p, int i) {
   const pkc_row *r = &p->rows[i];
-  const char *tag = r->cpp.len ? "details" : "div";
-  pkb_putf(b, "<%s class=\"r", tag);
+  const char *tag = r->cpp ? "details" : "div";
+  fprintf(b, "<%s class=\"r", tag);
   if (r->kernel != PKC_KERNEL_NONE)
-    pkb_putf(b, " k-%s", kernel_class[r->kernel]);
-  pkb_putf(b, "\" id=\"L%d\"", i + 1);
+    fprintf(b, " k-%s", kernel_class[r->kernel]);
+  fprintf(b, "\" id=\"L%d\"", i + 1);
   if (r->def) {
-    pkb_put(b, " title=\"");
+    fputs(" title=\"", b);
     put_escaped_str(b, r->def->name);
-    pkb_putf(b, ": %s\"", kernel_call[r->kernel]);
+    fprintf(b, ": %s\"", kernel_call[r->kernel]);
   }
-  pkb_putf(b, ">%s<span class=\"n\">%d</span><code>", r->cpp.len ? "<summary>" : "", i + 1);
+  fprintf(b, ">%s<span class=\"n\">%d</span><code>", r->cpp ? "<summary>" : "", i + 1);
   put_escaped(b, r->text, r->len);
-  pkb_put(b, "</code>");
-  if (r->cpp.len)
-    pkb_putf(b, "</summary>%s", r->cpp.data);
-  pkb_putf(b, "</%s>\n", tag);
+  fputs("</code>", b);
+  if (r->cpp)
+    fprintf(b, "</summary>%s", r->cpp);
+  fprintf(b, "</%s>\n", tag);
   put_diags(b, p, (uint32_t)i + 1);
 }
 
@@ -353,41 +374,41 @@ static const char *base_name(const char *path) {
 }
 
 /* <head>, and the header: file, pkc version, counts, legend. */
-static void put_header(pkb_buf *b, const pkc_page *p) {
+static void put_header(FILE *b, const pkc_page *p) {
   const pkc_annotation *a = p->a;
-  pkb_put(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
+  fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", b);
   put_escaped_str(b, base_name(a->path));
-  pkb_putf(b, " - pkc annotate</title>\n<style>%s</style></head>\n<body>\n<header><h1>", css);
+  fprintf(b, " - pkc annotate</title>\n<style>%s</style></head>\n<body>\n<header><h1>", css);
   put_escaped_str(b, base_name(a->path));
-  pkb_put(b, "</h1>\n<p class=\"meta\">");
+  fputs("</h1>\n<p class=\"meta\">", b);
   put_escaped_str(b, a->checked && a->checked->abspath ? a->checked->abspath : a->path);
-  pkb_putf(b, " &middot; pkc ");
+  fprintf(b, " &middot; pkc ");
   put_escaped_str(b, a->version);
-  pkb_putf(b, " &middot; %d line%s, %d with C++ &middot; kernels: %d for, %d reduce, %d scan, "
+  fprintf(b, " &middot; %d line%s, %d with C++ &middot; kernels: %d for, %d reduce, %d scan, "
            "%d @pk.main", p->nrows, plural(p->nrows), p->cpp_rows, p->kernels[0],
            p->kernels[1], p->kernels[2], p->kernels[PKC_KERNEL_MAIN]);
   for (int s = 0; s < 3; s++)
-    pkb_putf(b, "%s%d %s%s", s ? ", " : " &middot; ", p->sev[s], sev_name[s], plural(p->sev[s]));
-  pkb_put(b, "</p>\n");
-  pkb_put(b, "<p class=\"legend\">");
+    fprintf(b, "%s%d %s%s", s ? ", " : " &middot; ", p->sev[s], sev_name[s], plural(p->sev[s]));
+  fputs("</p>\n", b);
+  fputs("<p class=\"legend\">", b);
   for (int k = 0; k < 4; k++)
-    pkb_putf(b, "<span class=\"k-%s\">%s</span>", kernel_class[k], kernel_label[k]);
-  pkb_putf(b, " Click a line marked + for its C++. <button type=\"button\" onclick=\"%s\">"
+    fprintf(b, "<span class=\"k-%s\">%s</span>", kernel_class[k], kernel_label[k]);
+  fprintf(b, " Click a line marked + for its C++. <button type=\"button\" onclick=\"%s\">"
            "open / close all</button></p>\n</header>\n", toggle_js);
 }
 
-static void put_page(pkb_buf *b, const pkc_page *p) {
+static void put_page(FILE *b, const pkc_page *p) {
   put_header(b, p);
-  pkb_put(b, "<div class=\"src\">\n");
+  fputs("<div class=\"src\">\n", b);
   put_diags(b, p, 0);
   for (int i = 0; i < p->nrows; i++)
     put_row(b, p, i);
-  pkb_put(b, "</div>\n</body></html>\n");
+  fputs("</div>\n</body></html>\n", b);
 }
 
 static void free_page(pkc_page *p) {
   for (int i = 0; i < p->nrows; i++)
-    pkb_buf_free(&p->rows[i].cpp);
+    free(p->rows[i].cpp);
   free(p->rows);
 }
 
@@ -398,21 +419,22 @@ int pkc_annotate(const pkc_annotation *a, const char *out, char *err, size_t err
   split_lines(&p, src ? src : "", src ? len : 0);
   mark_kernels(&p, a->checked);
   if (a->emitted) {
-    pkb_buf cpp;
-    pkb_buf_init(&cpp);
-    pkb_gen_cpp(a->emitted, a->bo, &cpp);
-    collect_cpp(&p, cpp.data ? cpp.data : "", a->emitted->name);
-    pkb_buf_free(&cpp);
+    char *cpp = pkb_cpp_text(a->emitted, a->bo);
+    collect_cpp(&p, cpp, a->emitted->name);
+    free(cpp);
   }
+  close_rows(&p);
   count_diags(&p);
-  pkb_buf page;
-  pkb_buf_init(&page);
-  put_page(&page, &p);
-  free_page(&p);
-  int rc = pkb_write_if_changed(out, page.data, page.len);
+  FILE *f = fopen(out, "w");
+  int rc = f ? 0 : -1;
+  if (f) {
+    put_page(f, &p);
+    bool bad = ferror(f);
+    rc = fclose(f) != 0 || bad ? -1 : 0;
+  }
   if (rc)
     snprintf(err, errlen, "cannot write %s: %s", out, strerror(errno));
-  pkb_buf_free(&page);
+  free_page(&p);
   return rc ? -1 : 0;
 }
 

@@ -8,38 +8,6 @@
  */
 #include "ents.h"
 
-/* The text of an identifier, or of a plain "Name" string literal. */
-static const char *type_name(pkf_ctx *c, TSNode n) {
-  if (pkf_type_is(c, n, PKF_N_IDENTIFIER))
-    return pkf_text(c, n);
-  if (!pkf_type_is(c, n, PKF_N_STRING))
-    return NULL;
-  const char *t = pkf_text(c, n);
-  size_t len = strlen(t);
-  if (len < 3 || (t[0] != '"' && t[0] != '\'') || t[len - 1] != t[0])
-    return NULL;
-  return pki_strndup(c->m->arena, t + 1, len - 2);
-}
-
-pki_entity *pkf_classtype_find(pkf_ctx *c, TSNode n) {
-  if (!c->ents)
-    return NULL;
-  const char *nm = type_name(c, n);
-  if (!nm)
-    return NULL;
-  for (int i = 0; i < c->ents->ncls; i++)
-    if (!strcmp(c->ents->classes[i]->name, nm))
-      return c->ents->classes[i];
-  return NULL;
-}
-
-bool pkf_class_annotation(pkf_ctx *c, TSNode n, pki_type *out) {
-  pki_entity *e = pkf_classtype_find(c, pkf_unwrap_type(c, n));
-  if (e)
-    *out = pki_class_type(e);
-  return e != NULL;
-}
-
 /* ---------------------------------------------------------------- fields */
 
 static pki_func *ctor_of(pki_entity *e) {

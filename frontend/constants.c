@@ -272,7 +272,7 @@ pki_expr *pkf_global_capture(pkf_ctx *c, TSNode name, bool *handled) {
   if (!global)
     return NULL;
   *handled = true;
-  pki_func *root = pkf_root_func(c->fn);
+  pki_func *root = pki_root_func(c->fn);
   pki_entity *e = c->ent;
   bool members = e->kind == PKI_ENT_FUNCTOR || e->kind == PKI_ENT_WORKLOAD;
   if (!members && !(e->kind == PKI_ENT_WORKUNIT && root && root->is_workunit)) {

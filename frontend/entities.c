@@ -21,20 +21,6 @@ static void add_alias(pkf_ctx *c, const char *local, const char *orig, pkf_alias
   c->aliases[c->nalias++] = (pkf_alias){local, orig, k};
 }
 
-const pkf_alias *pkf_alias_find(pkf_ctx *c, TSNode n) {
-  if (!pkf_type_is(c, n, PKF_N_IDENTIFIER))
-    return NULL;
-  for (int i = c->nalias - 1; i >= 0; i--)
-    if (pkf_is(c, n, c->aliases[i].local))
-      return &c->aliases[i];
-  return NULL;
-}
-
-bool pkf_alias_is(pkf_ctx *c, TSNode n, pkf_alias_kind kind) {
-  const pkf_alias *a = pkf_alias_find(c, n);
-  return a && a->kind == kind;
-}
-
 static void import_stmt(pkf_ctx *c, TSNode st) {
   pkf_nodes ns = pkf_children(c, st);
   for (uint32_t i = 0; i < ns.n; i++) {
@@ -123,49 +109,6 @@ static dec_kind decorators(pkf_ctx *c, TSNode dd, TSNode *at) {
 }
 
 /* ----------------------------------------------------------- signatures */
-
-static void bad_param(pkf_ctx *c, TSNode p, bool report, const char *msg) {
-  if (report)
-    pki_error(c->d, pkf_span(p), "unsupported-parameter", "%s", msg);
-}
-
-int pkf_params(pkf_ctx *c, TSNode def, bool report, pkf_param **out) {
-  static const char *const splat = "*args and **kwargs are not supported in kernels; list the "
-                                   "parameters";
-  pkf_nodes ns = pkf_children(c, pkf_field(c, def, PKF_F_PARAMETERS));
-  pkf_param *ps = pki_alloc(c->m->arena, sizeof *ps * (ns.n + 1));
-  int n = 0;
-  for (uint32_t i = 0; i < ns.n; i++) {
-    TSNode p = ns.v[i];
-    pkf_ntype t = pkf_ntype_of(c, p);
-    pkf_param q = {.node = p};
-    if (t == PKF_N_IDENTIFIER) {
-      q.name = p;
-    } else if (t == PKF_N_TYPED_PARAMETER) {
-      q.name = pkf_named_child(c, p, 0);
-      q.ann = pkf_field(c, p, PKF_F_TYPE);
-      if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER)) {
-        bad_param(c, p, report, splat);
-        continue;
-      }
-    } else if (t == PKF_N_DEFAULT_PARAMETER || t == PKF_N_TYPED_DEFAULT_PARAMETER) {
-      bad_param(c, p, report,
-                "default values are not supported for kernel parameters; remove '= ...'");
-      q.name = pkf_field(c, p, PKF_F_NAME);
-      q.ann = pkf_field(c, p, PKF_F_TYPE);
-      if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER))
-        continue;
-    } else if (t == PKF_N_LIST_SPLAT_PATTERN || t == PKF_N_DICTIONARY_SPLAT_PATTERN) {
-      bad_param(c, p, report, splat);
-      continue;
-    } else {
-      continue; /* '*' or '/' separators */
-    }
-    ps[n++] = q;
-  }
-  *out = ps;
-  return n;
-}
 
 /* Whether identifier name occurs in n. */
 static bool mentions(pkf_ctx *c, TSNode n, const char *name, int depth) {
@@ -824,15 +767,6 @@ static pk_def *pk_definitions(pkf_ctx *c, TSNode root, uint32_t *count) {
 }
 
 /* ---------------------------------------------- implicit device functions */
-
-TSNode pkf_plain_top_def(pkf_ctx *c, TSNode name) {
-  pkf_nodes top = pkf_children(c, c->root);
-  for (uint32_t i = 0; i < top.n; i++)
-    if (pkf_type_is(c, top.v[i], PKF_N_FUNCTION_DEFINITION) &&
-        pkf_is(c, pkf_field(c, top.v[i], PKF_F_NAME), pkf_text(c, name)))
-      return top.v[i];
-  return (TSNode){0};
-}
 
 static bool is_dfunc_name(pkf_ctx *c, TSNode name) {
   for (int i = 0; i < c->ndf; i++)

@@ -1,8 +1,8 @@
 /*
  * ents.h - state of the entities layer of the frontend (private to entities.c,
- * classtype.c, constants.c, infer.c, workload.c, host_calls.c): module-level
- * constants and globals, classtypes, callbacks. Lives in the module arena, one
- * per pkf_lower.
+ * classtype.c, constants.c, infer.c, workload.c, host_calls.c; types.c finds
+ * classtypes by name): module-level constants and globals, classtypes,
+ * callbacks. Lives in the module arena, one per pkf_lower.
  */
 #ifndef PKC_ENTS_H
 #define PKC_ENTS_H
@@ -38,9 +38,6 @@ struct pkf_ents {
 };
 
 struct pkf_ents *pkf_ents_get(pkf_ctx *c);
-/* The undecorated module-level `def name(...)` of the file, or a null node
- * (entities.c; host_calls.c names it in its diagnostic). */
-TSNode pkf_plain_top_def(pkf_ctx *c, TSNode name);
 /* True if the callback `name` is declared in entity e. */
 bool pkf_is_callback(pkf_ctx *c, pki_entity *e, const char *name);
 /* True if `self.name: List[...]` is a data member of functor/workload e: it stays

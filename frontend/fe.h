@@ -150,6 +150,15 @@ typedef struct pkf_scope {
   int nd, capd;
 } pkf_scope;
 
+/* A nested def seen in the current body; lowered when a pattern uses it. */
+typedef struct pkf_ndef {
+  const char *name;
+  TSNode def;
+  pki_func *fn;      /* once lowered */
+  pkf_scope *scope;  /* the block that defines it */
+  struct pkf_ndef *next;
+} pkf_ndef;
+
 typedef struct pkf_ctx {
   pki_module *m;
   pki_diags *d;
@@ -245,11 +254,12 @@ static inline bool pkf_type_is(const pkf_ctx *c, TSNode n, pkf_ntype t) {
 bool pkf_statement_like(const pkf_ctx *c, TSNode n);
 /* Reports ERROR / MISSING nodes; returns how many. */
 int pkf_syntax_errors(pkf_ctx *c, TSNode root);
+/* The undecorated module-level `def name(...)` of the file, or a null node
+ * (host_calls.c names it in its diagnostic). */
+TSNode pkf_plain_top_def(pkf_ctx *c, TSNode name);
 
 /* entities.c */
 void pkf_collect(pkf_ctx *c, TSNode root);
-bool pkf_alias_is(pkf_ctx *c, TSNode n, pkf_alias_kind kind);
-const pkf_alias *pkf_alias_find(pkf_ctx *c, TSNode n);
 
 /* types.c: annotation (a `type` node or an expression) to a type. as_elem:
  * the View element context (int is int32). Reports and returns false on error. */
@@ -264,7 +274,14 @@ TSNode pkf_unwrap_type(pkf_ctx *c, TSNode ann);
 
 /* scope.c */
 void pkf_scope_push(pkf_ctx *c, pkf_scope *s, const char *construct, pki_span at);
+/* Closes the innermost scope (its names become dead in the enclosing one,
+ * its nested defs are forgotten). */
 void pkf_scope_pop(pkf_ctx *c);
+/* The import alias identifier n names (pykokkos, math, numpy, or a name
+ * imported from them: entities.c collects them), or NULL. */
+const pkf_alias *pkf_alias_find(pkf_ctx *c, TSNode n);
+/* Whether n names an import alias of that kind. */
+bool pkf_alias_is(pkf_ctx *c, TSNode n, pkf_alias_kind kind);
 void pkf_scope_bind(pkf_ctx *c, pki_var *v);
 pki_var *pkf_lookup(pkf_ctx *c, const char *name, size_t len);
 /* A name for a variable pkf introduces (base + "_it", then "_it1", ...) that occurs
@@ -341,7 +358,6 @@ pki_expr *pkf_expr(pkf_ctx *c, TSNode n);
 void pkf_lower_call_stmt(pkf_ctx *c, TSNode call, pki_block *out);
 /* Target of an assignment: a View element (flattened indices). NULL on error. */
 pki_expr *pkf_subscript(pkf_ctx *c, TSNode n);
-pki_var *pkf_member(pkf_ctx *c, TSNode attr); /* self.x; reports if unknown */
 /* Reports a use of the List-typed (Python-only) data member name of the entity
  * being lowered at `at`; false (nothing reported) if name is not one. */
 bool pkf_list_member_error(pkf_ctx *c, TSNode at, const char *name);
@@ -375,10 +391,8 @@ pki_expr *pkf_constant_lookup(pkf_ctx *c, TSNode name);
 /* Reports "global 'x' is not a compile-time constant" if name is a module-level
  * variable that is not a constant; returns true if it reported. */
 bool pkf_global_error(pkf_ctx *c, TSNode name);
-/* classtype.c: a @pk.classtype named by n (identifier or "Name" string); NULL if none. */
+/* types.c: a @pk.classtype named by n (identifier or "Name" string); NULL if none. */
 pki_entity *pkf_classtype_find(pkf_ctx *c, TSNode n);
-/* types.c hook: n names a classtype -> *out = PKI_CLASS type, true. */
-bool pkf_class_annotation(pkf_ctx *c, TSNode n, pki_type *out);
 /* lower_expr.c hooks: Name(...) of a classtype (PKI_E_CONSTRUCT); obj.attr(...)
  * (a method rule: classtype methods, Timer methods, pk.Timer/pk.fence,
  * callbacks); obj.attr (classtype fields, self.x of classtypes/workloads).
@@ -434,14 +448,12 @@ pki_expr *pkf_global_capture(pkf_ctx *c, TSNode name, bool *handled);
 /* ---- kernels helper (types.c, lower_team.c, lower_kexpr.c). */
 /* types.c: the accumulator annotations pk.Acc/Max/Min/Prod[T]; *r = its reducer. */
 bool pkf_acc_reducer(pkf_ctx *c, TSNode ann, pki_reducer *r);
-/* What pk.real means in this build (F64 unless set). */
-pki_kind pkf_real_kind(const pkf_ctx *c);
 /* A parameter of a def: the node, its name (an identifier) and annotation
  * (null if none). */
 typedef struct pkf_param {
   TSNode node, name, ann;
 } pkf_param;
-/* entities.c: the parameters of def that have a plain name (defaults
+/* parse.c: the parameters of def that have a plain name (defaults
  * included), in order; report: report the forms kernels do not allow
  * (defaults, *args, **kwargs). Returns the count (*out in the arena). */
 int pkf_params(pkf_ctx *c, TSNode def, bool report, pkf_param **out);
@@ -459,8 +471,6 @@ bool pkf_kernel_pattern(pkf_ctx *c, TSNode n, pki_block *out);
 /* `x[: T] = pk.parallel_reduce/scan(range, fn)`: true = handled. */
 bool pkf_nested_assign(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode right,
                        pki_block *out);
-/* The function whose root is the workunit/function (walks closures' parents). */
-pki_func *pkf_root_func(pki_func *f);
 /* True if v belongs to c->fn (declared in it), false if it is an outer variable. */
 bool pkf_own_var(pkf_ctx *c, pki_var *v);
 /* True if the closure being lowered declared v nonlocal. */
@@ -480,10 +490,6 @@ pki_expr *pkf_target(pkf_ctx *c, TSNode left);
  * gives `a - b`, `acc - a` gives `-a`), as PyKokkos reads `acc = acc + ...` and
  * reduce lambda bodies; NULL if e is not such a sum. Allocates in c's arena. */
 pki_expr *pkf_acc_sum_rest(pkf_ctx *c, pki_expr *e, const pki_var *acc);
-/* scope.c calls it when s closes: forgets the nested defs made in s. */
-void pkf_ndefs_pop(pkf_ctx *c, pkf_scope *s);
-/* An intrinsic expression node with the given args (copied). */
-pki_expr *pkf_intrinsic(pkf_ctx *c, pki_intrinsic id, pki_span sp, pki_expr **args, int n);
 /* A `[a, b]` list literal of a typing.List local; NULL after an error. */
 pki_expr *pkf_list_literal(pkf_ctx *c, TSNode list, pki_kind elem);
 /* A `[[a, b], [c, d]]` literal of a List[List[T]] local (flat; type rank =

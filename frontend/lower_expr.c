@@ -140,7 +140,8 @@ bool pkf_is_self_attr(pkf_ctx *c, TSNode n) {
          pkf_is(c, pkf_field(c, n, PKF_F_OBJECT), "self");
 }
 
-pki_var *pkf_member(pkf_ctx *c, TSNode attr) {
+/* self.x: the member; reports if unknown. */
+static pki_var *self_member(pkf_ctx *c, TSNode attr) {
   const char *name = pkf_text(c, pkf_field(c, attr, PKF_F_ATTRIBUTE));
   pki_var *v = pki_entity_member(c->ent, name);
   if (!v && pkf_list_member_error(c, attr, name))
@@ -172,7 +173,7 @@ static pki_expr *attribute_expr(pkf_ctx *c, TSNode n) {
   if (pkf_ent_attr(c, n, &r))
     return r;
   if (pkf_is_self_attr(c, n)) {
-    pki_var *v = pkf_member(c, n);
+    pki_var *v = self_member(c, n);
     return v ? var_expr(c, n, v) : NULL;
   }
   TSNode obj = pkf_field(c, n, PKF_F_OBJECT), attr = pkf_field(c, n, PKF_F_ATTRIBUTE);

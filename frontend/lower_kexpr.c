@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-pki_expr *pkf_intrinsic(pkf_ctx *c, pki_intrinsic id, pki_span sp, pki_expr **args, int n) {
+/* An intrinsic expression node with the given args (copied). */
+static pki_expr *intrinsic_node(pkf_ctx *c, pki_intrinsic id, pki_span sp, pki_expr **args, int n) {
   pki_expr *e = pki_new_expr_n(c->m, PKI_E_INTRINSIC, sp, n);
   e->intrinsic = id;
   for (int i = 0; i < n; i++)
@@ -198,7 +199,7 @@ static pki_expr *atomic_call(pkf_ctx *c, TSNode call, const char *name, int id,
     ok &= (args[1 + i] = pkf_expr(c, ix.v[i])) != NULL;
   for (int i = 0; i < nval; i++)
     ok &= (args[1 + (int)ix.n + i] = pkf_expr(c, a->v[2 + i])) != NULL;
-  return ok ? pkf_intrinsic(c, (pki_intrinsic)id, pkf_span(call), args, n) : NULL;
+  return ok ? intrinsic_node(c, (pki_intrinsic)id, pkf_span(call), args, n) : NULL;
 }
 
 /* --------------------------------------------------------- scratch views */
@@ -235,7 +236,7 @@ static pki_expr *scratch_view(pkf_ctx *c, TSNode call, int rank, const pkf_nodes
   }
   if (!ok)
     return NULL;
-  pki_expr *e = pkf_intrinsic(c, PKI_INTRINSIC_SCRATCH_VIEW, pkf_span(call), args, 1 + rank);
+  pki_expr *e = intrinsic_node(c, PKI_INTRINSIC_SCRATCH_VIEW, pkf_span(call), args, 1 + rank);
   e->type = pki_view(PKI_VOID, rank, PKI_LAYOUT_DEFAULT);
   e->type.space = PKI_SPACE_SCRATCH;
   return e;
@@ -353,7 +354,7 @@ bool pkf_kernel_method(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
     ok &= (args[i + 1] = pkf_expr(c, a.v[i])) != NULL;
   if (!ok)
     return fail(out);
-  pki_expr *e = pkf_intrinsic(c, methods[k].id, pkf_span(call), args, (int)a.n + 1);
+  pki_expr *e = intrinsic_node(c, methods[k].id, pkf_span(call), args, (int)a.n + 1);
   if (methods[k].id == PKI_INTRINSIC_POOL_GET_STATE && t.kind == PKI_POOL) {
     e->type = pki_void_type;
     e->type.kind = PKI_RAND_STATE;

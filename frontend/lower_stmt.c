@@ -55,7 +55,7 @@ static bool writable(pkf_ctx *c, TSNode at, pki_var *v) {
     why = "the team member is read-only";
   else if (v->kind == PKI_VAR_FINAL)
     why = "the scan's final flag is read-only";
-  else if (v->kind == PKI_VAR_PARAM && pkf_root_func(c->fn)->is_workunit)
+  else if (v->kind == PKI_VAR_PARAM && pki_root_func(c->fn)->is_workunit)
     why = "kernel arguments are read-only in kernels; copy it into a local first, or use "
           "a View to return data";
   if (!why)

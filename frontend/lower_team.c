@@ -9,15 +9,6 @@
 
 #include <stdlib.h>
 
-/* A nested def seen in the current body; lowered when a pattern uses it. */
-typedef struct pkf_ndef {
-  const char *name;
-  TSNode def;
-  pki_func *fn;      /* once lowered */
-  pkf_scope *scope;  /* the block that defines it */
-  struct pkf_ndef *next;
-} pkf_ndef;
-
 typedef struct pkf_nonlocal {
   pki_var *v;
   pki_func *fn;
@@ -345,12 +336,6 @@ int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, const pkf_param *ps, 
 
 /* ------------------------------------------------------------ ownership */
 
-pki_func *pkf_root_func(pki_func *f) {
-  while (f && f->is_closure && f->parent)
-    f = f->parent;
-  return f;
-}
-
 static bool in_list(pki_var **v, int n, const pki_var *x) {
   for (int i = 0; i < n; i++)
     if (v[i] == x)
@@ -373,11 +358,6 @@ bool pkf_is_nonlocal(pkf_ctx *c, pki_var *v) {
   return false;
 }
 
-void pkf_ndefs_pop(pkf_ctx *c, pkf_scope *s) {
-  while (c->ndefs && c->ndefs->scope == s)
-    c->ndefs = c->ndefs->next;
-}
-
 static pkf_ndef *find_ndef(pkf_ctx *c, TSNode name) {
   for (pkf_ndef *d = c->ndefs; d; d = d->next)
     if (pkf_is(c, name, d->name))
@@ -386,7 +366,7 @@ static pkf_ndef *find_ndef(pkf_ctx *c, TSNode name) {
 }
 
 static bool in_team(pkf_ctx *c) {
-  pki_func *r = pkf_root_func(c->fn);
+  pki_func *r = pki_root_func(c->fn);
   return r && r->is_workunit && r->policy == PKI_POLICY_TEAM;
 }
 

@@ -1,6 +1,7 @@
 /*
  * parse.c - tree-sitter helpers: node spans and text, children without
- * comments, syntax errors, and reading files.
+ * comments, syntax errors, reading files, the parameters of a def and the
+ * module-level def of a name.
  */
 #include "fe.h"
 
@@ -190,4 +191,58 @@ int pkf_syntax_errors(pkf_ctx *c, TSNode root) {
   int count = 0;
   syntax_walk(c, root, &count);
   return count;
+}
+
+/* ------------------------------------------------------------ definitions */
+
+static void bad_param(pkf_ctx *c, TSNode p, bool report, const char *msg) {
+  if (report)
+    pki_error(c->d, pkf_span(p), "unsupported-parameter", "%s", msg);
+}
+
+int pkf_params(pkf_ctx *c, TSNode def, bool report, pkf_param **out) {
+  static const char *const splat = "*args and **kwargs are not supported in kernels; list the "
+                                   "parameters";
+  pkf_nodes ns = pkf_children(c, pkf_field(c, def, PKF_F_PARAMETERS));
+  pkf_param *ps = pki_alloc(c->m->arena, sizeof *ps * (ns.n + 1));
+  int n = 0;
+  for (uint32_t i = 0; i < ns.n; i++) {
+    TSNode p = ns.v[i];
+    pkf_ntype t = pkf_ntype_of(c, p);
+    pkf_param q = {.node = p};
+    if (t == PKF_N_IDENTIFIER) {
+      q.name = p;
+    } else if (t == PKF_N_TYPED_PARAMETER) {
+      q.name = pkf_named_child(c, p, 0);
+      q.ann = pkf_field(c, p, PKF_F_TYPE);
+      if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER)) {
+        bad_param(c, p, report, splat);
+        continue;
+      }
+    } else if (t == PKF_N_DEFAULT_PARAMETER || t == PKF_N_TYPED_DEFAULT_PARAMETER) {
+      bad_param(c, p, report,
+                "default values are not supported for kernel parameters; remove '= ...'");
+      q.name = pkf_field(c, p, PKF_F_NAME);
+      q.ann = pkf_field(c, p, PKF_F_TYPE);
+      if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER))
+        continue;
+    } else if (t == PKF_N_LIST_SPLAT_PATTERN || t == PKF_N_DICTIONARY_SPLAT_PATTERN) {
+      bad_param(c, p, report, splat);
+      continue;
+    } else {
+      continue; /* '*' or '/' separators */
+    }
+    ps[n++] = q;
+  }
+  *out = ps;
+  return n;
+}
+
+TSNode pkf_plain_top_def(pkf_ctx *c, TSNode name) {
+  pkf_nodes top = pkf_children(c, c->root);
+  for (uint32_t i = 0; i < top.n; i++)
+    if (pkf_type_is(c, top.v[i], PKF_N_FUNCTION_DEFINITION) &&
+        pkf_is(c, pkf_field(c, top.v[i], PKF_F_NAME), pkf_text(c, name)))
+      return top.v[i];
+  return (TSNode){0};
 }

@@ -2,6 +2,7 @@
  * scope.c - C++ block scopes for Python names. Each block keeps the names it
  * binds; when it closes, they are remembered as "dead" in the enclosing block
  * so that a later use can say where the name was bound and what to do.
+ * Also the names imports bind (pk, math, np and names imported from them).
  */
 #include "fe.h"
 
@@ -29,10 +30,16 @@ static void add_dead(pkf_ctx *c, pkf_scope *s, const char *name, const char *con
   s->dead[s->nd++] = (pkf_dead){name, construct, at};
 }
 
+/* Forgets the nested defs made in s (when s closes). */
+static void ndefs_pop(pkf_ctx *c, pkf_scope *s) {
+  while (c->ndefs && c->ndefs->scope == s)
+    c->ndefs = c->ndefs->next;
+}
+
 void pkf_scope_pop(pkf_ctx *c) {
   pkf_scope *s = c->scope;
   c->scope = s->parent;
-  pkf_ndefs_pop(c, s);
+  ndefs_pop(c, s);
   if (!s->parent)
     return;
   for (int i = 0; i < s->n; i++)
@@ -93,4 +100,20 @@ const char *pkf_fresh_name(pkf_ctx *c, const char *base) {
     if (!seen)
       return nm;
   }
+}
+
+/* ------------------------------------------------------------- import aliases */
+
+const pkf_alias *pkf_alias_find(pkf_ctx *c, TSNode n) {
+  if (!pkf_type_is(c, n, PKF_N_IDENTIFIER))
+    return NULL;
+  for (int i = c->nalias - 1; i >= 0; i--)
+    if (pkf_is(c, n, c->aliases[i].local))
+      return &c->aliases[i];
+  return NULL;
+}
+
+bool pkf_alias_is(pkf_ctx *c, TSNode n, pkf_alias_kind kind) {
+  const pkf_alias *a = pkf_alias_find(c, n);
+  return a && a->kind == kind;
 }

@@ -1,8 +1,9 @@
 /*
  * types.c - type annotations to pki_types: Python scalars, pk.* and numpy
- * scalar spellings, pk.View1D..8D[T] and pk.Acc[T].
+ * scalar spellings, pk.View1D..8D[T] and pk.Acc[T], and the @pk.classtypes
+ * annotations name.
  */
-#include "fe.h"
+#include "ents.h"
 
 #include <stdlib.h>
 
@@ -67,7 +68,43 @@ bool pkf_acc_reducer(pkf_ctx *c, TSNode ann, pki_reducer *r) {
 
 bool pkf_is_acc(pkf_ctx *c, TSNode ann) { return pkf_acc_reducer(c, ann, NULL); }
 
-pki_kind pkf_real_kind(const pkf_ctx *c) { return c->real == PKI_VOID ? PKI_F64 : c->real; }
+/* ------------------------------------------------------------ classtypes */
+
+/* The text of an identifier, or of a plain "Name" string literal. */
+static const char *type_name(pkf_ctx *c, TSNode n) {
+  if (pkf_type_is(c, n, PKF_N_IDENTIFIER))
+    return pkf_text(c, n);
+  if (!pkf_type_is(c, n, PKF_N_STRING))
+    return NULL;
+  const char *t = pkf_text(c, n);
+  size_t len = strlen(t);
+  if (len < 3 || (t[0] != '"' && t[0] != '\'') || t[len - 1] != t[0])
+    return NULL;
+  return pki_strndup(c->m->arena, t + 1, len - 2);
+}
+
+pki_entity *pkf_classtype_find(pkf_ctx *c, TSNode n) {
+  if (!c->ents)
+    return NULL;
+  const char *nm = type_name(c, n);
+  if (!nm)
+    return NULL;
+  for (int i = 0; i < c->ents->ncls; i++)
+    if (!strcmp(c->ents->classes[i]->name, nm))
+      return c->ents->classes[i];
+  return NULL;
+}
+
+/* n names a classtype -> *out = PKI_CLASS type, true. */
+static bool class_annotation(pkf_ctx *c, TSNode n, pki_type *out) {
+  pki_entity *e = pkf_classtype_find(c, pkf_unwrap_type(c, n));
+  if (e)
+    *out = pki_class_type(e);
+  return e != NULL;
+}
+
+/* What pk.real means in this build (F64 unless set). */
+static pki_kind real_kind(const pkf_ctx *c) { return c->real == PKI_VOID ? PKI_F64 : c->real; }
 
 bool pkf_is_team_member(pkf_ctx *c, TSNode ann) {
   ann = pkf_unwrap_type(c, ann);
@@ -125,7 +162,7 @@ static bool scalar_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   } else if (pkf_type_is(c, n, PKF_N_ATTRIBUTE)) {
     TSNode obj = pkf_field(c, n, PKF_F_OBJECT), attr = pkf_field(c, n, PKF_F_ATTRIBUTE);
     if (pkf_alias_is(c, obj, PKF_AL_PK))
-      k = pkf_is(c, attr, "real") ? pkf_real_kind(c) : find_kind(c, pk_scalars, attr);
+      k = pkf_is(c, attr, "real") ? real_kind(c) : find_kind(c, pk_scalars, attr);
     else if (pkf_alias_is(c, obj, PKF_AL_NP))
       k = find_kind(c, np_scalars, attr);
   }
@@ -203,7 +240,7 @@ static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   if (!rank)
     return bad_type(c, n, "unknown");
   pki_type elem;
-  if (space != PKI_SPACE_SCRATCH && pkf_class_annotation(c, pkf_unwrap_type(c, arg), &elem))
+  if (space != PKI_SPACE_SCRATCH && class_annotation(c, pkf_unwrap_type(c, arg), &elem))
     return class_view_type(c, n, arg, elem, rank, args.n, out);
   if (!scalar_type(c, pkf_unwrap_type(c, arg), true, &elem)) {
     TSNode el = pkf_unwrap_type(c, arg);
@@ -299,7 +336,7 @@ static bool type_of(pkf_ctx *c, TSNode ann, bool as_elem, pki_type *out) {
     *out = pki_void_type;
     return true;
   }
-  if (pkf_class_annotation(c, n, out)) /* entities helper: @pk.classtype names */
+  if (class_annotation(c, n, out)) /* entities helper: @pk.classtype names */
     return true;
   return bad_type(c, n, "unknown");
 }

@@ -209,13 +209,6 @@ typedef struct walk {
   pki_span call;             /* the call in the kernel's body leading to fr */
 } walk;
 
-static bool vec_has(const pki_vec *v, const void *p) {
-  for (int i = 0; i < v->n; i++)
-    if (v->items[i] == p)
-      return true;
-  return false;
-}
-
 static void mark_unknown(walk *w, pki_span at, const char *why) {
   pki_access_summary *s = w->sh->s;
   if (s->unknown)
@@ -305,7 +298,7 @@ static lin eval_local(walk *w, const frame *fr, const pki_var *v, int depth) {
   int n = count_defs(fr, v, &one);
   if (n == 0)
     return lin_flag(L_SYM); /* captured from the host code that dispatches the lambda */
-  if (vec_has(&w->sh->busy, v))
+  if (pki_vec_has(&w->sh->busy, v))
     return lin_flag(0); /* a cycle adds nothing to the join */
   pki_vec_push(w->sh->m->arena, &w->sh->busy, (void *)v);
   lin r = lin_flag(0);
@@ -724,7 +717,7 @@ static void on_var_use(walk *w, const pki_expr *e) {
     mark_unknown(w, e->span, pki_sprintf(w->sh->m->arena, "View '%s' holds classtype values, "
                                          "whose kernels are not fused", v->name));
   } else if (v->type.kind == PKI_VIEW) {
-    if (!vec_has(&w->sh->handled, e) && v->type.space != PKI_SPACE_SCRATCH)
+    if (!pki_vec_has(&w->sh->handled, e) && v->type.space != PKI_SPACE_SCRATCH)
       mark_unknown(w, e->span, pki_sprintf(w->sh->m->arena, "View '%s' is used as a whole "
                                            "(not indexed)", v->name));
   } else if (e != w->target && is_kernel_input(w, v)) {

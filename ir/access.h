@@ -141,32 +141,21 @@ typedef struct pki_extent_rule {
   int64_t var_coef;
 } pki_extent_rule;
 
-/* The extent rules of RangePolicy/MDRangePolicy workunit f with summary s
- * (pki_extent_rule *, in m's arena; empty for other kernels): only accesses
- * every work point makes count (extents.c says which). */
-pki_vec pki_extent_rules(pki_module *m, const pki_func *f, const pki_access_summary *s);
 /* Sets extent_rules of every workunit of checked module m. */
 void pki_extent_plan_module(pki_module *m);
 
 /* ------------------------------------------------------------ MDRange */
 
-/* The work index of MDRange kernel f (summary s) that runs along contiguous
- * memory when Views of the default layout are LayoutLeft (left) or
- * LayoutRight: each access whose contiguous dimension (the last of a
- * LayoutRight View, the first of a LayoutLeft one) is indexed by work index
- * k (plus a constant) votes for k, a write twice; no vote, or a tie with the
- * default, gives the default (the last index for LayoutRight, the first for
- * LayoutLeft). Backends iterate and tile along it (pkc::md_parallel_for). */
-int pki_md_contiguous(const pki_func *f, const pki_access_summary *s, bool left);
-/* Whether rows along work index c (a plain loop over c per thread) touch
- * memory contiguously: no access indexes a dimension other than its View's
- * contiguous one by c (B[i][j] += A[j][i] along j reads A strided: Kokkos'
- * tiles measured 2.2x faster there). */
-bool pki_md_rows_contiguous(const pki_access_summary *s, int c, bool left);
 /* Sets md_contiguous and md_rows of every MDRange workunit and @pk.main
  * lambda of m. */
 void pki_mdrange_plan_module(pki_module *m);
 
+/* ---------------------------------------------------- plain divisions */
+
+/* Sets plain_div on every integer // and % of m whose divisor is a positive
+ * constant and whose dividend is provably >= 0 (nonneg.c lists the rules;
+ * a kernel's work index is not): C++'s / and % give Python's result there. */
+void pki_nonneg_plan_module(pki_module *m);
 /* ------------------------------------------------------------- fusion */
 
 /* A kernel's bounds compared with those of the sequence's first kernel. */
@@ -360,8 +349,6 @@ typedef enum pki_first_touch { PKI_TOUCH_NONE, PKI_TOUCH_STORE, PKI_TOUCH_OTHER 
 pki_first_touch pki_first_touch_of(const pki_func *f, const pki_var *v);
 /* Whether f reads an extent of View v (v.extent(k)). */
 bool pki_extent_used(const pki_func *f, const pki_var *v);
-/* Whether f's body has a return statement (it cannot be inlined as a block). */
-bool pki_func_returns(const pki_func *f);
 /* Whether the bodies of kernels fs[0..n-1] can be written inline in a fused
  * operator (no return, no nested closures, no pkc_* names in them or among
  * owner's members, owner may be NULL). */

@@ -1,7 +1,8 @@
 /*
  * check.c - pki_check: the driver. Checks every function of every entity
  * (check_stmt.c, check_expr.c), then the whole-module rules: recursion
- * among device functions and access modes propagated through calls.
+ * among device functions and access modes propagated through calls. Calls
+ * into the other checker files only (nothing calls back).
  */
 #include <string.h>
 
@@ -54,111 +55,6 @@ static void reset_func(pki_func *f, int depth) {
     reset_func(f->closures[i], depth + 1);
 }
 
-pki_func *pki_ck_root(pki_func *f) {
-  for (int guard = 0; f && f->is_closure && f->parent && guard < 64; guard++)
-    f = f->parent;
-  return f;
-}
-
-bool pki_ck_in_team(const pki_ck *c) {
-  pki_func *r = pki_ck_root(c->f);
-  return r && r->is_workunit && r->policy == PKI_POLICY_TEAM;
-}
-
-bool pki_ck_in_main(const pki_ck *c) {
-  for (pki_func *g = c->f; g; g = g->is_closure ? g->parent : NULL) {
-    if (g->is_main)
-      return true;
-    if (g->is_closure && g->is_workunit)
-      return false; /* a lambda kernel dispatched by @pk.main runs on the device */
-  }
-  return false;
-}
-
-pki_func *pki_ck_acc_owner(pki_ck *c, const pki_var *acc) {
-  for (pki_func *g = c->f; g; g = g->is_closure ? g->parent : NULL)
-    if (g->acc == acc)
-      return g;
-  return c->f;
-}
-
-/* A team workunit's first parameter is the pk.TeamMember. */
-static void ck_team_index(pki_ck *c, pki_func *f) {
-  pki_var *v = f->nindex == 1 ? f->index[0] : NULL;
-  if (v && v->type.kind == PKI_VOID)
-    v->type = pki_scalar(PKI_TEAM_MEMBER);
-  if (v && v->type.kind == PKI_TEAM_MEMBER)
-    return;
-  pki_error(c->d, v ? v->span : f->span, "team-member",
-            "TeamPolicy workunit '%s' takes one pk.TeamMember as its first parameter: "
-            "def %s(m: pk.TeamMember, ...)",
-            f->name, f->name);
-}
-
-/* Work indices are int64 (MDRange workunits: 2..6 of them). */
-static void ck_indices(pki_ck *c, pki_func *f) {
-  if (f->is_workunit && !f->is_closure && f->policy == PKI_POLICY_TEAM) {
-    ck_team_index(c, f);
-    return;
-  }
-  if (f->is_workunit && !f->is_closure && f->policy == PKI_POLICY_MDRANGE &&
-      (f->nindex < 2 || f->nindex > 6))
-    pki_error(c->d, f->span, "mdrange-rank",
-              "MDRangePolicy workunit '%s' has %d index parameter%s; it needs 2 to 6 "
-              "(def %s(i: int, j: int, ...))",
-              f->name, f->nindex, f->nindex == 1 ? "" : "s", f->name);
-  for (int i = 0; i < f->nindex; i++) {
-    pki_var *v = f->index[i];
-    if (!v)
-      continue;
-    if (v->type.kind == PKI_VOID || pki_is_int(v->type.kind))
-      v->type = pki_int_type;
-    else
-      pki_error(c->d, v->span, "bad-index",
-                "work index '%s' must be an int, not %s", v->name,
-                pki_type_str(c->m->arena, v->type));
-  }
-}
-
-/* Kokkos reduces values whose size is a multiple of an int's; Python's
- * `acc += flag` counts anyway (True + True == 2). */
-static void ck_acc(pki_ck *c, pki_func *f) {
-  if (!f->acc || f->acc->type.kind != PKI_BOOL)
-    return;
-  pki_error(c->d, f->acc->span, "bool-acc",
-            "a bool accumulator cannot be reduced (Kokkos needs an int-sized value); "
-            "declare '%s: pk.Acc[int]': %s += cond then counts, as in Python "
-            "where True + True == 2",
-            f->acc->name, f->acc->name);
-}
-
-static void ck_body(pki_ck *c, pki_func *f) {
-  ck_indices(c, f);
-  ck_acc(c, f);
-  if (f->final && f->final->type.kind == PKI_VOID)
-    f->final->type = pki_bool_type;
-  pki_ck_block(c, &f->body);
-}
-
-static bool is_done(pki_ck *c, pki_func *g) {
-  for (int i = 0; i < c->done.n; i++)
-    if (c->done.items[i] == g)
-      return true;
-  return false;
-}
-
-void pki_ck_closure(pki_ck *c, pki_func *g) {
-  if (!g || is_done(c, g))
-    return;
-  pki_vec_push(c->m->arena, &c->done, g);
-  pki_func *f0 = c->f;
-  bool vr0 = c->value_return;
-  c->f = g;
-  ck_body(c, g);
-  c->f = f0;
-  c->value_return = vr0;
-}
-
 /* Closures no statement referred to are still checked (in their scope). */
 static void ck_rest_closures(pki_ck *c, pki_func *f) {
   for (int i = 0; i < f->nclosures; i++) {
@@ -176,7 +72,7 @@ static void ck_rest_closures(pki_ck *c, pki_func *f) {
 static void ck_func(pki_ck *c, pki_func *f) {
   c->f = f;
   c->value_return = false;
-  ck_body(c, f);
+  pki_ck_body(c, f);
   if (!f->is_workunit && !f->is_main && !f->is_closure && f->ret.kind != PKI_VOID)
     ensure_return(c, f);
   ck_rest_closures(c, f);

@@ -523,7 +523,7 @@ void pki_ck_field(pki_ck *c, pki_expr *e, unsigned access) {
     }
     cls = r->type.cls;
   } else {
-    cls = c->f ? pki_ck_root(c->f)->owner : NULL; /* implicit self */
+    cls = c->f ? pki_root_func(c->f)->owner : NULL; /* implicit self */
   }
   if (!e->var && cls && e->str)
     e->var = pki_entity_member(cls, e->str);

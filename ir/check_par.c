@@ -246,7 +246,7 @@ static void ck_policy_args(pki_ck *c, pki_stmt *s, pki_func *g) {
 
 /* The dispatched function: a workunit of this workload, or a lambda. */
 static bool ck_dispatched(pki_ck *c, pki_stmt *s, pki_func *g) {
-  pki_func *r = pki_ck_root(c->f);
+  pki_func *r = pki_root_func(c->f);
   if (g->is_closure) {
     g->pattern = s->pattern;
     g->policy = s->range;

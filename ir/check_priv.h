@@ -72,17 +72,15 @@ void pki_ck_class_views(pki_ck *c, pki_entity *e);
 bool pki_ck_class_elem(const pki_expr *e);
 const char *pki_ck_op_sym(pki_op op);
 
-/* check.c */
-/* The non-closure function a (possibly nested) closure belongs to. */
-pki_func *pki_ck_root(pki_func *f);
+/* check_stmt.c: function bodies */
 /* Context of the function being checked: a TeamPolicy workunit (or one of
  * its closures) / a workload's @pk.main (or one of its lambdas). */
 bool pki_ck_in_team(const pki_ck *c);
 bool pki_ck_in_main(const pki_ck *c);
 /* Checks closure g (nested def / lambda) once, inside the current function. */
 void pki_ck_closure(pki_ck *c, pki_func *g);
-/* The function whose accumulator is acc (the current one or an enclosing). */
-pki_func *pki_ck_acc_owner(pki_ck *c, const pki_var *acc);
+/* Checks the work indices, accumulator and body of function f (c->f == f). */
+void pki_ck_body(pki_ck *c, pki_func *f);
 
 /* check_dialect.c */
 /* Types a pk.* intrinsic; as_stmt: its value is discarded (void allowed). */
@@ -101,10 +99,5 @@ pki_var *pki_ck_param_for(pki_func *g, int i);
 void pki_ck_nested(pki_ck *c, pki_stmt *s);
 void pki_ck_single(pki_ck *c, pki_stmt *s);
 void pki_ck_dispatch(pki_ck *c, pki_stmt *s);
-
-/* check_stmt.c */
-void pki_ck_block(pki_ck *c, pki_block *b);
-/* Rewrites a pk.printf format into C and casts its arguments. */
-void pki_ck_printf(pki_ck *c, pki_stmt *s);
 
 #endif /* PKC_CHECK_PRIV_H */

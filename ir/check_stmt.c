@@ -1,13 +1,25 @@
 /*
  * check_stmt.c - statement checks for pki_check: declarations and local
  * type inference, assignments, accumulator rules, loops, returns and
- * pk.printf format rewriting.
+ * pk.printf format rewriting; function bodies (work indices, accumulators,
+ * closures) and the context queries the other checker files ask.
  */
 #include <string.h>
 
 #include "check_priv.h"
 
 static const char *tstr(pki_ck *c, pki_type t) { return pki_type_str(c->m->arena, t); }
+
+static void ck_block(pki_ck *c, pki_block *b);
+
+/* The function whose accumulator is acc (the current one or an enclosing). */
+static pki_func *acc_owner(pki_ck *c, const pki_var *acc) {
+  for (pki_func *g = c->f; g; g = g->is_closure ? g->parent : NULL)
+    if (g->acc == acc)
+      return g;
+  return c->f;
+}
+
 
 /* Python spelling of a scalar type for "annotate it" hints. */
 static const char *py_type(pki_kind k) {
@@ -150,8 +162,8 @@ static void ck_binsort_result(pki_ck *c, pki_stmt *s) {
 static void ck_assign(pki_ck *c, pki_stmt *s) {
   pki_expr *t = s->target;
   if (t && t->kind == PKI_E_VAR && t->var && t->var->kind == PKI_VAR_ACC &&
-      !minmax(pki_ck_acc_owner(c, t->var))) {
-    pki_func *o = pki_ck_acc_owner(c, t->var);
+      !minmax(acc_owner(c, t->var))) {
+    pki_func *o = acc_owner(c, t->var);
     bool prod = o->pattern == PKI_PATTERN_REDUCE && o->reducer == PKI_REDUCER_PROD;
     pki_error(c->d, t->span, "acc-rule",
               "cannot assign to the accumulator '%s' of a %s reduction; use %s %s= value",
@@ -171,7 +183,7 @@ static void ck_assign(pki_ck *c, pki_stmt *s) {
 
 /* The reduction's accumulator only takes its combining augmented op. */
 static bool acc_op_ok(pki_ck *c, pki_stmt *s, const pki_var *acc) {
-  pki_func *o = pki_ck_acc_owner(c, acc);
+  pki_func *o = acc_owner(c, acc);
   pki_op want = o->pattern == PKI_PATTERN_REDUCE && o->reducer == PKI_REDUCER_PROD
                     ? PKI_OP_MUL : PKI_OP_ADD;
   if (valloc(o)) {
@@ -246,7 +258,7 @@ static void ck_for(pki_ck *c, pki_stmt *s) {
               "never end)");
   if (s->var && (s->var->type.kind == PKI_VOID || pki_is_int(s->var->type.kind)))
     s->var->type = pki_int_type;
-  pki_ck_block(c, &s->body);
+  ck_block(c, &s->body);
 }
 
 static void ck_return(pki_ck *c, pki_stmt *s) {
@@ -313,38 +325,6 @@ static void ck_assert(pki_ck *c, pki_stmt *s) {
               "an assert message in a kernel must be a string literal");
   else
     msg->type = pki_scalar(PKI_STR);
-}
-
-static void ck_stmt(pki_ck *c, pki_stmt *s) {
-  switch (s->kind) {
-  case PKI_S_DECL: ck_decl(c, s); break;
-  case PKI_S_ASSIGN: ck_assign(c, s); break;
-  case PKI_S_AUGASSIGN: ck_augassign(c, s); break;
-  case PKI_S_IF:
-    s->cond = pki_ck_bool(c, s->cond);
-    pki_ck_block(c, &s->body);
-    pki_ck_block(c, &s->orelse);
-    break;
-  case PKI_S_WHILE:
-    s->cond = pki_ck_bool(c, s->cond);
-    pki_ck_block(c, &s->body);
-    break;
-  case PKI_S_FOR: ck_for(c, s); break;
-  case PKI_S_RETURN: ck_return(c, s); break;
-  case PKI_S_EXPR: ck_expr_stmt(c, s); break;
-  case PKI_S_PRINTF: pki_ck_printf(c, s); break;
-  case PKI_S_BREAK: case PKI_S_CONTINUE: break;
-  case PKI_S_ASSERT: ck_assert(c, s); break;
-  case PKI_S_NESTED: pki_ck_nested(c, s); break;
-  case PKI_S_SINGLE: pki_ck_single(c, s); break;
-  case PKI_S_DISPATCH: pki_ck_dispatch(c, s); break;
-  }
-}
-
-void pki_ck_block(pki_ck *c, pki_block *b) {
-  for (int i = 0; i < b->n; i++)
-    if (b->stmts[i])
-      ck_stmt(c, b->stmts[i]);
 }
 
 /* ------------------------------------------------------------- pk.printf */
@@ -428,7 +408,8 @@ static bool printf_one(pki_ck *c, pki_stmt *s, const char **pp, char *out, size_
   return true;
 }
 
-void pki_ck_printf(pki_ck *c, pki_stmt *s) {
+/* Rewrites a pk.printf format into C and casts its arguments. */
+static void ck_printf(pki_ck *c, pki_stmt *s) {
   for (int i = 1; i < s->nargs; i++)
     s->args[i] = pki_ck_expr(c, s->args[i]);
   pki_expr *f = s->nargs > 0 ? s->args[0] : NULL;
@@ -462,4 +443,130 @@ void pki_ck_printf(pki_ck *c, pki_stmt *s) {
     return;
   }
   f->str = out;
+}
+
+static void ck_stmt(pki_ck *c, pki_stmt *s) {
+  switch (s->kind) {
+  case PKI_S_DECL: ck_decl(c, s); break;
+  case PKI_S_ASSIGN: ck_assign(c, s); break;
+  case PKI_S_AUGASSIGN: ck_augassign(c, s); break;
+  case PKI_S_IF:
+    s->cond = pki_ck_bool(c, s->cond);
+    ck_block(c, &s->body);
+    ck_block(c, &s->orelse);
+    break;
+  case PKI_S_WHILE:
+    s->cond = pki_ck_bool(c, s->cond);
+    ck_block(c, &s->body);
+    break;
+  case PKI_S_FOR: ck_for(c, s); break;
+  case PKI_S_RETURN: ck_return(c, s); break;
+  case PKI_S_EXPR: ck_expr_stmt(c, s); break;
+  case PKI_S_PRINTF: ck_printf(c, s); break;
+  case PKI_S_BREAK: case PKI_S_CONTINUE: break;
+  case PKI_S_ASSERT: ck_assert(c, s); break;
+  case PKI_S_NESTED: pki_ck_nested(c, s); break;
+  case PKI_S_SINGLE: pki_ck_single(c, s); break;
+  case PKI_S_DISPATCH: pki_ck_dispatch(c, s); break;
+  }
+}
+
+static void ck_block(pki_ck *c, pki_block *b) {
+  for (int i = 0; i < b->n; i++)
+    if (b->stmts[i])
+      ck_stmt(c, b->stmts[i]);
+}
+
+/* ------------------------------------------------------------- function bodies */
+
+bool pki_ck_in_team(const pki_ck *c) {
+  pki_func *r = pki_root_func(c->f);
+  return r && r->is_workunit && r->policy == PKI_POLICY_TEAM;
+}
+
+bool pki_ck_in_main(const pki_ck *c) {
+  for (pki_func *g = c->f; g; g = g->is_closure ? g->parent : NULL) {
+    if (g->is_main)
+      return true;
+    if (g->is_closure && g->is_workunit)
+      return false; /* a lambda kernel dispatched by @pk.main runs on the device */
+  }
+  return false;
+}
+
+/* A team workunit's first parameter is the pk.TeamMember. */
+static void ck_team_index(pki_ck *c, pki_func *f) {
+  pki_var *v = f->nindex == 1 ? f->index[0] : NULL;
+  if (v && v->type.kind == PKI_VOID)
+    v->type = pki_scalar(PKI_TEAM_MEMBER);
+  if (v && v->type.kind == PKI_TEAM_MEMBER)
+    return;
+  pki_error(c->d, v ? v->span : f->span, "team-member",
+            "TeamPolicy workunit '%s' takes one pk.TeamMember as its first parameter: "
+            "def %s(m: pk.TeamMember, ...)",
+            f->name, f->name);
+}
+
+/* Work indices are int64 (MDRange workunits: 2..6 of them). */
+static void ck_indices(pki_ck *c, pki_func *f) {
+  if (f->is_workunit && !f->is_closure && f->policy == PKI_POLICY_TEAM) {
+    ck_team_index(c, f);
+    return;
+  }
+  if (f->is_workunit && !f->is_closure && f->policy == PKI_POLICY_MDRANGE &&
+      (f->nindex < 2 || f->nindex > 6))
+    pki_error(c->d, f->span, "mdrange-rank",
+              "MDRangePolicy workunit '%s' has %d index parameter%s; it needs 2 to 6 "
+              "(def %s(i: int, j: int, ...))",
+              f->name, f->nindex, f->nindex == 1 ? "" : "s", f->name);
+  for (int i = 0; i < f->nindex; i++) {
+    pki_var *v = f->index[i];
+    if (!v)
+      continue;
+    if (v->type.kind == PKI_VOID || pki_is_int(v->type.kind))
+      v->type = pki_int_type;
+    else
+      pki_error(c->d, v->span, "bad-index",
+                "work index '%s' must be an int, not %s", v->name,
+                pki_type_str(c->m->arena, v->type));
+  }
+}
+
+/* Kokkos reduces values whose size is a multiple of an int's; Python's
+ * `acc += flag` counts anyway (True + True == 2). */
+static void ck_acc(pki_ck *c, pki_func *f) {
+  if (!f->acc || f->acc->type.kind != PKI_BOOL)
+    return;
+  pki_error(c->d, f->acc->span, "bool-acc",
+            "a bool accumulator cannot be reduced (Kokkos needs an int-sized value); "
+            "declare '%s: pk.Acc[int]': %s += cond then counts, as in Python "
+            "where True + True == 2",
+            f->acc->name, f->acc->name);
+}
+
+void pki_ck_body(pki_ck *c, pki_func *f) {
+  ck_indices(c, f);
+  ck_acc(c, f);
+  if (f->final && f->final->type.kind == PKI_VOID)
+    f->final->type = pki_bool_type;
+  ck_block(c, &f->body);
+}
+
+static bool is_done(pki_ck *c, pki_func *g) {
+  for (int i = 0; i < c->done.n; i++)
+    if (c->done.items[i] == g)
+      return true;
+  return false;
+}
+
+void pki_ck_closure(pki_ck *c, pki_func *g) {
+  if (!g || is_done(c, g))
+    return;
+  pki_vec_push(c->m->arena, &c->done, g);
+  pki_func *f0 = c->f;
+  bool vr0 = c->value_return;
+  c->f = g;
+  pki_ck_body(c, g);
+  c->f = f0;
+  c->value_return = vr0;
 }

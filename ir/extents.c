@@ -117,7 +117,10 @@ static void add_rule(pki_arena *a, pki_vec *rules, const pki_access *x, int d) {
   r->hi = c > r->hi ? c : r->hi;
 }
 
-pki_vec pki_extent_rules(pki_module *m, const pki_func *f, const pki_access_summary *s) {
+/* The extent rules of RangePolicy/MDRangePolicy workunit f with summary s
+ * (pki_extent_rule *, in m's arena; empty for other kernels): only accesses
+ * every work point makes count (extents.c says which). */
+static pki_vec kernel_extent_rules(pki_module *m, const pki_func *f, const pki_access_summary *s) {
   pki_vec rules = {0};
   if (!f->is_workunit || f->is_main)
     return rules;
@@ -144,7 +147,7 @@ void pki_extent_plan_module(pki_module *m) {
     for (int j = 0; e && j < e->nfuncs; j++) {
       pki_func *f = e->funcs[j];
       if (f && f->is_workunit && !f->is_closure && !f->runtime_typed)
-        f->extent_rules = pki_extent_rules(m, f, pki_access_summarize(m, f));
+        f->extent_rules = kernel_extent_rules(m, f, pki_access_summarize(m, f));
     }
   }
 }

@@ -109,6 +109,13 @@ void pki_vec_push(pki_arena *a, pki_vec *v, void *item) {
   v->items[v->n++] = item;
 }
 
+bool pki_vec_has(const pki_vec *v, const void *item) {
+  for (int i = 0; i < v->n; i++)
+    if (v->items[i] == item)
+      return true;
+  return false;
+}
+
 void pki_block_push(pki_arena *a, pki_block *b, pki_stmt *s) {
   b->stmts = pki_grow(a, b->stmts, b->n, &b->cap, sizeof(pki_stmt *));
   b->stmts[b->n++] = s;
@@ -464,6 +471,12 @@ pki_var *pki_entity_member(const pki_entity *e, const char *name) {
     if (strcmp(e->members[i]->name, name) == 0)
       return e->members[i];
   return NULL;
+}
+
+pki_func *pki_root_func(pki_func *f) {
+  for (int guard = 0; f && f->is_closure && f->parent && guard < 64; guard++)
+    f = f->parent;
+  return f;
 }
 
 pki_expr *pki_cast(pki_module *m, pki_expr *e, pki_type t) {

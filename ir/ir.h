@@ -44,6 +44,8 @@ typedef struct pki_vec {
   int n, cap;
 } pki_vec;
 void pki_vec_push(pki_arena *a, pki_vec *v, void *item);
+/* Whether item is one of v's items (compared as pointers). */
+bool pki_vec_has(const pki_vec *v, const void *item);
 #define PKI_AT(vec, i, T) ((T *)(vec).items[i])
 
 /* ------------------------------------------------------ spans, diagnostics */
@@ -356,6 +358,8 @@ typedef struct pki_expr {
   pki_intrinsic intrinsic;
   struct pki_expr **args;
   int nargs;
+  /* PKI_E_BINARY // or %: C++'s / and % compute it (pki_nonneg_plan_module) */
+  bool plain_div;
 } pki_expr;
 
 /* ----------------------------------------------------------- statements */
@@ -593,6 +597,9 @@ void pki_entity_add_func(pki_module *m, pki_entity *e, pki_func *f); /* sets f->
 void pki_module_add_entity(pki_module *m, pki_entity *e);
 /* Finds a member by name; NULL if none. */
 pki_var *pki_entity_member(const pki_entity *e, const char *name);
+/* The workunit, device function or @pk.main a (possibly nested) closure f
+ * belongs to (f itself when it is no closure). */
+pki_func *pki_root_func(pki_func *f);
 /* Wraps e in a PKI_E_CAST to t (returns e itself if it already has type t). */
 pki_expr *pki_cast(pki_module *m, pki_expr *e, pki_type t);
 

@@ -17,7 +17,14 @@ static int contiguous_dim(const pki_var *v, int rank, bool left_default) {
   return l == PKI_LAYOUT_LEFT ? 0 : rank - 1;
 }
 
-int pki_md_contiguous(const pki_func *f, const pki_access_summary *s, bool left) {
+/* The work index of MDRange kernel f (summary s) that runs along contiguous
+ * memory when Views of the default layout are LayoutLeft (left) or
+ * LayoutRight: each access whose contiguous dimension (the last of a
+ * LayoutRight View, the first of a LayoutLeft one) is indexed by work index
+ * k (plus a constant) votes for k, a write twice; no vote, or a tie with the
+ * default, gives the default (the last index for LayoutRight, the first for
+ * LayoutLeft). Backends iterate and tile along it (pkc::md_parallel_for). */
+static int contiguous_index(const pki_func *f, const pki_access_summary *s, bool left) {
   int n = f->nindex < PKI_ACCESS_MAX_DIMS ? f->nindex : PKI_ACCESS_MAX_DIMS;
   int fallback = left ? 0 : n - 1;
   if (n < 1)
@@ -42,7 +49,11 @@ int pki_md_contiguous(const pki_func *f, const pki_access_summary *s, bool left)
   return best;
 }
 
-bool pki_md_rows_contiguous(const pki_access_summary *s, int c, bool left) {
+/* Whether rows along work index c (a plain loop over c per thread) touch
+ * memory contiguously: no access indexes a dimension other than its View's
+ * contiguous one by c (B[i][j] += A[j][i] along j reads A strided: Kokkos'
+ * tiles measured 2.2x faster there). */
+static bool rows_contiguous(const pki_access_summary *s, int c, bool left) {
   for (int i = 0; s && i < s->accesses.n; i++) {
     const pki_access *x = PKI_AT(s->accesses, i, pki_access);
     int d = contiguous_dim(x->view, x->rank, left);
@@ -58,9 +69,9 @@ static void plan(pki_module *m, pki_func *f) {
   if (!f || !f->is_workunit || f->policy != PKI_POLICY_MDRANGE || f->runtime_typed)
     return;
   const pki_access_summary *s = pki_access_summarize(m, f);
-  f->md_contiguous[0] = pki_md_contiguous(f, s, false);
-  f->md_contiguous[1] = pki_md_contiguous(f, s, true);
-  f->md_rows = pki_md_rows_contiguous(s, f->md_contiguous[0], false);
+  f->md_contiguous[0] = contiguous_index(f, s, false);
+  f->md_contiguous[1] = contiguous_index(f, s, true);
+  f->md_rows = rows_contiguous(s, f->md_contiguous[0], false);
   f->md_planned = true;
 }
 

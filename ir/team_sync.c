@@ -36,15 +36,8 @@ typedef struct ts_ctx {
 
 /* ------------------------------------------------------------ var sets */
 
-static bool has(const pki_vec *v, const void *x) {
-  for (int i = 0; i < v->n; i++)
-    if (v->items[i] == x)
-      return true;
-  return false;
-}
-
 static bool add(pki_arena *a, pki_vec *v, const void *x) {
-  if (!x || has(v, x))
+  if (!x || pki_vec_has(v, x))
     return false;
   pki_vec_push(a, v, (void *)x);
   return true;
@@ -52,7 +45,7 @@ static bool add(pki_arena *a, pki_vec *v, const void *x) {
 
 static bool meets(const pki_vec *a, const pki_vec *b) {
   for (int i = 0; i < a->n; i++)
-    if (has(b, a->items[i]))
+    if (pki_vec_has(b, a->items[i]))
       return true;
   return false;
 }
@@ -161,7 +154,7 @@ static void taint_expr(pki_visitor *v, const pki_expr *e) {
       (e->kind == PKI_E_INTRINSIC && e->intrinsic >= PKI_INTRINSIC_ATOMIC_FETCH_ADD &&
        e->intrinsic <= PKI_INTRINSIC_ATOMIC_FETCH_RSHIFT) ||
       is_intr(e, PKI_INTRINSIC_ATOMIC_COMPARE_EXCHANGE) ||
-      (e->kind == PKI_E_VAR && has(&t->c->tainted, e->var)))
+      (e->kind == PKI_E_VAR && pki_vec_has(&t->c->tainted, e->var)))
     t->found = true;
 }
 
@@ -324,7 +317,7 @@ static bool pure_collective(ts_ctx *c, const pki_stmt *s) {
   pki_vec own = {0};
   owned(c->m->arena, s->closure, &own);
   for (int i = 0; i < u.writes.n; i++)
-    if (!has(&own, u.writes.items[i]))
+    if (!pki_vec_has(&own, u.writes.items[i]))
       return false;
   return !u.calls && !u.effects;
 }
@@ -352,13 +345,13 @@ static const char *hoist_blocker(ts_ctx *c, const pki_stmt *br, int k) {
   ts_use mine = coll_uses(c, s);
   if (meets(&mine.refs, &before.writes))
     return "its range or its closure reads a value the branch computes before it";
-  if (s->target && has(&before.refs, root_var(s->target))) {
+  if (s->target && pki_vec_has(&before.refs, root_var(s->target))) {
     /* only a declaration without a value may come before */
     for (int i = 0; i < k; i++) {
       const pki_stmt *p = br->body.stmts[i];
       if (!(p->kind == PKI_S_DECL && !p->value && p->var == root_var(s->target))) {
         ts_use one = uses_of(a, &br->body, i, i + 1);
-        if (has(&one.refs, root_var(s->target)))
+        if (pki_vec_has(&one.refs, root_var(s->target)))
           return "the branch uses its result variable before it";
       }
     }
@@ -435,7 +428,7 @@ static const char *lift_decls(ts_ctx *c, pki_stmt *br, pki_block *out, bool dry)
       if (k == i || (segment_of(b, k) == segment_of(b, i) && segment_of(b, k) >= 0))
         continue;
       ts_use u = uses_of(a, b, k, k + 1);
-      elsewhere = has(&u.refs, s->var);
+      elsewhere = pki_vec_has(&u.refs, s->var);
     }
     if (!elsewhere)
       continue;
@@ -608,7 +601,7 @@ typedef struct ts_writes {
 } ts_writes;
 
 static void wr_note(ts_writes *w, const pki_var *v, const pki_expr *t) {
-  if (!v || has(&w->own, v) || (v->type.kind != PKI_VIEW))
+  if (!v || pki_vec_has(&w->own, v) || (v->type.kind != PKI_VIEW))
     return;
   for (int i = 0; i < w->views.n; i++)
     if (w->views.items[i] == v) {
@@ -917,7 +910,7 @@ static bool slot_like(const ts_slots *t, const pki_expr *e) {
   if (!e)
     return false;
   if (e->kind == PKI_E_VAR)
-    return has(&t->vars, e->var);
+    return pki_vec_has(&t->vars, e->var);
   if (e->kind != PKI_E_BINARY || (e->op != PKI_OP_ADD && e->op != PKI_OP_SUB))
     return false;
   return (slot_like(t, e->args[0]) && slot_invariant(e->args[1])) ||

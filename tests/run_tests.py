@@ -186,6 +186,33 @@ def group_unit(res):
         elif claimed is not None and claimed != sum(ok for _, ok, _ in results):
             res.fail(f"unit/{name}", f"cmocka reports {claimed} passed, parsed "
                      f"{sum(ok for _, ok, _ in results)}", out)
+    check_layering(res)
+
+
+# Each layer's private header and the folder that may include it (tests
+# included: unit tests and fuzz targets reach into the layers).
+PRIVATE_HEADERS = {"pkb_priv.h": "backends", "fe.h": "frontend", "ents.h": "frontend",
+                   "check_priv.h": "ir"}
+
+
+def check_layering(res):
+    """No C source includes another layer's private header (annotate.c once
+    reached into backends/pkb_priv.h), and no function is exported that only
+    its own file uses (scripts/file_cycles.py --exports lists them)."""
+    bad = []
+    for src in glob.glob(os.path.join(ROOT, "*", "*.[ch]")):
+        folder = os.path.basename(os.path.dirname(src))
+        with open(src, encoding="utf-8", errors="replace") as f:
+            for n, line in enumerate(f, 1):
+                m = re.match(r'\s*#\s*include\s+"(?:.*/)?([^/"]+)"', line)
+                if m and PRIVATE_HEADERS.get(m.group(1), folder) != folder:
+                    bad.append(f"{rel(src)}:{n}: includes {m.group(1)}")
+    res.check("unit/layering/private-headers", not bad, "; ".join(bad))
+    rc, out, _ = run([sys.executable, os.path.join(ROOT, "scripts", "file_cycles.py"),
+                      "--exports"], timeout=60)
+    res.check("unit/layering/exports", rc == 0 and not out.strip(),
+              f"{status_text(rc)}; used only in their own file (make them static): "
+              + " ".join(out.split()), out)
 
 
 # --- b. diagnostics and CLI -------------------------------------------------
@@ -290,7 +317,7 @@ def group_cli(res, bad):
     check_man_page(res)
     rc, out, _ = run([PKC, "check", "--time-passes", "examples/nstream.py"], timeout=20)
     passes = r", ".join(rf"{p} [0-9.]+ ms" for p in ("read", "parse", "lower", "check", "extents",
-                                                      "mdrange", "fusion", "werror"))
+                                                      "mdrange", "nonneg", "fusion", "werror"))
     res.check("cli/time-passes", rc == 0 and re.fullmatch(
         rf"pkc: passes of examples/nstream\.py: {passes}\n", out),
         f"{status_text(rc)}; expected exit 0 and one line timing each pass in order", out)

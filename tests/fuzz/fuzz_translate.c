@@ -28,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pki_fusion_plan_module(m);
     pki_extent_plan_module(m);
     pki_mdrange_plan_module(m);
+    pki_nonneg_plan_module(m);
     pkb_options o = {.outdir = "fuzz.pk", .backend = "openmp", .pkc_version = "fuzz",
                      .line_directives = true};
     pkb_texts t;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #define EMIT_TMP_TEMPLATE "/tmp/pkc_test_emit_XXXXXX"
+#include "access.h"
 #include "emit_test_util.h"
 #include "frontend.h"
 
@@ -495,6 +496,7 @@ static char *emit_source(const char *src, const char *name, const char *ext, pki
   pki_diags d = {0};
   pki_module *m = pkf_lower(py, src, strlen(src), &d);
   assert_int_equal(d.errors + pki_check(m, &d), 0);
+  pki_nonneg_plan_module(m); /* the pass the backend reads (pkc runs it before emit) */
   pkb_options o = opts(out);
   o.line_directives = false;
   assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
@@ -524,30 +526,33 @@ static void test_emit_constant_index(void **state) {
   pki_module_free(m);
 }
 
+/* A workload of two kernels and a FunctionSty workunit. */
+static const char workload_src[] = "import pykokkos as pk\n"
+                                   "@pk.workload\n"
+                                   "class W:\n"
+                                   "    def __init__(self, n: int):\n"
+                                   "        self.n: int = n\n"
+                                   "        self.x: pk.View1D[float] = pk.View([n], float)\n"
+                                   "    @pk.main\n"
+                                   "    def run(self):\n"
+                                   "        pk.parallel_for(self.n, self.fill)\n"
+                                   "        pk.parallel_for(self.n, self.twice)\n"
+                                   "    @pk.workunit\n"
+                                   "    def fill(self, i: int):\n"
+                                   "        self.x[i] = i\n"
+                                   "    @pk.workunit\n"
+                                   "    def twice(self, i: int):\n"
+                                   "        self.x[i] *= 2.0\n"
+                                   "@pk.workunit\n"
+                                   "def other(i: int, y: pk.View1D[float]):\n"
+                                   "    y[i] = 1.0\n";
+
 /* The kernels of a workload take the same members: one parameter table and
  * one argument list in the header for all of them, named by the others; a
  * @pk.main that uses self has no `(void)self;` (issue 27). */
 static void test_emit_shared_tables(void **state) {
   (void)state;
-  static const char src[] = "import pykokkos as pk\n"
-                            "@pk.workload\n"
-                            "class W:\n"
-                            "    def __init__(self, n: int):\n"
-                            "        self.n: int = n\n"
-                            "        self.x: pk.View1D[float] = pk.View([n], float)\n"
-                            "    @pk.main\n"
-                            "    def run(self):\n"
-                            "        pk.parallel_for(self.n, self.fill)\n"
-                            "        pk.parallel_for(self.n, self.twice)\n"
-                            "    @pk.workunit\n"
-                            "    def fill(self, i: int):\n"
-                            "        self.x[i] = i\n"
-                            "    @pk.workunit\n"
-                            "    def twice(self, i: int):\n"
-                            "        self.x[i] *= 2.0\n"
-                            "@pk.workunit\n"
-                            "def other(i: int, y: pk.View1D[float]):\n"
-                            "    y[i] = 1.0\n";
+  const char *src = workload_src;
   pki_module *m;
   char *cpp = emit_source(src, "tables", "cpp", &m);
   HAS(cpp, "const pkc_param_desc params_0[] = {  // W.run and 2 more kernels\n");
@@ -563,6 +568,77 @@ static void test_emit_shared_tables(void **state) {
   HAS(h, "/* W.twice (line 15): parallel_for over a RangePolicy;\n *   args as for W.run */\n");
   HAS(h, "/* other (line 18): parallel_for over a RangePolicy\n *   args[0] y: ");
   free(h);
+  pki_module_free(m);
+}
+
+/* The kernels of a workload bind the members they use through one
+ * bind_<entity>, straight-line code testing a bit per member (no switch in a
+ * loop); each call passes its members as bits and names them in a comment.
+ * An entity with more than 64 members binds in each wrapper (issue 27). */
+static void test_emit_binder(void **state) {
+  (void)state;
+  pki_module *m;
+  char *cpp = emit_source(workload_src, "binder", "cpp", &m);
+  HAS(cpp, "static bool bind_W(pkc_binder::W &f, void *const *args, uint64_t used,\n");
+  HAS(cpp, "  if ((used >> 0 & 1) && !pkc::bind_scalar(f.n, args[0], kernel, \"n\", err, errlen)) "
+           "return false;\n"
+           "  if ((used >> 1 & 1) && !pkc::bind_view(f.x, args[1], kernel, \"x\", err, errlen)) "
+           "return false;\n"
+           "  return true;\n}\n");
+  HAS(cpp, "    // binds n, x\n    if (!bind_W(f, args, 0x3u, kernel, err, errlen))\n      return 1;\n");
+  HAS(cpp, "    // binds x\n    if (!bind_W(f, args, 0x2u, kernel, err, errlen))\n      return 1;\n");
+  assert_null(strstr(cpp, "switch (k)"));
+  free(cpp);
+  pki_module_free(m);
+  /* 65 members: no shared binder, each wrapper binds its own */
+  char big[8192];
+  int k = snprintf(big, sizeof big, "import pykokkos as pk\n@pk.workload\nclass B:\n"
+                                    "    def __init__(self, n: int):\n");
+  for (int i = 0; i < 65; i++)
+    k += snprintf(big + k, sizeof big - (size_t)k, "        self.m%d: int = n\n", i);
+  snprintf(big + k, sizeof big - (size_t)k,
+           "    @pk.main\n    def run(self):\n        pk.parallel_for(self.m0, self.one)\n"
+           "    @pk.workunit\n    def one(self, i: int):\n        pk.printf(\"%%d\\n\", self.m64)\n");
+  cpp = emit_source(big, "binder65", "cpp", &m);
+  assert_null(strstr(cpp, "bind_B("));
+  HAS(cpp, "if (!pkc::bind_scalar(f.m64, args[64], kernel, \"m64\", err, errlen)) return 1;\n");
+  free(cpp);
+  pki_module_free(m);
+}
+
+/* Integer // and % with a positive constant divisor and a dividend pkc proves
+ * >= 0 (ir/nonneg.c) are C++'s / and %; the work index (a RangePolicy may
+ * begin below 0), a loop from a run-time start, a loop variable the body
+ * assigns and a negative step keep pkc::pymod / pkc::floordiv (issue 27). */
+static void test_emit_plain_div(void **state) {
+  (void)state;
+  static const char src[] = "import pykokkos as pk\n"
+                            "@pk.workunit\n"
+                            "def k(i: int, n: int, lo: int, y: pk.View1D[pk.int64]):\n"
+                            "    s: int = i % 4 + i // 2\n"
+                            "    for a in range(n):\n"
+                            "        s += a % 4 + a // 3\n"
+                            "        for c in range(a, n, 2):\n"
+                            "            s += (c * a + 1) % 5 + len(y) // 7\n"
+                            "    for b in range(lo, n):\n"
+                            "        s += b % 4\n"
+                            "    for d in range(n, 0, -1):\n"
+                            "        s += d % 6\n"
+                            "    for e in range(n):\n"
+                            "        e = e - 5\n"
+                            "        s += e % 8\n"
+                            "    y[i] = s + (i - 3) % 7 // 2 + abs(i) % 9 + n % 4\n";
+  pki_module *m;
+  char *cpp = emit_source(src, "plaindiv", "cpp", &m);
+  HAS(cpp, "pkc::pymod(i, 4) + pkc::floordiv(i, 2)");
+  HAS(cpp, "s += a % 4 + a / 3;");
+  HAS(cpp, "(c * a + 1) % 5 + ");
+  HAS(cpp, "y.extent(0)) / 7");
+  HAS(cpp, "s += pkc::pymod(b, 4);");
+  HAS(cpp, "s += pkc::pymod(d, 6);");
+  HAS(cpp, "pkc::pymod(e, 8)");
+  HAS(cpp, "pkc::pymod(i - 3, 7) / 2 + pkc::abs(i) % 9 + pkc::pymod(n, 4)");
+  free(cpp);
   pki_module_free(m);
 }
 
@@ -926,6 +1002,8 @@ int main(void) {
       cmocka_unit_test(test_emit_int64_min),
       cmocka_unit_test(test_emit_constant_index),
       cmocka_unit_test(test_emit_shared_tables),
+      cmocka_unit_test(test_emit_binder),
+      cmocka_unit_test(test_emit_plain_div),
       cmocka_unit_test(test_emit_widening_decl),
       cmocka_unit_test(test_emit_class_view),
       cmocka_unit_test(test_emit_unchanged_keeps_mtime),
