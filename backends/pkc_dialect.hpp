@@ -109,10 +109,20 @@ inline void main_team_fits(int64_t league, int64_t team, int64_t vector, const F
 // Whether the host's MDRange tiles fit the backend, checked before the policy
 // exists: Kokkos aborts the process when the product of the tile dimensions
 // exceeds what its backend allows (Impl::get_tile_size_properties, 3.4 and 4.x),
-// and on GPUs a tile is a block of at most 1024 threads.
+// and on GPUs a tile is a block of at most 1024 threads; Kokkos 4 aborts too on
+// an end below its begin (the Python shim passes end = begin for an empty range;
+// a C caller gets this error).
 #if PKC_GLUE_BODIES
 PKC_GLUE bool tiles_fit(const pkc_policy &p, int rank, const char *kernel, char *err,
                         size_t errlen) {
+  for (int k = 0; k < rank && k < 8; k++)
+    if (p.end[k] < p.begin[k]) {
+      char msg[200];
+      std::snprintf(msg, sizeof msg, "MDRange end[%d] = %lld is below begin[%d] = %lld; pass "
+                    "end >= begin (end == begin: an empty range)", k,
+                    static_cast<long long>(p.end[k]), k, static_cast<long long>(p.begin[k]));
+      return fail(err, errlen, kernel, msg) == 0;
+    }
   int64_t prod = 1;
   for (int k = 0; k < rank && k < 8; k++) {
     if (p.tile[k] < 0) return fail(err, errlen, kernel, "MDRange tile sizes must not be negative") == 0;
