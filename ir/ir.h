@@ -162,6 +162,13 @@ bool pki_type_eq(pki_type a, pki_type b);
 #define PKI_MAX_CLASS_VIEWS 3
 /* t is a View whose elements are @pk.classtype values (t.cls). */
 bool pki_is_class_view(pki_type t);
+/* Depth of classtype fields nested in a View's element type (Body.pos.x: 2). */
+#define PKI_MAX_CLASS_NESTING 4
+/* Why a View cannot hold values of classtype cls (a field of it, or of a
+ * classtype nested in it, is neither a scalar nor a classtype; a nesting
+ * deeper than PKI_MAX_CLASS_NESTING), a message saying what to do; NULL if
+ * it can. */
+const char *pki_class_view_field_error(pki_arena *a, const struct pki_entity *cls);
 bool pki_is_int(pki_kind k);   /* signed or unsigned integer, not bool */
 bool pki_is_signed(pki_kind k);
 bool pki_is_float(pki_kind k);
