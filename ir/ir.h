@@ -683,7 +683,8 @@ bool pki_param_written(const pki_func *f, const pki_var *p);
 /* Whether a statement of b (nested blocks included, closures not) assigns v
  * (=, op=). */
 bool pki_block_assigns(const pki_block *b, const pki_var *v);
-/* Whether method f assigns a field of its receiver (self.x = ...). */
+/* Whether method f assigns a field of its receiver (self.x = ..., self.pos.x
+ * = ...) or changes a classtype field of it (self.pos.scale(2.0)). */
 bool pki_func_writes_self(const pki_func *f);
 
 /* Prints the module in pkc's stable text form (`pkc ir`). */

@@ -3,7 +3,9 @@ Body.pos is a Vec. On both layouts (AoS: the struct nests; SoA: one View per
 leaf field, the element proxy holding a nested Vec proxy): p[i].pos.x += ...,
 v: Vec = p[i].pos, p[i].pos = v, a method of Vec on p[i].pos (reading and
 writing self), a @pk.function taking p[i].pos by reference, q: Body = p[i],
-p[i] = q, two levels of nesting (Cell.body.pos.x). Checked against numpy."""
+p[i] = q, methods and functions changing an element through a method of its
+classtype field (self.vel.scale(...): by reference), two levels of nesting
+(Cell.body.pos.x). Checked against numpy."""
 import sys
 
 import numpy as np
@@ -40,6 +42,10 @@ class Body:
     def kinetic(self) -> float:
         return 0.5 * self.m * self.vel.norm2()
 
+    @pk.function
+    def brake(self):
+        self.vel.scale(0.5)   # changes self through a method of its field
+
 
 @pk.classtype
 class Cell:
@@ -51,6 +57,21 @@ class Cell:
 @pk.function
 def shift(v: Vec, d: float):
     v.y += d
+
+
+@pk.function
+def stretch(b: Body):
+    b.pos.scale(3.0)   # changes b: passed by reference
+
+
+@pk.workunit
+def nested_calls(i: int, p: pk.View1D[Body], out: pk.View1D[pk.double]):
+    p[i].brake()
+    stretch(p[i])
+    t: Body = p[i]
+    stretch(t)
+    t.brake()
+    out[i] = t.pos.x + t.vel.x
 
 
 @pk.workunit
@@ -127,6 +148,12 @@ def main():
         check(f"{name} scale vel.z", p.vel.z, 2.0 * vz0)
         check(f"{name} shift by reference", p.pos.y, y0 + 1.5)
         check(f"{name} pos.x unchanged", p.pos.x, x0)
+
+        p = fresh(n, lay)
+        pk.parallel_for(n, nested_calls, p=p, out=out)
+        check(f"{name} method of a field in a method", p.vel.x, 0.5 * vx0)
+        check(f"{name} method of a field in a function", p.pos.x, 3.0 * x0)
+        check(f"{name} ... on a local copy", out, 9.0 * x0 + 0.25 * vx0)
 
         for ql in (pk.AoS, pk.SoA):
             p = fresh(n, lay)
