@@ -91,6 +91,19 @@ const char *pkb_class_view_tname(pki_arena *a, const pki_var *v) {
 
 static const char *cname(pkb_ctx *c, const pki_entity *e) { return pkb_ident(c->m->arena, e->name); }
 
+/* One line "  <fmt>" per field f (fmt takes name, [k], name, [k]), one per
+ * component of a List field (C arrays are not assigned whole). */
+static void copy_field(pkb_ctx *c, const pki_var *f, const char *fmt) {
+  const char *id = pkb_ident(c->m->arena, f->name);
+  int n = f->type.kind == PKI_ARRAY ? f->type.length : 0;
+  for (int k = 0; k < (n ? n : 1); k++) {
+    const char *ix = n ? pki_sprintf(c->m->arena, "[%d]", k) : "";
+    pkb_begin(c->b, "  ");
+    pkb_putf(c->b, fmt, id, ix, id, ix);
+    pkb_put(c->b, "\n");
+  }
+}
+
 static void ref_struct(pkb_ctx *c, const pki_entity *e) {
   pkb_buf *b = c->b;
   const char *n = cname(c, e);
@@ -102,6 +115,8 @@ static void ref_struct(pkb_ctx *c, const pki_entity *e) {
     const pki_var *f = e->members[i];
     if (f->type.kind == PKI_CLASS) /* a nested classtype: its proxy */
       pkb_begin(b, "%s_ref ", cname(c, f->type.cls));
+    else if (f->type.kind == PKI_ARRAY) /* a List field: its components */
+      pkb_begin(b, "pkc::array_ref<%s, %d> ", pkb_scalar_ctype(f->type.elem), f->type.length);
     else
       pkb_begin(b, "%s &", pkb_scalar_ctype(f->type.kind));
     pkb_put_ident(b, f->name);
@@ -110,10 +125,8 @@ static void ref_struct(pkb_ctx *c, const pki_entity *e) {
   pkb_nl(b);
   pkb_line(b, "KOKKOS_FORCEINLINE_FUNCTION operator %s() const {", n);
   pkb_line(b, "  %s pkc_v;", n);
-  for (int i = 0; i < e->nmembers; i++) {
-    const char *f = pkb_ident(c->m->arena, e->members[i]->name);
-    pkb_line(b, "  pkc_v.%s = %s;", f, f);
-  }
+  for (int i = 0; i < e->nmembers; i++)
+    copy_field(c, e->members[i], "pkc_v.%s%s = %s%s;");
   pkb_line(b, "  return pkc_v;");
   pkb_line(b, "}");
   /* pkc_v: no field is called so (the pkc_ prefix is pkc's, docs/NAMING.md) */
@@ -122,10 +135,8 @@ static void ref_struct(pkb_ctx *c, const pki_entity *e) {
     pkb_begin(b, "KOKKOS_FORCEINLINE_FUNCTION const %s_ref &operator=(", n);
     pkb_putf(b, from[k], n);
     pkb_put(b, ") const {\n");
-    for (int i = 0; i < e->nmembers; i++) {
-      const char *f = pkb_ident(c->m->arena, e->members[i]->name);
-      pkb_line(b, "  %s = pkc_v.%s;", f, f);
-    }
+    for (int i = 0; i < e->nmembers; i++)
+      copy_field(c, e->members[i], "%s%s = pkc_v.%s%s;");
     pkb_line(b, "  return *this;");
     pkb_line(b, "}");
   }
@@ -148,6 +159,10 @@ static void put_ref_init(pkb_ctx *c, const pki_entity *e, const char *at) {
       pkb_put(c->b, ", ");
     if (f->type.kind == PKI_CLASS)
       put_ref_init(c, f->type.cls, p);
+    else if (f->type.kind == PKI_ARRAY)
+      for (int k = 0; k < f->type.length; k++)
+        pkb_putf(c->b, "%s&%s[%d]%s", k ? ", " : "{{", p, k,
+                 k == f->type.length - 1 ? "}}" : "");
     else
       pkb_put(c->b, p);
   }
@@ -168,8 +183,10 @@ static void soa_struct(pkb_ctx *c, const pki_entity *e) {
       pkb_begin(b, "%s_soa<R> ", cname(c, f->type.cls));
     else
       pkb_begin(b, "pkc::View<typename pkc::ptrs<%s, R>::type, Kokkos::LayoutRight> ",
-                pkb_scalar_ctype(f->type.kind));
+                pkb_scalar_ctype(f->type.kind == PKI_ARRAY ? f->type.elem : f->type.kind));
     pkb_put_ident(b, f->name);
+    if (f->type.kind == PKI_ARRAY) /* a List field: one View per component */
+      pkb_putf(b, "[%d]", f->type.length);
     pkb_put(b, ";\n");
   }
   pkb_nl(b);
@@ -178,8 +195,16 @@ static void soa_struct(pkb_ctx *c, const pki_entity *e) {
   pkb_line(b, "template <class... I>");
   pkb_line(b, "KOKKOS_FORCEINLINE_FUNCTION %s_ref operator()(const I... pkc_i) const {", n);
   pkb_begin(b, "  return {");
-  for (int i = 0; i < e->nmembers; i++)
-    pkb_putf(b, "%s%s(pkc_i...)", i ? ", " : "", pkb_ident(c->m->arena, e->members[i]->name));
+  for (int i = 0; i < e->nmembers; i++) {
+    const pki_var *f = e->members[i];
+    const char *id = pkb_ident(c->m->arena, f->name);
+    pkb_put(b, i ? ", " : "");
+    if (f->type.kind != PKI_ARRAY)
+      pkb_putf(b, "%s(pkc_i...)", id);
+    for (int k = 0; f->type.kind == PKI_ARRAY && k < f->type.length; k++)
+      pkb_putf(b, "%s&%s[%d](pkc_i...)%s", k ? ", " : "{{", id, k,
+               k == f->type.length - 1 ? "}}" : "");
+  }
   pkb_put(b, "};\n");
   pkb_line(b, "}");
   pkb_line(b, "#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)");
@@ -191,8 +216,9 @@ static void soa_struct(pkb_ctx *c, const pki_entity *e) {
   pkb_line(b, "}");
   pkb_line(b, "#endif");
   pkb_line(b, "KOKKOS_INLINE_FUNCTION size_t extent(const int pkc_d) const { "
-              "return %s.extent(pkc_d); }",
-           pkb_ident(c->m->arena, e->members[0]->name));
+              "return %s%s.extent(pkc_d); }",
+           pkb_ident(c->m->arena, e->members[0]->name),
+           e->members[0]->type.kind == PKI_ARRAY ? "[0]" : "");
   b->indent--;
   pkb_line(b, "};");
   pkb_nl(b);
@@ -213,6 +239,10 @@ static int each_leaf(pkb_ctx *c, const pki_entity *e, const char *path, const ch
     const char *nm = name ? pki_sprintf(c->m->arena, "%s.%s", name, f->name) : f->name;
     if (f->type.kind == PKI_CLASS)
       k = each_leaf(c, f->type.cls, p, nm, k, fn, data);
+    else if (f->type.kind == PKI_ARRAY) /* a List field: one leaf per component */
+      for (int j = 0; j < f->type.length; j++)
+        fn(c, pki_sprintf(c->m->arena, "%s[%d]", p, j), pki_sprintf(c->m->arena, "%s[%d]", nm, j),
+           f, k++, data);
     else
       fn(c, p, nm, f, k++, data);
   }
@@ -228,7 +258,7 @@ static int nleaves(pkb_ctx *c, const pki_entity *e) {
 
 static void field_row(pkb_ctx *c, const char *path, const char *name, const pki_var *f, int k,
                       const void *data) {
-  const char *ct = pkb_scalar_ctype(f->type.kind);
+  const char *ct = pkb_scalar_ctype(f->type.kind == PKI_ARRAY ? f->type.elem : f->type.kind);
   pkb_begin(c->b, "      {");
   pkb_put_cstr(c->b, name);
   pkb_putf(c->b, ", offsetof(%s, %s), pkc::dtype<%s>::c, pkc::dtype<%s>::b},\n",
@@ -358,9 +388,10 @@ void pkb_put_fparam(pkb_ctx *c, const pki_func *f, const pki_var *v) {
 
 static bool writes_member(const pki_block *b, int depth);
 
-/* e is self's member or a field of it, at any depth (self.pos, self.pos.x). */
+/* e is self's member or a field or List element of it, at any depth
+ * (self.pos, self.pos.x, self.v[d]). */
 static bool member_place(const pki_expr *e) {
-  while (e && e->kind == PKI_E_FIELD && e->nargs > 0)
+  while (e && (e->kind == PKI_E_FIELD || e->kind == PKI_E_INDEX) && e->nargs > 0)
     e = e->args[0];
   return e && e->kind == PKI_E_VAR && e->var && e->var->kind == PKI_VAR_MEMBER;
 }
@@ -373,7 +404,7 @@ typedef struct member_scan {
 static void member_write(pki_visitor *v, const pki_stmt *s) {
   const pki_expr *t = s->target;
   if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && t &&
-      ((t->kind == PKI_E_VAR && t->var->kind == PKI_VAR_MEMBER) || t->kind == PKI_E_FIELD))
+      (member_place(t) || t->kind == PKI_E_FIELD))
     ((member_scan *)v->data)->hit = true;
 }
 

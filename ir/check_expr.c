@@ -300,8 +300,10 @@ static void ck_index(pki_ck *c, pki_expr *e, unsigned access) {
   const pki_expr *v = e->args[0];
   const char *name = v->kind == PKI_E_VAR && v->var ? v->var->name : "?";
   int n = e->nargs - 1;
-  if (t.kind == PKI_ARRAY && v->kind == PKI_E_VAR && v->var && v->var->kind == PKI_VAR_MEMBER) {
-    /* members cross the C ABI as scalars and Views only */
+  if (t.kind == PKI_ARRAY && v->kind == PKI_E_VAR && v->var && v->var->kind == PKI_VAR_MEMBER &&
+      !(c->f && c->f->owner && c->f->owner->kind == PKI_ENT_CLASSTYPE)) {
+    /* members cross the C ABI as scalars and Views only (a classtype's List
+     * fields are C arrays of its struct) */
     pki_error(c->d, e->span, "list-member",
               "List data member 'self.%s' cannot be indexed in @pk.main or a kernel (data "
               "members reach C++ as scalars and Views); make it a View "

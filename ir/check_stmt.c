@@ -176,6 +176,10 @@ static void ck_assign(pki_ck *c, pki_stmt *s) {
     return;
   }
   bool ok = pki_ck_target(c, t, PKI_ACCESS_WRITE);
+  if (ok && t->type.kind == PKI_ARRAY && s->value && s->value->kind == PKI_E_LIST) {
+    pki_ck_list(c, s->value, t->type); /* a classtype's List field in its __init__ */
+    return;
+  }
   s->value = pki_ck_expr(c, s->value);
   if (ok)
     s->value = store_to(c, s->value, t->type, s->span, t);

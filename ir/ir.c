@@ -239,7 +239,7 @@ bool pki_is_class_view(pki_type t) { return t.kind == PKI_VIEW && t.elem == PKI_
 static const pki_var *bad_field(const pki_entity *cls, int depth, const pki_entity **owner) {
   for (int i = 0; i < cls->nmembers; i++) {
     pki_type ft = cls->members[i]->type;
-    if (pki_is_numeric(ft.kind))
+    if (pki_is_numeric(ft.kind) || (ft.kind == PKI_ARRAY && ft.rank == 0 && ft.length > 0))
       continue;
     if (ft.kind == PKI_CLASS && ft.cls && ft.cls->nmembers && depth < PKI_MAX_CLASS_NESTING) {
       const pki_var *v = bad_field(ft.cls, depth + 1, owner);
@@ -264,8 +264,8 @@ const char *pki_class_view_field_error(pki_arena *a, const pki_entity *cls) {
                        "'self.%s'%s is %s one level deeper; flatten the innermost classtype's "
                        "fields into '%s'", cls->name, PKI_MAX_CLASS_NESTING, v->name, of,
                        v->type.cls->name, owner->name);
-  return pki_sprintf(a, "a View of classtype '%s' holds fields of scalar and classtype types "
-                     "only, but field 'self.%s'%s is %s; store that field's values in a View "
+  return pki_sprintf(a, "a View of classtype '%s' holds fields of scalar, fixed-size List "
+                     "and classtype types only, but field 'self.%s'%s is %s; store that field's values in a View "
                      "of their own", cls->name, v->name, of, pki_type_str(a, v->type));
 }
 

@@ -164,6 +164,8 @@ bool pki_type_eq(pki_type a, pki_type b);
 bool pki_is_class_view(pki_type t);
 /* Depth of classtype fields nested in a View's element type (Body.pos.x: 2). */
 #define PKI_MAX_CLASS_NESTING 4
+/* Elements of a fixed-size List field of a classtype (self.v: List[float] = [...]). */
+#define PKI_MAX_ARRAY_FIELD 64
 /* Why a View cannot hold values of classtype cls (a field of it, or of a
  * classtype nested in it, is neither a scalar nor a classtype; a nesting
  * deeper than PKI_MAX_CLASS_NESTING), a message saying what to do; NULL if

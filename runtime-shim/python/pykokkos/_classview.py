@@ -26,6 +26,7 @@ def is_classtype(obj):
 
 
 MAX_NESTING = 4   # as pkc: PKI_MAX_CLASS_NESTING
+MAX_ARRAY_FIELD = 64   # as pkc: PKI_MAX_ARRAY_FIELD
 
 
 def _annotation_dtype(cls, node, where, depth):
@@ -57,6 +58,25 @@ def _annotation_dtype(cls, node, where, depth):
                         f"{text}; Views of classtypes hold scalar fields (int, float, "
                         "bool, pk.int32, pk.float32, ...) and classtype fields only")
     return np.dtype(dt.np_dtype)
+
+
+def _is_list(node):
+    """node is List[T] or typing.List[T]."""
+    return isinstance(node, ast.Subscript) and ast.unparse(node.value).rsplit(".", 1)[-1] == "List"
+
+
+def _list_dtype(cls, ann, val, where, depth):
+    """A List field `self.v: List[float] = [x, y, z]`: a numpy subarray dtype
+    of the literal's length (as pkc: a C array `double v[3]`)."""
+    if not isinstance(val, ast.List) or not 1 <= len(val.elts) <= MAX_ARRAY_FIELD:
+        raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: List field '{where}' "
+                               f"needs a list literal of 1 to {MAX_ARRAY_FIELD} elements "
+                               f"(self.{where}: List[float] = [x, y, z])")
+    elem = _annotation_dtype(cls, ann.slice, where, depth)
+    if elem.names is not None or _is_list(ann.slice):
+        raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: List field '{where}' "
+                               "holds a scalar type only (List[float], List[pk.int32], ...)")
+    return numpy().dtype((elem, (len(val.elts),)))
 
 
 def class_fields(cls, depth=1):
@@ -93,7 +113,10 @@ def class_fields(cls, depth=1):
                 raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: annotate field "
                                 f"'self.{tgt.attr}' (self.{tgt.attr}: float = ...)")
             seen.add(tgt.attr)
-            fields.append((tgt.attr, _annotation_dtype(cls, ann, tgt.attr, depth)))
+            if _is_list(ann):
+                fields.append((tgt.attr, _list_dtype(cls, ann, val, tgt.attr, depth)))
+            else:
+                fields.append((tgt.attr, _annotation_dtype(cls, ann, tgt.attr, depth)))
     if not fields:
         raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: it has no fields")
     cls._pk_fields = fields
@@ -116,6 +139,8 @@ def leaf_fields(cls):
             sub = dt.fields[name][0]
             if sub.names is not None:
                 walk(sub, prefix + name + ".")
+            elif sub.subdtype is not None:       # a List field: one leaf per component
+                out.extend((f"{prefix}{name}[{k}]", sub.base) for k in range(sub.shape[0]))
             else:
                 out.append((prefix + name, sub))
     walk(struct_dtype(cls), "")
@@ -123,10 +148,23 @@ def leaf_fields(cls):
 
 
 def _aos_leaf(a, path):
-    """Field path ("pos.x") of structured array a: a view of a's memory."""
+    """Field path ("pos.x", "v[1]", "v") of structured array a: a view of a's memory."""
     for part in path.split("."):
-        a = a[part]
+        name, _, k = part.partition("[")
+        a = a[name]
+        if k:
+            a = a[..., int(k[:-1])]
     return a
+
+
+def _list_fields(cls):
+    """{path: length} of the List fields of cls ("v", "pos.w"), nested ones included."""
+    out = {}
+    for path, _ in leaf_fields(cls):
+        if path.endswith("]"):
+            head, _, k = path.rpartition("[")
+            out[head] = max(out.get(head, 0), int(k[:-1]) + 1)
+    return out
 
 
 class FieldGroup:
@@ -167,8 +205,8 @@ class ClassView:
     `p.shape`, `p.extent(k)`, `p.fields`, printing. Kernels take it as a
     View1D..View3D of the classtype, built for both layouts."""
 
-    __slots__ = ("_cls", "_fields", "layout", "_a", "_cols", "_cv", "_keep", "_dev", "_hv",
-                 "_dv", "__weakref__")
+    __slots__ = ("_cls", "_fields", "layout", "_a", "_cols", "_arrays", "_cv", "_keep", "_dev",
+                 "_hv", "_dv", "__weakref__")
 
     def __init__(self, shape, cls, layout=None):
         from ._view import _shape_tuple
@@ -190,19 +228,30 @@ class ClassView:
         object.__setattr__(self, "_dev", None)   # GPU backends: (DeviceMem per buffer, cv)
         object.__setattr__(self, "_hv", True)    # the host arrays hold the current values
         object.__setattr__(self, "_dv", False)   # the device copy holds them
+        lists = _list_fields(cls)
         if layout is T.Layout.AoS:
             a = _zeros(shp, struct_dtype(cls))
             cols = {n: _aos_leaf(a, n) for n, _ in self._fields}
+            arrays = {n: _aos_leaf(a, n) for n in lists}       # (shape..., length), strided
         else:
             a = None
-            cols = {n: _zeros(shp, dt) for n, dt in self._fields}
+            # a List field of length L: one (L, shape...) array, component k contiguous
+            whole = {n: _zeros((ln,) + shp, dict(self._fields)[f"{n}[0]"])
+                     for n, ln in lists.items()}
+            cols = {}
+            for n, dt in self._fields:
+                head, _, k = n.rpartition("[")
+                cols[n] = whole[head][int(k[:-1])] if n.endswith("]") else _zeros(shp, dt)
+            arrays = {n: numpy().moveaxis(w, 0, -1) for n, w in whole.items()}
         object.__setattr__(self, "_a", a)
         object.__setattr__(self, "_cols", cols)
+        object.__setattr__(self, "_arrays", arrays)
 
     # -- fields --
     def __getattr__(self, name):
         cols = object.__getattribute__(self, "_cols")
-        if name in cols or any(k.startswith(name + ".") for k in cols):
+        if (name in cols or name in object.__getattribute__(self, "_arrays") or
+                any(k.startswith(name + ".") for k in cols)):
             return self._member(name)
         raise AttributeError(f"View of classtype {self._cls.__name__} has no field or "
                              f"attribute '{name}'")
@@ -215,16 +264,17 @@ class ClassView:
         out = []
         for n, _ in self._fields:
             if n.startswith(prefix):
-                head = n[len(prefix):].split(".", 1)[0]
+                head = n[len(prefix):].split(".", 1)[0].split("[", 1)[0]
                 if head not in out:
                     out.append(head)
         return tuple(out)
 
     def _member(self, path):
-        """Field path as a View (a scalar field) or a FieldGroup (a classtype field)."""
-        if path in self._cols:
+        """Field path as a View (a scalar field; a List field: of shape (..., length))
+        or a FieldGroup (a classtype field)."""
+        if path in self._cols or path in self._arrays:
             self._host(True)
-            return _field_view(self._cols[path])
+            return _field_view(self._cols[path] if path in self._cols else self._arrays[path])
         if any(k.startswith(path + ".") for k in self._cols):
             return FieldGroup(self, path)
         raise AttributeError(f"View of classtype {self._cls.__name__} has no field '{path}'")
@@ -232,9 +282,9 @@ class ClassView:
     def _assign(self, path, value):
         """p.x = value (a scalar field); p.pos = structured values or a FieldGroup
         of the same classtype (a classtype field)."""
-        if path in self._cols:
+        if path in self._cols or path in self._arrays:
             self._host(True)
-            self._cols[path][...] = value
+            (self._cols[path] if path in self._cols else self._arrays[path])[...] = value
             return
         under = [n for n, _ in self._fields if n.startswith(path + ".")]
         if not under:
