@@ -298,7 +298,8 @@ static void ck_index(pki_ck *c, pki_expr *e, unsigned access) {
     return;
   pki_type t = e->args[0]->type;
   const pki_expr *v = e->args[0];
-  const char *name = v->kind == PKI_E_VAR && v->var ? v->var->name : "?";
+  const char *name = v->kind == PKI_E_VAR && v->var ? v->var->name
+                     : v->kind == PKI_E_FIELD && v->str ? v->str : "?";
   int n = e->nargs - 1;
   if (t.kind == PKI_ARRAY && v->kind == PKI_E_VAR && v->var && v->var->kind == PKI_VAR_MEMBER &&
       !(c->f && c->f->owner && c->f->owner->kind == PKI_ENT_CLASSTYPE)) {

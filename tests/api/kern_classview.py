@@ -1,5 +1,7 @@
 """Kernels over Views of a @pk.classtype, for test_classview.py (built on
 first use)."""
+from typing import List
+
 import pykokkos as pk
 
 
@@ -50,3 +52,19 @@ class Body:
 def lift(i: int, b: pk.View1D[Body], dz: float):
     b[i].pos.z += dz * b[i].m
     b[i].id += 1
+
+
+@pk.classtype
+class Tracer:
+    def __init__(self, x: float):
+        self.id: pk.int32 = 0
+        self.v: List[float] = [x, 0.0, 0.0]
+        self.pos: Vec3 = Vec3(x, 0.0, 0.0)
+        self.w: List[pk.float32] = [1.0, 1.0]
+
+
+@pk.workunit
+def spin(i: int, t: pk.View1D[Tracer]):
+    for d in range(3):
+        t[i].v[d] += 1.0 * d * t[i].w[1]
+    t[i].id = 3

@@ -244,5 +244,47 @@ class NestedClasstype(unittest.TestCase):
                 pk.parallel_for(4, K.lift, b=filled(lay, 4), dz=0.5)
 
 
+class ListFields(unittest.TestCase):
+    """Tracer.v is a List[float] of 3, Tracer.w a List[pk.float32] of 2: p.v
+    a zero-copy View of shape (n, 3), the AoS dtype a numpy subarray field."""
+
+    def test_aos_dtype_has_subarrays(self):
+        a = np.asarray(pk.View([2], K.Tracer, layout=pk.AoS))
+        self.assertEqual(a.dtype.names, ("id", "v", "pos", "w"))
+        self.assertEqual(a.dtype["v"].shape, (3,))
+        self.assertEqual(a.dtype["w"], np.dtype((np.float32, (2,))))
+        # int32 id, double v[3] at 8, Vec3 at 32, float w[2] at 56: 64 bytes
+        self.assertEqual([a.dtype.fields[f][1] for f in a.dtype.names], [0, 8, 32, 56])
+        self.assertEqual(a.dtype.itemsize, 64)
+
+    def test_list_field_view_shape_strides_and_memory(self):
+        for lay in (pk.AoS, pk.SoA):
+            t = pk.View([5], K.Tracer, layout=lay)
+            self.assertEqual(t.fields, ("id", "v", "pos", "w"))
+            v = np.asarray(t.v)
+            self.assertEqual(v.shape, (5, 3))
+            self.assertEqual(v.dtype, np.float64)
+            # AoS: (struct, 8); SoA: each component contiguous, (8, 8 * n)
+            self.assertEqual(v.strides, (64, 8) if lay is pk.AoS else (8, 40))
+            t.v = np.arange(15.0).reshape(5, 3)
+            t.v[1, 2] = -1.0
+            np.testing.assert_array_equal(np.asarray(t.v)[:, 0], [0, 3, 6, 9, 12])
+            self.assertEqual(np.asarray(t)["v"][1, 2], -1.0)
+            self.assertEqual(np.asarray(t.w).shape, (5, 2))
+
+    def test_kernel_to_layout_and_printing(self):
+        for lay, other in ((pk.AoS, pk.SoA), (pk.SoA, pk.AoS)):
+            t = pk.View([4], K.Tracer, layout=lay)
+            t.v = np.arange(12.0).reshape(4, 3)
+            t.w = 2.0
+            pk.parallel_for(4, K.spin, t=t)
+            want = np.arange(12.0).reshape(4, 3) + 2.0 * np.arange(3)
+            np.testing.assert_array_equal(np.asarray(t.v), want)
+            np.testing.assert_array_equal(np.asarray(t.id), np.full(4, 3))
+            q = pk.to_layout(t, other)
+            np.testing.assert_array_equal(np.asarray(q.v), want)
+            self.assertIn("(3, [ 0.,  3.,  6.], (0., 0., 0.), [2., 2.])", str(t))
+
+
 if __name__ == "__main__":
     unittest.main()
