@@ -271,6 +271,9 @@ class ListFields(unittest.TestCase):
             np.testing.assert_array_equal(np.asarray(t.v)[:, 0], [0, 3, 6, 9, 12])
             self.assertEqual(np.asarray(t)["v"][1, 2], -1.0)
             self.assertEqual(np.asarray(t.w).shape, (5, 2))
+            d = np.from_dlpack(t.v)                       # DLPack: the same strides
+            self.assertEqual((d.shape, d.strides), (v.shape, v.strides))
+            self.assertTrue(np.shares_memory(d, v))
 
     def test_kernel_to_layout_and_printing(self):
         for lay, other in ((pk.AoS, pk.SoA), (pk.SoA, pk.AoS)):
