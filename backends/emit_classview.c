@@ -3,7 +3,11 @@
  * per classtype C that some kernel takes a View of, C_aos (a Kokkos View of
  * the struct), C_ref (element i of an SoA View: the fields as references, with
  * C's methods) and C_soa (one View per field; operator() gives a C_ref), and
- * bind_class_view for both. Kernels taking such a View are functor templates
+ * bind_class_view for both. A classtype field nests (C_ref holds its
+ * proxy, C_soa its accessor); a List field is a C array of the struct and,
+ * for SoA, one View per component behind pkc::array_ref. Kernels taking such
+ * a View receive its scalar fields depth first ("pos.x", "v[0]"), the field
+ * table's order. Kernels taking such a View are functor templates
  * instantiated per layout; the C entry point picks the instantiation from the
  * argument's layout (no layout dispatch inside kernels). Also the methods of
  * classtypes and the parameters of functions that take classtype values.

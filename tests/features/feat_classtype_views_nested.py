@@ -2,7 +2,7 @@
 Body.pos is a Vec. On both layouts (AoS: the struct nests; SoA: one View per
 leaf field, the element proxy holding a nested Vec proxy): p[i].pos.x += ...,
 v: Vec = p[i].pos, p[i].pos = v, a method of Vec on p[i].pos (reading and
-writing self), a @pk.function taking p[i].pos by reference, q: Body = p[i],
+writing self), @pk.functions taking p[i].pos by reference and by value, q: Body = p[i],
 p[i] = q, methods and functions changing an element through a method of its
 classtype field (self.vel.scale(...): by reference), two levels of nesting
 (Cell.body.pos.x). Checked against numpy."""
@@ -60,6 +60,11 @@ def shift(v: Vec, d: float):
 
 
 @pk.function
+def dot(a: Vec, b: Vec) -> float:   # by value: a proxy converts to a Vec
+    return a.x * b.x + a.y * b.y + a.z * b.z
+
+
+@pk.function
 def stretch(b: Body):
     b.pos.scale(3.0)   # changes b: passed by reference
 
@@ -83,7 +88,7 @@ def push(i: int, p: pk.View1D[Body], dt: float):
 
 @pk.workunit
 def methods(i: int, p: pk.View1D[Body], out: pk.View1D[pk.double]):
-    out[i] = p[i].pos.norm2() + p[i].kinetic()
+    out[i] = p[i].pos.norm2() + p[i].kinetic() + dot(p[i].pos, p[i].vel)
     p[i].vel.scale(2.0)
     shift(p[i].pos, 1.5)
 
@@ -143,7 +148,8 @@ def main():
         out = pk.View([n], pk.double)
         pk.parallel_for(n, methods, p=p, out=out)
         check(f"{name} norm2 + kinetic", out,
-              x0**2 + y0**2 + z0**2 + 0.5 * m0 * (vx0**2 + vy0**2 + vz0**2))
+              x0**2 + y0**2 + z0**2 + 0.5 * m0 * (vx0**2 + vy0**2 + vz0**2) +
+              x0 * vx0 + y0 * vy0 + z0 * vz0)
         check(f"{name} scale vel.x", p.vel.x, 2.0 * vx0)
         check(f"{name} scale vel.z", p.vel.z, 2.0 * vz0)
         check(f"{name} shift by reference", p.pos.y, y0 + 1.5)
