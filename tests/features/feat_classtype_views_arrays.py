@@ -4,7 +4,7 @@ array member `double v[3]`; SoA: one View per component. In kernels, on both
 layouts: p[i].v[d] read, assigned and updated (+=) with constant and run-time
 d, methods reading and writing self.v[d], q: Cell = p[i] and p[i] = q (the
 arrays copied), a List field of a nested classtype (p[i].body.f[d]), a List
-of pk.int32, a local classtype value's List field. Checked against numpy."""
+of pk.int32, a rank-2 View, a local classtype value's List field. Checked against numpy."""
 import sys
 from typing import List
 
@@ -66,6 +66,14 @@ def copies(i: int, p: pk.View1D[Cell], q: pk.View1D[Cell]):
 
 
 @pk.workunit
+def grid(i: int, g: pk.View2D[Cell]):
+    for j in range(g.extent(1)):
+        for d in range(3):
+            g[i, j].v[d] += 10.0 * i + j + 0.5 * d
+        g[i, j].body.f[1] = g[i, j].v[2]
+
+
+@pk.workunit
 def local(i: int, out: pk.View1D[pk.double]):
     c: Cell = Cell(1.0 * i)
     c.kick(2, 3.0)
@@ -114,6 +122,11 @@ def main():
                   np.stack([v1[:, 0], v1[:, 1]], axis=1)[::-1])
             check(f"{w} copied id", q.id, (np.arange(n) + 10)[::-1])
             check(f"{w} source unchanged", p.v, v1)
+        g = pk.View([3, 2], Cell, layout=lay)
+        pk.parallel_for(3, grid, g=g)
+        gi, gj, gd = np.meshgrid(np.arange(3), np.arange(2), np.arange(3), indexing="ij")
+        check(f"{name} rank 2 v (shape (3, 2, 3))", g.v, 10.0 * gi + gj + 0.5 * gd)
+        check(f"{name} rank 2 body.f", g.body.f[:, :, 1], (10.0 * gi + gj + 1.0)[:, :, 0])
     out = pk.View([n], pk.double)
     pk.parallel_for(n, local, out=out)
     check("local value", out, np.arange(n) ** 2 + 9.0 - 1.0)
