@@ -72,8 +72,8 @@ def _list_dtype(cls, ann, val, where, depth):
         raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: List field '{where}' "
                                f"needs a list literal of 1 to {MAX_ARRAY_FIELD} elements "
                                f"(self.{where}: List[float] = [x, y, z])")
-    elem = _annotation_dtype(cls, ann.slice, where, depth)
-    if elem.names is not None or _is_list(ann.slice):
+    elem = None if _is_list(ann.slice) else _annotation_dtype(cls, ann.slice, where, depth)
+    if elem is None or elem.names is not None:
         raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: List field '{where}' "
                                "holds a scalar type only (List[float], List[pk.int32], ...)")
     return numpy().dtype((elem, (len(val.elts),)))
