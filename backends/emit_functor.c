@@ -13,6 +13,8 @@ static void put_param(pkb_buf *b, const pki_var *v) {
   pkb_put_type(b, v->type);
   pkb_put(b, " ");
   pkb_put_ident(b, v->name);
+  if (v->type.kind == PKI_ARRAY) /* a classtype's List field: double v[3] */
+    pkb_putf(b, "[%d]", v->type.length);
 }
 
 /* "KOKKOS_INLINE_FUNCTION double f(double x)" (+ " const" for members). */

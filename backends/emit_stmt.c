@@ -509,6 +509,17 @@ void pkb_emit_stmt(pkb_ctx *c, const pki_stmt *s) {
     }
     if (dead_store(c, s))
       break; /* a local nothing reads (nvcc: "set but never used") */
+    if (s->target && s->target->type.kind == PKI_ARRAY && s->value &&
+        s->value->kind == PKI_E_LIST) { /* a C array from a list literal: element-wise */
+      for (int k = 0; k < s->value->nargs; k++) {
+        pkb_begin(c->b, "%s", "");
+        expr(c, s->target);
+        pkb_putf(c->b, "[%d] = ", k);
+        value(c, s->value->args[k]);
+        pkb_put(c->b, ";\n");
+      }
+      break;
+    }
     pkb_begin(c->b, "%s", "");
     expr(c, s->target);
     pkb_put(c->b, " = ");

@@ -645,6 +645,15 @@ inline bool bind_view(V &v, const void *arg, const char *kernel, const char *nam
 // module defines, per classtype C used so, C_aos (a View of C) and C_soa (one
 // View per field) and bind_class_view for both, on the helpers below.
 
+// A List field of an SoA View's element (self.v: List[float] = [x, y, z]):
+// component d lives in the field's View d, at element i; p[i].v[d] reads and
+// writes it as the struct's `double v[3]` does for AoS.
+template <class T, int N>
+struct array_ref {
+  T *at[N];
+  KOKKOS_FORCEINLINE_FUNCTION T &operator[](const int d) const { return *at[d]; }
+};
+
 // T with R stars (ptrs<double, 2>::type is double **): the data type of a
 // rank-R View, for the module's C_aos<R> and C_soa<R>.
 template <class T, int R>

@@ -37,6 +37,30 @@ static bool value_type(pkf_ctx *c, pki_func *ctor, TSNode v, pki_type *out) {
   return true;
 }
 
+/* A fixed-size List field, self.v: List[float] = [vx, vy, vz]: its length
+ * from the list literal (*t gets it); false (reported) if it has none. */
+static bool array_field(pkf_ctx *c, const pki_entity *e, const char *nm, TSNode left,
+                        TSNode right, pki_type *t) {
+  if (t->rank != 0) {
+    pki_error(c->d, pkf_span(left), "classtype-field",
+              "field 'self.%s' of classtype '%s' is a List of Lists; classtype fields may be "
+              "Lists of scalars only (flatten it: self.%s: List[float] = [a, b, c, d])",
+              nm, e->name, nm);
+    return false;
+  }
+  uint32_t n = ts_node_is_null(right) || !pkf_type_is(c, right, PKF_N_LIST)
+                   ? 0 : ts_node_named_child_count(right);
+  if (n == 0 || n > PKI_MAX_ARRAY_FIELD) {
+    pki_error(c->d, pkf_span(ts_node_is_null(right) ? left : right), "classtype-field",
+              "List field 'self.%s' of classtype '%s' needs a list literal of 1 to %d "
+              "elements, which fixes its length (self.%s: List[float] = [x, y, z])",
+              nm, e->name, PKI_MAX_ARRAY_FIELD, nm);
+    return false;
+  }
+  t->length = (int)n;
+  return true;
+}
+
 void pkf_classtype_fields(pkf_ctx *c, pki_entity *e, TSNode init) {
   pki_func *ctor = ctor_of(e);
   pkf_nodes st = pkf_children(c, pkf_field(c, init, PKF_F_BODY));
@@ -68,10 +92,13 @@ void pkf_classtype_fields(pkf_ctx *c, pki_entity *e, TSNode init) {
                 "it, e.g. 'self.%s: float = ...'", nm, e->name, nm);
       continue;
     }
-    if (!pki_is_numeric(t.kind) && t.kind != PKI_CLASS) {
+    if (t.kind == PKI_ARRAY && !array_field(c, e, nm, left, right, &t))
+      continue;
+    if (!pki_is_numeric(t.kind) && t.kind != PKI_CLASS && t.kind != PKI_ARRAY) {
       pki_error(c->d, pkf_span(ts_node_is_null(ann) ? left : ann), "classtype-field",
                 "field 'self.%s' of classtype '%s' has type %s; classtype fields must be "
-                "scalars or classtypes", nm, e->name, pki_type_str(c->m->arena, t));
+                "scalars, fixed-size Lists of scalars or classtypes", nm, e->name,
+                pki_type_str(c->m->arena, t));
       continue;
     }
     pki_var *v =

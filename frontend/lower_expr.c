@@ -222,7 +222,12 @@ static pki_expr *view_base(pkf_ctx *c, TSNode n) {
     return name_expr(c, n);
   if (pkf_is_self_attr(c, n))
     return attribute_expr(c, n);
-  return unsupported(c, n, "only Views named by a variable or 'self.x' can be indexed");
+  pki_expr *r; /* a classtype's List field: p[i].v, q.v, self.pos.v */
+  if (pkf_type_is(c, n, PKF_N_ATTRIBUTE) && pkf_ent_attr(c, n, &r) && r &&
+      r->type.kind == PKI_ARRAY)
+    return r;
+  return unsupported(c, n, "only Views named by a variable or 'self.x' (and List fields of "
+                           "classtypes) can be indexed");
 }
 
 pki_expr *pkf_subscript(pkf_ctx *c, TSNode n) {

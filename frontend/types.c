@@ -189,15 +189,9 @@ static bool class_view_type(pkf_ctx *c, TSNode n, TSNode arg, pki_type elem, int
               "flatten the other indices", elem.cls->name, elem.cls->name);
     return false;
   }
-  for (int i = 0; i < elem.cls->nmembers; i++) {
-    pki_type ft = elem.cls->members[i]->type;
-    if (ft.kind == PKI_BOOL || pki_is_int(ft.kind) || pki_is_float(ft.kind))
-      continue;
-    pki_error(c->d, pkf_span(arg), "class-view",
-              "a View of classtype '%s' holds scalar fields only, but field 'self.%s' is %s; "
-              "store that field's values in a View of their own",
-              elem.cls->name, elem.cls->members[i]->name,
-              pki_type_str(c->m->arena, ft));
+  const char *why = pki_class_view_field_error(c->m->arena, elem.cls);
+  if (why) {
+    pki_error(c->d, pkf_span(arg), "class-view", "%s", why);
     return false;
   }
   if (!elem.cls->nmembers) {

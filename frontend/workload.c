@@ -434,7 +434,14 @@ static bool ctor_field_decl(pkf_ctx *c, TSNode a, pki_block *out) {
   if (ts_node_is_null(right))
     return true;
   pki_expr *t = NULL, *v;
-  if (!pkf_ent_target(c, left, &t) || !t || !(v = pkf_expr(c, right)))
+  if (!pkf_ent_target(c, left, &t) || !t)
+    return true;
+  pki_type ft = t->kind == PKI_E_VAR && t->var ? t->var->type : t->type;
+  if (ft.kind == PKI_ARRAY && pkf_type_is(c, right, PKF_N_LIST))
+    v = pkf_list_literal(c, right, ft.elem); /* self.v: List[float] = [x, y, z] */
+  else
+    v = pkf_expr(c, right);
+  if (!v)
     return true;
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_ASSIGN, pkf_span(a));
   s->target = t;

@@ -656,17 +656,9 @@ void pki_ck_class_views(pki_ck *c, pki_entity *e) {
       pki_var *p = f->params[k];
       if (!pki_is_class_view(p->type))
         continue;
-      for (int m = 0; m < p->type.cls->nmembers; m++) { /* inferred: no annotation checked it */
-        pki_kind fk = p->type.cls->members[m]->type.kind;
-        if (fk != PKI_BOOL && !pki_is_int(fk) && !pki_is_float(fk)) {
-          pki_error(c->d, p->span, "class-view",
-                    "a View of classtype '%s' holds scalar fields only, but field 'self.%s' "
-                    "is %s; store that field's values in a View of their own", p->type.cls->name,
-                    p->type.cls->members[m]->name,
-                    pki_type_str(c->m->arena, p->type.cls->members[m]->type));
-          break;
-        }
-      }
+      const char *why = pki_class_view_field_error(c->m->arena, p->type.cls);
+      if (why) /* inferred: no annotation checked it */
+        pki_error(c->d, p->span, "class-view", "%s", why);
       if (!f->is_workunit || e->kind != PKI_ENT_WORKUNIT)
         pki_error(c->d, p->span, "class-view",
                   "parameter '%s' of '%s' is a View of classtype '%s', which only a "

@@ -24,6 +24,14 @@ const char *pki_ck_op_sym(pki_op op) {
   return (unsigned)op < PKI_OP_COUNT && s[op] ? s[op] : "?";
 }
 
+/* e is a field of an element of a View of classtypes, at any depth
+ * (p[i].pos, p[i].body.pos): a place a function may change. */
+static bool class_elem_field(const pki_expr *e) {
+  while (e && e->kind == PKI_E_FIELD && e->nargs > 0)
+    e = e->args[0];
+  return pki_ck_class_elem(e);
+}
+
 bool pki_ck_class_elem(const pki_expr *e) {
   return e && e->kind == PKI_E_INDEX && e->nargs > 0 && e->args[0] &&
          e->args[0]->kind == PKI_E_VAR && e->args[0]->var &&
@@ -290,10 +298,13 @@ static void ck_index(pki_ck *c, pki_expr *e, unsigned access) {
     return;
   pki_type t = e->args[0]->type;
   const pki_expr *v = e->args[0];
-  const char *name = v->kind == PKI_E_VAR && v->var ? v->var->name : "?";
+  const char *name = v->kind == PKI_E_VAR && v->var ? v->var->name
+                     : v->kind == PKI_E_FIELD && v->str ? v->str : "?";
   int n = e->nargs - 1;
-  if (t.kind == PKI_ARRAY && v->kind == PKI_E_VAR && v->var && v->var->kind == PKI_VAR_MEMBER) {
-    /* members cross the C ABI as scalars and Views only */
+  if (t.kind == PKI_ARRAY && v->kind == PKI_E_VAR && v->var && v->var->kind == PKI_VAR_MEMBER &&
+      !(c->f && c->f->owner && c->f->owner->kind == PKI_ENT_CLASSTYPE)) {
+    /* members cross the C ABI as scalars and Views only (a classtype's List
+     * fields are C arrays of its struct) */
     pki_error(c->d, e->span, "list-member",
               "List data member 'self.%s' cannot be indexed in @pk.main or a kernel (data "
               "members reach C++ as scalars and Views); make it a View "
@@ -491,7 +502,7 @@ static pki_expr *ck_arg(pki_ck *c, pki_expr *a, pki_var *p, pki_func *g) {
   const char *place = pki_sprintf(c->m->arena, "to %s parameter '%s' of '%s'",
                                   tstr(c, p->type), p->name, g->name);
   if (p->type.kind == PKI_CLASS && a->kind != PKI_E_VAR && !pki_ck_class_elem(a) &&
-      pki_param_written(g, p)) {
+      !class_elem_field(a) && pki_param_written(g, p)) {
     pki_error(c->d, a->span, "classtype-by-reference",
               "'%s' changes its parameter '%s', which is passed by reference as Python "
               "passes objects; pass a variable (store this value in a local first)",

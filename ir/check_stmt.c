@@ -37,8 +37,11 @@ static pki_expr *store_to(pki_ck *c, pki_expr *e, pki_type to, pki_span at,
                           const pki_expr *target) {
   if (to.kind == PKI_ARRAY && e && e->type.kind == PKI_ARRAY && e->kind != PKI_E_LIST) {
     /* Python would make both names one list; C++ arrays cannot be assigned */
-    const char *from = e->kind == PKI_E_VAR && e->var ? e->var->name : "xs";
-    const char *into = target && target->kind == PKI_E_VAR && target->var ? target->var->name : "ys";
+    const char *from = e->kind == PKI_E_VAR && e->var ? e->var->name
+                       : e->kind == PKI_E_FIELD && e->str ? e->str : "xs";
+    const char *into = target && target->kind == PKI_E_VAR && target->var ? target->var->name
+                       : target && target->kind == PKI_E_FIELD && target->str ? target->str
+                                                                               : "ys";
     pki_error(c->d, at, "list-assign",
               "assigning List '%s' to '%s' would make them one list in Python, which kernel "
               "Lists (fixed-size arrays) cannot be; copy the elements "
@@ -176,6 +179,10 @@ static void ck_assign(pki_ck *c, pki_stmt *s) {
     return;
   }
   bool ok = pki_ck_target(c, t, PKI_ACCESS_WRITE);
+  if (ok && t->type.kind == PKI_ARRAY && s->value && s->value->kind == PKI_E_LIST) {
+    pki_ck_list(c, s->value, t->type); /* a classtype's List field in its __init__ */
+    return;
+  }
   s->value = pki_ck_expr(c, s->value);
   if (ok)
     s->value = store_to(c, s->value, t->type, s->span, t);

@@ -235,6 +235,40 @@ bool pki_type_eq(pki_type a, pki_type b) {
 
 bool pki_is_class_view(pki_type t) { return t.kind == PKI_VIEW && t.elem == PKI_CLASS; }
 
+/* The first field of cls (at nesting depth) a View cannot hold; *owner its classtype. */
+static const pki_var *bad_field(const pki_entity *cls, int depth, const pki_entity **owner) {
+  for (int i = 0; i < cls->nmembers; i++) {
+    pki_type ft = cls->members[i]->type;
+    if (pki_is_numeric(ft.kind) || (ft.kind == PKI_ARRAY && ft.rank == 0 && ft.length > 0))
+      continue;
+    if (ft.kind == PKI_CLASS && ft.cls && ft.cls->nmembers && depth < PKI_MAX_CLASS_NESTING) {
+      const pki_var *v = bad_field(ft.cls, depth + 1, owner);
+      if (v)
+        return v;
+      continue;
+    }
+    *owner = cls;
+    return cls->members[i];
+  }
+  return NULL;
+}
+
+const char *pki_class_view_field_error(pki_arena *a, const pki_entity *cls) {
+  const pki_entity *owner = cls;
+  const pki_var *v = bad_field(cls, 1, &owner);
+  if (!v)
+    return NULL;
+  const char *of = owner == cls ? "" : pki_sprintf(a, " of nested classtype '%s'", owner->name);
+  if (v->type.kind == PKI_CLASS && v->type.cls && v->type.cls->nmembers)
+    return pki_sprintf(a, "a View of classtype '%s' nests classtypes at most %d deep, but field "
+                       "'self.%s'%s is %s one level deeper; flatten the innermost classtype's "
+                       "fields into '%s'", cls->name, PKI_MAX_CLASS_NESTING, v->name, of,
+                       v->type.cls->name, owner->name);
+  return pki_sprintf(a, "a View of classtype '%s' holds fields of scalar, fixed-size List "
+                     "and classtype types only, but field 'self.%s'%s is %s; store that field's values in a View "
+                     "of their own", cls->name, v->name, of, pki_type_str(a, v->type));
+}
+
 bool pki_is_int(pki_kind k) { return k >= PKI_I8 && k <= PKI_U64; }
 bool pki_is_signed(pki_kind k) { return k >= PKI_I8 && k <= PKI_I64; }
 bool pki_is_float(pki_kind k) { return k == PKI_F32 || k == PKI_F64; }

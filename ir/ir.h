@@ -162,6 +162,15 @@ bool pki_type_eq(pki_type a, pki_type b);
 #define PKI_MAX_CLASS_VIEWS 3
 /* t is a View whose elements are @pk.classtype values (t.cls). */
 bool pki_is_class_view(pki_type t);
+/* Depth of classtype fields nested in a View's element type (Body.pos.x: 2). */
+#define PKI_MAX_CLASS_NESTING 4
+/* Elements of a fixed-size List field of a classtype (self.v: List[float] = [...]). */
+#define PKI_MAX_ARRAY_FIELD 64
+/* Why a View cannot hold values of classtype cls (a field of it, or of a
+ * classtype nested in it, is neither a scalar nor a classtype; a nesting
+ * deeper than PKI_MAX_CLASS_NESTING), a message saying what to do; NULL if
+ * it can. */
+const char *pki_class_view_field_error(pki_arena *a, const struct pki_entity *cls);
 bool pki_is_int(pki_kind k);   /* signed or unsigned integer, not bool */
 bool pki_is_signed(pki_kind k);
 bool pki_is_float(pki_kind k);
@@ -676,7 +685,8 @@ bool pki_param_written(const pki_func *f, const pki_var *p);
 /* Whether a statement of b (nested blocks included, closures not) assigns v
  * (=, op=). */
 bool pki_block_assigns(const pki_block *b, const pki_var *v);
-/* Whether method f assigns a field of its receiver (self.x = ...). */
+/* Whether method f assigns a field of its receiver (self.x = ..., self.pos.x
+ * = ...) or changes a classtype field of it (self.pos.scale(2.0)). */
 bool pki_func_writes_self(const pki_func *f);
 
 /* Prints the module in pkc's stable text form (`pkc ir`). */

@@ -47,21 +47,37 @@ static void written_stmt(pki_visitor *v, const pki_stmt *s) {
   }
 }
 
+/* The variable a place is rooted at: p for p, p.pos.x, p.v[k] (NULL: none). */
+static const pki_var *place_root(const pki_expr *t) {
+  while (t && (t->kind == PKI_E_FIELD || t->kind == PKI_E_INDEX) && t->nargs > 0 && t->args[0])
+    t = t->args[0];
+  return t && t->kind == PKI_E_VAR ? t->var : NULL;
+}
+
+static bool writes_self(const pki_func *f, int depth);
+
+/* a is a classtype value (its type, or its variable's or field's declared
+ * type where a body is not checked yet). */
+static bool class_typed(const pki_expr *a) {
+  return a->type.kind == PKI_CLASS || (a->var && a->var->type.kind == PKI_CLASS);
+}
+
 static void written_expr(pki_visitor *v, const pki_expr *e) {
   written_q *q = v->data;
   /* p.method(...) of a method that assigns fields, or p passed on to a
-   * function that changes its parameter */
+   * function that changes its parameter; also p.pos.method(...) and p.pos
+   * passed on (a classtype field of p) */
   if (e->kind != PKI_E_CALL || !e->func)
     return;
   for (int i = 0; i < e->nargs; i++) {
     const pki_expr *a = e->args[i];
-    if (!a || a->kind != PKI_E_VAR || a->var != q->p)
+    if (!a || place_root(a) != q->p || (a->kind != PKI_E_VAR && !class_typed(a)))
       continue;
     const pki_func *g = e->func;
     bool receiver = g->is_method && i == 0;
     int k = receiver ? -1 : i - (g->is_method ? 1 : 0);
-    if (receiver ? pki_func_writes_self(g) : (k >= 0 && k < g->nparams &&
-                                              param_written(g, g->params[k], q->depth + 1)))
+    if (receiver ? writes_self(g, q->depth + 1)
+                 : (k >= 0 && k < g->nparams && param_written(g, g->params[k], q->depth + 1)))
       q->hit = true;
   }
 }
@@ -77,20 +93,55 @@ static bool param_written(const pki_func *f, const pki_var *p, int depth) {
 
 bool pki_param_written(const pki_func *f, const pki_var *p) { return param_written(f, p, 0); }
 
-static void self_stmt(pki_visitor *v, const pki_stmt *s) {
-  bool *hit = v->data;
-  const pki_expr *t = s->target;
-  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && t && t->kind == PKI_E_FIELD &&
-      (t->nargs == 0 || !t->args[0]))
-    *hit = true;
+/* A place of self: self.x (a member variable, or a field without receiver),
+ * and fields or elements of it (self.pos.x). */
+static bool self_place(const pki_expr *t) {
+  while (t && (t->kind == PKI_E_FIELD || t->kind == PKI_E_INDEX) && t->nargs > 0 && t->args[0])
+    t = t->args[0];
+  return t && ((t->kind == PKI_E_FIELD && (t->nargs == 0 || !t->args[0])) ||
+               (t->kind == PKI_E_VAR && t->var && t->var->kind == PKI_VAR_MEMBER));
 }
 
-bool pki_func_writes_self(const pki_func *f) {
-  bool hit = false;
-  pki_visitor v = {.stmt = self_stmt, .data = &hit};
-  pki_visit_func(&v, f);
-  return hit;
+typedef struct self_q {
+  int depth; /* method calls followed (recursion is rejected by pki_check) */
+  bool hit;
+} self_q;
+
+static void self_stmt(pki_visitor *v, const pki_stmt *s) {
+  self_q *q = v->data;
+  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && self_place(s->target))
+    q->hit = true;
 }
+
+/* self.pos.scale(2.0) of a method that changes its self, or self.pos passed
+ * to a function that changes its parameter */
+static void self_expr(pki_visitor *v, const pki_expr *e) {
+  self_q *q = v->data;
+  if (e->kind != PKI_E_CALL || !e->func)
+    return;
+  for (int i = 0; i < e->nargs; i++) {
+    const pki_expr *a = e->args[i];
+    if (!a || !self_place(a) || !class_typed(a))
+      continue;
+    const pki_func *g = e->func;
+    bool receiver = g->is_method && i == 0;
+    int k = receiver ? -1 : i - (g->is_method ? 1 : 0);
+    if (receiver ? writes_self(g, q->depth + 1)
+                 : (k >= 0 && k < g->nparams && param_written(g, g->params[k], q->depth + 1)))
+      q->hit = true;
+  }
+}
+
+static bool writes_self(const pki_func *f, int depth) {
+  self_q q = {depth, false};
+  pki_visitor v = {.stmt = self_stmt, .expr = self_expr, .data = &q};
+  if (depth > 32)
+    return false;
+  pki_visit_func(&v, f);
+  return q.hit;
+}
+
+bool pki_func_writes_self(const pki_func *f) { return writes_self(f, 0); }
 
 /* ---- nested scans over a team's threads (pki_has_team_scan) */
 

@@ -164,5 +164,130 @@ class KernelArguments(unittest.TestCase):
             pk.parallel_for(7, K.advance, p=p, dt=0.1)
 
 
+def bodies(layout, n=4):
+    b = pk.View([n], K.Body, layout=layout)
+    b.id = np.arange(n) + 10
+    b.pos.x = np.arange(n) * 1.5
+    b.pos.y = -1.0
+    b.m = 2.0
+    return b
+
+
+class NestedClasstype(unittest.TestCase):
+    """Body.pos is a Vec3: p.pos a FieldGroup of field Views, the AoS struct
+    nesting the Vec3 struct as C does."""
+
+    def test_aos_dtype_nests_the_c_struct(self):
+        a = np.asarray(pk.View([3], K.Body, layout=pk.AoS))
+        self.assertEqual(a.dtype.names, ("id", "pos", "m"))
+        # int32 id, then the Vec3 (3 doubles) aligned to 8, then a float32
+        self.assertEqual([a.dtype.fields[f][1] for f in a.dtype.names], [0, 8, 32])
+        self.assertEqual(a.dtype.itemsize, 40)
+        self.assertEqual(a.dtype["pos"].names, ("x", "y", "z"))
+
+    def test_names_and_groups(self):
+        for lay in (pk.AoS, pk.SoA):
+            b = bodies(lay)
+            self.assertEqual(b.fields, ("id", "pos", "m"))
+            self.assertEqual(b.pos.fields, ("x", "y", "z"))
+            with self.assertRaisesRegex(AttributeError, "no field 'pos.w'"):
+                b.pos.w
+
+    def test_nested_field_views_share_memory(self):
+        b = bodies(pk.AoS)
+        x = np.asarray(b.pos.x)
+        self.assertEqual(x.strides, (40,))
+        self.assertTrue(np.shares_memory(x, np.asarray(b)))
+        b.pos.x[1] = 99.0
+        self.assertEqual(np.asarray(b)["pos"]["x"][1], 99.0)
+        s = bodies(pk.SoA)
+        y = np.asarray(s.pos.y)
+        self.assertTrue(y.flags.c_contiguous)
+        y[2] = 5.0
+        self.assertEqual(np.asarray(s.pos.y)[2], 5.0)
+        np.testing.assert_array_equal(np.from_dlpack(s.pos.x), np.arange(4) * 1.5)
+
+    def test_group_values_and_assignment(self):
+        for lay in (pk.AoS, pk.SoA):
+            b = bodies(lay)
+            g = np.asarray(b.pos)
+            np.testing.assert_array_equal(g["x"], np.arange(4) * 1.5)
+            np.testing.assert_array_equal(g["y"], np.full(4, -1.0))
+            c = bodies(pk.SoA if lay is pk.AoS else pk.AoS)
+            c.pos.z = 7.0
+            b.pos = c.pos      # every field of the nested classtype
+            np.testing.assert_array_equal(np.asarray(b.pos.z), np.full(4, 7.0))
+            with self.assertRaisesRegex(ValueError, "field 'pos' is a classtype"):
+                b.pos = 1.0
+
+    def test_to_layout_and_printing(self):
+        for lay, other in ((pk.AoS, pk.SoA), (pk.SoA, pk.AoS)):
+            b = bodies(lay, 2)
+            q = pk.to_layout(b, other)
+            for f in ("x", "y", "z"):
+                np.testing.assert_array_equal(np.asarray(getattr(q.pos, f)),
+                                              np.asarray(getattr(b.pos, f)))
+            self.assertIn("(11, (1.5, -1., 0.), 2.)", str(b))
+            self.assertIn("dtype=Body", repr(b))
+
+    def test_kernel_on_both_layouts(self):
+        for lay in (pk.AoS, pk.SoA):
+            b = bodies(lay)
+            pk.parallel_for(4, K.lift, b=b, dz=0.5)
+            np.testing.assert_array_equal(np.asarray(b.pos.z), np.full(4, 1.0))
+            np.testing.assert_array_equal(np.asarray(b.id), np.arange(4) + 11)
+            np.testing.assert_array_equal(np.asarray(b.pos.x), np.arange(4) * 1.5)
+
+    def test_view_of_the_wrong_classtype_raises(self):
+        for lay in (pk.AoS, pk.SoA):
+            with self.assertRaisesRegex(RuntimeError, "lift.*argument 'b'.*Body"):
+                pk.parallel_for(4, K.lift, b=filled(lay, 4), dz=0.5)
+
+
+class ListFields(unittest.TestCase):
+    """Tracer.v is a List[float] of 3, Tracer.w a List[pk.float32] of 2: p.v
+    a zero-copy View of shape (n, 3), the AoS dtype a numpy subarray field."""
+
+    def test_aos_dtype_has_subarrays(self):
+        a = np.asarray(pk.View([2], K.Tracer, layout=pk.AoS))
+        self.assertEqual(a.dtype.names, ("id", "v", "pos", "w"))
+        self.assertEqual(a.dtype["v"].shape, (3,))
+        self.assertEqual(a.dtype["w"], np.dtype((np.float32, (2,))))
+        # int32 id, double v[3] at 8, Vec3 at 32, float w[2] at 56: 64 bytes
+        self.assertEqual([a.dtype.fields[f][1] for f in a.dtype.names], [0, 8, 32, 56])
+        self.assertEqual(a.dtype.itemsize, 64)
+
+    def test_list_field_view_shape_strides_and_memory(self):
+        for lay in (pk.AoS, pk.SoA):
+            t = pk.View([5], K.Tracer, layout=lay)
+            self.assertEqual(t.fields, ("id", "v", "pos", "w"))
+            v = np.asarray(t.v)
+            self.assertEqual(v.shape, (5, 3))
+            self.assertEqual(v.dtype, np.float64)
+            # AoS: (struct, 8); SoA: each component contiguous, (8, 8 * n)
+            self.assertEqual(v.strides, (64, 8) if lay is pk.AoS else (8, 40))
+            t.v = np.arange(15.0).reshape(5, 3)
+            t.v[1, 2] = -1.0
+            np.testing.assert_array_equal(np.asarray(t.v)[:, 0], [0, 3, 6, 9, 12])
+            self.assertEqual(np.asarray(t)["v"][1, 2], -1.0)
+            self.assertEqual(np.asarray(t.w).shape, (5, 2))
+            d = np.from_dlpack(t.v)                       # DLPack: the same strides
+            self.assertEqual((d.shape, d.strides), (v.shape, v.strides))
+            self.assertTrue(np.shares_memory(d, v))
+
+    def test_kernel_to_layout_and_printing(self):
+        for lay, other in ((pk.AoS, pk.SoA), (pk.SoA, pk.AoS)):
+            t = pk.View([4], K.Tracer, layout=lay)
+            t.v = np.arange(12.0).reshape(4, 3)
+            t.w = 2.0
+            pk.parallel_for(4, K.spin, t=t)
+            want = np.arange(12.0).reshape(4, 3) + 2.0 * np.arange(3)
+            np.testing.assert_array_equal(np.asarray(t.v), want)
+            np.testing.assert_array_equal(np.asarray(t.id), np.full(4, 3))
+            q = pk.to_layout(t, other)
+            np.testing.assert_array_equal(np.asarray(q.v), want)
+            self.assertIn("(3, [ 0.,  3.,  6.], (0., 0., 0.), [2., 2.])", str(t))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,4 +1,4 @@
-# expect: 7:17: field 'self.v' of classtype 'P' has type View1D[float64]; classtype fields must be scalars or classtypes
+# expect: 7:17: field 'self.v' of classtype 'P' has type View1D[float64]; classtype fields must be scalars, fixed-size Lists of scalars or classtypes
 import pykokkos as pk
 
 @pk.classtype

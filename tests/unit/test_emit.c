@@ -729,6 +729,50 @@ static void test_emit_class_view(void **state) {
   pki_module_free(m);
 }
 
+/* Nested classtype and List fields of a View's element (issue 26 item 1):
+ * the struct nests and holds a C array; the SoA accessor holds the nested
+ * accessor and one View per component; the proxy the nested proxy and a
+ * pkc::array_ref; the field table lists the leaves depth first at their C
+ * struct offsets; a method writing self.v[d] is not const. */
+static void test_emit_class_view_fields(void **state) {
+  (void)state;
+  static const char src[] = "import pykokkos as pk\n"
+                            "from typing import List\n"
+                            "@pk.classtype\n"
+                            "class V:\n"
+                            "    def __init__(self, x: float):\n"
+                            "        self.x: float = x\n"
+                            "@pk.classtype\n"
+                            "class B:\n"
+                            "    def __init__(self, x: float):\n"
+                            "        self.pos: V = V(x)\n"
+                            "        self.f: List[float] = [x, 0.0]\n"
+                            "    @pk.function\n"
+                            "    def kick(self, d: int):\n"
+                            "        self.f[d] += 1.0\n"
+                            "@pk.workunit\n"
+                            "def k(i: int, b: pk.View1D[B]):\n"
+                            "    b[i].pos.x += b[i].f[1]\n"
+                            "    b[i].kick(0)\n";
+  pki_module *m;
+  char *cpp = emit_source(src, "cfields", "cpp", &m);
+  HAS(cpp, "struct B {\n  V pos;\n  double f[2];\n");
+  HAS(cpp, "this->f[0] = x;\n");
+  HAS(cpp, "struct V_ref {\n  double &x;\n");
+  HAS(cpp, "struct B_ref {\n  V_ref pos;\n  pkc::array_ref<double, 2> f;\n");
+  HAS(cpp, "pkc_v.f[0] = f[0];\n    pkc_v.f[1] = f[1];\n");
+  HAS(cpp, "KOKKOS_INLINE_FUNCTION void kick(int64_t d) {");
+  HAS(cpp, "  V_soa<R> pos;\n  pkc::View<typename pkc::ptrs<double, R>::type, "
+           "Kokkos::LayoutRight> f[2];\n");
+  HAS(cpp, "return {pos(pkc_i...), {{&f[0](pkc_i...), &f[1](pkc_i...)}}};");
+  HAS(cpp, "{\"pos.x\", offsetof(B, pos.x), ");
+  HAS(cpp, "{\"f[1]\", offsetof(B, f[1]), ");
+  HAS(cpp, "pkc::bind_soa_field(v.f[1], arg, 2, B_fields(), ");
+  HAS(cpp, "b(i).pos.x += b(i).f[1];");
+  free(cpp);
+  pki_module_free(m);
+}
+
 static void test_emit_unchanged_keeps_mtime(void **state) {
   (void)state;
   char out[300], py[300], err[512] = "", path[400];
@@ -1006,6 +1050,7 @@ int main(void) {
       cmocka_unit_test(test_emit_plain_div),
       cmocka_unit_test(test_emit_widening_decl),
       cmocka_unit_test(test_emit_class_view),
+      cmocka_unit_test(test_emit_class_view_fields),
       cmocka_unit_test(test_emit_unchanged_keeps_mtime),
       cmocka_unit_test(test_build_openmp_and_run),
       cmocka_unit_test(test_build_missing_backend),

@@ -4,7 +4,10 @@ fields of element i side by side, as the C struct the kernels use); SoA one
 numpy array per field. Either way `p.x` is a View of field x sharing the
 memory, `np.asarray(p)` a structured array (AoS: the memory itself; SoA: a
 copy) and kernels receive a pkc_class_view (pkc_abi.h): one strided DLTensor
-per field, in the order the classtype's __init__ declares them."""
+per field, in the order the classtype's __init__ declares them. A field of a
+classtype type (Body.pos a Vec) nests: its fields take its place in that
+order ("pos.x", "pos.y", ...), the AoS struct holds the nested struct, and
+`p.pos` is a FieldGroup whose `.x` is the field View."""
 import ast
 import inspect
 import textwrap
@@ -22,12 +25,24 @@ def is_classtype(obj):
     return isinstance(obj, type) and getattr(obj, "_pk_classtype", None) is not None
 
 
-def _annotation_dtype(cls, node, where):
+MAX_NESTING = 4   # as pkc: PKI_MAX_CLASS_NESTING
+MAX_ARRAY_FIELD = 64   # as pkc: PKI_MAX_ARRAY_FIELD
+
+
+def _annotation_dtype(cls, node, where, depth):
     """The numpy dtype of a field annotation (as pkc types a classtype field:
-    Python int is int64, float float64; pk./np. spellings their widths)."""
+    Python int is int64, float float64; pk./np. spellings their widths; a
+    classtype: its aligned structured dtype)."""
     np = numpy()
     text = ast.unparse(node).strip("'\"")
     last = text.rsplit(".", 1)[-1]
+    inner = getattr(inspect.getmodule(cls), last, None)
+    if is_classtype(inner):
+        if depth >= MAX_NESTING:
+            raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: field '{where}' is "
+                                   f"{last}, nesting classtypes more than {MAX_NESTING} deep; "
+                                   "flatten the innermost classtype's fields")
+        return struct_dtype(inner, depth + 1)
     if text in ("int", "float", "bool"):
         return np.dtype(_SCALAR_NAMES[text])
     if last == "int" and "." in text:          # pk.int: int32, as in PyKokkos
@@ -38,16 +53,36 @@ def _annotation_dtype(cls, node, where):
         dt = T.as_dtype(last)
     except TypeError:
         dt = None
-    if dt is None or is_classtype(getattr(inspect.getmodule(cls), last, None)):
+    if dt is None:
         raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: field '{where}' has type "
-                        f"{text}; Views of classtypes hold scalar fields only (int, float, "
-                        "bool, pk.int32, pk.float32, ...)")
+                        f"{text}; Views of classtypes hold scalar fields (int, float, "
+                        "bool, pk.int32, pk.float32, ...) and classtype fields only")
     return np.dtype(dt.np_dtype)
 
 
-def class_fields(cls):
+def _is_list(node):
+    """node is List[T] or typing.List[T]."""
+    return isinstance(node, ast.Subscript) and ast.unparse(node.value).rsplit(".", 1)[-1] == "List"
+
+
+def _list_dtype(cls, ann, val, where, depth):
+    """A List field `self.v: List[float] = [x, y, z]`: a numpy subarray dtype
+    of the literal's length (as pkc: a C array `double v[3]`)."""
+    if not isinstance(val, ast.List) or not 1 <= len(val.elts) <= MAX_ARRAY_FIELD:
+        raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: List field '{where}' "
+                               f"needs a list literal of 1 to {MAX_ARRAY_FIELD} elements "
+                               f"(self.{where}: List[float] = [x, y, z])")
+    elem = None if _is_list(ann.slice) else _annotation_dtype(cls, ann.slice, where, depth)
+    if elem is None or elem.names is not None:
+        raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: List field '{where}' "
+                               "holds a scalar type only (List[float], List[pk.int32], ...)")
+    return numpy().dtype((elem, (len(val.elts),)))
+
+
+def class_fields(cls, depth=1):
     """[(name, numpy dtype)] of classtype cls, from its __init__ (`self.x: T = v`,
-    or `self.x = p` of an annotated parameter p), in declaration order."""
+    or `self.x = p` of an annotated parameter p), in declaration order; a
+    classtype field's dtype is its structured dtype."""
     got = cls.__dict__.get("_pk_fields")
     if got is not None:
         return got
@@ -78,16 +113,88 @@ def class_fields(cls):
                 raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: annotate field "
                                 f"'self.{tgt.attr}' (self.{tgt.attr}: float = ...)")
             seen.add(tgt.attr)
-            fields.append((tgt.attr, _annotation_dtype(cls, ann, tgt.attr)))
+            if _is_list(ann):
+                fields.append((tgt.attr, _list_dtype(cls, ann, val, tgt.attr, depth)))
+            else:
+                fields.append((tgt.attr, _annotation_dtype(cls, ann, tgt.attr, depth)))
     if not fields:
         raise PkcArgumentError(f"pk.View of classtype {cls.__name__}: it has no fields")
     cls._pk_fields = fields
     return fields
 
 
-def struct_dtype(cls):
-    """The numpy structured dtype of cls's C struct (aligned as C aligns it)."""
-    return numpy().dtype(class_fields(cls), align=True)
+def struct_dtype(cls, depth=1):
+    """The numpy structured dtype of cls's C struct (aligned as C aligns it;
+    a classtype field a nested structured dtype, as the C struct nests)."""
+    return numpy().dtype(class_fields(cls, depth), align=True)
+
+
+def leaf_fields(cls):
+    """[(path, numpy dtype)] of the scalar fields of cls, a classtype field's
+    in its place ("pos.x"): the order kernels receive them in."""
+    out = []
+
+    def walk(dt, prefix):
+        for name in dt.names:
+            sub = dt.fields[name][0]
+            if sub.names is not None:
+                walk(sub, prefix + name + ".")
+            elif sub.subdtype is not None:       # a List field: one leaf per component
+                out.extend((f"{prefix}{name}[{k}]", sub.base) for k in range(sub.shape[0]))
+            else:
+                out.append((prefix + name, sub))
+    walk(struct_dtype(cls), "")
+    return out
+
+
+def _aos_leaf(a, path):
+    """Field path ("pos.x", "v[1]", "v") of structured array a: a view of a's memory."""
+    for part in path.split("."):
+        name, _, k = part.partition("[")
+        a = a[name]
+        if k:
+            a = a[..., int(k[:-1])]
+    return a
+
+
+def _list_fields(cls):
+    """{path: length} of the List fields of cls ("v", "pos.w"), nested ones included."""
+    out = {}
+    for path, _ in leaf_fields(cls):
+        if path.endswith("]"):
+            head, _, k = path.rpartition("[")
+            out[head] = max(out.get(head, 0), int(k[:-1]) + 1)
+    return out
+
+
+class FieldGroup:
+    """p.pos where field pos of a View p is a classtype: its fields by name
+    (`p.pos.x` the field View, sharing p's memory; `p.pos.x = v` assigns),
+    `fields`, np.asarray (AoS: p's memory; SoA: a structured copy)."""
+
+    __slots__ = ("_view", "_path")
+
+    def __init__(self, view, path):
+        object.__setattr__(self, "_view", view)
+        object.__setattr__(self, "_path", path)
+
+    def __getattr__(self, name):
+        return self._view._member(self._path + "." + name)
+
+    def __setattr__(self, name, value):
+        self._view._assign(self._path + "." + name, value)
+
+    @property
+    def fields(self):
+        """The names of the nested classtype's fields, in declaration order."""
+        return self._view._names(self._path + ".")
+
+    def __array__(self, dtype=None, copy=None):
+        a = _aos_leaf(self._view.to_structured(), self._path)
+        return a if dtype is None else a.astype(dtype)
+
+    def __repr__(self):
+        return f"FieldGroup({self._path}: {numpy().asarray(self)!r})"
 
 
 class ClassView:
@@ -98,8 +205,8 @@ class ClassView:
     `p.shape`, `p.extent(k)`, `p.fields`, printing. Kernels take it as a
     View1D..View3D of the classtype, built for both layouts."""
 
-    __slots__ = ("_cls", "_fields", "layout", "_a", "_cols", "_cv", "_keep", "_dev", "_hv",
-                 "_dv", "__weakref__")
+    __slots__ = ("_cls", "_fields", "layout", "_a", "_cols", "_arrays", "_cv", "_keep", "_dev",
+                 "_hv", "_dv", "__weakref__")
 
     def __init__(self, shape, cls, layout=None):
         from ._view import _shape_tuple
@@ -114,43 +221,88 @@ class ClassView:
             raise PkcValueError(f"pk.View of classtype {cls.__name__}: rank 1 to 3, got "
                              f"shape {list(shp)}")
         object.__setattr__(self, "_cls", cls)
-        object.__setattr__(self, "_fields", class_fields(cls))
+        object.__setattr__(self, "_fields", leaf_fields(cls))
         object.__setattr__(self, "layout", layout)
         object.__setattr__(self, "_cv", None)
         object.__setattr__(self, "_keep", None)
         object.__setattr__(self, "_dev", None)   # GPU backends: (DeviceMem per buffer, cv)
         object.__setattr__(self, "_hv", True)    # the host arrays hold the current values
         object.__setattr__(self, "_dv", False)   # the device copy holds them
+        lists = _list_fields(cls)
         if layout is T.Layout.AoS:
             a = _zeros(shp, struct_dtype(cls))
-            cols = {n: a[n] for n, _ in self._fields}
+            cols = {n: _aos_leaf(a, n) for n, _ in self._fields}
+            arrays = {n: _aos_leaf(a, n) for n in lists}       # (shape..., length), strided
         else:
             a = None
-            cols = {n: _zeros(shp, dt) for n, dt in self._fields}
+            # a List field of length L: one (L, shape...) array, component k contiguous
+            whole = {n: _zeros((ln,) + shp, dict(self._fields)[f"{n}[0]"])
+                     for n, ln in lists.items()}
+            cols = {}
+            for n, dt in self._fields:
+                head, _, k = n.rpartition("[")
+                cols[n] = whole[head][int(k[:-1])] if n.endswith("]") else _zeros(shp, dt)
+            arrays = {n: numpy().moveaxis(w, 0, -1) for n, w in whole.items()}
         object.__setattr__(self, "_a", a)
         object.__setattr__(self, "_cols", cols)
+        object.__setattr__(self, "_arrays", arrays)
 
     # -- fields --
     def __getattr__(self, name):
         cols = object.__getattribute__(self, "_cols")
-        if name in cols:
-            self._host(True)
-            return _field_view(cols[name])
+        if (name in cols or name in object.__getattribute__(self, "_arrays") or
+                any(k.startswith(name + ".") for k in cols)):
+            return self._member(name)
         raise AttributeError(f"View of classtype {self._cls.__name__} has no field or "
                              f"attribute '{name}'")
 
     def __setattr__(self, name, value):
-        if name in self._cols:
+        self._assign(name, value)
+
+    def _names(self, prefix):
+        """The distinct names after prefix of the leaf paths under it."""
+        out = []
+        for n, _ in self._fields:
+            if n.startswith(prefix):
+                head = n[len(prefix):].split(".", 1)[0].split("[", 1)[0]
+                if head not in out:
+                    out.append(head)
+        return tuple(out)
+
+    def _member(self, path):
+        """Field path as a View (a scalar field; a List field: of shape (..., length))
+        or a FieldGroup (a classtype field)."""
+        if path in self._cols or path in self._arrays:
             self._host(True)
-            self._cols[name][...] = value
+            return _field_view(self._cols[path] if path in self._cols else self._arrays[path])
+        if any(k.startswith(path + ".") for k in self._cols):
+            return FieldGroup(self, path)
+        raise AttributeError(f"View of classtype {self._cls.__name__} has no field '{path}'")
+
+    def _assign(self, path, value):
+        """p.x = value (a scalar field); p.pos = structured values or a FieldGroup
+        of the same classtype (a classtype field)."""
+        if path in self._cols or path in self._arrays:
+            self._host(True)
+            (self._cols[path] if path in self._cols else self._arrays[path])[...] = value
             return
-        raise AttributeError(f"View of classtype {self._cls.__name__}: cannot set '{name}' "
-                             f"(fields: {', '.join(self.fields)})")
+        under = [n for n, _ in self._fields if n.startswith(path + ".")]
+        if not under:
+            raise AttributeError(f"View of classtype {self._cls.__name__}: cannot set '{path}' "
+                                 f"(fields: {', '.join(self._names(''))})")
+        src = numpy().asarray(value)
+        if src.dtype.names is None:
+            raise PkcValueError(f"View of classtype {self._cls.__name__}: field '{path}' is a "
+                                "classtype; assign its fields (p.{path}.x = ...) or a "
+                                "structured array of them")
+        self._host(True)
+        for n in under:
+            self._cols[n][...] = _aos_leaf(src, n[len(path) + 1:])
 
     @property
     def fields(self):
-        """The field names, in declaration order."""
-        return tuple(n for n, _ in self._fields)
+        """The field names, in declaration order (a classtype field's name once)."""
+        return self._names("")
 
     @property
     def dtype(self):
@@ -185,7 +337,7 @@ class ClassView:
         np = numpy()
         out = np.empty(self.shape, dtype=struct_dtype(self._cls))
         for n, _ in self._fields:
-            out[n] = self._cols[n]
+            _aos_leaf(out, n)[...] = self._cols[n]
         return out
 
     def __array__(self, dtype=None, copy=None):
@@ -248,8 +400,8 @@ class ClassView:
                 t = T.dtype_of_numpy(dt)
                 a = self._cols[n]
                 # AoS: field n inside the one struct array; SoA: its own (C order)
-                ptr = (mems[0].ptr + self._a.dtype.fields[n][1] if self._a is not None
-                       else mems[k].ptr)
+                ptr = (mems[0].ptr + (a.ctypes.data - self._a.ctypes.data)
+                       if self._a is not None else mems[k].ptr)
                 est = tuple(st // dt.itemsize for st in a.strides)
                 holders.append(DLHolder.raw(self, ptr, a.shape, est, t.code, t.bits,
                                             desc.device_type, 0))
