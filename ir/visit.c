@@ -86,7 +86,26 @@ static void uses_expr(pki_visitor *v, const pki_expr *e) {
     mark(e->var, PKI_USE_READ | PKI_USE_NAMED);
 }
 
+/* xs[k] = ... (xs[k][l], xs[k] += ...) with xs a local List: a store into
+ * the array, not a read of it (g++: "set but not used" when nothing reads
+ * it); the indices are read. */
+static bool list_store(pki_visitor *v, const pki_expr *t) {
+  const pki_expr *base = t;
+  while (base->kind == PKI_E_INDEX && base->nargs > 0)
+    base = base->args[0];
+  if (base == t || base->kind != PKI_E_VAR || !base->var || base->type.kind != PKI_ARRAY ||
+      base->var->kind != PKI_VAR_LOCAL)
+    return false;
+  mark(base->var, PKI_USE_ASSIGNED | PKI_USE_NAMED);
+  for (const pki_expr *e = t; e != base; e = e->args[0])
+    for (int i = 1; i < e->nargs; i++)
+      visit_expr(v, e->args[i]);
+  return true;
+}
+
 static void uses_target(pki_visitor *v, const pki_stmt *s, const pki_expr *t) {
+  if (list_store(v, t))
+    return;
   if (t->kind == PKI_E_VAR && t->var)
     mark(t->var, PKI_USE_ASSIGNED);
   if (t->kind == PKI_E_VAR && t->var && s->kind != PKI_S_NESTED && s->kind != PKI_S_DISPATCH)
