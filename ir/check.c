@@ -142,8 +142,10 @@ int pki_check(pki_module *m, pki_diags *d) {
     for (int j = 0; e && j < e->nfuncs; j++)
       if (e->funcs[j] && !e->funcs[j]->is_closure && !e->funcs[j]->runtime_typed)
         ck_func(&c, e->funcs[j]); /* runtime-typed: checked per specialization */
-    if (e)
+    if (e) {
       pki_ck_class_views(&c, e);
+      pki_ck_init_order(&c, e);
+    }
   }
   check_recursion(&c);
   pki_ck_names(&c);

@@ -639,6 +639,55 @@ void pki_ck_list(pki_ck *c, pki_expr *e, pki_type want) {
   e->type = pki_array_type(k, e->nargs);
 }
 
+/* ---- a classtype's __init__ reads a field only after assigning it */
+
+typedef struct init_order {
+  pki_ck *c;
+  const pki_entity *cls;
+  pki_vec set; /* the fields assigned so far, in source order (or reported) */
+} init_order;
+
+static void order_read(pki_visitor *v, const pki_expr *e) {
+  init_order *o = v->data;
+  if (e->kind != PKI_E_VAR || !e->var || e->var->kind != PKI_VAR_MEMBER ||
+      pki_vec_has(&o->set, e->var))
+    return;
+  pki_error(o->c->d, e->span, "field-before-init",
+            "'self.%s' is read before __init__ of classtype '%s' assigns it (Python raises "
+            "AttributeError there); assign 'self.%s' first", e->var->name, o->cls->name,
+            e->var->name);
+  pki_vec_push(o->c->m->arena, &o->set, e->var); /* reported once */
+}
+
+/* self.f = value: value is read before f counts as assigned (self.f += v reads f). */
+static void order_stmt(pki_visitor *v, const pki_stmt *s) {
+  init_order *o = v->data;
+  const pki_expr *t = s->target;
+  if (!t || t->kind != PKI_E_VAR || !t->var || t->var->kind != PKI_VAR_MEMBER)
+    return;
+  if (s->kind == PKI_S_AUGASSIGN)
+    order_read(v, t);
+  pki_visit_expr(v, s->value);
+  if (!pki_vec_has(&o->set, t->var))
+    pki_vec_push(o->c->m->arena, &o->set, t->var);
+}
+
+/* A target is written, not read: only its indices are. */
+static void order_target(pki_visitor *v, const pki_stmt *s, const pki_expr *t) {
+  (void)s;
+  for (int i = 1; t->kind == PKI_E_INDEX && i < t->nargs; i++)
+    pki_visit_expr(v, t->args[i]);
+}
+
+void pki_ck_init_order(pki_ck *c, pki_entity *e) {
+  pki_func *f = e->kind == PKI_ENT_CLASSTYPE ? ctor_of(e) : NULL;
+  if (!f)
+    return;
+  init_order o = {.c = c, .cls = e};
+  pki_visitor v = {.expr = order_read, .stmt = order_stmt, .target = order_target, .data = &o};
+  pki_visit_func(&v, f);
+}
+
 /* Views of classtype values (docs/DIALECT.md 3.4): arguments of FunctionSty
  * workunits only (the functor is a template per layout), at most
  * PKI_MAX_CLASS_VIEWS of them (2^n instantiations). */

@@ -68,6 +68,8 @@ const char *pki_ck_place(pki_ck *c, const pki_expr *target);
 void pki_ck_mark(pki_var *v, unsigned access);
 /* Where Views of classtype values may be (check_dialect.c). */
 void pki_ck_class_views(pki_ck *c, pki_entity *e);
+/* A classtype's __init__ reads no field before assigning it. */
+void pki_ck_init_order(pki_ck *c, pki_entity *e);
 /* e is p[i] of a View of classtype values p (a variable). */
 bool pki_ck_class_elem(const pki_expr *e);
 const char *pki_ck_op_sym(pki_op op);
