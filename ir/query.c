@@ -62,6 +62,16 @@ static bool class_typed(const pki_expr *a) {
   return a->type.kind == PKI_CLASS || (a->var && a->var->type.kind == PKI_CLASS);
 }
 
+/* Whether call e changes its argument i: a method's receiver (i 0) when the
+ * method changes self, else the parameter the argument binds to. */
+static bool call_changes_arg(const pki_expr *e, int i, int depth) {
+  const pki_func *g = e->func;
+  bool receiver = g->is_method && i == 0;
+  int k = receiver ? -1 : i - (g->is_method ? 1 : 0);
+  return receiver ? writes_self(g, depth)
+                  : (k >= 0 && k < g->nparams && param_written(g, g->params[k], depth));
+}
+
 static void written_expr(pki_visitor *v, const pki_expr *e) {
   written_q *q = v->data;
   /* p.method(...) of a method that assigns fields, or p passed on to a
@@ -73,11 +83,7 @@ static void written_expr(pki_visitor *v, const pki_expr *e) {
     const pki_expr *a = e->args[i];
     if (!a || place_root(a) != q->p || (a->kind != PKI_E_VAR && !class_typed(a)))
       continue;
-    const pki_func *g = e->func;
-    bool receiver = g->is_method && i == 0;
-    int k = receiver ? -1 : i - (g->is_method ? 1 : 0);
-    if (receiver ? writes_self(g, q->depth + 1)
-                 : (k >= 0 && k < g->nparams && param_written(g, g->params[k], q->depth + 1)))
+    if (call_changes_arg(e, i, q->depth + 1))
       q->hit = true;
   }
 }
@@ -123,11 +129,7 @@ static void self_expr(pki_visitor *v, const pki_expr *e) {
     const pki_expr *a = e->args[i];
     if (!a || !self_place(a) || !class_typed(a))
       continue;
-    const pki_func *g = e->func;
-    bool receiver = g->is_method && i == 0;
-    int k = receiver ? -1 : i - (g->is_method ? 1 : 0);
-    if (receiver ? writes_self(g, q->depth + 1)
-                 : (k >= 0 && k < g->nparams && param_written(g, g->params[k], q->depth + 1)))
+    if (call_changes_arg(e, i, q->depth + 1))
       q->hit = true;
   }
 }

@@ -1,9 +1,9 @@
-"""Why the GPU yAx row loses (issue 24): the same TeamPolicy yAx kernel as
-pk_kernels.py (a team per row j, its threads over the columns i of A[j][i])
+"""Why the GPU yAx row loses (issue 24): pk_kernels.py's TeamPolicy yAx (a
+team per row j, its threads over the columns i of A[j][i])
 timed with A in the backend's default layout (LayoutLeft on GPUs: a team's
 threads read A strided by the row count) and with A declared LayoutRight
-(@pk.workunit(A=pk.ViewTypeInfo(layout=...)): the threads read a row
-contiguously). Median of 21 fenced runs each, checked against numpy.
+(the same kernel again, with @pk.workunit(A=pk.ViewTypeInfo(layout=...)):
+the threads read a row contiguously). Median of 21 fenced runs each, checked against numpy.
 Run: PKC_BACKEND=cuda python3 bench/peers/yax_layout.py [N M]"""
 import statistics
 import sys
@@ -12,22 +12,7 @@ import time
 import numpy as np
 import pykokkos as pk
 
-
-@pk.workunit
-def yax_default(m: pk.TeamMember, acc: pk.Acc[pk.double], M: int, y: pk.View1D[pk.double],
-                x: pk.View1D[pk.double], A: pk.View2D[pk.double]):
-    j: int = m.league_rank()
-
-    def inner(i: int, inner_acc: pk.Acc[pk.double]):
-        inner_acc += A[j][i] * x[i]
-
-    temp2: float = pk.parallel_reduce(pk.TeamThreadRange(m, M), inner)
-
-    def add_row():
-        nonlocal acc
-        acc += y[j] * temp2
-
-    pk.single(pk.PerTeam(m), add_row)
+from pk_kernels import yAx as yax_default   # the peers row's kernel, default layout
 
 
 @pk.workunit(A=pk.ViewTypeInfo(layout=pk.LayoutRight))
