@@ -227,6 +227,11 @@ static pki_var *typed_param(pkf_ctx *c, const pkf_param *p, pki_var_kind kind, p
               "pk.Acc[T] is only allowed right after the work index of a workunit");
   } else if (pkf_type(c, p->ann, false, &t) && t.kind == PKI_VOID) {
     pki_error(c->d, pkf_span(p->ann), "unknown-type", "a parameter cannot have type None");
+  } else if (t.kind == PKI_ARRAY) {
+    pki_error(c->d, pkf_span(p->ann), "list-parameter",
+              "parameter '%s' is a List, whose length pkc cannot know from the annotation; "
+              "pass a View (pk.View1D[...]) or the elements as separate parameters", pn);
+    t = pki_void_type;
   }
   pki_var *v = pki_new_var(c->m, pkf_text(c, p->name), kind, t, pkf_span(p->name));
   v->annotated = !ts_node_is_null(p->ann);
