@@ -142,9 +142,9 @@ INCLUDEDIR := $(PREFIX)/include
 MANDIR     := $(PREFIX)/share/man
 PYTHONDIR  ?= $(LIBDIR)/python$(PY_VERSION)/dist-packages
 PY_VERSION  = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-# the shim's sources: *.py and py.typed, not the built kernels beside them (*.pk/)
+# the shim's sources: *.py, *.pyi, the NVSHMEM transport's *.cu and py.typed, not the built kernels beside them (*.pk/)
 SHIM_FILES  = $(shell cd runtime-shim/python && find pykokkos -name '*.pk' -prune -o \
-                -type f \( -name '*.py' -o -name py.typed \) -print | LC_ALL=C sort)
+                -type f \( -name '*.py' -o -name '*.pyi' -o -name '*.cu' -o -name py.typed \) -print | LC_ALL=C sort)
 
 install: $(B)/bin/pkc $(B)/lib/libpkcrt.so $(B)/man/pkc.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(LIBDIR)/cmake/pkc \

@@ -101,7 +101,7 @@ class Grid:
     """One rank's block of a global grid of `n` interior cells per dimension
     (slowest first), one ghost layer per side."""
 
-    def __init__(self, cart, n):
+    def __init__(self, cart, n, transport="auto"):
         self.cart, self.nd = cart, len(n)
         dims, coords = cart.dims, cart.Get_coords(cart.Get_rank())
         own = [np.array_split(np.arange(n[d]), dims[d])[coords[d]] for d in range(self.nd)]
@@ -110,7 +110,7 @@ class Grid:
         shape = [mm + 2 for mm in self.m]
         self.u = pk.View(shape, pk.double)
         self.unew = pk.View(shape, pk.double)
-        self.halo = Halo(cart, self.u, width=1)
+        self.halo = Halo(cart, self.u, width=1, transport=transport)
 
     def axes(self):
         """Global coordinates (with ghosts) of the local cells, per dimension."""
@@ -280,16 +280,19 @@ def worker(a):
     comm = MPI.COMM_WORLD
     ranks = comm.Get_size()
     warm, blocks, per = (2, 3, 3) if a.quick else (a.warmup, a.blocks, a.iters)
-    for name, n in cases(a.quick, a.gpu, ranks):
+    runs = [(f"{name} [{t}]" if t != "auto" else name, n, t)
+            for name, n in cases(a.quick, a.gpu, ranks) for t in a.transport.split(",")]
+    for name, n, transport in runs:
         if a.only and not any(x in name for x in a.only):
             continue
         nd = len(n)
         cart = comm.Create_cart(MPI.Compute_dims(ranks, nd), periods=[False] * nd)
-        g = Grid(cart, n)
+        g = Grid(cart, n, transport)
+        graphs = a.graph and transport != "nvshmem"   # NVSHMEM flags count exchanges
         for overlap in (False, True):
             t0 = time.perf_counter()
             errs = [g.check_exchange(overlap), g.check_step(overlap)]
-            if a.graph:
+            if graphs:
                 gr, e = g.check_graph(overlap)
                 errs.append(e)
             err = next((e for e in errs if e), None)
@@ -310,7 +313,7 @@ def worker(a):
             t_ex = g.timed_blocks(lambda: g.exchange(overlap), blocks, per)
             host_ex = (g.halo.seconds - host0) / (blocks * per)   # the host's share of it
             graph = ""
-            if a.graph:   # the same step replayed from pk.Graph, per iteration
+            if graphs:   # the same step replayed from pk.Graph, per iteration
                 gr.replay(warm)
                 t_gr = g.timed_blocks(lambda: gr.replay(per), blocks, 1) / per
                 graph = f" | graph_ms={t_gr * 1e3:.4f} ({gr.mode})"
@@ -342,13 +345,15 @@ def run_ranks(p, a, env):
            "-np", str(p)]
     for k in ("PYTHONPATH", "PATH", "PKC_BACKEND", "OMP_NUM_THREADS", "NCCL_NVLS_ENABLE",
               "NVSHMEM_DISABLE_NVLS", "CXXFLAGS", "Kokkos_ROOT", "PKC_RUNTIME_LIB",
-              "LD_LIBRARY_PATH"):
+              "LD_LIBRARY_PATH", "PKC_HALO_NVSHMEM_P2P", "PKC_NVSHMEM_HOME", "PKC_CACHE_DIR",
+              "NVSHMEM_SYMMETRIC_SIZE"):
         if k in env:
             cmd += ["-x", k]
     cmd += [env.get("PY", sys.executable), os.path.abspath(__file__), "--worker",
             "--warmup", str(a.warmup), "--blocks", str(a.blocks), "--iters", str(a.iters)]
     cmd += ["--quick"] if a.quick else ["--gpu"] if a.gpu else []
     cmd += ["--graph"] if a.graph else []
+    cmd += ["--transport", a.transport]
     cmd += [f"--only={x}" for x in a.only]
     if a.log:   # every line of the ranks' output as it comes (a run cut short keeps its rows)
         with open(a.log, "a") as log:
@@ -422,6 +427,10 @@ def main():
     ap.add_argument("--only", action="append", default=[],
                     help="run only the cases whose name contains this text (repeatable)")
     ap.add_argument("--log", help="append the ranks' output to this file as it comes")
+    ap.add_argument("--transport", default="auto",
+                    help="Halo transports to run side by side, comma-separated "
+                         "(auto, nccl, nvshmem, mpi: pykokkos.mpi.TRANSPORTS); rows of a "
+                         "transport other than auto are named '<case> [<transport>]'")
     a = ap.parse_args()
     if a.worker:
         return worker(a)

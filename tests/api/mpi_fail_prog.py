@@ -3,8 +3,10 @@ and 12). MODE (first argument):
   raise     rank 1 raises (pykokkos.mpi imported), rank 0 waits for it
   exit      both ranks run a kernel (the shim loads a module: no import of
             pykokkos.mpi), rank 1 calls sys.exit(3), rank 0 waits for it
-  mismatch  Halos over Views whose faces differ, then whose dtypes differ:
-            each rank writes what its Halo raised to DIR/rank<r>.txt
+  mismatch  Halos over Views whose faces differ, then whose dtypes differ,
+            then whose ranks ask for different transports, then for the
+            NVSHMEM transport on a host backend, then for an unknown one: each rank writes what its
+            Halo raised to DIR/rank<r>.txt
 DIR: the second argument."""
 import os
 import sys
@@ -20,10 +22,10 @@ def twice(i: int, v: pk.View1D[pk.double]):
     v[i] = 2.0 * v[i]
 
 
-def halo_error(cart, a):
+def halo_error(cart, a, **kw):
     from pykokkos.mpi import Halo
     try:
-        Halo(cart, a, width=1)
+        Halo(cart, a, width=1, **kw)
         return "no error"
     except ValueError as e:
         return str(e)
@@ -47,8 +49,11 @@ def main(mode, out):
         cart = comm.Create_cart([2, 1], periods=[False, False])
         faces = halo_error(cart, np.zeros((8, 8 + rank)))
         dtypes = halo_error(cart, np.zeros((8, 8), dtype=np.float32 if rank else np.float64))
+        transports = halo_error(cart, pk.View([8, 8]), transport="mpi" if rank else "auto")
+        nvshmem = halo_error(cart, pk.View([8, 8]), transport="nvshmem")
+        unknown = halo_error(cart, pk.View([8, 8]), transport="shmem")
         with open(os.path.join(out, f"rank{rank}.txt"), "w") as f:
-            f.write(faces + "\n" + dtypes + "\n")
+            f.write("\n".join((faces, dtypes, transports, nvshmem, unknown)) + "\n")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ import sys
 import tempfile
 import unittest
 
+import numpy as np
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "runtime-shim", "python"))
@@ -50,6 +52,46 @@ class Ranks(unittest.TestCase):
 
     def test_two_ranks(self):
         self.run_ranks(2)
+
+    def test_two_ranks_through_host_memory(self):
+        """transport='mpi' (here from PKC_HALO_TRANSPORT) stages the faces
+        through host memory on every backend: the same ghosts."""
+        ranks_ok(self, os.path.join(HERE, "mpi_halo_prog.py"), 2,
+                 dict(env(), PKC_HALO_TRANSPORT="mpi"))
+
+
+class NvshmemSlots(unittest.TestCase):
+    """The NVSHMEM transport's receive buffers (pykokkos._nvshmem.slot_layout):
+    the same offsets on every rank, one region per (dimension, side, whole
+    face or owned cells, parity), disjoint, aligned, each large enough for
+    the face of every rank's View."""
+
+    def check(self, shapes, width):
+        from pykokkos._nvshmem import slot_layout
+        from pykokkos.mpi import Halo
+        offsets, sizes, total = slot_layout(shapes, width, 8)
+        nd = len(shapes[0])
+        self.assertEqual(len(offsets), nd * 8)
+        spans = sorted((off, off + sizes[(d, full)] * 8)
+                       for (d, side, full, parity), off in offsets.items())
+        for (a0, a1), (b0, _) in zip(spans, spans[1:]):
+            self.assertLessEqual(a1, b0)                  # disjoint
+        self.assertLessEqual(spans[-1][1], total)
+        self.assertTrue(all(off % 256 == 0 for off, _ in spans))
+        for shape in shapes:   # the receive slabs Halo itself cuts, for every rank
+            fake = type("H", (), {"width": width, "view": np.empty(shape)})()
+            for d in range(nd):
+                for which in ("recv_lo", "recv_hi"):
+                    for full in (True, False):
+                        n = np.empty(shape)[Halo._slab(fake, d, which, full)].size
+                        self.assertLessEqual(n, sizes[(d, full)], (shape, d, which, full))
+        self.assertEqual(slot_layout(shapes[::-1], width, 8)[0], offsets)   # rank order
+
+    def test_uneven_3d_blocks(self):
+        self.check([(10, 12, 9), (11, 12, 9), (10, 13, 9), (11, 13, 8)], 1)
+
+    def test_2d_width_two(self):
+        self.check([(14, 20), (15, 20), (14, 21)], 2)
 
 
 @unittest.skipIf(MPIRUN is None, "mpirun not installed (scripts/setup.sh installs openmpi-bin)")
@@ -98,10 +140,16 @@ class RankFailure(unittest.TestCase):
                 with open(os.path.join(out, f"rank{k}.txt")) as f:
                     got.append(f.read().splitlines())
         self.assertEqual(got[0], got[1])
-        faces, dtypes = got[0]
+        faces, dtypes, transports, nvshmem, unknown = got[0]
         self.assertIn("ranks 0 and 1 are neighbours along dimension 0 but their Views have "
                       "(8, 8) and (8, 9)", faces)
         self.assertIn("rank 1's View holds float32, rank 0's float64", dtypes)
+        self.assertIn("rank 1 asks for transport 'mpi', rank 0 for 'auto': use one transport",
+                      transports)
+        self.assertIn("rank 0: transport 'nvshmem' moves faces between GPUs and needs the CUDA "
+                      "backend (PKC_BACKEND=cuda); this run uses openmp", nvshmem)
+        self.assertIn("rank 0: transport 'shmem' is not one of 'auto', 'nccl', 'nvshmem', 'mpi'",
+                      unknown)
 
 
 class RankBinding(unittest.TestCase):

@@ -41,7 +41,19 @@ and finish() runs while they travel. A View read on the host, pk.fence()
 or a reduction waits for the exchange as for any kernel. numpy arrays
 and other dtypes are packed with numpy on the host (a GPU View of another
 dtype is then read back whole).
+
+Halo(..., transport='nvshmem') (CUDA backend; pykokkos/_nvshmem.py finds
+NVSHMEM and builds pykokkos/_nvshmem_halo.cu on first use) exchanges faces
+the way the autonomous multi-GPU paper does: the packing kernel stores each
+face straight into the neighbour GPU's receive buffer in NVSHMEM's
+symmetric heap (GPU-initiated; a put-with-signal where the neighbour is not
+reachable by stores, or with PKC_HALO_NVSHMEM_P2P=0), a one-thread kernel
+raises the neighbour's flag, and the neighbour's stream waits for its flag
+before unpacking: no NCCL, no host wait, and start()/finish() overlap with
+no second stream (the wait is queued by finish()). Not inside pk.Graph
+steps (the flags count exchanges); every rank of MPI.COMM_WORLD takes part.
 """
+import ctypes
 import os
 import sys
 import time
@@ -50,7 +62,12 @@ from . import _graph
 from ._errors import PkcRuntimeError, PkcValueError
 from ._view import View, numpy as _numpy
 
-__all__ = ["Halo", "local_rank", "cuda_aware", "abort_on_failure"]
+__all__ = ["Halo", "local_rank", "cuda_aware", "abort_on_failure", "TRANSPORTS"]
+
+# Halo(transport=...): 'auto' NCCL where the CUDA backend has it (CuPy's
+# cupy.cuda.nccl), else MPI through host memory; 'nccl' and 'nvshmem' insist
+# (CUDA backend); 'mpi' always stages faces through host memory for mpi4py.
+TRANSPORTS = ("auto", "nccl", "nvshmem", "mpi")
 
 
 _failure = {"installed": False, "exit": None}   # the hooks, the status sys.exit was given
@@ -202,32 +219,43 @@ class Halo:
     """Ghost-layer exchange of one View over a Cartesian communicator (see
     the module docstring). comm: an mpi4py Cartcomm whose number of
     dimensions is the View's rank; width >= 1: ghost layers per side, each
-    dimension of the View at least 3 * width long. Raises ValueError
-    otherwise."""
+    dimension of the View at least 3 * width long; transport: one of
+    TRANSPORTS (default $PKC_HALO_TRANSPORT, else 'auto'), the same on every
+    rank. Raises ValueError otherwise (on every rank alike), RuntimeError
+    where the transport asked for cannot run (NCCL or NVSHMEM missing)."""
 
-    def __init__(self, comm, view, width=1):
+    def __init__(self, comm, view, width=1, transport=None):
         np = _numpy()
         self.comm, self.view, self.width = comm, view, int(width)
         nd = len(view.shape)
         self.dtype = np.dtype(view.dtype.np_dtype if isinstance(view, View) else view.dtype)
-        local = self._local_error(comm, nd, width)
+        self.transport = transport or os.environ.get("PKC_HALO_TRANSPORT") or "auto"
+        local = self._local_error(comm, nd, width) or self._transport_error(view)
         # one collective: every rank sees every rank's extents and dtype and
         # raises the same error (a mismatch would hang or reinterpret bits)
-        everyone = comm.allgather((local, tuple(view.shape), self.dtype.str, self.width))
+        everyone = comm.allgather((local, tuple(view.shape), self.dtype.str, self.width,
+                                   self.transport))
         err = self._consistency_error(comm, everyone)
         if err:
             raise PkcValueError(f"pykokkos.mpi.Halo: {err}")
         self.nbr = [comm.Shift(d, 1) for d in range(nd)]   # (low, high) per dimension
         self._reqs, self._recv = [], []
         self._bufs = {}      # (slab index, send?) -> buffer View (kernel packing)
+        self._shmem = None   # the NVSHMEM transport's state (_ShmemFaces)
         self._kernels = None  # pykokkos._halo_kernels for float64/float32 Views
         if isinstance(view, View) and self.dtype in (np.float64, np.float32):
             from . import _halo_kernels
             from ._loader import RUNTIME
             self._kernels = _halo_kernels
             RUNTIME.module_for(_halo_kernels.__file__)   # loaded now, not in an exchange
-            if _nccl(comm) is not None:   # collective: every rank makes its Halo
+            if self.transport == "nvshmem":   # collective: every rank makes its Halo
+                self._shmem = _ShmemFaces(self, [tuple(e[1]) for e in everyone])
+            elif self.transport != "mpi" and _nccl(comm) is not None:
                 self._prepare_device()
+            elif self.transport == "nccl":
+                raise PkcRuntimeError("pykokkos.mpi.Halo(transport='nccl'): NCCL is not "
+                                      "available (CUDA backend with CuPy's cupy.cuda.nccl "
+                                      "needed, and PKC_HALO_NCCL not 0)")
         self._join = None    # start() on the NCCL path: the event finish() waits for
         self.seconds = 0.0   # wall time spent in exchange/start/finish (packing, waiting)
 
@@ -243,6 +271,24 @@ class Halo:
                     f"the View has {tuple(self.view.shape)}")
         return None
 
+    def _transport_error(self, view):
+        """What is wrong with the transport asked for on this rank, or None."""
+        if self.transport not in TRANSPORTS:
+            return (f"transport {self.transport!r} is not one of "
+                    f"{', '.join(repr(t) for t in TRANSPORTS)}")
+        if self.transport in ("nccl", "nvshmem"):
+            from ._loader import RUNTIME
+            backend = RUNTIME.backend()
+            if backend != "cuda":
+                return (f"transport {self.transport!r} moves faces between GPUs and needs the "
+                        f"CUDA backend (PKC_BACKEND=cuda); this run uses {backend}: leave "
+                        "transport to 'auto'")
+            if not isinstance(view, View) or self.dtype not in (_numpy().float64,
+                                                                _numpy().float32):
+                return (f"transport {self.transport!r} exchanges float64/float32 pk.Views; "
+                        f"this is a {type(view).__name__} of {self.dtype.name}")
+        return None
+
     @staticmethod
     def _consistency_error(comm, everyone):
         """The first problem among all ranks' (error, shape, dtype, width), in
@@ -252,14 +298,17 @@ class Halo:
         for r, (err, *_) in enumerate(everyone):
             if err:
                 return f"rank {r}: {err}"
-        _, shape0, dtype0, width0 = everyone[0]
-        for r, (_, shape, dtype, width) in enumerate(everyone):
+        _, shape0, dtype0, width0, transport0 = everyone[0]
+        for r, (_, shape, dtype, width, transport) in enumerate(everyone):
+            if transport != transport0:
+                return (f"rank {r} asks for transport {transport!r}, rank 0 for "
+                        f"{transport0!r}: use one transport")
             if dtype != dtype0:
                 return (f"rank {r}'s View holds {_numpy().dtype(dtype).name}, rank 0's "
                         f"{_numpy().dtype(dtype0).name}: every rank's View needs the same dtype")
             if width != width0:
                 return f"rank {r} asks for width {width}, rank 0 for {width0}: use one width"
-        for r, (_, shape, _, _) in enumerate(everyone):
+        for r, (_, shape, *_) in enumerate(everyone):
             coords = comm.Get_coords(r)
             for d in range(len(shape)):
                 q = Halo._next_rank(comm, coords, d)
@@ -445,7 +494,9 @@ class Halo:
     def _nccl_path(self):
         """(NcclCommunicator, its stream) where faces go device to device
         through NCCL, else None."""
-        return _nccl(self.comm) if self._kernels is not None else None
+        if self._kernels is None or self.transport not in ("auto", "nccl"):
+            return None
+        return _nccl(self.comm)
 
     def _refuse_staged(self):
         """Inside a pk.Graph capture, a host-staged exchange with a neighbour is refused."""
@@ -462,7 +513,10 @@ class Halo:
         docstring)."""
         t0 = time.perf_counter()
         nc = self._nccl_path()
-        if nc is not None:
+        if self._shmem is not None:
+            for d in self._neighbour_dims():
+                self._shmem.finish(*self._shmem.post([d], True))
+        elif nc is not None:
             for d in self._neighbour_dims():
                 self._unpack(self._post_nccl([d], True, nc, fork=False))
         else:
@@ -482,7 +536,10 @@ class Halo:
                                   "not finished (call finish() first)")
         t0 = time.perf_counter()
         nc = self._nccl_path()
-        if nc is not None:
+        if self._shmem is not None:
+            self._reqs, self._recv = self._shmem.post(self._neighbour_dims(), False)
+            self._join = self._shmem
+        elif nc is not None:
             dims = self._neighbour_dims()
             self._reqs = []
             self._recv = self._post_nccl(dims, False, nc, fork=True) if dims else []
@@ -496,7 +553,10 @@ class Halo:
         """Waits for the faces posted by start() (on the NCCL path: makes the
         kernels' stream wait for them) and writes them into the ghosts."""
         t0 = time.perf_counter()
-        if self._join is not None:
+        if self._join is self._shmem and self._shmem is not None:
+            self._join = None
+            self._shmem.finish(self._reqs, self._recv)
+        elif self._join is not None:
             _order().wait_event(self._join)
             self._join = None
             self._unpack(self._recv)
@@ -506,6 +566,128 @@ class Halo:
                 self._unpack(self._recv)
         self._reqs, self._recv = [], []
         self.seconds += time.perf_counter() - t0
+
+class _ShmemFaces:
+    """The NVSHMEM transport of one Halo (pykokkos/_nvshmem_halo.cu says how
+    faces travel): receive buffers and flags in the symmetric heap at the
+    same offsets on every rank (_nvshmem.slot_layout), two buffers per face
+    used in turn, the count of exchanges per face (the flag value that
+    announces the next one). Made collectively by every rank's Halo."""
+
+    def __init__(self, halo, shapes):
+        from mpi4py import MPI
+        from . import _nvshmem
+        self.halo = halo
+        self.lib = lib = _nvshmem.start(halo.comm)
+        self.item = halo.dtype.itemsize
+        self.offsets, _, total = _nvshmem.slot_layout(shapes, halo.width, self.item)
+        nd = len(shapes[0])
+        self.recv = lib.pkc_shmem_calloc(total)       # collective, same bytes everywhere
+        self.send = lib.pkc_shmem_calloc(total)       # packed faces of the put path
+        self.flags = lib.pkc_shmem_calloc(8 * 8 * nd)  # per (d, side, full, parity)
+        if not (self.recv and self.send and self.flags):
+            raise PkcRuntimeError(f"pykokkos.mpi.Halo(transport='nvshmem'): the symmetric heap "
+                                  f"cannot hold {2 * total} bytes of faces: raise "
+                                  "NVSHMEM_SYMMETRIC_SIZE (default 1 GiB)")
+        group, world = halo.comm.Get_group(), MPI.COMM_WORLD.Get_group()
+        n = halo.comm.Get_size()
+        self.pe = dict(zip(range(n), MPI.Group.Translate_ranks(group, list(range(n)), world)))
+        self.count = {}     # (d, side, full) -> exchanges posted so far
+        self.direct = os.environ.get("PKC_HALO_NVSHMEM_P2P", "1") != "0"
+        self._remote = {}   # (offset, pe) -> the neighbour's buffer as this GPU addresses it
+        self._views = {}    # (address, elements) -> DeviceBuffer
+        self.err = ctypes.create_string_buffer(512)
+
+    def _buffer(self, addr, n):
+        from ._nvshmem import DeviceBuffer
+        b = self._views.get((addr, n))
+        if b is None:
+            b = self._views[(addr, n)] = DeviceBuffer(addr, n, self.halo.dtype)
+        return b
+
+    def _peer(self, off, pe):
+        """The neighbour pe's receive buffer at off as this GPU's kernels
+        store to it, or None (not reachable by stores: put instead)."""
+        key = (off, pe)
+        if key not in self._remote:
+            p = self.lib.pkc_shmem_ptr(self.recv + off, pe) if self.direct else None
+            self._remote[key] = p or None
+        return self._remote[key]
+
+    def post(self, dims, full):
+        """Packs the faces of dims into the neighbours' buffers (or sends
+        them), then raises the neighbours' flags; returns (the flags to wait
+        for, the unpack list) for finish()."""
+        from mpi4py import MPI
+        h = self.halo
+        if _graph.capturing_cuda() and dims:
+            _graph.refuse("Halo exchange on the NVSHMEM transport",
+                          "its flags carry a count that changes every exchange; use "
+                          "transport='nccl' inside pk.Graph steps")
+        signals, puts, waits, unpack = [], [], [], []
+        for dst, src, sidx, ridx, tag in h._faces(dims, full):
+            d, side = tag // 2, 1 - tag % 2   # tag 2d: my low face fills dst's high ghosts
+            key = (d, side, full)
+            k = self.count.get(key, 0)
+            self.count[key] = k + 1
+            off = self.offsets[(d, side, full, k & 1)]
+            flag = self.flags + 8 * ((((d * 2 + side) * 2 + (0 if full else 1)) * 2) + (k & 1))
+            lo, ext = h._box(sidx)
+            n = 1
+            for m in ext:
+                n *= m
+            if dst != MPI.PROC_NULL:
+                pe = self.pe[dst]
+                peer = self._peer(off, pe)
+                if peer:   # GPU-initiated: the packing kernel stores into the neighbour
+                    h._kernels.pack(h.view, self._buffer(peer, n), lo, ext, d)
+                    signals.append((flag, k + 1, pe))
+                else:
+                    h._kernels.pack(h.view, self._buffer(self.send + off, n), lo, ext, d)
+                    puts.append((self.recv + off, self.send + off, n * self.item, flag, k + 1, pe))
+            if src != MPI.PROC_NULL:
+                waits.append((flag, k + 1))
+                unpack.append((ridx, self._buffer(self.recv + off, n), d))
+        stream = _order().ptr
+        if puts:
+            self._call("put_signal", self.lib.pkc_shmem_put_signal, len(puts),
+                       _ptrs([p[0] for p in puts]), _ptrs([p[1] for p in puts]),
+                       _sizes([p[2] for p in puts]), _ptrs([p[3] for p in puts]),
+                       _u64s([p[4] for p in puts]), _ints([p[5] for p in puts]), stream)
+        if signals:
+            self._call("signal", self.lib.pkc_shmem_signal, len(signals),
+                       _ptrs([s[0] for s in signals]), _u64s([s[1] for s in signals]),
+                       _ints([s[2] for s in signals]), stream)
+        return waits, unpack
+
+    def finish(self, waits, unpack):
+        """Makes the kernels' stream wait for the flags, then unpacks."""
+        if waits:
+            self._call("wait", self.lib.pkc_shmem_wait, len(waits), _ptrs([w[0] for w in waits]),
+                       _u64s([w[1] for w in waits]), _order().ptr)
+        self.halo._unpack(unpack)
+
+    def _call(self, what, fn, *args):
+        if fn(*args, self.err, len(self.err)):
+            raise PkcRuntimeError(f"pykokkos.mpi.Halo (NVSHMEM {what}): "
+                                  + self.err.value.decode(errors="replace"))
+
+
+def _ptrs(xs):
+    return (ctypes.c_void_p * len(xs))(*xs)
+
+
+def _sizes(xs):
+    return (ctypes.c_size_t * len(xs))(*xs)
+
+
+def _u64s(xs):
+    return (ctypes.c_uint64 * len(xs))(*xs)
+
+
+def _ints(xs):
+    return (ctypes.c_int * len(xs))(*xs)
+
 
 def _order():
     """The CuPy stream that orders the halo's NCCL work with the kernels:

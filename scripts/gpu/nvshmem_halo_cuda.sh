@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Issue 25 item 3: pykokkos.mpi.Halo's NVSHMEM transport (GPU-initiated: the
+# packing kernels store faces into the neighbours' symmetric buffers) next to
+# the NCCL one, on the host's GPUs (up to 4), one rank per GPU:
+#   1. tests/api/mpi_halo_prog.py (2-D and 3-D, widths 1 and 2, exchange()
+#      and start()/finish(), every ghost checked) with PKC_HALO_TRANSPORT=nvshmem
+#      on 2 and 4 ranks, and on 2 ranks through put-with-signal (PKC_HALO_NVSHMEM_P2P=0);
+#   2. bench/mpi/jacobi_scaling.py --transport auto,nvshmem: both transports in
+#      the same run, verified on every rank (SCALING_ARGS picks cases, e.g.
+#      "--only '3D weak'"; BLOCKS, ITERS).
+# Usage: scripts/gpu/nvshmem_halo_cuda.sh (carry .deps/kokkos-src build/bin
+# build/lib; kind nvidia-h100-x4 / nvidia-h200-x4 or -x2). Outputs under $OUT.
+source "$(dirname "${BASH_SOURCE[0]}")/cuda_env.sh"
+export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1   # never NVLink multicast (device/KINDS.md)
+export PKC_CACHE_DIR=$WORK/cache
+OUTD=${OUT:-/tmp/nvshmem-out}
+mkdir -p "$OUTD"
+for f in runtime-shim/python/pykokkos/_halo_kernels.py bench/mpi/jacobi_scaling.py \
+         tests/api/mpi_halo_prog.py; do
+  (pkc build -q --backend cuda "$f" >"$LOG/$(basename "$f").log" 2>&1 || echo "BUILD FAILED $f") &
+done
+wait
+say "modules built"
+"$PY" -c "import pykokkos._nvshmem as s; print('nvshmem', s.nvshmem_home()); print(s.library_path())" \
+  >"$OUTD/nvshmem_lib.log" 2>&1 || { echo "NVSHMEM LIBRARY BUILD FAILED"; tail -40 "$OUTD/nvshmem_lib.log"; }
+tail -2 "$OUTD/nvshmem_lib.log"
+say "transport library"
+n=$(nvidia-smi -L | wc -l)
+mpi() {
+  timeout 120 mpirun --allow-run-as-root --oversubscribe -x PYTHONPATH -x PATH -x PKC_BACKEND \
+    -x Kokkos_ROOT -x PKC_RUNTIME_LIB -x PKC_HALO_TRANSPORT -x PKC_HALO_NVSHMEM_P2P \
+    -x PKC_CACHE_DIR -x NVSHMEM_DISABLE_NVLS -x NCCL_NVLS_ENABLE "$@"
+}
+for np in 2 4; do
+  (( np <= n )) || continue
+  for p2p in 1 0; do
+    [[ $p2p == 0 && $np == 4 ]] && continue
+    d=$OUTD/halo_np${np}_p2p$p2p
+    mkdir -p "$d"
+    PKC_HALO_TRANSPORT=nvshmem PKC_HALO_NVSHMEM_P2P=$p2p mpi -np "$np" "$PY" tests/api/mpi_halo_prog.py "$d" \
+      >"$d/out.log" 2>&1
+    echo "halo nvshmem np=$np p2p=$p2p rc=$? ranks: $(cat "$d"/rank*.txt 2>/dev/null | tr '\n' ' ')"
+    grep -v "^\s*$" "$d/out.log" | tail -5
+  done
+done
+say "correctness done"
+ranks=1
+for p in 2 4; do (( p <= n )) && ranks="$ranks,$p"; done
+PY=$PY timeout "${SCALING_TIMEOUT:-300}" "$PY" bench/mpi/jacobi_scaling.py --gpu --ranks "$ranks" \
+  --transport auto,nvshmem --warmup 5 --blocks "${BLOCKS:-3}" --iters "${ITERS:-10}" \
+  --timeout "${SCALING_TIMEOUT:-300}" --log "$OUTD/scaling.log" ${SCALING_ARGS:-}
+say "done"
