@@ -313,10 +313,14 @@ def worker(a):
             t_ex = g.timed_blocks(lambda: g.exchange(overlap), blocks, per)
             host_ex = (g.halo.seconds - host0) / (blocks * per)   # the host's share of it
             graph = ""
+            shm = getattr(g.halo, "_shmem", None)
+            if shm is not None:   # faces stored straight into neighbours / put with signal
+                direct = sum(1 for q in shm._remote.values() if q)
+                graph = f" | nvshmem_direct={direct}/{len(shm._remote)}"
             if graphs:   # the same step replayed from pk.Graph, per iteration
                 gr.replay(warm)
                 t_gr = g.timed_blocks(lambda: gr.replay(per), blocks, 1) / per
-                graph = f" | graph_ms={t_gr * 1e3:.4f} ({gr.mode})"
+                graph += f" | graph_ms={t_gr * 1e3:.4f} ({gr.mode})"
             if cart.Get_rank() == 0:
                 bad = [f"rank {r}: {e}" for r, e in enumerate(errs) if e]
                 print(f"CASE {name} | overlap={'on' if overlap else 'off'} | ranks={ranks} | "
@@ -340,20 +344,21 @@ def parse_case(line):
             "graph": kv.get("graph_ms")}
 
 
-def run_ranks(p, a, env):
+def run_ranks(p, a, env, transport):
     cmd = [shutil.which("mpirun") or "mpirun", "--allow-run-as-root", "--oversubscribe",
            "-np", str(p)]
     for k in ("PYTHONPATH", "PATH", "PKC_BACKEND", "OMP_NUM_THREADS", "NCCL_NVLS_ENABLE",
               "NVSHMEM_DISABLE_NVLS", "CXXFLAGS", "Kokkos_ROOT", "PKC_RUNTIME_LIB",
               "LD_LIBRARY_PATH", "PKC_HALO_NVSHMEM_P2P", "PKC_NVSHMEM_HOME", "PKC_CACHE_DIR",
-              "NVSHMEM_SYMMETRIC_SIZE"):
+              "NVSHMEM_SYMMETRIC_SIZE", "NVSHMEM_REMOTE_TRANSPORT",
+              "NVSHMEM_DISABLE_CUDA_VMM"):
         if k in env:
             cmd += ["-x", k]
     cmd += [env.get("PY", sys.executable), os.path.abspath(__file__), "--worker",
             "--warmup", str(a.warmup), "--blocks", str(a.blocks), "--iters", str(a.iters)]
     cmd += ["--quick"] if a.quick else ["--gpu"] if a.gpu else []
     cmd += ["--graph"] if a.graph else []
-    cmd += ["--transport", a.transport]
+    cmd += ["--transport", transport]
     cmd += [f"--only={x}" for x in a.only]
     if a.log:   # every line of the ranks' output as it comes (a run cut short keeps its rows)
         with open(a.log, "a") as log:
@@ -443,7 +448,10 @@ def main():
     else:
         env.setdefault("OMP_NUM_THREADS", "1")
     ranks = sorted({int(x) for x in a.ranks.split(",")} | {1})
-    results = {p: run_ranks(p, a, env) for p in ranks}
+    # one mpirun per rank count and transport: a transport's library state
+    # (NCCL communicators, NVSHMEM's heap and threads) never weighs on another's rows
+    results = {p: [row for t in a.transport.split(",") for row in run_ranks(p, a, env, t)]
+               for p in ranks}
     print(table(results, ranks))
     bad = [r["status"] for p in ranks for r in results[p] if not r["verified"]]
     if bad:

@@ -46,7 +46,8 @@ done
 say "correctness done"
 ranks=1
 for p in 2 4; do (( p <= n )) && ranks="$ranks,$p"; done
+eval "extra=(${SCALING_ARGS:-})"   # quoted words stay whole: --only '3D weak'
 PY=$PY timeout "${SCALING_TIMEOUT:-300}" "$PY" bench/mpi/jacobi_scaling.py --gpu --ranks "$ranks" \
   --transport auto,nvshmem --warmup 5 --blocks "${BLOCKS:-3}" --iters "${ITERS:-10}" \
-  --timeout "${SCALING_TIMEOUT:-300}" --log "$OUTD/scaling.log" ${SCALING_ARGS:-}
+  --timeout "${SCALING_TIMEOUT:-300}" --log "$OUTD/scaling.log" "${extra[@]}"
 say "done"

@@ -181,21 +181,41 @@ def _signatures(lib):
     lib.pkc_shmem_finalize.restype = None
 
 
-class DeviceBuffer:
-    """A 1-D array of n elements of dtype at a device address this process
-    does not own (a slot of the symmetric heap, here or on a neighbour's GPU
-    mapped by NVSHMEM): what pkc's packing kernels take as their buffer View
-    (__cuda_array_interface__ v3, no copy)."""
+class _SymmetricMem:
+    """Stands for DeviceMem in a View over symmetric memory (here or mapped
+    from a neighbour's GPU): the same address and copies, never freed by
+    the View (NVSHMEM frees its heap at nvshmem_finalize)."""
 
-    __slots__ = ("ptr", "n", "dtype", "__cuda_array_interface__")
+    __slots__ = ("desc", "ptr", "nbytes", "_copy", "err")
 
-    def __init__(self, ptr, n, dtype):
-        self.ptr, self.n, self.dtype = ptr, n, dtype
-        self.__cuda_array_interface__ = {"shape": (n,), "typestr": dtype.str, "strides": None,
-                                         "data": (ptr, False), "version": 3, "stream": None}
+    def __init__(self, desc, ptr, nbytes):
+        c = ctypes
+        self.desc, self.ptr, self.nbytes = desc, ptr, nbytes
+        self.err = c.create_string_buffer(512)
+        self._copy = c.CFUNCTYPE(c.c_int, c.c_void_p, c.c_int, c.c_void_p, c.c_int,
+                                 c.c_size_t, c.c_char_p, c.c_size_t)(desc.copy)
 
-    def __dlpack_device__(self):
-        return (2, 0)   # kDLCUDA; the module's device (pkc binds device 0 of the process)
+    def copy(self, dst, dst_dev, src, src_dev, nbytes):
+        if self._copy(dst, dst_dev, src, src_dev, nbytes, self.err, len(self.err)):
+            raise PkcRuntimeError("NVSHMEM buffer: device copy failed: "
+                                  + self.err.value.decode(errors="replace"))
+
+    def release(self):
+        pass
+
+
+def symmetric_view(ptr, n, dtype):
+    """A rank-1 pk.View of n elements of dtype (a pk dtype) whose device data
+    is at ptr, memory it does not own (a face buffer in the symmetric heap):
+    what the packing kernels take as their buffer, bound like any View on
+    the device (its host mirror is read only if asked for)."""
+    from ._view import DLHolder, View, _device_module
+    desc = _device_module()
+    v = View([n], dtype)
+    v._dev = _SymmetricMem(desc, ptr, v._a.nbytes)
+    v._dl = DLHolder(v._a, v._dt.code, v._dt.bits, ptr, desc.device_type)
+    v._hv, v._dv = False, True
+    return v
 
 
 def slot_layout(shapes, width, itemsize, align=256):

@@ -595,14 +595,14 @@ class _ShmemFaces:
         self.count = {}     # (d, side, full) -> exchanges posted so far
         self.direct = os.environ.get("PKC_HALO_NVSHMEM_P2P", "1") != "0"
         self._remote = {}   # (offset, pe) -> the neighbour's buffer as this GPU addresses it
-        self._views = {}    # (address, elements) -> DeviceBuffer
+        self._views = {}    # (address, elements) -> a View over symmetric memory
         self.err = ctypes.create_string_buffer(512)
 
     def _buffer(self, addr, n):
-        from ._nvshmem import DeviceBuffer
+        from ._nvshmem import symmetric_view
         b = self._views.get((addr, n))
         if b is None:
-            b = self._views[(addr, n)] = DeviceBuffer(addr, n, self.halo.dtype)
+            b = self._views[(addr, n)] = symmetric_view(addr, n, self.halo.view.dtype)
         return b
 
     def _peer(self, off, pe):
