@@ -7,9 +7,12 @@
 #include "access.h"
 
 /* The dimension of an access to View v that is contiguous in memory, or -1
- * (a strided subview). */
+ * (a strided subview). A View of classtype values is C order in both
+ * layouts on every backend (emit_classview.c): its last dimension. */
 static int contiguous_dim(const pki_var *v, int rank, bool left_default) {
   pki_layout l = v->type.layout;
+  if (pki_is_class_view(v->type))
+    return rank < 1 ? -1 : rank - 1;
   if (l == PKI_LAYOUT_DEFAULT)
     l = left_default ? PKI_LAYOUT_LEFT : PKI_LAYOUT_RIGHT;
   if (l == PKI_LAYOUT_STRIDE || rank < 1)

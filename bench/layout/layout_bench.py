@@ -5,13 +5,19 @@ one-View-per-field kernels: Ripple's three subjects, each written once.
   all    an update of all 10 fields
   euler  the FORCE flux of the 2-D Euler equations across x-faces
          (Toro's FORCE: the mean of the Lax-Friedrichs and Richtmyer fluxes)
+  fluxdiff  Ripple's Table 4 subject: per interior cell of a GRID x GRID
+         grid with one padding layer, the FORCE flux at all four faces
+         (a @pk.function called four times) and the flux difference
+         (F_{i+1/2} - F_{i-1/2}) + (G_{j+1/2} - G_{j-1/2}), over
+         pk.MDRangePolicy([1, 1], [GRID - 1, GRID - 1]); checked against numpy
 
 Each rep times every variant once, in rotating order, and the table gives
 the median per-rep ratio to the hand-written kernel (a loaded machine slows
 all variants of one rep alike) and the median time. Usage:
   python3 bench/layout/layout_bench.py [N_PARTICLES] [GRID] [REPS]
 (PKC_BACKEND selects the backend; defaults 2**20 particles, 1024 x 1024
-cells, 15 reps). The results of the variants are checked against each other."""
+cells, 15 reps). The results of the variants are checked against each other
+(fluxdiff: each against a numpy implementation of the same formula)."""
 import statistics
 import sys
 import time
@@ -106,6 +112,62 @@ def force_flux(k: int, u: pk.View1D[State], f: pk.View1D[State], ny: int, dtdx: 
     f[k].e = 0.5 * (0.5 * (fa3 + fb3) - 0.5 / dtdx * (b.e - a.e) + r.mu / r.rho * (r.e + pr))
 
 
+@pk.function
+def physical_flux(s: State, d: int, f: State):
+    """The Euler flux of state s across a face normal to direction d (0: x,
+    1: y), into f."""
+    p: float = pressure(s)
+    un: float = s.mu
+    if d == 1:
+        un = s.mv
+    f.rho = un
+    f.mu = s.mu * un / s.rho
+    f.mv = s.mv * un / s.rho
+    f.e = un / s.rho * (s.e + p)
+    if d == 0:
+        f.mu += p
+    else:
+        f.mv += p
+
+
+@pk.function
+def force(a: State, b: State, d: int, dtdx: float, f: State):
+    """Toro's FORCE flux at the face between a and its neighbour b along
+    direction d, into f: the mean of the Lax-Friedrichs and Richtmyer fluxes."""
+    fa: State = State(0.0, 0.0, 0.0, 0.0)
+    fb: State = State(0.0, 0.0, 0.0, 0.0)
+    physical_flux(a, d, fa)
+    physical_flux(b, d, fb)
+    r: State = State(0.5 * (a.rho + b.rho) - 0.5 * dtdx * (fb.rho - fa.rho),
+                     0.5 * (a.mu + b.mu) - 0.5 * dtdx * (fb.mu - fa.mu),
+                     0.5 * (a.mv + b.mv) - 0.5 * dtdx * (fb.mv - fa.mv),
+                     0.5 * (a.e + b.e) - 0.5 * dtdx * (fb.e - fa.e))
+    fr: State = State(0.0, 0.0, 0.0, 0.0)
+    physical_flux(r, d, fr)
+    f.rho = 0.5 * (0.5 * (fa.rho + fb.rho) - 0.5 / dtdx * (b.rho - a.rho) + fr.rho)
+    f.mu = 0.5 * (0.5 * (fa.mu + fb.mu) - 0.5 / dtdx * (b.mu - a.mu) + fr.mu)
+    f.mv = 0.5 * (0.5 * (fa.mv + fb.mv) - 0.5 / dtdx * (b.mv - a.mv) + fr.mv)
+    f.e = 0.5 * (0.5 * (fa.e + fb.e) - 0.5 / dtdx * (b.e - a.e) + fr.e)
+
+
+@pk.workunit
+def flux_difference(i: int, j: int, u: pk.View2D[State], df: pk.View2D[State], dtdx: float):
+    # Ripple's Table 4 kernel: the FORCE flux at all four faces of cell (i, j),
+    # F = (F_{i+1/2} - F_{i-1/2}) + (G_{j+1/2} - G_{j-1/2})
+    fw: State = State(0.0, 0.0, 0.0, 0.0)
+    fe: State = State(0.0, 0.0, 0.0, 0.0)
+    fs: State = State(0.0, 0.0, 0.0, 0.0)
+    fn: State = State(0.0, 0.0, 0.0, 0.0)
+    force(u[i - 1, j], u[i, j], 0, dtdx, fw)
+    force(u[i, j], u[i + 1, j], 0, dtdx, fe)
+    force(u[i, j - 1], u[i, j], 1, dtdx, fs)
+    force(u[i, j], u[i, j + 1], 1, dtdx, fn)
+    df[i, j].rho = fe.rho - fw.rho + fn.rho - fs.rho
+    df[i, j].mu = fe.mu - fw.mu + fn.mu - fs.mu
+    df[i, j].mv = fe.mv - fw.mv + fn.mv - fs.mv
+    df[i, j].e = fe.e - fw.e + fn.e - fs.e
+
+
 # ---- hand-written: one View per field
 
 @pk.workunit
@@ -173,6 +235,31 @@ def force_flux_hand(k: int, rho: pk.View1D[pk.double], mu: pk.View1D[pk.double],
     fe[k] = 0.5 * (0.5 * (fa3 + fb3) - 0.5 / dtdx * (be - ae) + ru / rr * (re + pr))
 
 
+@pk.workunit
+def flux_difference_hand(i: int, j: int, rho: pk.View2D[pk.double], mu: pk.View2D[pk.double],
+                         mv: pk.View2D[pk.double], e: pk.View2D[pk.double],
+                         drho: pk.View2D[pk.double], dmu: pk.View2D[pk.double],
+                         dmv: pk.View2D[pk.double], de: pk.View2D[pk.double], dtdx: float):
+    # the same FORCE functions on States loaded from one View per field
+    c: State = State(rho[i, j], mu[i, j], mv[i, j], e[i, j])
+    w: State = State(rho[i - 1, j], mu[i - 1, j], mv[i - 1, j], e[i - 1, j])
+    ea: State = State(rho[i + 1, j], mu[i + 1, j], mv[i + 1, j], e[i + 1, j])
+    s: State = State(rho[i, j - 1], mu[i, j - 1], mv[i, j - 1], e[i, j - 1])
+    n: State = State(rho[i, j + 1], mu[i, j + 1], mv[i, j + 1], e[i, j + 1])
+    fw: State = State(0.0, 0.0, 0.0, 0.0)
+    fe: State = State(0.0, 0.0, 0.0, 0.0)
+    fs: State = State(0.0, 0.0, 0.0, 0.0)
+    fn: State = State(0.0, 0.0, 0.0, 0.0)
+    force(w, c, 0, dtdx, fw)
+    force(c, ea, 0, dtdx, fe)
+    force(s, c, 1, dtdx, fs)
+    force(c, n, 1, dtdx, fn)
+    drho[i, j] = fe.rho - fw.rho + fn.rho - fs.rho
+    dmu[i, j] = fe.mu - fw.mu + fn.mu - fs.mu
+    dmv[i, j] = fe.mv - fw.mv + fn.mv - fs.mv
+    de[i, j] = fe.e - fw.e + fn.e - fs.e
+
+
 def particles(n, layout):
     rng = np.random.default_rng(1)
     p = pk.View([n], Particle, layout=layout)
@@ -189,6 +276,43 @@ def states(ncell, layout):
     u.mv = rng.random(ncell) - 0.5
     u.e = 2.5 + rng.random(ncell)
     return u
+
+
+def grid(g, layout):
+    """A g x g grid of States (random, positive density and pressure)."""
+    rng = np.random.default_rng(3)
+    u = pk.View([g, g], State, layout=layout)
+    u.rho = 1.0 + rng.random((g, g))
+    u.mu = rng.random((g, g)) - 0.5
+    u.mv = rng.random((g, g)) - 0.5
+    u.e = 2.5 + rng.random((g, g))
+    return u
+
+
+def flux_difference_numpy(u, dtdx):
+    """flux_difference in numpy over the interior cells: {field: (g-2, g-2) array}."""
+    def phys(s, d):
+        p = 0.4 * (s["e"] - 0.5 * (s["mu"] * s["mu"] + s["mv"] * s["mv"]) / s["rho"])
+        un = s["mu"] if d == 0 else s["mv"]
+        f = {"rho": un, "mu": s["mu"] * un / s["rho"], "mv": s["mv"] * un / s["rho"],
+             "e": un / s["rho"] * (s["e"] + p)}
+        f["mu" if d == 0 else "mv"] = f["mu" if d == 0 else "mv"] + p
+        return f
+
+    def force(a, b, d):
+        fa, fb = phys(a, d), phys(b, d)
+        r = {k: 0.5 * (a[k] + b[k]) - 0.5 * dtdx * (fb[k] - fa[k]) for k in a}
+        fr = phys(r, d)
+        return {k: 0.5 * (0.5 * (fa[k] + fb[k]) - 0.5 / dtdx * (b[k] - a[k]) + fr[k]) for k in a}
+
+    def at(di, dj):
+        g = next(iter(u.values())).shape[0]
+        return {k: v[1 + di:g - 1 + di, 1 + dj:g - 1 + dj] for k, v in u.items()}
+
+    c = at(0, 0)
+    fw, fe = force(at(-1, 0), c, 0), force(c, at(1, 0), 0)
+    fs, fn = force(at(0, -1), c, 1), force(c, at(0, 1), 1)
+    return {k: fe[k] - fw[k] + fn[k] - fs[k] for k in c}
 
 
 def columns(cv, names):
@@ -269,6 +393,31 @@ def main():
         ("hand", lambda: pk.parallel_for(faces, force_flux_hand, ny=g, dtdx=0.1,
                                          **hu, **hf))],
         reps, lambda: same(fa.e, fs.e, hf["fe"]))
+    # Ripple's Table 4: the flux difference over all four faces of each
+    # cell of a g x g grid with one padding layer
+    ga, gs = grid(g, pk.AoS), grid(g, pk.SoA)
+    da, ds = pk.View([g, g], State, layout=pk.AoS), pk.View([g, g], State, layout=pk.SoA)
+    hg = {k: pk.View([g, g], pk.double) for k in ("rho", "mu", "mv", "e")}
+    for k in hg:
+        np.asarray(hg[k])[:] = np.asarray(getattr(ga, k))
+    hd = {"d" + k: pk.View([g, g], pk.double) for k in ("rho", "mu", "mv", "e")}
+    inner = pk.MDRangePolicy([1, 1], [g - 1, g - 1])
+
+    def check_fd():
+        want = flux_difference_numpy({k: np.asarray(getattr(ga, k)) for k in hg}, 0.1)
+        for k in hg:
+            for got in (getattr(da, k), getattr(ds, k), hd["d" + k]):
+                got = np.asarray(got)
+                if not (np.allclose(got[1:-1, 1:-1], want[k], rtol=1e-10, atol=1e-10)
+                        and not got[0].any() and not got[-1].any()
+                        and not got[:, 0].any() and not got[:, -1].any()):
+                    raise SystemExit(f"layout bench: flux difference '{k}' differs from numpy")
+
+    res["fluxdiff"] = bench("flux diff 4 faces", [
+        ("aos", lambda: pk.parallel_for(inner, flux_difference, u=ga, df=da, dtdx=0.1)),
+        ("soa", lambda: pk.parallel_for(inner, flux_difference, u=gs, df=ds, dtdx=0.1)),
+        ("hand", lambda: pk.parallel_for(inner, flux_difference_hand, dtdx=0.1, **hg, **hd))],
+        reps, check_fd)
     for k, r in res.items():
         print(f"RATIO {k} aos/soa={r['aos'] / r['soa']:.2f} soa/hand={r['soa']:.2f}")
 

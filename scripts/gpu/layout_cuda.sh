@@ -2,9 +2,12 @@
 # Views of @pk.classtype values on an NVIDIA GPU (issue 26): the feature
 # program (every kernel use on AoS, SoA and mixes, checked against numpy) and
 # the host API tests run with PKC_BACKEND=cuda, then bench/layout (particle
-# push touching 4 of 10 fields, all-fields update, 2-D Euler FORCE flux; AoS
-# vs SoA vs hand-written one-View-per-field) at GPU sizes. One call, under 8
-# minutes (about 3 of them building Kokkos and the modules).
+# push touching 4 of 10 fields, all-fields update, 2-D Euler FORCE flux over
+# x-faces, and the flux difference over all four faces of a 4096 x 4096 grid
+# (Ripple's Table 4 subject, checked against numpy first); AoS vs SoA vs
+# hand-written one-View-per-field) at GPU sizes. One call, under 8 minutes
+# (about 3 of them building Kokkos and the modules; the flux difference adds
+# a larger module and an estimated 20 s of numpy checking; not yet timed on a GPU).
 # Usage: scripts/gpu/layout_cuda.sh [LOGDIR]
 # (carry .deps/kokkos-src build/bin build/lib; Kokkos CUDA is built once into
 # $WORK/kokkos-cuda, about 90 s).

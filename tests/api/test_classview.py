@@ -101,11 +101,10 @@ class Fields(unittest.TestCase):
             np.testing.assert_array_equal(d, np.arange(6) * 1.5)
             self.assertTrue(np.shares_memory(d, np.asarray(p.x)))
 
-    @unittest.skipIf(os.environ.get("PKC_BACKEND") in ("cuda", "hip"),
-                     "on GPUs a field View is a host View of the mirror (docs/DIALECT.md 3.4)")
     def test_field_view_in_a_scalar_kernel(self):
         p = filled(pk.SoA)
-        pk.parallel_for(6, K.scale, x=p.x, s=2.0)   # SoA fields are plain Views
+        pk.parallel_for(6, K.scale, x=p.x, s=2.0)   # SoA fields are contiguous Views
+        # (on GPUs: a tensor into p's device buffer, p's copy there made current)
         np.testing.assert_array_equal(np.asarray(p.x), np.arange(6) * 3.0)
         q = filled(pk.AoS)
         with self.assertRaisesRegex(Exception, "scale.*'x'"):
@@ -287,6 +286,77 @@ class ListFields(unittest.TestCase):
             q = pk.to_layout(t, other)
             np.testing.assert_array_equal(np.asarray(q.v), want)
             self.assertIn("(3, [ 0.,  3.,  6.], (0., 0., 0.), [2., 2.])", str(t))
+
+
+def _member(p, path):
+    """p.<path> ("x", "pos.x")."""
+    for part in path.split("."):
+        p = getattr(p, part)
+    return p
+
+
+def _paths(p, group=""):
+    """Every field path of p that is a View (scalar and List fields, nested
+    ones through their field groups)."""
+    out = []
+    for name in (_member(p, group[:-1]) if group else p).fields:
+        path = group + name
+        if isinstance(_member(p, path), pk.View):
+            out.append(path)
+        else:
+            out.extend(_paths(p, path + "."))
+    return out
+
+
+class DeviceFieldInterface(unittest.TestCase):
+    """The __cuda_array_interface__ a field of a GPU ClassView exposes is
+    computed from the layout (field_cai): checked here against numpy's own
+    view of the host field, whose buffers the device copies mirror byte for
+    byte (base = the host buffer's address instead of the device one's)."""
+
+    def check(self, p):
+        bases = [b.ctypes.data for b in p._buffers()]
+        paths = _paths(p)
+        self.assertGreater(len(paths), 1)
+        for path in paths:
+            want = np.asarray(_member(p, path)).__array_interface__
+            got = p._field_cai(path, bases)
+            ctx = f"{p.layout.name} {p.dtype.__name__}{list(p.shape)} .{path}"
+            self.assertEqual(got["shape"], want["shape"], ctx)
+            self.assertEqual(got["typestr"], want["typestr"], ctx)
+            self.assertEqual(got["data"], want["data"], ctx)
+            self.assertEqual(got["strides"], want["strides"], ctx)
+            self.assertEqual((got["version"], got["stream"]), (3, None), ctx)
+        return paths
+
+    def test_scalar_nested_and_list_fields_both_layouts(self):
+        for lay in (pk.AoS, pk.SoA):
+            for shape in ([5], [3, 4], [2, 3, 2], [1]):
+                self.check(pk.View(shape, K.Particle, layout=lay))
+                self.assertIn("pos.y", self.check(pk.View(shape, K.Body, layout=lay)))
+                self.assertIn("w", self.check(pk.View(shape, K.Tracer, layout=lay)))
+
+    def test_helper_closed_form(self):
+        # AoS Tracer (64-byte struct): v (at 8) of shape (n, 3), strides (64, 8)
+        cai = pk._classview.field_cai(pk.AoS, (5,), 8, 8, "<f8", 1000, 64, 3)
+        self.assertEqual((cai["shape"], cai["strides"], cai["data"]),
+                         ((5, 3), (64, 8), (1008, False)))
+        # SoA: a scalar field contiguous (strides None), a List field (8, 8 * n)
+        cai = pk._classview.field_cai(pk.SoA, (4, 2), 0, 4, "<f4", 64)
+        self.assertEqual((cai["shape"], cai["strides"], cai["data"]), ((4, 2), None, (64, False)))
+        cai = pk._classview.field_cai(pk.SoA, (7,), 0, 8, "<f8", 64, 0, 3)
+        self.assertEqual((cai["shape"], cai["strides"]), ((7, 3), (8, 56)))
+        # no elements: a null data pointer
+        self.assertEqual(pk._classview.field_cai(pk.AoS, (0,), 8, 8, "<f8", 64, 24)["data"],
+                         (0, False))
+
+    @unittest.skipIf(os.environ.get("PKC_BACKEND") in ("cuda", "hip"), "host backends only")
+    def test_host_field_is_a_plain_view_without_cuda_interface(self):
+        for lay in (pk.AoS, pk.SoA):
+            x = filled(lay).x
+            self.assertIs(type(x), pk.View)
+            self.assertFalse(hasattr(x, "__cuda_array_interface__"))
+            self.assertEqual(x.__dlpack_device__()[0], 1)   # kDLCPU
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 allocate/copy are host malloc/memmove and whose kernel (a ctypes callback)
 adds 1 to a float64 1-D tensor. Checks staging of host numpy arrays (copied
 in and back), zero-copy __cuda_array_interface__ / __dlpack__ arrays, errors
-naming kernel and argument, and device-resident pk.View coherence.
+naming kernel and argument, device-resident pk.View coherence, and the
+fields of a device-resident View of a classtype handed out zero-copy through
+__cuda_array_interface__ (issue 26) with the View's coherence.
 
 Run: /usr/bin/python3 tests/shim/test_device_fake.py
 """
@@ -10,6 +12,7 @@ import ctypes
 import os
 import sys
 import unittest
+from typing import List
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "runtime-shim", "python"))
@@ -55,6 +58,9 @@ class FakeModule:
         d.device_type, d.backend = 2, b"cuda"
         d.allocate, d.copy, d.deallocate = (ctypes.cast(c, ctypes.c_void_p).value for c in CBS)
         self.so = "fake.cuda.so"
+
+    def fence(self):
+        pass
 
 
 def make_run():
@@ -138,6 +144,92 @@ class DeviceArgs(unittest.TestCase):
         finally:
             del _loader.RUNTIME.modules[("fake", "cuda")]
             os.environ.pop("PKC_BACKEND")
+
+
+@pk.classtype
+class Pt:
+    def __init__(self, x: float, m: pk.float32):
+        self.id: pk.int32 = 0
+        self.x: float = x
+        self.w: List[float] = [0.0, 0.0]
+        self.m: pk.float32 = m
+
+
+def device_array(cai):
+    """A numpy array over the (fake) device memory a __cuda_array_interface__ names."""
+    dt = np.dtype(cai["typestr"])
+    shape = cai["shape"]
+    strides = cai["strides"]
+    if strides is None:
+        strides, acc = [], dt.itemsize
+        for e in reversed(shape):
+            strides.insert(0, acc)
+            acc *= e
+    span = sum((e - 1) * st for e, st in zip(shape, strides)) + dt.itemsize
+    buf = (ctypes.c_char * span).from_address(cai["data"][0])
+    return np.ndarray(shape, dt, buffer=buf, strides=strides)
+
+
+class ClassViewFieldsOnDevice(unittest.TestCase):
+    """p.x of a View of a classtype on a (fake) CUDA device: its
+    __cuda_array_interface__ points into the device copy (AoS: strided by the
+    struct), reads see device writes after making the device copy current,
+    host writes reach the device, and a kernel taking p.x writes p's memory."""
+
+    @classmethod
+    def setUpClass(cls):
+        run, cls.mod = make_run()
+        cls.krun = staticmethod(run)
+
+    def setUp(self):
+        os.environ["PKC_BACKEND"] = "cuda"
+        _loader.RUNTIME.modules[("fake", "cuda")] = self.mod
+
+    def tearDown(self):
+        del _loader.RUNTIME.modules[("fake", "cuda")]
+        os.environ.pop("PKC_BACKEND")
+
+    def made(self, lay):
+        p = pk.View([6], Pt, layout=lay)
+        p.x = np.arange(6.0)
+        p.m = 2.0
+        p.w = np.arange(12.0).reshape(6, 2)
+        return p
+
+    def test_cuda_array_interface_is_the_device_copy(self):
+        for lay in (pk.AoS, pk.SoA):
+            p = self.made(lay)
+            cai = p.x.__cuda_array_interface__        # moves p to the device
+            self.assertIsNotNone(p._dev)
+            self.assertEqual((cai["version"], cai["stream"], cai["shape"]), (3, None, (6,)))
+            self.assertEqual(cai["strides"], (40,) if lay is pk.AoS else None)   # the struct size
+            self.assertNotEqual(cai["data"][0], np.asarray(p.x).ctypes.data)
+            d = device_array(p.x.__cuda_array_interface__)
+            np.testing.assert_array_equal(d, np.arange(6.0))
+            self.assertEqual(p.x.__dlpack_device__(), (2, 0))
+            d[:] = 7.0                                # a device write (CuPy, a kernel)
+            w = device_array(p.w.__cuda_array_interface__)
+            np.testing.assert_array_equal(w, np.arange(12.0).reshape(6, 2))
+            self.assertEqual(device_array(p.m.__cuda_array_interface__).tolist(), [2.0] * 6)
+            np.testing.assert_array_equal(np.asarray(p.x), np.full(6, 7.0))   # copied back
+            np.testing.assert_array_equal(np.asarray(p)["m"], np.full(6, 2.0))
+            p.x[1] = -1.0                             # a host write ...
+            d = device_array(p.x.__cuda_array_interface__)
+            self.assertEqual(d[1], -1.0)              # ... reaches the device copy
+            d[2] = 5.0
+            q = pk.to_layout(p, pk.SoA if lay is pk.AoS else pk.AoS)
+            self.assertEqual(np.asarray(q.x).tolist(), [7.0, -1.0, 5.0, 7.0, 7.0, 7.0])
+
+    def test_field_as_kernel_argument_writes_the_view(self):
+        p = self.made(pk.SoA)
+        x = p.x
+        self.krun(6, {"v": x})
+        self.krun(6, {"v": p.x})                     # the same FieldView, binding cached
+        np.testing.assert_array_equal(np.asarray(p.x), np.arange(6.0) + 2.0)
+        p.x[0] = 100.0                                # host write: the next call pushes it
+        self.krun(6, {"v": x})
+        np.testing.assert_array_equal(np.asarray(p.x), [101.0, 4, 5, 6, 7, 8])
+        np.testing.assert_array_equal(np.asarray(p)["m"], np.full(6, 2.0))
 
 
 if __name__ == "__main__":

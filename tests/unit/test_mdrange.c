@@ -33,7 +33,12 @@ static pki_module *planned(const char *src, const pki_func **f) {
   assert_int_equal(d.errors + pki_check(m, &d), 0);
   pki_extent_plan_module(m);
   pki_mdrange_plan_module(m);
-  *f = m->entities[0]->funcs[0];
+  *f = NULL;
+  for (int e = 0; e < m->nentities && !*f; e++) /* the first with a workunit (not a classtype) */
+    for (int k = 0; k < m->entities[e]->nfuncs && !*f; k++)
+      if (m->entities[e]->funcs[k]->is_workunit)
+        *f = m->entities[e]->funcs[k];
+  assert_non_null(*f);
   assert_true((*f)->md_planned);
   return m;
 }
@@ -84,6 +89,29 @@ static void test_3d_votes_and_layout_left(void **state) {
               &f);
   assert_int_equal(f->md_contiguous[0], 0); /* an explicit LayoutLeft View: i on every backend */
   assert_int_equal(f->md_contiguous[1], 0);
+  assert_true(f->md_rows);
+  pki_module_free(m);
+}
+
+static void test_class_views_are_c_order_on_gpus(void **state) {
+  (void)state;
+  const pki_func *f;
+  /* a View of classtype values is C order in both layouts on every backend
+   * (emit_classview.c: AoS a LayoutRight View of structs, SoA LayoutRight
+   * Views per field): j is contiguous on GPUs too, not the LayoutLeft i */
+  pki_module *m = planned("import pykokkos as pk\n"
+                          "@pk.classtype\n"
+                          "class S:\n"
+                          "    def __init__(self, a: float):\n"
+                          "        self.a: float = a\n"
+                          "@pk.workunit\n"
+                          "def c(i: int, j: int, u: pk.View2D[S], d: pk.View2D[S]):\n"
+                          "    d[i, j].a = u[i, j - 1].a + u[i, j + 1].a\n"
+                          "def run(u, d, n):\n"
+                          "    pk.parallel_for(pk.MDRangePolicy([1, 1], [n - 1, n - 1]), c, u=u, d=d)\n",
+                          &f);
+  assert_int_equal(f->md_contiguous[0], 1);
+  assert_int_equal(f->md_contiguous[1], 1);
   assert_true(f->md_rows);
   pki_module_free(m);
 }
@@ -241,6 +269,7 @@ int main(void) {
       cmocka_unit_test(test_stencil_rows_along_last_index),
       cmocka_unit_test(test_transpose_keeps_tiles),
       cmocka_unit_test(test_3d_votes_and_layout_left),
+      cmocka_unit_test(test_class_views_are_c_order_on_gpus),
       cmocka_unit_test(test_launch_text),
       cmocka_unit_test(test_stencil_row_loop_vectorized),
       cmocka_unit_test(test_default_gpu_tiles),

@@ -7,13 +7,17 @@ copy) and kernels receive a pkc_class_view (pkc_abi.h): one strided DLTensor
 per field, in the order the classtype's __init__ declares them. A field of a
 classtype type (Body.pos a Vec) nests: its fields take its place in that
 order ("pos.x", "pos.y", ...), the AoS struct holds the nested struct, and
-`p.pos` is a FieldGroup whose `.x` is the field View."""
+`p.pos` is a FieldGroup whose `.x` is the field View. On GPU backends a field
+is a FieldView: host access through the ClassView's coherence, and the
+device buffer zero copy (__cuda_array_interface__ from field_cai, __dlpack__)."""
 import ast
 import inspect
 import textwrap
+import weakref
 
 from . import _types as T
 from ._errors import PkcArgumentError, PkcValueError
+from ._abiconst import kDLCUDA
 from ._view import View, DLHolder, numpy
 
 _SCALAR_NAMES = {"float": "float64", "double": "float64", "float64": "float64",
@@ -198,7 +202,7 @@ class FieldGroup:
 
 
 class ClassView:
-    """A View of @pk.classtype values (host backends). layout is pk.AoS or
+    """A View of @pk.classtype values. layout is pk.AoS or
     pk.SoA, rank 1 to 3; `p.x` is field x as a View sharing the memory
     (strided for AoS), `p.x = v` assigns all of field x, `np.asarray(p)` is a
     structured array (the memory itself for AoS, a copy for SoA), `len(p)`,
@@ -206,7 +210,7 @@ class ClassView:
     View1D..View3D of the classtype, built for both layouts."""
 
     __slots__ = ("_cls", "_fields", "layout", "_a", "_cols", "_arrays", "_cv", "_keep", "_dev",
-                 "_hv", "_dv", "__weakref__")
+                 "_hv", "_dv", "_bufs", "_bix", "_fv", "__weakref__")
 
     def __init__(self, shape, cls, layout=None):
         from ._view import _shape_tuple
@@ -246,6 +250,28 @@ class ClassView:
         object.__setattr__(self, "_a", a)
         object.__setattr__(self, "_cols", cols)
         object.__setattr__(self, "_arrays", arrays)
+        # the host buffers the device copies mirror byte for byte (AoS: the
+        # struct array; SoA: each scalar field, each List field's (L, ...)
+        # array) and, per field path, the index of the buffer holding it
+        bufs = [a] if a is not None else []
+        bix = {}
+        if a is None:
+            for n, _ in self._fields:
+                head = n.rpartition("[")[0] if n.endswith("]") else None
+                if head is not None and head in bix:
+                    bix[n] = bix[head]
+                    continue
+                bix[n] = len(bufs)
+                if head is not None:
+                    bix[head] = len(bufs)
+                    bufs.append(whole[head])
+                else:
+                    bufs.append(cols[n])
+        else:
+            bix = dict.fromkeys(list(cols) + list(arrays), 0)
+        object.__setattr__(self, "_bufs", bufs)
+        object.__setattr__(self, "_bix", bix)
+        object.__setattr__(self, "_fv", weakref.WeakValueDictionary())   # GPU: FieldViews
 
     # -- fields --
     def __getattr__(self, name):
@@ -273,8 +299,14 @@ class ClassView:
         """Field path as a View (a scalar field; a List field: of shape (..., length))
         or a FieldGroup (a classtype field)."""
         if path in self._cols or path in self._arrays:
-            self._host(True)
-            return _field_view(self._cols[path] if path in self._cols else self._arrays[path])
+            arr = self._cols[path] if path in self._cols else self._arrays[path]
+            if self._dev is None and not _gpu_backend():   # host backends: a plain View
+                self._host(True)
+                return _field_view(arr)
+            fv = self._fv.get(path)
+            if fv is None:
+                fv = self._fv[path] = FieldView._of(self, path, arr)
+            return fv
         if any(k.startswith(path + ".") for k in self._cols):
             return FieldGroup(self, path)
         raise AttributeError(f"View of classtype {self._cls.__name__} has no field '{path}'")
@@ -361,14 +393,52 @@ class ClassView:
 
     # -- host/device coherence (GPU backends), as View's --
     def _buffers(self):
-        """The host arrays holding the values: the struct array, or one per field."""
-        return [self._a] if self._a is not None else [self._cols[n] for n, _ in self._fields]
+        """The host arrays holding the values, each mirrored by one device
+        buffer: the struct array (AoS); each scalar field and each List
+        field's (L, ...) array (SoA)."""
+        return self._bufs
+
+    def _unbind_all(self):
+        """Drops this View and its field Views from cached call plans."""
+        from ._view import _unbind
+        _unbind(self)
+        for v in list(self._fv.values()):
+            _unbind(v)
+
+    def _desc(self):
+        """The GPU module descriptor the device copy lives in (or would: the
+        loaded module of the current GPU backend); None on host backends."""
+        from ._view import _device_module
+        return self._dev[0][0].desc if self._dev is not None else _device_module()
+
+    def _dev_ptr(self, path, mems):
+        """Device address of field path's first element (mems: the device buffers)."""
+        k = self._bix[path]
+        arr = self._cols[path] if path in self._cols else self._arrays[path]
+        return mems[k].ptr + (arr.ctypes.data - self._bufs[k].ctypes.data)
+
+    def _field_cai(self, path, bases):
+        """__cuda_array_interface__ dict of field path (a scalar or List field)
+        with buffer k of _buffers() at address bases[k] (field_cai)."""
+        k = self._bix[path]
+        is_list = path not in self._cols
+        leaf = path + "[0]" if is_list else path
+        dt = dict(self._fields)[leaf]
+        length = self._arrays[path].shape[-1] if is_list else 0
+        shape = self.shape
+        if self._a is not None:
+            st = self._a.dtype
+            return field_cai(T.Layout.AoS, shape, field_offset(st, path), dt.itemsize,
+                             dt.str, bases[k], st.itemsize, length)
+        # SoA: a List component v[c] lies c whole fields into v's (L, ...) buffer
+        c = int(path.rpartition("[")[2][:-1]) if path.endswith("]") else 0
+        return field_cai(T.Layout.SoA, shape, c * self.size * dt.itemsize, dt.itemsize, dt.str,
+                         bases[k], 0, length)
 
     def _host(self, write):
         """Makes the host arrays current; write: the caller may change them (the
         device copy is stale then). Unbinds the View from cached call plans so
         the next kernel call copies or marks again."""
-        from ._view import _unbind
         from ._fusion import _q as held, flush
         if held:
             flush()
@@ -380,10 +450,10 @@ class ClassView:
                 if b.nbytes:
                     m.copy(b.ctypes.data, 0, m.ptr, 1, b.nbytes)
             object.__setattr__(self, "_hv", True)
-            _unbind(self)
+            self._unbind_all()
         if write and self._dv:
             object.__setattr__(self, "_dv", False)
-            _unbind(self)
+            self._unbind_all()
 
     def _device_addr(self, desc):
         """Address of a pkc_class_view over device copies of the buffers (made
@@ -396,12 +466,10 @@ class ClassView:
         if self._dev is None:
             mems = [DeviceMem(desc, b.nbytes) for b in bufs]
             holders = []
-            for k, (n, dt) in enumerate(self._fields):
+            for n, dt in self._fields:
                 t = T.dtype_of_numpy(dt)
                 a = self._cols[n]
-                # AoS: field n inside the one struct array; SoA: its own (C order)
-                ptr = (mems[0].ptr + (a.ctypes.data - self._a.ctypes.data)
-                       if self._a is not None else mems[k].ptr)
+                ptr = self._dev_ptr(n, mems)   # field n inside the buffer holding it
                 est = tuple(st // dt.itemsize for st in a.strides)
                 holders.append(DLHolder.raw(self, ptr, a.shape, est, t.code, t.bits,
                                             desc.device_type, 0))
@@ -463,6 +531,157 @@ def _field_view(arr):
     return v
 
 
+def _gpu_backend():
+    """The current backend runs kernels on a GPU (cuda, hip)."""
+    from ._loader import RUNTIME
+    try:
+        return T.is_gpu_backend(RUNTIME.backend())
+    except ValueError:
+        return False
+
+
+def field_offset(st, path):
+    """Byte offset of field path ("x", "pos.x", "v", "v[1]") in structured dtype st."""
+    off = 0
+    for part in path.split("."):
+        name, _, k = part.partition("[")
+        sub, at = st.fields[name][:2]
+        off += at
+        if k:
+            off += int(k[:-1]) * sub.base.itemsize
+        st = sub
+    return off
+
+
+def field_cai(layout, shape, offset, itemsize, typestr, base, struct_size=0, length=0):
+    """The __cuda_array_interface__ (version 3) of a field of a classtype View
+    of extents shape whose buffer starts at address base. AoS: element i (C
+    order) of the field at base + offset + i * struct_size; SoA: the field's
+    own C-order buffer, offset bytes in. length: a List field's length, a last
+    axis whose components are itemsize apart (AoS, inside the struct) or whole
+    fields apart (SoA: the (L, ...) buffer). Strides in bytes, None where C
+    contiguous (extent-1 axes ignored, as numpy); data 0 for no elements;
+    stream None: the producer fenced (CAI v3: no synchronization needed)."""
+    shape = tuple(shape)
+    n = 1
+    for e in shape:
+        n *= e
+    strides, acc = [], struct_size if layout is T.Layout.AoS else itemsize
+    for e in reversed(shape):
+        strides.insert(0, acc)
+        acc *= e
+    if length:
+        strides.append(itemsize if layout is T.Layout.AoS else n * itemsize)
+        shape += (length,)
+        n *= length
+    dense, acc = [], itemsize
+    for e in reversed(shape):
+        dense.insert(0, acc)
+        acc *= e
+    contiguous = all(e == 1 or s == d for e, s, d in zip(shape, strides, dense))
+    return {"shape": shape, "typestr": typestr, "version": 3,
+            "data": (base + offset if n else 0, False),
+            "strides": None if contiguous else tuple(strides), "stream": None}
+
+
+class _FieldMem:
+    """A field's place in its ClassView's device buffer (FieldView._dev)."""
+
+    __slots__ = ("ptr", "desc")
+
+    def __init__(self, ptr, desc):
+        self.ptr, self.desc = ptr, desc
+
+
+class FieldView(View):
+    """Field path of a ClassView on a GPU backend: a View of the field's host
+    values whose coherence is the ClassView's (host reads copy the device
+    buffers back; host writes mark them stale). While the ClassView lives on a
+    CUDA device it exposes the field in the device buffer, zero copy:
+    __cuda_array_interface__ (asking for it moves the ClassView there if a
+    CUDA module is loaded) and __dlpack__; a kernel taking it gets a tensor
+    into the device buffer."""
+
+    __slots__ = ("_owner", "_path")
+
+    @classmethod
+    def _of(cls, owner, path, arr):
+        """The FieldView of field path (host array arr) of ClassView owner."""
+        v = object.__new__(cls)
+        dt = T.dtype_of_numpy(arr.dtype)
+        if arr.dtype.char in "lL":
+            arr = arr.view(dt.np_dtype)   # int64 as 'q', as View does
+        v._a, v._dt, v._dl, v._deflt = arr, dt, None, False
+        v.layout = T.Layout.LayoutRight if arr.flags.c_contiguous else T.Layout.LayoutStride
+        v.space, v.trait = T.MemorySpace.MemorySpaceDefault, T.Trait.TraitDefault
+        v._hv, v._dv = True, False
+        v._owner, v._path = owner, path
+        return v
+
+    @property
+    def _dev(self):
+        d = self._owner._dev
+        if d is None:
+            return None
+        return _FieldMem(self._owner._dev_ptr(self._path, d[0]), d[0][0].desc)
+
+    def _host(self, write):
+        from ._view import _in_step
+        from ._graph import _state
+        if _state["on"]:
+            _in_step("a host read or write of a View of classtype field")
+        self._owner._host(write)
+        return self._a
+
+    def _host_overwrite(self):
+        return self._host(True)
+
+    def _to_device(self, left=False):
+        o = self._owner
+        desc = o._desc()
+        if desc is None:
+            return False
+        o._device_addr(desc)
+        a = self._a
+        isz = a.itemsize
+        self._dl = DLHolder.raw(o, o._dev_ptr(self._path, o._dev[0]), a.shape,
+                                tuple(st // isz for st in a.strides), self._dt.code,
+                                self._dt.bits, desc.device_type, 0)
+        return True
+
+    def fill(self, value):
+        self._host(True).fill(value)
+
+    def set_precision(self, dtype):
+        raise PkcValueError(f"field '{self._path}' of a View of {self._owner._cls.__name__}: "
+                            "its type is the classtype's; convert a copy (p.x.astype(...))")
+
+    def __copy__(self):
+        return self
+
+    @property
+    def __cuda_array_interface__(self):
+        o = self._owner
+        desc = o._desc()
+        if desc is None or desc.device_type != kDLCUDA:
+            raise AttributeError(f"__cuda_array_interface__: field '{self._path}' of a View "
+                                 f"of {o._cls.__name__} is not in CUDA device memory")
+        from ._dispatch import fence
+        o._device_addr(desc)       # the device copy current; the host copy stale
+        fence()                    # kernels that write it have finished
+        return o._field_cai(self._path, [m.ptr for m in o._dev[0]])
+
+    def __dlpack__(self, stream=None, **kw):
+        if self._dev is None:
+            return self._host(True).__dlpack__()
+        import cupy
+        return cupy.asarray(self).__dlpack__(stream=stream)
+
+    def __dlpack_device__(self):
+        d = self._dev
+        return self._a.__dlpack_device__() if d is None else (d.desc.device_type, 0)
+
+
 def default_layout():
     """The layout of a classtype View made without one: SoA on every backend
     (on GPUs as Ripple; on host backends SoA measured faster in two of the
@@ -479,6 +698,7 @@ def to_layout(p, layout):
                         f"{type(p).__name__}")
     if layout is p.layout:
         return p
+    p._host(False)     # a GPU View: its values, current on the host
     q = ClassView(p.shape, p._cls, layout)
     for n, _ in p._fields:
         q._cols[n][...] = p._cols[n]
