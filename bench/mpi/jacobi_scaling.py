@@ -288,7 +288,7 @@ def worker(a):
         nd = len(n)
         cart = comm.Create_cart(MPI.Compute_dims(ranks, nd), periods=[False] * nd)
         g = Grid(cart, n, transport)
-        graphs = a.graph and transport != "nvshmem"   # NVSHMEM flags count exchanges
+        graphs = a.graph
         for overlap in (False, True):
             t0 = time.perf_counter()
             errs = [g.check_exchange(overlap), g.check_step(overlap)]
@@ -354,6 +354,7 @@ def run_ranks(p, a, env, transport):
               "NVSHMEM_DISABLE_CUDA_VMM"):
         if k in env:
             cmd += ["-x", k]
+    cmd += a.mpirun_arg
     cmd += [env.get("PY", sys.executable), os.path.abspath(__file__), "--worker",
             "--warmup", str(a.warmup), "--blocks", str(a.blocks), "--iters", str(a.iters)]
     cmd += ["--quick"] if a.quick else ["--gpu"] if a.gpu else []
@@ -432,6 +433,9 @@ def main():
     ap.add_argument("--only", action="append", default=[],
                     help="run only the cases whose name contains this text (repeatable)")
     ap.add_argument("--log", help="append the ranks' output to this file as it comes")
+    ap.add_argument("--mpirun-arg", action="append", default=[],
+                    help="one more argument for mpirun (repeatable), e.g. --mpirun-arg=--bind-to "
+                         "--mpirun-arg=none")
     ap.add_argument("--transport", default="auto",
                     help="Halo transports to run side by side, comma-separated "
                          "(auto, nccl, nvshmem, mpi: pykokkos.mpi.TRANSPORTS); rows of a "

@@ -6,13 +6,21 @@
 #      and start()/finish(), every ghost checked) with PKC_HALO_TRANSPORT=nvshmem
 #      on 2 and 4 ranks, and on 2 ranks through put-with-signal (PKC_HALO_NVSHMEM_P2P=0);
 #   2. bench/mpi/jacobi_scaling.py --transport auto,nvshmem: both transports in
-#      the same run, verified on every rank (SCALING_ARGS picks cases, e.g.
-#      "--only '3D weak'"; BLOCKS, ITERS).
+#      the same run (one mpirun each, ranks not bound to one core: NVSHMEM's
+#      progress thread would share it with Python), verified on every rank
+#      (SCALING_ARGS picks cases, e.g. "--only '3D weak'"; BLOCKS, ITERS,
+#      RANKS). GRAPH=1: modules built with --default-stream per-thread and the
+#      step replayed from pk.Graph too, checked bitwise, for both transports.
 # Usage: scripts/gpu/nvshmem_halo_cuda.sh (carry .deps/kokkos-src build/bin
 # build/lib; kind nvidia-h100-x4 / nvidia-h200-x4 or -x2). Outputs under $OUT.
 source "$(dirname "${BASH_SOURCE[0]}")/cuda_env.sh"
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1   # never NVLink multicast (device/KINDS.md)
 export PKC_CACHE_DIR=$WORK/cache
+graph=()
+if [[ ${GRAPH:-0} == 1 ]]; then
+  export CXXFLAGS="--default-stream per-thread" CXX="$Kokkos_ROOT/bin/nvcc_wrapper"
+  graph=(--graph)
+fi
 OUTD=${OUT:-/tmp/nvshmem-out}
 mkdir -p "$OUTD"
 for f in runtime-shim/python/pykokkos/_halo_kernels.py bench/mpi/jacobi_scaling.py \
@@ -46,8 +54,9 @@ done
 say "correctness done"
 ranks=1
 for p in 2 4; do (( p <= n )) && ranks="$ranks,$p"; done
+ranks=${RANKS:-$ranks}
 eval "extra=(${SCALING_ARGS:-})"   # quoted words stay whole: --only '3D weak'
 PY=$PY timeout "${SCALING_TIMEOUT:-300}" "$PY" bench/mpi/jacobi_scaling.py --gpu --ranks "$ranks" \
-  --transport auto,nvshmem --warmup 5 --blocks "${BLOCKS:-3}" --iters "${ITERS:-10}" \
+  --transport auto,nvshmem "${graph[@]}" --mpirun-arg=--bind-to --mpirun-arg=none --warmup 5 --blocks "${BLOCKS:-3}" --iters "${ITERS:-10}" \
   --timeout "${SCALING_TIMEOUT:-300}" --log "$OUTD/scaling.log" "${extra[@]}"
 say "done"

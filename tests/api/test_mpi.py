@@ -63,17 +63,17 @@ class Ranks(unittest.TestCase):
 class NvshmemSlots(unittest.TestCase):
     """The NVSHMEM transport's receive buffers (pykokkos._nvshmem.slot_layout):
     the same offsets on every rank, one region per (dimension, side, whole
-    face or owned cells, parity), disjoint, aligned, each large enough for
-    the face of every rank's View."""
+    face or owned cells), disjoint, aligned, each large enough for the face
+    of every rank's View."""
 
     def check(self, shapes, width):
         from pykokkos._nvshmem import slot_layout
         from pykokkos.mpi import Halo
         offsets, sizes, total = slot_layout(shapes, width, 8)
         nd = len(shapes[0])
-        self.assertEqual(len(offsets), nd * 8)
+        self.assertEqual(len(offsets), nd * 4)
         spans = sorted((off, off + sizes[(d, full)] * 8)
-                       for (d, side, full, parity), off in offsets.items())
+                       for (d, side, full), off in offsets.items())
         for (a0, a1), (b0, _) in zip(spans, spans[1:]):
             self.assertLessEqual(a1, b0)                  # disjoint
         self.assertLessEqual(spans[-1][1], total)

@@ -48,10 +48,16 @@ the way the autonomous multi-GPU paper does: the packing kernel stores each
 face straight into the neighbour GPU's receive buffer in NVSHMEM's
 symmetric heap (GPU-initiated; a put-with-signal where the neighbour is not
 reachable by stores, or with PKC_HALO_NVSHMEM_P2P=0), a one-thread kernel
-raises the neighbour's flag, and the neighbour's stream waits for its flag
-before unpacking: no NCCL, no host wait, and start()/finish() overlap with
-no second stream (the wait is queued by finish()). Not inside pk.Graph
-steps (the flags count exchanges); every rank of MPI.COMM_WORLD takes part.
+raises the neighbour's flag, the neighbour's stream waits for its flag
+before unpacking and then hands the buffer back (the sender's next packing
+waits for that): no NCCL, no host wait, and start()/finish() overlap with
+no second stream (the wait is queued by finish()). The counts behind the
+flags live on the device, so a pk.Graph step captures the exchange whole
+(the host then issues nothing per step). Every rank of MPI.COMM_WORLD
+takes part. NVSHMEM starts a progress thread per rank: give ranks more
+than one core (`mpirun --bind-to none` or `--bind-to socket`; Open MPI binds
+each rank to one core when there are two ranks or fewer), or the thread
+and Python share it (a warning says so).
 """
 import ctypes
 import os
@@ -569,10 +575,10 @@ class Halo:
 
 class _ShmemFaces:
     """The NVSHMEM transport of one Halo (pykokkos/_nvshmem_halo.cu says how
-    faces travel): receive buffers and flags in the symmetric heap at the
-    same offsets on every rank (_nvshmem.slot_layout), two buffers per face
-    used in turn, the count of exchanges per face (the flag value that
-    announces the next one). Made collectively by every rank's Halo."""
+    faces travel): receive buffers in the symmetric heap at the same
+    offsets on every rank (_nvshmem.slot_layout), per buffer an "arrived"
+    and a "freed" flag (symmetric) and a "sent" and a "got" count (device
+    memory). Made collectively by every rank's Halo."""
 
     def __init__(self, halo, shapes):
         from mpi4py import MPI
@@ -581,18 +587,20 @@ class _ShmemFaces:
         self.lib = lib = _nvshmem.start(halo.comm)
         self.item = halo.dtype.itemsize
         self.offsets, _, total = _nvshmem.slot_layout(shapes, halo.width, self.item)
-        nd = len(shapes[0])
+        self.slot = {key: k for k, key in enumerate(self.offsets)}
+        n = len(self.slot)
         self.recv = lib.pkc_shmem_calloc(total)       # collective, same bytes everywhere
         self.send = lib.pkc_shmem_calloc(total)       # packed faces of the put path
-        self.flags = lib.pkc_shmem_calloc(8 * 8 * nd)  # per (d, side, full, parity)
-        if not (self.recv and self.send and self.flags):
+        words = lib.pkc_shmem_calloc(8 * 4 * n)       # arrived, freed, sent, got per slot
+        if not (self.recv and self.send and words):
             raise PkcRuntimeError(f"pykokkos.mpi.Halo(transport='nvshmem'): the symmetric heap "
                                   f"cannot hold {2 * total} bytes of faces: raise "
                                   "NVSHMEM_SYMMETRIC_SIZE (default 1 GiB)")
+        self.arrived, self.freed, self.sent, self.got = (words + 8 * n * k for k in range(4))
         group, world = halo.comm.Get_group(), MPI.COMM_WORLD.Get_group()
-        n = halo.comm.Get_size()
-        self.pe = dict(zip(range(n), MPI.Group.Translate_ranks(group, list(range(n)), world)))
-        self.count = {}     # (d, side, full) -> exchanges posted so far
+        size = halo.comm.Get_size()
+        self.pe = dict(zip(range(size), MPI.Group.Translate_ranks(group, list(range(size)),
+                                                                  world)))
         self.direct = os.environ.get("PKC_HALO_NVSHMEM_P2P", "1") != "0"
         self._remote = {}   # (offset, pe) -> the neighbour's buffer as this GPU addresses it
         self._views = {}    # (address, elements) -> a View over symmetric memory
@@ -615,57 +623,70 @@ class _ShmemFaces:
         return self._remote[key]
 
     def post(self, dims, full):
-        """Packs the faces of dims into the neighbours' buffers (or sends
-        them), then raises the neighbours' flags; returns (the flags to wait
-        for, the unpack list) for finish()."""
+        """Waits (on the device) until the neighbours freed their buffers,
+        packs the faces of dims into them (or sends them), then raises their
+        flags; returns what finish() needs (the faces to wait for, unpack
+        and free). Queued on the kernels' stream, captured whole in a
+        pk.Graph step."""
         from mpi4py import MPI
         h = self.halo
-        if _graph.capturing_cuda() and dims:
-            _graph.refuse("Halo exchange on the NVSHMEM transport",
-                          "its flags carry a count that changes every exchange; use "
-                          "transport='nccl' inside pk.Graph steps")
-        signals, puts, waits, unpack = [], [], [], []
+        sends, recvs = [], []
         for dst, src, sidx, ridx, tag in h._faces(dims, full):
             d, side = tag // 2, 1 - tag % 2   # tag 2d: my low face fills dst's high ghosts
-            key = (d, side, full)
-            k = self.count.get(key, 0)
-            self.count[key] = k + 1
-            off = self.offsets[(d, side, full, k & 1)]
-            flag = self.flags + 8 * ((((d * 2 + side) * 2 + (0 if full else 1)) * 2) + (k & 1))
+            s = self.slot[(d, side, full)]
+            off = self.offsets[(d, side, full)]
             lo, ext = h._box(sidx)
             n = 1
             for m in ext:
                 n *= m
             if dst != MPI.PROC_NULL:
-                pe = self.pe[dst]
-                peer = self._peer(off, pe)
-                if peer:   # GPU-initiated: the packing kernel stores into the neighbour
-                    h._kernels.pack(h.view, self._buffer(peer, n), lo, ext, d)
-                    signals.append((flag, k + 1, pe))
-                else:
-                    h._kernels.pack(h.view, self._buffer(self.send + off, n), lo, ext, d)
-                    puts.append((self.recv + off, self.send + off, n * self.item, flag, k + 1, pe))
+                sends.append((s, off, n, lo, ext, d, self.pe[dst]))
             if src != MPI.PROC_NULL:
-                waits.append((flag, k + 1))
-                unpack.append((ridx, self._buffer(self.recv + off, n), d))
+                recvs.append((s, ridx, self._buffer(self.recv + off, n), d, self.pe[src]))
         stream = _order().ptr
+        if sends:
+            self._call("ready", self.lib.pkc_shmem_ready, len(sends),
+                       _ptrs([self.freed + 8 * x[0] for x in sends]),
+                       _ptrs([self.sent + 8 * x[0] for x in sends]), stream)
+        signals, puts = [], []
+        for s, off, n, lo, ext, d, pe in sends:
+            peer = self._peer(off, pe)
+            if peer:   # GPU-initiated: the packing kernel stores into the neighbour
+                h._kernels.pack(h.view, self._buffer(peer, n), lo, ext, d)
+                signals.append((s, pe))
+            else:
+                h._kernels.pack(h.view, self._buffer(self.send + off, n), lo, ext, d)
+                puts.append((s, off, n, pe))
         if puts:
             self._call("put_signal", self.lib.pkc_shmem_put_signal, len(puts),
-                       _ptrs([p[0] for p in puts]), _ptrs([p[1] for p in puts]),
-                       _sizes([p[2] for p in puts]), _ptrs([p[3] for p in puts]),
-                       _u64s([p[4] for p in puts]), _ints([p[5] for p in puts]), stream)
+                       _ptrs([self.recv + p[1] for p in puts]),
+                       _ptrs([self.send + p[1] for p in puts]),
+                       _sizes([p[2] * self.item for p in puts]),
+                       _ptrs([self.arrived + 8 * p[0] for p in puts]),
+                       _ptrs([self.sent + 8 * p[0] for p in puts]), _ints([p[3] for p in puts]),
+                       stream)
         if signals:
             self._call("signal", self.lib.pkc_shmem_signal, len(signals),
-                       _ptrs([s[0] for s in signals]), _u64s([s[1] for s in signals]),
-                       _ints([s[2] for s in signals]), stream)
-        return waits, unpack
+                       _ptrs([self.arrived + 8 * x[0] for x in signals]),
+                       _ptrs([self.sent + 8 * x[0] for x in signals]),
+                       _ints([x[1] for x in signals]), stream)
+        return recvs, [(ridx, buf, d) for _, ridx, buf, d, _ in recvs]
 
-    def finish(self, waits, unpack):
-        """Makes the kernels' stream wait for the flags, then unpacks."""
-        if waits:
-            self._call("wait", self.lib.pkc_shmem_wait, len(waits), _ptrs([w[0] for w in waits]),
-                       _u64s([w[1] for w in waits]), _order().ptr)
+    def finish(self, recvs, unpack):
+        """Makes the kernels' stream wait for the faces, unpacks them and
+        tells their senders the buffers are free again."""
+        if not recvs:
+            return
+        stream = _order().ptr
+        slots = [r[0] for r in recvs]
+        self._call("wait", self.lib.pkc_shmem_wait, len(slots),
+                   _ptrs([self.arrived + 8 * s for s in slots]),
+                   _ptrs([self.got + 8 * s for s in slots]), stream)
         self.halo._unpack(unpack)
+        self._call("free", self.lib.pkc_shmem_free, len(slots),
+                   _ptrs([self.freed + 8 * s for s in slots]),
+                   _ptrs([self.got + 8 * s for s in slots]), _ints([r[4] for r in recvs]),
+                   stream)
 
     def _call(self, what, fn, *args):
         if fn(*args, self.err, len(self.err)):
