@@ -35,7 +35,7 @@ tail -2 "$OUTD/nvshmem_lib.log"
 say "transport library"
 n=$(nvidia-smi -L | wc -l)
 mpi() {
-  timeout 120 mpirun --allow-run-as-root --oversubscribe -x PYTHONPATH -x PATH -x PKC_BACKEND \
+  timeout "${MPI_TIMEOUT:-120}" mpirun --allow-run-as-root --oversubscribe -x PYTHONPATH -x PATH -x PKC_BACKEND \
     -x Kokkos_ROOT -x PKC_RUNTIME_LIB -x PKC_HALO_TRANSPORT -x PKC_HALO_NVSHMEM_P2P \
     -x PKC_CACHE_DIR -x NVSHMEM_DISABLE_NVLS -x NCCL_NVLS_ENABLE "$@"
 }

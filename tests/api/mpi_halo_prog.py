@@ -1,6 +1,7 @@
 """Run by tests/api/test_mpi.py under mpirun: pykokkos.mpi.Halo on 2-D and
-3-D Views (widths 1 and 2, faces+corners with exchange(), faces with
-start/finish), Views straight into mpi4py, and allreduce of a
+3-D Views (widths 1 and 2, faces+corners with exchange(), before and after
+a kernel took the View (on a GPU: the View then lives on the device), faces
+with start/finish), Views straight into mpi4py, and allreduce of a
 parallel_reduce. Each rank writes OK or BAD <why> to DIR/rank<r>.txt
 (DIR: the first argument)."""
 import os
@@ -18,6 +19,16 @@ def ones(i: int, acc: pk.Acc[pk.double], v: pk.View1D[pk.double]):
     acc += v[i]
 
 
+@pk.workunit(v=pk.ViewTypeInfo(layout=pk.LayoutRight))
+def touch2(i: int, v: pk.View2D[pk.double]):
+    v[i][0] = v[i][0] + 0.0
+
+
+@pk.workunit(v=pk.ViewTypeInfo(layout=pk.LayoutRight))
+def touch3(i: int, v: pk.View3D[pk.double]):
+    v[i][0][0] = v[i][0][0] + 0.0
+
+
 def check_halo(comm, nd, width, bad):
     size = comm.Get_size()
     dims = MPI.Compute_dims(size, nd)
@@ -31,10 +42,12 @@ def check_halo(comm, nd, width, bad):
     a = np.full(shape, -1.0)
     inner = tuple(slice(width, width + own[d]) for d in range(nd))
     a[inner] = gval[tuple(slice(lo[d], lo[d] + own[d]) for d in range(nd))]
-    for mode in ("exchange", "overlap"):
+    for mode in ("exchange", "overlap", "exchange after a kernel"):
         v = pk.array(a.copy())
         h = Halo(cart, v, width=width)
-        if mode == "exchange":
+        if mode == "exchange after a kernel":   # on a GPU: the View lives there first
+            pk.parallel_for(shape[0], touch2 if nd == 2 else touch3, v=v)
+        if mode.startswith("exchange"):
             h.exchange()
         else:
             h.start()
@@ -44,7 +57,7 @@ def check_halo(comm, nd, width, bad):
             g = [lo[d] + idx[d] - width for d in range(nd)]
             inside = [0 <= g[d] < glob[d] for d in range(nd)]
             ghost_dims = sum(not (width <= idx[d] < width + own[d]) for d in range(nd))
-            if all(inside) and (mode == "exchange" or ghost_dims <= 1):
+            if all(inside) and (mode != "overlap" or ghost_dims <= 1):
                 want = gval[tuple(g)]
             else:
                 want = -1.0                               # outside the grid, or a corner

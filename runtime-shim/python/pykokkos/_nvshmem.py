@@ -185,6 +185,10 @@ def _signatures(lib):
         getattr(lib, name).argtypes = [c.c_int, U64P, U64P, P, c.c_char_p, c.c_int]
     for name in ("pkc_shmem_signal", "pkc_shmem_free"):
         getattr(lib, name).argtypes = [c.c_int, U64P, U64P, IP, P, c.c_char_p, c.c_int]
+    L = c.POINTER(c.c_long)
+    lib.pkc_shmem_exchange.argtypes = [c.c_int, P, L, c.c_int, c.c_int, L, L, U64P, U64P, U64P,
+                                       U64P, IP, c.c_int, L, L, U64P, U64P, U64P, U64P, IP, P,
+                                       P, c.c_char_p, c.c_int]
     lib.pkc_shmem_put_signal.argtypes = [c.c_int, U64P, U64P, SP, U64P, U64P, IP, P,
                                          c.c_char_p, c.c_int]
     lib.pkc_shmem_finalize.restype = None

@@ -18,6 +18,13 @@
 //             "freed" flag to the count unpacked.
 // Counts live in device memory (one per face buffer and direction), so the
 // kernels need no argument that changes from one exchange to the next.
+// exchange_faces does all of it for one dimension in one kernel (the
+// seed's fused exchange): every block waits for the buffers to be free,
+// packs its share of the faces straight from the View into the neighbours'
+// buffers, the last block to finish raises the flags, every block waits for
+// the neighbours' faces and unpacks its share, and the last block frees the
+// neighbours' buffers. Its grid never exceeds what the GPU holds at once
+// (the blocks wait for each other through the neighbours).
 // Errors: every function returns 0 or 1 and writes why into err.
 #include <cuda_runtime.h>
 #include <nvshmem.h>
@@ -109,6 +116,88 @@ int launch(Kernel kernel, const char *what, int n, uint64_t **flag, uint64_t **c
   return launched(err, errlen, what);
 }
 
+// One dimension's faces for exchange_faces: up to two sends and two receives
+// of boxes of the View (corner lo, extents n; element strides of the View).
+struct Exchange {
+  void *view;
+  long stride[3];
+  int rank;
+  int nsend, nrecv;
+  long slo[2][3], sn[2][3];     // send boxes
+  void *remote[2];              // the neighbours' receive buffers, as this GPU stores to them
+  uint64_t *arrived[2];         // their arrived flags (symmetric)
+  uint64_t *freed_here[2];      // this GPU's freed flags for those buffers
+  uint64_t *sent[2];
+  int dst[2];
+  long rlo[2][3], rn[2][3];     // receive boxes
+  void *local[2];               // this GPU's receive buffers
+  uint64_t *arrived_here[2];
+  uint64_t *freed[2];           // the senders' freed flags (symmetric)
+  uint64_t *got[2];
+  int src[2];
+  unsigned *done;               // two block counters (device memory, zero between calls)
+};
+
+__device__ long box_size(const long *n, int rank) {
+  long m = 1;
+  for (int k = 0; k < rank; k++) m *= n[k];
+  return m;
+}
+
+// Offset in the View of element e (row-major order) of the box at lo with extents n.
+__device__ long box_offset(const Exchange &x, const long *lo, const long *n, long e) {
+  long off = 0;
+  for (int k = x.rank - 1; k >= 0; k--) {
+    off += (lo[k] + e % n[k]) * x.stride[k];
+    e /= n[k];
+  }
+  return off;
+}
+
+// Block-level: true in the block that arrives last at counter c (which is reset).
+__device__ bool last_block(unsigned *c) {
+  __shared__ bool last;
+  __threadfence_system();   // this thread's stores (to a neighbour too) before the count
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    last = atomicAdd(c, 1u) == gridDim.x - 1;
+    if (last) atomicExch(c, 0u);
+  }
+  __syncthreads();
+  return last;
+}
+
+template <class T>
+__global__ void exchange_faces(Exchange x) {
+  T *v = static_cast<T *>(x.view);
+  long tid = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x;
+  long step = static_cast<long>(gridDim.x) * blockDim.x;
+  if (threadIdx.x == 0)
+    for (int f = 0; f < x.nsend; f++)
+      nvshmem_signal_wait_until(x.freed_here[f], NVSHMEM_CMP_GE, *x.sent[f]);
+  __syncthreads();
+  for (int f = 0; f < x.nsend; f++) {
+    T *out = static_cast<T *>(x.remote[f]);
+    long m = box_size(x.sn[f], x.rank);
+    for (long e = tid; e < m; e += step) out[e] = v[box_offset(x, x.slo[f], x.sn[f], e)];
+  }
+  if (last_block(&x.done[0]) && threadIdx.x == 0)
+    for (int f = 0; f < x.nsend; f++)
+      nvshmemx_signal_op(x.arrived[f], ++*x.sent[f], NVSHMEM_SIGNAL_SET, x.dst[f]);
+  if (threadIdx.x == 0)
+    for (int f = 0; f < x.nrecv; f++)
+      nvshmem_signal_wait_until(x.arrived_here[f], NVSHMEM_CMP_GE, *x.got[f] + 1);
+  __syncthreads();
+  for (int f = 0; f < x.nrecv; f++) {
+    const T *in = static_cast<const T *>(x.local[f]);
+    long m = box_size(x.rn[f], x.rank);
+    for (long e = tid; e < m; e += step) v[box_offset(x, x.rlo[f], x.rn[f], e)] = __ldcg(in + e);
+  }
+  if (last_block(&x.done[1]) && threadIdx.x == 0)
+    for (int f = 0; f < x.nrecv; f++)
+      nvshmemx_signal_op(x.freed[f], ++*x.got[f], NVSHMEM_SIGNAL_SET, x.src[f]);
+}
+
 }  // namespace
 
 // Bytes of an NVSHMEM unique id (rank 0 makes it, MPI broadcasts it).
@@ -183,6 +272,62 @@ extern "C" int pkc_shmem_put_signal(int n, void **dst, void **src, const size_t 
   for (int k = 0; k < n; k++) f.dst[k] = dst[k], f.src[k] = src[k], f.bytes[k] = bytes[k];
   put_faces<<<static_cast<unsigned>(n), 256, 0, static_cast<cudaStream_t>(stream)>>>(f);
   return launched(err, errlen, "put_faces");
+}
+
+// Queues exchange_faces for one dimension on stream: itemsize 8 (double) or
+// 4 (float); view: the View's device data, stride[rank] its element
+// strides; nsend/nrecv faces (0 to 2 each), boxes as corner and extents
+// (3 longs per face, row-major, rank used), the other arrays one entry per
+// face as in the header; done: two zeroed unsigned counters in device
+// memory, used by this call site only.
+extern "C" int pkc_shmem_exchange(int itemsize, void *view, const long *stride, int rank,
+                                  int nsend, const long *slo, const long *sn, void **remote,
+                                  uint64_t **arrived, uint64_t **freed_here, uint64_t **sent,
+                                  const int *dst, int nrecv, const long *rlo, const long *rn,
+                                  void **local, uint64_t **arrived_here, uint64_t **freed,
+                                  uint64_t **got, const int *src, unsigned *done, void *stream,
+                                  char *err, int errlen) {
+  if (rank < 1 || rank > 3 || nsend < 0 || nsend > 2 || nrecv < 0 || nrecv > 2 ||
+      (itemsize != 8 && itemsize != 4))
+    return fail(err, errlen, "pkc_shmem_exchange", "rank 1-3, 0-2 faces each way, float or double");
+  Exchange x;
+  memset(&x, 0, sizeof x);
+  x.view = view, x.rank = rank, x.nsend = nsend, x.nrecv = nrecv, x.done = done;
+  long most = 0;
+  for (int k = 0; k < rank; k++) x.stride[k] = stride[k];
+  for (int f = 0; f < nsend; f++) {
+    long m = 1;
+    for (int k = 0; k < 3; k++) x.slo[f][k] = slo[3 * f + k], x.sn[f][k] = sn[3 * f + k];
+    for (int k = 0; k < rank; k++) m *= sn[3 * f + k];
+    most = m > most ? m : most;
+    x.remote[f] = remote[f], x.arrived[f] = arrived[f], x.freed_here[f] = freed_here[f];
+    x.sent[f] = sent[f], x.dst[f] = dst[f];
+  }
+  for (int f = 0; f < nrecv; f++) {
+    long m = 1;
+    for (int k = 0; k < 3; k++) x.rlo[f][k] = rlo[3 * f + k], x.rn[f][k] = rn[3 * f + k];
+    for (int k = 0; k < rank; k++) m *= rn[3 * f + k];
+    most = m > most ? m : most;
+    x.local[f] = local[f], x.arrived_here[f] = arrived_here[f], x.freed[f] = freed[f];
+    x.got[f] = got[f], x.src[f] = src[f];
+  }
+  const int threads = 256;
+  int dev = 0, sms = 0, per_sm = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+    return fail(err, errlen, "pkc_shmem_exchange", "cannot query the device");
+  cudaError_t e = itemsize == 8
+      ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, exchange_faces<double>, threads, 0)
+      : cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, exchange_faces<float>, threads, 0);
+  if (e != cudaSuccess) return fail(err, errlen, "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+                                    cudaGetErrorString(e));
+  long want = (most + threads - 1) / threads;
+  long cap = static_cast<long>(sms) * (per_sm > 0 ? per_sm : 1);
+  unsigned blocks = static_cast<unsigned>(want < 1 ? 1 : want < cap ? want : cap);
+  cudaStream_t st = static_cast<cudaStream_t>(stream);
+  if (itemsize == 8) exchange_faces<double><<<blocks, threads, 0, st>>>(x);
+  else exchange_faces<float><<<blocks, threads, 0, st>>>(x);
+  return launched(err, errlen, "exchange_faces");
 }
 
 // Ends NVSHMEM (collective; frees the symmetric heap). Called at exit.

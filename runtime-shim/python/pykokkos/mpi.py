@@ -65,6 +65,7 @@ import sys
 import time
 
 from . import _graph
+from . import _types as T
 from ._errors import PkcRuntimeError, PkcValueError
 from ._view import View, numpy as _numpy
 
@@ -521,7 +522,8 @@ class Halo:
         nc = self._nccl_path()
         if self._shmem is not None:
             for d in self._neighbour_dims():
-                self._shmem.finish(*self._shmem.post([d], True))
+                if not self._shmem.exchange_fused(d):
+                    self._shmem.finish(*self._shmem.post([d], True))
         elif nc is not None:
             for d in self._neighbour_dims():
                 self._unpack(self._post_nccl([d], True, nc, fork=False))
@@ -591,17 +593,19 @@ class _ShmemFaces:
         n = len(self.slot)
         self.recv = lib.pkc_shmem_calloc(total)       # collective, same bytes everywhere
         self.send = lib.pkc_shmem_calloc(total)       # packed faces of the put path
-        words = lib.pkc_shmem_calloc(8 * 4 * n)       # arrived, freed, sent, got per slot
+        words = lib.pkc_shmem_calloc(8 * 5 * n)       # arrived, freed, sent, got, 2 counters
         if not (self.recv and self.send and words):
             raise PkcRuntimeError(f"pykokkos.mpi.Halo(transport='nvshmem'): the symmetric heap "
                                   f"cannot hold {2 * total} bytes of faces: raise "
                                   "NVSHMEM_SYMMETRIC_SIZE (default 1 GiB)")
-        self.arrived, self.freed, self.sent, self.got = (words + 8 * n * k for k in range(4))
+        self.arrived, self.freed, self.sent, self.got, self.done = (words + 8 * n * k
+                                                                    for k in range(5))
         group, world = halo.comm.Get_group(), MPI.COMM_WORLD.Get_group()
         size = halo.comm.Get_size()
         self.pe = dict(zip(range(size), MPI.Group.Translate_ranks(group, list(range(size)),
                                                                   world)))
         self.direct = os.environ.get("PKC_HALO_NVSHMEM_P2P", "1") != "0"
+        self.fused = os.environ.get("PKC_HALO_NVSHMEM_FUSED", "1") != "0"
         self._remote = {}   # (offset, pe) -> the neighbour's buffer as this GPU addresses it
         self._views = {}    # (address, elements) -> a View over symmetric memory
         self.err = ctypes.create_string_buffer(512)
@@ -671,6 +675,53 @@ class _ShmemFaces:
                        _ptrs([self.sent + 8 * x[0] for x in signals]),
                        _ints([x[1] for x in signals]), stream)
         return recvs, [(ridx, buf, d) for _, ridx, buf, d, _ in recvs]
+
+    def exchange_fused(self, d):
+        """exchange() of dimension d as one exchange_faces kernel (pack into
+        the neighbours, flags, unpack: _nvshmem_halo.cu); False, with nothing
+        queued, where it cannot: the View not on the device yet (its first
+        kernel places it), a neighbour not reachable by stores, or
+        PKC_HALO_NVSHMEM_FUSED=0. Same flags and counts as post()/finish()."""
+        from mpi4py import MPI
+        from ._view import _flush_held, _held
+        h, v = self.halo, self.halo.view
+        if not self.fused or v._dev is None or getattr(v, "_parent", None) is not None:
+            return False
+        sends, recvs = [], []
+        for dst, src, sidx, ridx, tag in h._faces([d], True):
+            side = 1 - tag % 2
+            s = self.slot[(d, side, True)]
+            off = self.offsets[(d, side, True)]
+            if dst != MPI.PROC_NULL:
+                peer = self._peer(off, self.pe[dst])
+                if not peer:
+                    return False
+                sends.append((s, h._box(sidx), peer, self.pe[dst]))
+            if src != MPI.PROC_NULL:
+                recvs.append((s, h._box(ridx), self.recv + off, self.pe[src]))
+        if _held:   # launches held back for fusion come first
+            _flush_held()
+        v._to_device(v.layout is T.Layout.LayoutLeft)   # current there; the host copy stale
+        a = v._a
+        rank = a.ndim
+
+        def boxes(faces):
+            lo = [x for f in faces for x in list(f[1][0]) + [0] * (3 - rank)]
+            n = [x for f in faces for x in list(f[1][1]) + [1] * (3 - rank)]
+            return (ctypes.c_long * max(len(lo), 1))(*lo), (ctypes.c_long * max(len(n), 1))(*n)
+
+        slo, sn = boxes(sends)
+        rlo, rn = boxes(recvs)
+        w = lambda base, faces: _ptrs([base + 8 * f[0] for f in faces] or [0])   # noqa: E731
+        self._call("exchange", self.lib.pkc_shmem_exchange, a.itemsize, v._dev.ptr,
+                   (ctypes.c_long * rank)(*[st // a.itemsize for st in a.strides]), rank,
+                   len(sends), slo, sn, _ptrs([f[2] for f in sends] or [0]),
+                   w(self.arrived, sends), w(self.freed, sends), w(self.sent, sends),
+                   _ints([f[3] for f in sends] or [0]), len(recvs), rlo, rn,
+                   _ptrs([f[2] for f in recvs] or [0]), w(self.arrived, recvs),
+                   w(self.freed, recvs), w(self.got, recvs), _ints([f[3] for f in recvs] or [0]),
+                   self.done + 8 * self.slot[(d, 0, True)], _order().ptr)
+        return True
 
     def finish(self, recvs, unpack):
         """Makes the kernels' stream wait for the faces, unpacks them and
