@@ -1,6 +1,7 @@
 """Run by tests/api/test_mpi.py under mpirun: pykokkos.mpi.Halo on 2-D and
 3-D Views (widths 1 and 2, faces+corners with exchange(), before and after
-a kernel took the View (on a GPU: the View then lives on the device), faces
+a kernel took the View (on a GPU: the View then lives on the device), of a
+LayoutLeft View, faces
 with start/finish), Views straight into mpi4py, and allreduce of a
 parallel_reduce. Each rank writes OK or BAD <why> to DIR/rank<r>.txt
 (DIR: the first argument)."""
@@ -42,8 +43,11 @@ def check_halo(comm, nd, width, bad):
     a = np.full(shape, -1.0)
     inner = tuple(slice(width, width + own[d]) for d in range(nd))
     a[inner] = gval[tuple(slice(lo[d], lo[d] + own[d]) for d in range(nd))]
-    for mode in ("exchange", "overlap", "exchange after a kernel"):
+    for mode in ("exchange", "overlap", "exchange after a kernel", "exchange of a LayoutLeft View"):
         v = pk.array(a.copy())
+        if mode.endswith("LayoutLeft View"):
+            v = pk.View(shape, pk.double, layout=pk.LayoutLeft)
+            v[...] = a
         h = Halo(cart, v, width=width)
         if mode == "exchange after a kernel":   # on a GPU: the View lives there first
             pk.parallel_for(shape[0], touch2 if nd == 2 else touch3, v=v)

@@ -79,6 +79,25 @@ def make_run():
     return run, mod
 
 
+def make_run2(layout, name):
+    """A fake kernel `name` of one rank-2 float64 View parameter of layout
+    (_abiconst LAYOUT_*) that does nothing."""
+    p = (_abi.pkc_param_desc * 1)()
+    p[0].name, p[0].kind, p[0].dtype_code, p[0].dtype_bits = b"v", 1, 2, 64
+    p[0].rank, p[0].access, p[0].layout = 2, 3, layout
+    k = _abi.pkc_kernel_desc()
+    k.name = k.entity = name.encode()
+    k.nparams, k.params = 1, ctypes.cast(p, ctypes.POINTER(_abi.pkc_param_desc))
+    k.fn = ctypes.cast(KFN0, ctypes.c_void_p).value
+    mod = FakeModule()
+    run = D._gen_run(D.Plan(name, k, mod), False)
+    run._keep = (p, k)
+    return run, mod
+
+
+KFN0 = _abi.KERNEL_FN(lambda args, pol, res, err, errlen: 0)
+
+
 class CAI:
     """A fake CUDA array (host memory behind __cuda_array_interface__)."""
 
@@ -124,6 +143,32 @@ class DeviceArgs(unittest.TestCase):
             self.krun(4, {"v": [1.0, 2.0]})
         with self.assertRaisesRegex(ValueError, r"inc: argument 'v'.*device \(2, 1\)"):
             self.krun(4, {"v": CAI(np.zeros(4), dev=1)})
+
+    def test_default_view_keeps_its_order_on_the_device(self):
+        """A default-layout View takes the layout of the first kernel that
+        puts it on the GPU; a later kernel wanting the other layout gets a
+        TypeError naming it (was: the DLTensor went through and the C
+        wrapper refused the strides, or a kernel read it transposed)."""
+        from pykokkos._abiconst import LAYOUT_DEFAULT, LAYOUT_RIGHT
+        os.environ["PKC_BACKEND"] = "cuda"
+        right, mod = make_run2(LAYOUT_RIGHT, "right_kernel")
+        default, _ = make_run2(LAYOUT_DEFAULT, "default_kernel")
+        _loader.RUNTIME.modules[("fake2", "cuda")] = mod
+        try:
+            v = pk.View([3, 4], pk.double)
+            right(3, {"v": v})                      # placed C-ordered
+            with self.assertRaisesRegex(TypeError, "default_kernel: argument 'v': expected a "
+                                        "LayoutLeft View, got the other layout"):
+                default(3, {"v": v})
+            w = pk.View([3, 4], pk.double)
+            default(3, {"v": w})                    # placed as the GPU default: LayoutLeft
+            self.assertTrue(np.asarray(w).flags.f_contiguous)
+            with self.assertRaisesRegex(TypeError, "right_kernel: argument 'v': expected a "
+                                        "LayoutRight View"):
+                right(3, {"v": w})
+        finally:
+            del _loader.RUNTIME.modules[("fake2", "cuda")]
+            os.environ.pop("PKC_BACKEND", None)
 
     def test_view_device_resident(self):
         os.environ["PKC_BACKEND"] = "cuda"

@@ -205,11 +205,14 @@ class Plan:
             dt = v._dt
             if not _dtype_ok(p, dt.code, dt.bits) or v._a.ndim != p.rank:
                 self._bad_view(i, f"{dt.name} View{v._a.ndim}D")
-            if p.rank > 1 and not (self.dev and v._deflt) and _other_order(
-                    v._a, p.layout == LAYOUT_LEFT or (self.dev and p.layout == LAYOUT_DEFAULT)):
+            want_left = p.layout == LAYOUT_LEFT or (self.dev and p.layout == LAYOUT_DEFAULT)
+            # a View of the default layout takes the kernel's at its first use on
+            # a GPU; once there (or a slice of a View there) it keeps its order
+            placed = not (self.dev and v._deflt and v._dev is None)
+            if p.rank > 1 and placed and _other_order(v._a, want_left):
                 # TypeError: a kernel typed per call builds a specialization for it
                 raise PkcArgumentError(f"{self.kname}: argument '{self.names[i]}': expected a "
-                                       + ("LayoutLeft" if p.layout == LAYOUT_LEFT else "LayoutRight")
+                                       + ("LayoutLeft" if want_left else "LayoutRight")
                                        + " View, got the other layout")
             self.args[i] = v._dlpack_addr(self.dev and _want_left(p, True))
             # a subview on a GPU points into its parent's device memory: bound
