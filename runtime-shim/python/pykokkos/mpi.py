@@ -51,7 +51,10 @@ reachable by stores, or with PKC_HALO_NVSHMEM_P2P=0), a one-thread kernel
 raises the neighbour's flag, the neighbour's stream waits for its flag
 before unpacking and then hands the buffer back (the sender's next packing
 waits for that): no NCCL, no host wait, and start()/finish() overlap with
-no second stream (the wait is queued by finish()). The counts behind the
+no second stream (the wait is queued by finish()). exchange() of a View
+already on the device does all of that for one dimension in one fused
+kernel (_nvshmem_halo.cu, exchange_faces; PKC_HALO_NVSHMEM_FUSED=0 keeps the
+separate kernels). The counts behind the
 flags live on the device, so a pk.Graph step captures the exchange whole
 (the host then issues nothing per step). Every rank of MPI.COMM_WORLD
 takes part. NVSHMEM starts a progress thread per rank: give ranks more
