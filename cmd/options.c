@@ -104,6 +104,14 @@ static const help_entry environment[] = {
                        "always build with CMake."},
     {"PKC_HALO_NCCL", "0: pykokkos.mpi halo exchanges on CUDA go through host memory\n"
                       "instead of NCCL."},
+    {"PKC_HALO_TRANSPORT", "The default transport of pykokkos.mpi.Halo: auto (NCCL on CUDA\n"
+                           "where available, else MPI), nccl, nvshmem or mpi."},
+    {"PKC_HALO_NVSHMEM_P2P", "0: the nvshmem transport sends faces with put-with-signal even\n"
+                             "where the neighbour's GPU memory can be stored to directly."},
+    {"PKC_HALO_NVSHMEM_FUSED", "0: the nvshmem transport's exchange() runs separate flag,\n"
+                               "packing and unpacking kernels instead of one fused kernel."},
+    {"PKC_NVSHMEM_HOME", "NVSHMEM (include/, lib/) for the nvshmem transport (default: the\n"
+                         "nvidia-nvshmem Python package)."},
     {"Kokkos_ROOT", "The Kokkos installation pkc build uses when --kokkos-root is not given\n"
                     "(else the one pkc was built with)."},
     {"CXX, CXXFLAGS, LDFLAGS", "The C++ compiler and flags of builds (part of the cache key)."},
