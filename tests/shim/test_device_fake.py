@@ -170,6 +170,30 @@ class DeviceArgs(unittest.TestCase):
             del _loader.RUNTIME.modules[("fake2", "cuda")]
             os.environ.pop("PKC_BACKEND", None)
 
+    def test_view_over_symmetric_memory(self):
+        """pykokkos._nvshmem.symmetric_view (the NVSHMEM halo's face buffers):
+        a View over device memory it does not own binds zero-copy, reads
+        back through the module's copy, and never frees that memory."""
+        from pykokkos._nvshmem import symmetric_view
+        os.environ["PKC_BACKEND"] = "cuda"
+        _loader.RUNTIME.modules[("fake3", "cuda")] = self.mod
+        mem = libc.malloc(5 * 8)
+        try:
+            (ctypes.c_double * 5).from_address(mem)[:] = [0.0, 1.0, 2.0, 3.0, 4.0]
+            v = symmetric_view(mem, 5, pk.double)
+            self.krun(5, {"v": v})
+            device = (ctypes.c_double * 5).from_address(mem)
+            self.assertEqual(list(device), [1.0, 2.0, 3.0, 4.0, 5.0])
+            self.krun(5, {"v": v})
+            self.assertEqual(np.asarray(v).tolist(), [2.0, 3.0, 4.0, 5.0, 6.0])
+            v._dev.release()   # a no-op: the memory stays NVSHMEM's (here: ours)
+            del v
+            self.assertEqual(device[0], 2.0)
+        finally:
+            libc.free(mem)
+            del _loader.RUNTIME.modules[("fake3", "cuda")]
+            os.environ.pop("PKC_BACKEND", None)
+
     def test_view_device_resident(self):
         os.environ["PKC_BACKEND"] = "cuda"
         _loader.RUNTIME.modules[("fake", "cuda")] = self.mod

@@ -23,6 +23,7 @@ import subprocess
 import sys
 
 from ._errors import PkcRuntimeError
+from ._view import DeviceMem
 
 _SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_nvshmem_halo.cu")
 _state = {"lib": None, "why": None, "started": False}
@@ -194,24 +195,15 @@ def _signatures(lib):
     lib.pkc_shmem_finalize.restype = None
 
 
-class _SymmetricMem:
-    """Stands for DeviceMem in a View over symmetric memory (here or mapped
-    from a neighbour's GPU): the same address and copies, never freed by
-    the View (NVSHMEM frees its heap at nvshmem_finalize)."""
+class _SymmetricMem(DeviceMem):
+    """DeviceMem of a View over symmetric memory (here or mapped from a
+    neighbour's GPU): the same address and copies, never freed by the View
+    (NVSHMEM frees its heap at nvshmem_finalize)."""
 
-    __slots__ = ("desc", "ptr", "nbytes", "_copy", "err")
+    __slots__ = ()
 
-    def __init__(self, desc, ptr, nbytes):
-        c = ctypes
-        self.desc, self.ptr, self.nbytes = desc, ptr, nbytes
-        self.err = c.create_string_buffer(512)
-        self._copy = c.CFUNCTYPE(c.c_int, c.c_void_p, c.c_int, c.c_void_p, c.c_int,
-                                 c.c_size_t, c.c_char_p, c.c_size_t)(desc.copy)
-
-    def copy(self, dst, dst_dev, src, src_dev, nbytes):
-        if self._copy(dst, dst_dev, src, src_dev, nbytes, self.err, len(self.err)):
-            raise PkcRuntimeError("NVSHMEM buffer: device copy failed: "
-                                  + self.err.value.decode(errors="replace"))
+    def __init__(self, desc, ptr, nbytes):   # DeviceMem's without the allocation
+        self._bind(desc, ptr, nbytes)
 
     def release(self):
         pass

@@ -145,13 +145,9 @@ class DeviceMem:
     __slots__ = ("desc", "ptr", "nbytes", "_copy", "_free", "err", "__weakref__")
 
     def __init__(self, desc, nbytes):
-        import ctypes
-        self.desc, self.nbytes, self.ptr = desc, nbytes, None
-        self.err = ctypes.create_string_buffer(512)
-        c = ctypes
+        import ctypes as c
+        self._bind(desc, None, nbytes)
         alloc = c.CFUNCTYPE(c.c_void_p, c.c_size_t, c.c_char_p, c.c_size_t)(desc.allocate)
-        self._copy = c.CFUNCTYPE(c.c_int, c.c_void_p, c.c_int, c.c_void_p, c.c_int,
-                                 c.c_size_t, c.c_char_p, c.c_size_t)(desc.copy)
         self._free = c.CFUNCTYPE(None, c.c_void_p)(desc.deallocate)
         p = alloc(max(nbytes, 1), self.err, len(self.err))
         if not p:
@@ -165,6 +161,14 @@ class DeviceMem:
             _LIVE = weakref.WeakSet()
             atexit.register(_release_all)
         _LIVE.add(self)
+
+    def _bind(self, desc, ptr, nbytes):
+        """desc's copy function, the address and size (no allocation)."""
+        import ctypes as c
+        self.desc, self.ptr, self.nbytes = desc, ptr, nbytes
+        self.err = c.create_string_buffer(512)
+        self._copy = c.CFUNCTYPE(c.c_int, c.c_void_p, c.c_int, c.c_void_p, c.c_int,
+                                 c.c_size_t, c.c_char_p, c.c_size_t)(desc.copy)
 
     def release(self):
         p, self.ptr = self.ptr, None

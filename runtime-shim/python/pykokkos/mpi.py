@@ -668,7 +668,7 @@ class _ShmemFaces:
             self._call("put_signal", self.lib.pkc_shmem_put_signal, len(puts),
                        _ptrs([self.recv + p[1] for p in puts]),
                        _ptrs([self.send + p[1] for p in puts]),
-                       _sizes([p[2] * self.item for p in puts]),
+                       (ctypes.c_size_t * len(puts))(*[p[2] * self.item for p in puts]),
                        _ptrs([self.arrived + 8 * p[0] for p in puts]),
                        _ptrs([self.sent + 8 * p[0] for p in puts]), _ints([p[3] for p in puts]),
                        stream)
@@ -715,7 +715,9 @@ class _ShmemFaces:
 
         slo, sn = boxes(sends)
         rlo, rn = boxes(recvs)
-        w = lambda base, faces: _ptrs([base + 8 * f[0] for f in faces] or [0])   # noqa: E731
+        def w(base, faces):   # the flag or count word of each face's slot
+            return _ptrs([base + 8 * f[0] for f in faces] or [0])
+
         self._call("exchange", self.lib.pkc_shmem_exchange, a.itemsize, v._dev.ptr,
                    (ctypes.c_long * rank)(*[st // a.itemsize for st in a.strides]), rank,
                    len(sends), slo, sn, _ptrs([f[2] for f in sends] or [0]),
@@ -749,15 +751,8 @@ class _ShmemFaces:
 
 
 def _ptrs(xs):
+    """ctypes arrays of addresses and of ints, as the NVSHMEM entry points take them."""
     return (ctypes.c_void_p * len(xs))(*xs)
-
-
-def _sizes(xs):
-    return (ctypes.c_size_t * len(xs))(*xs)
-
-
-def _u64s(xs):
-    return (ctypes.c_uint64 * len(xs))(*xs)
 
 
 def _ints(xs):
