@@ -152,9 +152,50 @@ static void put_launch(pkb_ctx *c, const pki_func *f, const char *pattern) {
   pkb_begin(b, "Kokkos::%s(kernel, ", pattern);
 }
 
+/* ", pkc::apart(f.y, f.x, f.idx)": each View f writes against every other View
+ * it touches (ir/range.c), "&&" between written Views. */
+static void put_apart(pkb_buf *b, const pki_func *f) {
+  for (int w = 0; w < f->range_written.n; w++) {
+    const pki_var *v = PKI_AT(f->range_written, w, pki_var);
+    pkb_put(b, w ? " && pkc::apart(f." : ", pkc::apart(f.");
+    pkb_put_ident(b, v->name);
+    for (int k = 0; k < f->range_written.n + f->range_others.n; k++) {
+      const pki_var *o = k < f->range_written.n ? PKI_AT(f->range_written, k, pki_var)
+                                                : PKI_AT(f->range_others, k - f->range_written.n, pki_var);
+      if (o == v)
+        continue;
+      pkb_put(b, ", f.");
+      pkb_put_ident(b, o->name);
+    }
+    pkb_put(b, ")");
+  }
+}
+
+/* A RangePolicy parallel_for whose work items write only their own elements
+ * (ir/range.c): pkc::range_parallel_for, or pkc::range_copy for dst[i] = src[i]. */
+static void launch_own_range(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag) {
+  pkb_buf *b = c->b;
+  pkb_begin(b, "pkc::range_%s(kernel, ", f->range_copy_dst ? "copy" : "parallel_for");
+  put_policy(c, f, fty, tag, NULL);
+  pkb_put(b, ", f");
+  if (f->range_copy_dst) {
+    pkb_put(b, ", f.");
+    pkb_put_ident(b, f->range_copy_dst->name);
+    pkb_put(b, ", f.");
+    pkb_put_ident(b, f->range_copy_src->name);
+  }
+  put_apart(b, f);
+  pkb_put(b, ");\n");
+}
+
 static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag,
                        const char *iter) {
   pkb_buf *b = c->b;
+  if (f->pattern == PKI_PATTERN_FOR && f->policy == PKI_POLICY_RANGE && f->range_planned &&
+      f->range_own && !c->policy_text) {
+    launch_own_range(c, f, fty, tag);
+    return;
+  }
   if (f->pattern == PKI_PATTERN_FOR) {
     put_launch(c, f, "parallel_for");
     put_policy(c, f, fty, tag, iter);

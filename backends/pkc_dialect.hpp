@@ -432,6 +432,122 @@ inline void md_parallel_reduce(const char *label, const Policy &policy, const F 
                                                   std::forward<R>(results)...);
 }
 
+// ------------------------------------------------------------ RangePolicy launches
+// A RangePolicy parallel_for whose work items touch the Views they write only
+// at their own index i (pkc's IR pass ir/range.c) is launched with
+// pkc::range_parallel_for(label, policy, f, apart), or, when its body is
+// dst[i] = src[i], pkc::range_copy(label, policy, f, dst, src, apart). apart
+// (pkc::apart, at the launch): no View the kernel writes overlaps another View
+// it touches, so no iteration depends on another.
+//
+// Host backends, apart: the range in one block per thread (the blocks of
+// Kokkos' static schedule and of Numba's prange), each a loop marked free of
+// loop-carried dependences (PKC_IVDEP), which g++ vectorizes where it cannot
+// prove the Views apart itself (a gather y[i] = x[idx[i]]); each iteration
+// computes what it computes under Kokkos::parallel_for. A copy is one memcpy
+// per block (glibc streams large blocks past the caches, as the memcpy that
+// Numba's prange copy loop becomes). GPUs: a copy is one cudaMemcpyAsync /
+// hipMemcpyAsync on the stream the kernels use (CuPy's b[:] = a), other
+// kernels Kokkos::parallel_for. Not apart: Kokkos::parallel_for everywhere.
+// A module built with -DPKC_HOST_RANGE_KOKKOS runs every one of them through
+// Kokkos::parallel_for (bench/range/ab.py compares).
+#if defined(__clang__)
+#define PKC_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define PKC_IVDEP _Pragma("GCC ivdep")
+#else
+#define PKC_IVDEP
+#endif
+
+// Whether View w's memory overlaps none of the Views others (empty ones never do).
+template <class W>
+inline bool apart(const W &) {
+  return true;
+}
+template <class W, class V, class... R>
+inline bool apart(const W &w, const V &v, const R &...rest) {
+  const char *a = reinterpret_cast<const char *>(w.data());
+  const char *b = reinterpret_cast<const char *>(v.data());
+  const size_t na = w.span() * sizeof(typename W::value_type);
+  const size_t nb = v.span() * sizeof(typename V::value_type);
+  const bool disjoint = na == 0 || nb == 0 || a + na <= b || b + nb <= a;
+  return disjoint && apart(w, rest...);
+}
+
+namespace impl {
+// Block t of nblocks equal blocks of [b, e).
+inline void block_of(int64_t b, int64_t e, int64_t t, int64_t nblocks, int64_t &lo, int64_t &hi) {
+  const int64_t n = e > b ? e - b : 0;
+  lo = b + n / nblocks * t + (t < n % nblocks ? t : n % nblocks);
+  hi = lo + n / nblocks + (t < n % nblocks ? 1 : 0);
+}
+inline int64_t host_blocks() {
+  const int c = ExecSpace().concurrency();
+  return c > 0 ? c : 1;
+}
+}  // namespace impl
+
+#if defined(PKC_HOST_RANGE_KOKKOS)
+template <class Policy, class F, class... A>
+inline void range_parallel_for(const char *label, const Policy &p, const F &f, const A &...) {
+  Kokkos::parallel_for(label, p, f);
+}
+template <class Policy, class F, class... A>
+inline void range_copy(const char *label, const Policy &p, const F &f, const A &...) {
+  Kokkos::parallel_for(label, p, f);
+}
+#else
+template <class Policy, class F>
+inline void range_parallel_for(const char *label, const Policy &p, const F &f, const bool apart) {
+#if defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)
+  if (apart) {
+    const int64_t b = p.begin(), e = p.end(), nblocks = impl::host_blocks();
+    Kokkos::parallel_for(label, LambdaRange(0, nblocks), [=](const int64_t t) {
+      int64_t lo, hi;
+      impl::block_of(b, e, t, nblocks, lo, hi);
+      // a local copy: no View element can alias its scalars, which then stay in registers
+      const F g = f;
+      // the block loop of a RangePolicy parallel_for (tests/unit/test_range.c finds this line)
+      PKC_IVDEP
+      for (int64_t i = lo; i < hi; ++i) impl::call<typename Policy::work_tag>::at(g, i);
+    });
+    return;
+  }
+#endif
+  Kokkos::parallel_for(label, p, f);
+}
+
+template <class Policy, class F, class D, class S>
+inline void range_copy(const char *label, const Policy &p, const F &f, const D &dst, const S &src,
+                       const bool apart) {
+  static_assert(std::is_same<typename D::value_type, typename S::value_type>::value, "one type");
+  using T = typename D::value_type;
+  const int64_t b = p.begin(), e = p.end();
+  if (!apart || e <= b) {
+    Kokkos::parallel_for(label, p, f);
+    return;
+  }
+  T *to = dst.data();
+  const T *from = src.data();
+#if defined(PKC_BACKEND_CUDA)
+  const cudaError_t rc = cudaMemcpyAsync(to + b, from + b, static_cast<size_t>(e - b) * sizeof(T),
+                                         cudaMemcpyDefault, ExecSpace().cuda_stream());
+  if (rc != cudaSuccess) throw std::runtime_error(std::string("cudaMemcpyAsync: ") + cudaGetErrorString(rc));
+#elif defined(PKC_BACKEND_HIP)
+  const hipError_t rc = hipMemcpyAsync(to + b, from + b, static_cast<size_t>(e - b) * sizeof(T),
+                                       hipMemcpyDefault, ExecSpace().hip_stream());
+  if (rc != hipSuccess) throw std::runtime_error(std::string("hipMemcpyAsync: ") + hipGetErrorString(rc));
+#else
+  const int64_t nblocks = impl::host_blocks();
+  Kokkos::parallel_for(label, LambdaRange(0, nblocks), [=](const int64_t t) {
+    int64_t lo, hi;
+    impl::block_of(b, e, t, nblocks, lo, hi);
+    if (hi > lo) std::memcpy(to + lo, from + lo, static_cast<size_t>(hi - lo) * sizeof(T));
+  });
+#endif
+}
+#endif  // PKC_HOST_RANGE_KOKKOS
+
 // ------------------------------------------------------------ scratch
 using ScratchSpace = ExecSpace::scratch_memory_space;
 // pk.ScratchView1D..3D: unmanaged Views in team/thread scratch memory.

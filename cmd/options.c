@@ -180,7 +180,7 @@ int pkc_print_help(const char *topic) {
     printf("  pkc --version\n\n"
            "options: -q quiet, -v verbose, -o DIR output directory, -j N parallel jobs,\n"
            "--time-passes the time of each pass of the translation (read, parse, lower,\n"
-           "check, extents, mdrange, nonneg, fusion, werror)\n"
+           "check, extents, mdrange, range, nonneg, fusion, werror)\n"
            "Run 'pkc help COMMAND' for more; 'pkc help environment', 'pkc help exit-status'\n"
            "and 'pkc help files' list the environment variables, exit statuses and files.\n");
     return 0;

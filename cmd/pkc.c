@@ -119,6 +119,12 @@ static bool pass_mdrange(pkc_job *j) {
   return true;
 }
 
+static bool pass_range(pkc_job *j) {
+  if (j->o->command != PKC_CMD_CHECK)
+    pki_range_plan_module(j->u->module); /* RangePolicy blocks free of dependences, copies */
+  return true;
+}
+
 static bool pass_nonneg(pkc_job *j) {
   if (j->o->command != PKC_CMD_CHECK)
     pki_nonneg_plan_module(j->u->module); /* // and % of values >= 0 as C++'s / and % */
@@ -155,6 +161,7 @@ static const struct {
     {"check", pass_check},     /* pki_check; builds leave out entities with errors */
     {"extents", pass_extents}, /* launch-range rules of the C wrappers (not check) */
     {"mdrange", pass_mdrange}, /* MDRange schemes: contiguous index, rows or tiles */
+    {"range", pass_range},     /* RangePolicy: own-element writes, copies */
     {"nonneg", pass_nonneg},   /* integer // and % that C++ computes as Python does */
     {"fusion", pass_fusion},   /* fusion plan (check: with --fusion-report) */
     {"werror", pass_werror},   /* --werror: warnings become errors */

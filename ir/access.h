@@ -150,6 +150,12 @@ void pki_extent_plan_module(pki_module *m);
  * lambda of m. */
 void pki_mdrange_plan_module(pki_module *m);
 
+/* ------------------------------------------------------- 1-D ranges */
+
+/* Sets range_own, range_written/others and range_copy_* of every RangePolicy
+ * parallel_for workunit of m (ir/range.c). */
+void pki_range_plan_module(pki_module *m);
+
 /* ---------------------------------------------------- plain divisions */
 
 /* Sets plain_div on every integer // and % of m whose divisor is a positive

@@ -503,6 +503,16 @@ typedef struct pki_func {
    * that index in another dimension than its contiguous one; a transpose
    * keeps Kokkos' tiles) */
   bool md_rows;
+  /* RangePolicy parallel_for workunits, set by pki_range_plan_module
+   * (ir/range.c), valid when range_planned. range_own: every work item
+   * touches each View it writes only at its own index i (no atomics), so
+   * once those Views (range_written) overlap none of the others it touches
+   * (range_others; pki_var *, checked at the launch) no iteration depends on
+   * another. range_copy_dst/src: the body is dst[i] = src[i], two rank-1 Views
+   * of one element type (NULL otherwise). */
+  bool range_planned, range_own;
+  pki_vec range_written, range_others;
+  const pki_var *range_copy_dst, *range_copy_src;
 } pki_func;
 
 typedef enum pki_entity_kind {

@@ -1,0 +1,113 @@
+/*
+ * range.c - how a RangePolicy parallel_for may run on each backend (issue
+ * 24): whether each work item touches the Views it writes only at its own
+ * index (then host backends run blocks of the range as loops the compiler
+ * may vectorize without proving the Views apart: a gather y[i] = x[idx[i]]),
+ * and whether the body is a plain copy dst[i] = src[i] (then the launch is a
+ * memory copy). Only reads the access summaries and the body; records the
+ * result on the kernel (pki_func.range_*). The launch checks at run time that
+ * the Views it writes overlap no other View it touches (pkc::apart).
+ */
+#include "access.h"
+
+/* The dimensions that access x indexes by exactly the work index i (bit d). */
+static unsigned own_dims(const pki_access *x) {
+  unsigned dims = 0;
+  for (int d = 0; d < x->rank && d < PKI_ACCESS_MAX_DIMS; d++)
+    if (x->idx[d].kind == PKI_IDX_IDENTITY && x->idx[d].work == 0)
+      dims |= 1u << d;
+  return dims;
+}
+
+/* A View of kernel f that the wrapper binds as f.<name>: a parameter of the
+ * workunit or a data member of its functor, not a View of classtype values
+ * (an accessor of several Views). */
+static bool bound_view(const pki_func *f, const pki_var *v) {
+  if (pki_is_class_view(v->type))
+    return false;
+  if (v->kind == PKI_VAR_MEMBER)
+    return true;
+  for (int i = 0; v->kind == PKI_VAR_PARAM && i < f->nparams; i++)
+    if (f->params[i] == v)
+      return true;
+  return false;
+}
+
+/* Whether every work item of f touches each View it writes only at its own
+ * index i (in one dimension of it), with no atomic update: then no iteration depends on another once
+ * the written Views overlap no other View (checked at the launch). Fills
+ * f->range_written and f->range_others. */
+static bool own_writes(pki_module *m, pki_func *f, const pki_access_summary *s) {
+  if (!s || s->unknown || s->team || s->scratch || s->scan || s->random || s->reduction)
+    return false;
+  for (int i = 0; i < s->accesses.n; i++) {
+    const pki_access *x = PKI_AT(s->accesses, i, pki_access);
+    if ((x->mode & PKI_MEM_ATOMIC) || !bound_view(f, x->view))
+      return false;
+  }
+  for (int i = 0; i < s->views.n; i++) {
+    const pki_view_use *u = PKI_AT(s->views, i, pki_view_use);
+    if (!(u->mode & PKI_MEM_WRITE))
+      continue;
+    /* a dimension that every access to it, reads too, indexes by i: the
+     * elements of index i there are work item i's alone (A[i][0] = A[5][i]
+     * reads in item 0 what item 5 writes) */
+    unsigned dims = ~0u;
+    for (int k = 0; k < s->accesses.n; k++) {
+      const pki_access *x = PKI_AT(s->accesses, k, pki_access);
+      if (x->view == u->view)
+        dims &= x->rank == x->view->type.rank ? own_dims(x) : 0u;
+    }
+    if (!dims)
+      return false;
+  }
+  for (int i = 0; i < s->views.n; i++) {
+    const pki_view_use *u = PKI_AT(s->views, i, pki_view_use);
+    pki_vec_push(m->arena, u->mode & PKI_MEM_WRITE ? &f->range_written : &f->range_others,
+                 (void *)u->view);
+  }
+  return f->range_written.n > 0;
+}
+
+/* v[i] for the work index i of f, a rank-1 View of numbers; v or NULL. */
+static const pki_var *at_work_index(const pki_func *f, const pki_expr *e) {
+  if (!e || e->kind != PKI_E_INDEX || e->nargs != 2 || e->args[0]->kind != PKI_E_VAR)
+    return NULL;
+  const pki_var *v = e->args[0]->var, *i = e->args[1]->kind == PKI_E_VAR ? e->args[1]->var : NULL;
+  if (!v || !i || i != f->index[0] || v->type.kind != PKI_VIEW || v->type.rank != 1 ||
+      v->type.layout == PKI_LAYOUT_STRIDE || !pki_is_numeric(v->type.elem))
+    return NULL;
+  return v;
+}
+
+/* A body that is exactly dst[i] = src[i], two Views of one element type. */
+static void find_copy(pki_func *f) {
+  if (f->body.n != 1 || f->body.stmts[0]->kind != PKI_S_ASSIGN)
+    return;
+  const pki_stmt *st = f->body.stmts[0];
+  const pki_var *dst = at_work_index(f, st->target), *src = at_work_index(f, st->value);
+  if (!dst || !src || dst == src || dst->type.elem != src->type.elem ||
+      dst->type.space != src->type.space)
+    return;
+  f->range_copy_dst = dst;
+  f->range_copy_src = src;
+}
+
+static void plan(pki_module *m, pki_func *f) {
+  if (!f || !f->is_workunit || f->policy != PKI_POLICY_RANGE || f->pattern != PKI_PATTERN_FOR ||
+      f->runtime_typed || f->nindex != 1)
+    return;
+  const pki_access_summary *s = pki_access_summarize(m, f);
+  f->range_own = own_writes(m, f, s);
+  if (f->range_own)
+    find_copy(f);
+  f->range_planned = true;
+}
+
+void pki_range_plan_module(pki_module *m) {
+  for (int i = 0; i < m->nentities; i++) {
+    pki_entity *e = m->entities[i];
+    for (int j = 0; e && j < e->nfuncs; j++)
+      plan(m, e->funcs[j]);
+  }
+}

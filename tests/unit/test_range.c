@@ -1,0 +1,267 @@
+/* test_range.c - RangePolicy parallel_for kernels (issue 24): which kernels
+ * ir/range.c finds writing only their own elements (and which are plain
+ * copies), the launch the backend writes for them, that g++ vectorizes a
+ * gather's block loop on host backends, and pkc::impl::block_of's blocks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define EMIT_TMP_TEMPLATE "/tmp/pkc_test_range_XXXXXX"
+#include "access.h"
+#include "emit_test_util.h"
+#include "frontend_test_util.h"
+
+#define HEAD "import pykokkos as pk\n@pk.workunit\n"
+#define GATHER                                                                            \
+  HEAD "def gather(i: int, x: pk.View1D[pk.double], idx: pk.View1D[pk.int64], "           \
+       "y: pk.View1D[pk.double]):\n"                                                      \
+       "    y[i] = x[idx[i]]\n"
+#define COPY HEAD "def copy(i: int, a: pk.View1D[pk.double], c: pk.View1D[pk.double]):\n    c[i] = a[i]\n"
+
+/* The planned module of src (checked, no errors); *f its first workunit. */
+static pki_module *planned(const char *src, const pki_func **f) {
+  pki_diags d;
+  pki_module *m = lower(src, &d);
+  assert_non_null(m);
+  assert_int_equal(d.errors + pki_check(m, &d), 0);
+  pki_extent_plan_module(m);
+  pki_range_plan_module(m);
+  *f = NULL;
+  for (int e = 0; e < m->nentities && !*f; e++)
+    for (int k = 0; k < m->entities[e]->nfuncs && !*f; k++)
+      if (m->entities[e]->funcs[k]->is_workunit)
+        *f = m->entities[e]->funcs[k];
+  assert_non_null(*f);
+  assert_true((*f)->range_planned);
+  return m;
+}
+
+static const char *var_name(const pki_vec *v, int i) { return PKI_AT(*v, i, pki_var)->name; }
+
+static void test_gather_writes_own_elements(void **state) {
+  (void)state;
+  const pki_func *f;
+  pki_module *m = planned(GATHER, &f);
+  assert_true(f->range_own);
+  assert_int_equal(f->range_written.n, 1);
+  assert_string_equal(var_name(&f->range_written, 0), "y");
+  assert_int_equal(f->range_others.n, 2);
+  assert_null(f->range_copy_dst); /* x[idx[i]] is no copy */
+  pki_module_free(m);
+}
+
+static void test_copy_found(void **state) {
+  (void)state;
+  const pki_func *f;
+  pki_module *m = planned(COPY, &f);
+  assert_true(f->range_own);
+  assert_non_null(f->range_copy_dst);
+  assert_string_equal(f->range_copy_dst->name, "c");
+  assert_string_equal(f->range_copy_src->name, "a");
+  pki_module_free(m);
+  /* a conversion, a scaled value or another index is no copy */
+  const char *not_copies[] = {
+      HEAD "def k(i: int, a: pk.View1D[pk.double], c: pk.View1D[pk.float]):\n    c[i] = a[i]\n",
+      HEAD "def k(i: int, a: pk.View1D[pk.double], c: pk.View1D[pk.double]):\n    c[i] = 2.0 * a[i]\n",
+      HEAD "def k(i: int, a: pk.View1D[pk.double], c: pk.View1D[pk.double]):\n    c[i] = a[i + 1]\n",
+      HEAD "def k(i: int, a: pk.View1D[pk.double], c: pk.View1D[pk.double]):\n"
+           "    c[i] = a[i]\n    a[i] = 0.0\n",
+  };
+  for (size_t k = 0; k < sizeof not_copies / sizeof *not_copies; k++) {
+    m = planned(not_copies[k], &f);
+    assert_true(f->range_own);
+    assert_null(f->range_copy_dst);
+    pki_module_free(m);
+  }
+}
+
+static void test_other_elements_keep_kokkos(void **state) {
+  (void)state;
+  /* each writes (or reads what it writes) at another work item's element,
+   * or updates atomically: Kokkos::parallel_for as written */
+  const char *srcs[] = {
+      HEAD "def k(i: int, y: pk.View1D[pk.double]):\n    y[i] = y[i - 1]\n",
+      HEAD "def k(i: int, y: pk.View1D[pk.double]):\n    y[i + 1] = 1.0\n",
+      HEAD "def k(i: int, y: pk.View1D[pk.double], idx: pk.View1D[pk.int32]):\n"
+           "    y[idx[i]] = 1.0  # pkc: allow possible-race\n",
+      HEAD "def k(i: int, h: pk.View1D[pk.int64], idx: pk.View1D[pk.int32]):\n"
+           "    pk.atomic_add(h, [idx[i]], 1)\n",
+      HEAD "def k(i: int, A: pk.View2D[pk.double]):\n    A[i][0] = A[5][i]\n",
+  };
+  for (size_t k = 0; k < sizeof srcs / sizeof *srcs; k++) {
+    const pki_func *f;
+    pki_module *m = planned(srcs[k], &f);
+    if (f->range_own)
+      fail_msg("planned as own-element writes:\n%s", srcs[k]);
+    pki_module_free(m);
+  }
+  /* a column or a row of a 2-D View per work item, read and written: its own */
+  const pki_func *f;
+  pki_module *m = planned(HEAD "def k(i: int, A: pk.View2D[pk.double]):\n    A[0][i] = A[1][i]\n", &f);
+  assert_true(f->range_own);
+  pki_module_free(m);
+  m = planned(HEAD "def k(i: int, A: pk.View2D[pk.double], n: int):\n"
+                               "    for j in range(1, n):\n"
+                               "        A[i][j] += A[i][j - 1]\n",
+                          &f);
+  assert_true(f->range_own);
+  pki_module_free(m);
+}
+
+static char *emitted(pki_module *m, const char *dir, const char *file) {
+  char out[400], err[512], path[600];
+  snprintf(out, sizeof out, "%s/%s", tmpdir, dir);
+  pkb_options o = opts(out);
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/%s", out, file);
+  return slurp(path);
+}
+
+static void test_launch_text(void **state) {
+  (void)state;
+  const pki_func *f;
+  pki_module *m = planned(GATHER, &f);
+  char *cpp = emitted(m, "gather", "t.cpp");
+  assert_non_null(cpp);
+  HAS(cpp, "pkc::range_parallel_for(kernel, pkc::RangePolicy<");
+  HAS(cpp, ">(begin, end), f, pkc::apart(f.y, f.x, f.idx));");
+  free(cpp);
+  pki_module_free(m);
+  m = planned(COPY, &f);
+  cpp = emitted(m, "copy", "t.cpp");
+  assert_non_null(cpp);
+  HAS(cpp, "pkc::range_copy(kernel, pkc::RangePolicy<");
+  HAS(cpp, ">(begin, end), f, f.c, f.a, pkc::apart(f.c, f.a));");
+  free(cpp);
+  pki_module_free(m);
+}
+
+/* The line after the marker comment in the emitted pkc_dialect.hpp, or 0. */
+static int line_after(const char *hpp, const char *marker, int after) {
+  const char *mark = strstr(hpp, marker);
+  if (!mark)
+    return 0;
+  int line = 1;
+  for (const char *p = hpp; p < mark; p++)
+    line += *p == '\n';
+  return line + after;
+}
+
+static void test_gather_block_loop_vectorized(void **state) {
+  (void)state;
+  if (!have_kokkos())
+    skip();
+  const pki_func *f;
+  pki_module *m = planned(GATHER, &f);
+  char *hpp = emitted(m, "vec", "pkc_dialect.hpp");
+  assert_non_null(hpp);
+  /* the marker, PKC_IVDEP, then the loop */
+  int line = line_after(hpp, "the block loop of a RangePolicy parallel_for", 2);
+  free(hpp);
+  if (!line)
+    fail_msg("pkc_dialect.hpp has no block loop");
+  char cmd[2048], path[600];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s/vec' && c++ -std=c++17 -O3 -DNDEBUG -march=native -ffp-contract=off -fopenmp "
+           "-DPKC_BACKEND_OPENMP -I. -I'%s/include' -fopt-info-vec-optimized -c t.cpp "
+           "-o t.o 2> vec.log",
+           tmpdir, PKC_DEFAULT_KOKKOS_ROOT);
+  snprintf(path, sizeof path, "%s/vec/vec.log", tmpdir);
+  if (system(cmd) != 0) {
+    char *log = slurp(path);
+    fail_msg("compiling the gather failed:\n%s", log ? log : "(no log)");
+  }
+  char *log = slurp(path);
+  assert_non_null(log);
+  char want[96];
+  snprintf(want, sizeof want, "pkc_dialect.hpp:%d:", line);
+  bool vectorized = false;
+  for (const char *p = strstr(log, want); p && !vectorized; p = strstr(p + 1, want)) {
+    const char *eol = strchr(p, '\n');
+    const char *v = strstr(p, "optimized: loop vectorized");
+    vectorized = v && (!eol || v < eol);
+  }
+  if (!vectorized)
+    fail_msg("g++ did not vectorize the gather's block loop (pkc_dialect.hpp:%d):\n%s", line, log);
+  free(log);
+  pki_module_free(m);
+}
+
+/* pkc::impl::block_of cuts [b, e) into equal blocks that cover it once, and
+ * pkc::apart finds overlaps; compiled and run on the host. */
+static void test_blocks_and_apart(void **state) {
+  (void)state;
+  if (!have_kokkos())
+    skip();
+  const pki_func *f;
+  pki_module *m = planned(COPY, &f);
+  char *cpp = emitted(m, "blocks", "t.cpp");
+  free(cpp);
+  char out[400], path[600], cmd[2048];
+  snprintf(out, sizeof out, "%s/blocks", tmpdir);
+  snprintf(path, sizeof path, "%s/blocks.cpp", out);
+  FILE *fp = fopen(path, "w");
+  assert_non_null(fp);
+  fputs("#include \"pkc_kokkos.hpp\"\n"
+        "int main() {\n"
+        "  const int64_t cases[][3] = {{0, 10, 4}, {5, 6, 3}, {3, 3, 2}, {-2, 7, 1}, {0, 100, 16}};\n"
+        "  for (auto &c : cases) {\n"
+        "    std::printf(\"[%lld, %lld) / %lld:\", (long long)c[0], (long long)c[1], (long long)c[2]);\n"
+        "    for (int64_t t = 0; t < c[2]; t++) {\n"
+        "      int64_t lo, hi;\n"
+        "      pkc::impl::block_of(c[0], c[1], t, c[2], lo, hi);\n"
+        "      if (c[2] <= 4) std::printf(\" %lld-%lld\", (long long)lo, (long long)hi);\n"
+        "      else if (hi - lo != (t < 4 ? 7 : 6)) std::printf(\" bad %lld\", (long long)t);\n"
+        "    }\n"
+        "    std::printf(\"\\n\");\n"
+        "  }\n"
+        "  double buf[10];\n"
+        "  Kokkos::View<double *, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>\n"
+        "      a(buf, 5), b(buf + 5, 5), c(buf + 4, 2), none(buf, 0);\n"
+        "  Kokkos::View<int *, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>\n"
+        "      ia(reinterpret_cast<int *>(buf + 4), 3);\n"
+        "  std::printf(\"apart %d %d %d %d %d %d\\n\", pkc::apart(a, b), pkc::apart(a, c),\n"
+        "              pkc::apart(b, c), pkc::apart(a, none), pkc::apart(a, b, c), pkc::apart(b, ia));\n"
+        "}\n",
+        fp);
+  fclose(fp);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && c++ -std=c++17 -O1 -fopenmp -DPKC_BACKEND_SERIAL -I. -I'%s/include' "
+           "blocks.cpp -o blocks -L'%s/lib' -Wl,-rpath,'%s/lib' -lkokkoscore -ldl > blocks.log 2>&1 "
+           "&& ./blocks > blocks.out",
+           out, PKC_DEFAULT_KOKKOS_ROOT, PKC_DEFAULT_KOKKOS_ROOT, PKC_DEFAULT_KOKKOS_ROOT);
+  if (system(cmd) != 0) {
+    snprintf(path, sizeof path, "%s/blocks.log", out);
+    char *log = slurp(path);
+    fail_msg("compiling the block program failed:\n%s", log ? log : "(no log)");
+  }
+  snprintf(path, sizeof path, "%s/blocks.out", out);
+  char *got = slurp(path);
+  assert_non_null(got);
+  assert_string_equal(got, "[0, 10) / 4: 0-3 3-6 6-8 8-10\n"
+                           "[5, 6) / 3: 5-6 6-6 6-6\n"
+                           "[3, 3) / 2: 3-3 3-3\n"
+                           "[-2, 7) / 1: -2-7\n"
+                           "[0, 100) / 16:\n" /* 4 blocks of 7, 12 of 6 */
+                           "apart 1 0 0 1 0 0\n");
+  free(got);
+  pki_module_free(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_gather_writes_own_elements),
+      cmocka_unit_test(test_copy_found),
+      cmocka_unit_test(test_other_elements_keep_kokkos),
+      cmocka_unit_test(test_launch_text),
+      cmocka_unit_test(test_gather_block_loop_vectorized),
+      cmocka_unit_test(test_blocks_and_apart),
+  };
+  return cmocka_run_group_tests(tests, setup_dir, remove_dir);
+}
