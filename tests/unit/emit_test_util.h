@@ -81,6 +81,46 @@ static inline bool have_kokkos(void) {
   return access(path, R_OK) == 0;
 }
 
+/* Fails the test unless g++ vectorizes the loop `after` lines below the
+ * comment `marker` in the pkc_dialect.hpp that pkb_emit wrote into dir, when
+ * it compiles dir/t.cpp as the module's CMake build does (Release, OpenMP,
+ * -march=native; -fopt-info-vec-optimized). */
+static inline void assert_loop_vectorized(const char *dir, const char *marker, int after) {
+  char path[600], cmd[2048];
+  snprintf(path, sizeof path, "%s/pkc_dialect.hpp", dir);
+  char *hpp = slurp(path);
+  assert_non_null(hpp);
+  const char *mark = strstr(hpp, marker);
+  if (!mark)
+    fail_msg("pkc_dialect.hpp has no '%s'", marker);
+  int line = 1 + after;
+  for (const char *p = hpp; p < mark; p++)
+    line += *p == '\n';
+  free(hpp);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && c++ -std=c++17 -O3 -DNDEBUG -march=native -ffp-contract=off -fopenmp "
+           "-DPKC_BACKEND_OPENMP -I. -I'%s/include' -fopt-info-vec-optimized -c t.cpp "
+           "-o t.o 2> vec.log",
+           dir, PKC_DEFAULT_KOKKOS_ROOT);
+  snprintf(path, sizeof path, "%s/vec.log", dir);
+  int rc = system(cmd);
+  char *log = slurp(path);
+  if (rc != 0)
+    fail_msg("compiling t.cpp failed:\n%s", log ? log : "(no log)");
+  assert_non_null(log);
+  char want[96];
+  snprintf(want, sizeof want, "pkc_dialect.hpp:%d:", line);
+  bool vectorized = false;
+  for (const char *p = strstr(log, want); p && !vectorized; p = strstr(p + 1, want)) {
+    const char *eol = strchr(p, '\n');
+    const char *v = strstr(p, "optimized: loop vectorized");
+    vectorized = v && (!eol || v < eol);
+  }
+  if (!vectorized)
+    fail_msg("g++ did not vectorize the loop at pkc_dialect.hpp:%d:\n%s", line, log);
+  free(log);
+}
+
 /* pkb_build of m with o; fails the test on a build error (err says why) or
  * on a "warning" in the backend's build log (-Wall -Wextra are on). */
 static inline void build_warning_free(pki_module *m, const pkb_options *o, char *err,

@@ -132,59 +132,17 @@ static void test_launch_text(void **state) {
   pki_module_free(m);
 }
 
-/* The line of the 2-D row loop in the emitted pkc_dialect.hpp, or 0. */
-static int row_loop_line(const char *hpp) {
-  const char *mark = strstr(hpp, "the row loop of a 2-D parallel_for");
-  if (!mark)
-    return 0;
-  int line = 1;
-  for (const char *p = hpp; p < mark; p++)
-    line += *p == '\n';
-  return line + 1;
-}
-
 static void test_stencil_row_loop_vectorized(void **state) {
   (void)state;
   if (!have_kokkos())
     skip();
   const pki_func *f;
   pki_module *m = planned(STENCIL, &f);
-  char out[400], err[512], path[600], cmd[2048];
+  char out[400], err[512];
   snprintf(out, sizeof out, "%s/vec", tmpdir);
   pkb_options o = opts(out);
   assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  snprintf(path, sizeof path, "%s/pkc_dialect.hpp", out);
-  char *hpp = slurp(path);
-  assert_non_null(hpp);
-  int line = row_loop_line(hpp);
-  free(hpp);
-  if (!line)
-    fail_msg("pkc_dialect.hpp has no 2-D row loop");
-  /* as the module's CMake build compiles it (Release, host backend flags) */
-  snprintf(cmd, sizeof cmd,
-           "cd '%s' && c++ -std=c++17 -O3 -DNDEBUG -march=native -ffp-contract=off -fopenmp "
-           "-DPKC_BACKEND_OPENMP -I. -I'%s/include' -fopt-info-vec-optimized -c t.cpp "
-           "-o t.o 2> vec.log",
-           out, PKC_DEFAULT_KOKKOS_ROOT);
-  if (system(cmd) != 0) {
-    snprintf(path, sizeof path, "%s/vec.log", out);
-    char *log = slurp(path);
-    fail_msg("compiling the stencil failed:\n%s", log ? log : "(no log)");
-  }
-  snprintf(path, sizeof path, "%s/vec.log", out);
-  char *log = slurp(path);
-  assert_non_null(log);
-  char want[96];
-  snprintf(want, sizeof want, "pkc_dialect.hpp:%d:", line);
-  bool vectorized = false;
-  for (const char *p = strstr(log, want); p && !vectorized; p = strstr(p + 1, want)) {
-    const char *eol = strchr(p, '\n');
-    const char *v = strstr(p, "optimized: loop vectorized");
-    vectorized = v && (!eol || v < eol);
-  }
-  if (!vectorized)
-    fail_msg("g++ did not vectorize the row loop (pkc_dialect.hpp:%d):\n%s", line, log);
-  free(log);
+  assert_loop_vectorized(out, "the row loop of a 2-D parallel_for", 1);
   pki_module_free(m);
 }
 

@@ -142,54 +142,17 @@ static void test_launch_text(void **state) {
   pki_module_free(m);
 }
 
-/* The line after the marker comment in the emitted pkc_dialect.hpp, or 0. */
-static int line_after(const char *hpp, const char *marker, int after) {
-  const char *mark = strstr(hpp, marker);
-  if (!mark)
-    return 0;
-  int line = 1;
-  for (const char *p = hpp; p < mark; p++)
-    line += *p == '\n';
-  return line + after;
-}
-
 static void test_gather_block_loop_vectorized(void **state) {
   (void)state;
   if (!have_kokkos())
     skip();
   const pki_func *f;
   pki_module *m = planned(GATHER, &f);
-  char *hpp = emitted(m, "vec", "pkc_dialect.hpp");
-  assert_non_null(hpp);
+  free(emitted(m, "vec", "t.cpp"));
+  char dir[400];
+  snprintf(dir, sizeof dir, "%s/vec", tmpdir);
   /* the marker, PKC_IVDEP, then the loop */
-  int line = line_after(hpp, "the block loop of a RangePolicy parallel_for", 2);
-  free(hpp);
-  if (!line)
-    fail_msg("pkc_dialect.hpp has no block loop");
-  char cmd[2048], path[600];
-  snprintf(cmd, sizeof cmd,
-           "cd '%s/vec' && c++ -std=c++17 -O3 -DNDEBUG -march=native -ffp-contract=off -fopenmp "
-           "-DPKC_BACKEND_OPENMP -I. -I'%s/include' -fopt-info-vec-optimized -c t.cpp "
-           "-o t.o 2> vec.log",
-           tmpdir, PKC_DEFAULT_KOKKOS_ROOT);
-  snprintf(path, sizeof path, "%s/vec/vec.log", tmpdir);
-  if (system(cmd) != 0) {
-    char *log = slurp(path);
-    fail_msg("compiling the gather failed:\n%s", log ? log : "(no log)");
-  }
-  char *log = slurp(path);
-  assert_non_null(log);
-  char want[96];
-  snprintf(want, sizeof want, "pkc_dialect.hpp:%d:", line);
-  bool vectorized = false;
-  for (const char *p = strstr(log, want); p && !vectorized; p = strstr(p + 1, want)) {
-    const char *eol = strchr(p, '\n');
-    const char *v = strstr(p, "optimized: loop vectorized");
-    vectorized = v && (!eol || v < eol);
-  }
-  if (!vectorized)
-    fail_msg("g++ did not vectorize the gather's block loop (pkc_dialect.hpp:%d):\n%s", line, log);
-  free(log);
+  assert_loop_vectorized(dir, "the block loop of a RangePolicy parallel_for", 2);
   pki_module_free(m);
 }
 
