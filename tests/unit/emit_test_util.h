@@ -121,6 +121,33 @@ static inline void assert_loop_vectorized(const char *dir, const char *marker, i
   free(log);
 }
 
+/* Writes source to dir/name.cpp (beside the pkc_kokkos.hpp that pkb_emit
+ * wrote there), compiles it for Kokkos Serial, runs it and returns its
+ * standard output (the caller frees it); fails the test if it does not build. */
+static inline char *run_host_program(const char *dir, const char *name, const char *source) {
+  char path[600], cmd[2048];
+  snprintf(path, sizeof path, "%s/%s.cpp", dir, name);
+  FILE *fp = fopen(path, "w");
+  assert_non_null(fp);
+  fputs(source, fp);
+  fclose(fp);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && c++ -std=c++17 -O1 -fopenmp -DPKC_BACKEND_SERIAL -I. -I'%s/include' "
+           "%s.cpp -o %s -L'%s/lib' -Wl,-rpath,'%s/lib' -lkokkoscore -ldl > %s.log 2>&1 "
+           "&& ./%s > %s.out",
+           dir, PKC_DEFAULT_KOKKOS_ROOT, name, name, PKC_DEFAULT_KOKKOS_ROOT,
+           PKC_DEFAULT_KOKKOS_ROOT, name, name, name);
+  if (system(cmd) != 0) {
+    snprintf(path, sizeof path, "%s/%s.log", dir, name);
+    char *log = slurp(path);
+    fail_msg("compiling %s.cpp failed:\n%s", name, log ? log : "(no log)");
+  }
+  snprintf(path, sizeof path, "%s/%s.out", dir, name);
+  char *out = slurp(path);
+  assert_non_null(out);
+  return out;
+}
+
 /* pkb_build of m with o; fails the test on a build error (err says why) or
  * on a "warning" in the backend's build log (-Wall -Wextra are on). */
 static inline void build_warning_free(pki_module *m, const pkb_options *o, char *err,

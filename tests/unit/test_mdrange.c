@@ -157,14 +157,11 @@ static void test_default_gpu_tiles(void **state) {
     skip();
   const pki_func *f;
   pki_module *m = planned(STENCIL, &f);
-  char out[400], err[512], path[600], cmd[2048];
+  char out[400], err[512];
   snprintf(out, sizeof out, "%s/tile", tmpdir);
   pkb_options o = opts(out);
   assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  snprintf(path, sizeof path, "%s/tile.cpp", out);
-  FILE *fp = fopen(path, "w");
-  assert_non_null(fp);
-  fputs("#include \"pkc_kokkos.hpp\"\n"
+  char *got = run_host_program(out, "tile", "#include \"pkc_kokkos.hpp\"\n"
         "int main() {\n"
         "  for (int c = 0; c < 2; c++) {\n"
         "    auto t = pkc::default_tile<2>(c);\n"
@@ -190,21 +187,7 @@ static void test_default_gpu_tiles(void **state) {
         "  auto g = pkc::default_tile<2>(0);\n"
         "  pkc::impl::fit_tile<2>(g, e2, 0);\n"
         "  std::printf(\"fit 2-D: %lld %lld\\n\", (long long)g[0], (long long)g[1]);\n"
-        "}\n", fp);
-  fclose(fp);
-  snprintf(cmd, sizeof cmd,
-           "cd '%s' && c++ -std=c++17 -O1 -fopenmp -DPKC_BACKEND_SERIAL -I. -I'%s/include' "
-           "tile.cpp -o tile -L'%s/lib' -Wl,-rpath,'%s/lib' -lkokkoscore -ldl > tile.log 2>&1 "
-           "&& ./tile > tile.out",
-           out, PKC_DEFAULT_KOKKOS_ROOT, PKC_DEFAULT_KOKKOS_ROOT, PKC_DEFAULT_KOKKOS_ROOT);
-  if (system(cmd) != 0) {
-    snprintf(path, sizeof path, "%s/tile.log", out);
-    char *log = slurp(path);
-    fail_msg("compiling the tile program failed:\n%s", log ? log : "(no log)");
-  }
-  snprintf(path, sizeof path, "%s/tile.out", out);
-  char *got = slurp(path);
-  assert_non_null(got);
+        "}\n");
   assert_string_equal(got, "2-D 0: 32 8\n"     /* LayoutLeft (CUDA's default): i contiguous */
                            "2-D 1: 2 128\n"    /* LayoutRight Views on a GPU: j */
                            "3-D 0: 32 4 2\n"

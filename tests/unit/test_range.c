@@ -164,14 +164,10 @@ static void test_blocks_and_apart(void **state) {
     skip();
   const pki_func *f;
   pki_module *m = planned(COPY, &f);
-  char *cpp = emitted(m, "blocks", "t.cpp");
-  free(cpp);
-  char out[400], path[600], cmd[2048];
-  snprintf(out, sizeof out, "%s/blocks", tmpdir);
-  snprintf(path, sizeof path, "%s/blocks.cpp", out);
-  FILE *fp = fopen(path, "w");
-  assert_non_null(fp);
-  fputs("#include \"pkc_kokkos.hpp\"\n"
+  free(emitted(m, "blocks", "t.cpp"));
+  char dir[400];
+  snprintf(dir, sizeof dir, "%s/blocks", tmpdir);
+  char *got = run_host_program(dir, "blocks", "#include \"pkc_kokkos.hpp\"\n"
         "int main() {\n"
         "  const int64_t cases[][3] = {{0, 10, 4}, {5, 6, 3}, {3, 3, 2}, {-2, 7, 1}, {0, 100, 16}};\n"
         "  for (auto &c : cases) {\n"
@@ -191,22 +187,7 @@ static void test_blocks_and_apart(void **state) {
         "      ia(reinterpret_cast<int *>(buf + 4), 3);\n"
         "  std::printf(\"apart %d %d %d %d %d %d\\n\", pkc::apart(a, b), pkc::apart(a, c),\n"
         "              pkc::apart(b, c), pkc::apart(a, none), pkc::apart(a, b, c), pkc::apart(b, ia));\n"
-        "}\n",
-        fp);
-  fclose(fp);
-  snprintf(cmd, sizeof cmd,
-           "cd '%s' && c++ -std=c++17 -O1 -fopenmp -DPKC_BACKEND_SERIAL -I. -I'%s/include' "
-           "blocks.cpp -o blocks -L'%s/lib' -Wl,-rpath,'%s/lib' -lkokkoscore -ldl > blocks.log 2>&1 "
-           "&& ./blocks > blocks.out",
-           out, PKC_DEFAULT_KOKKOS_ROOT, PKC_DEFAULT_KOKKOS_ROOT, PKC_DEFAULT_KOKKOS_ROOT);
-  if (system(cmd) != 0) {
-    snprintf(path, sizeof path, "%s/blocks.log", out);
-    char *log = slurp(path);
-    fail_msg("compiling the block program failed:\n%s", log ? log : "(no log)");
-  }
-  snprintf(path, sizeof path, "%s/blocks.out", out);
-  char *got = slurp(path);
-  assert_non_null(got);
+        "}\n");
   assert_string_equal(got, "[0, 10) / 4: 0-3 3-6 6-8 8-10\n"
                            "[5, 6) / 3: 5-6 6-6 6-6\n"
                            "[3, 3) / 2: 3-3 3-3\n"
