@@ -513,6 +513,8 @@ inline void range_parallel_for(const char *label, const Policy &p, const F &f, c
     });
     return;
   }
+#else
+  (void)apart;  // GPUs: Kokkos' launch either way
 #endif
   Kokkos::parallel_for(label, p, f);
 }
