@@ -399,9 +399,9 @@ def table(results, ranks):
     n = max(ranks)
     head = " | ".join(f"{p} rank{'s' if p > 1 else ''} ms/it" for p in ranks)
     graph = any(r["graph"] for r in results[n])
-    gcol = f" graph ms/it ({n}) |" if graph else ""
+    gcol = f" graph ms/it (1) | graph ms/it ({n}) | graph efficiency |" if graph else ""
     lines = [f"| case | overlap | {head} | efficiency ({n} vs 1) | halo ms ({n}) | halo share ({n}) |{gcol} checked |",
-             "|---" * (6 + len(ranks) + graph) + "|"]
+             "|---" * (6 + len(ranks) + 3 * graph) + "|"]
     for r in results[n]:
         key = (r["name"], r["overlap"])
         ms = " | ".join(next((f"{x['ms']:.3f}" for x in results[p]
@@ -411,7 +411,14 @@ def table(results, ranks):
             t1 = base[key]["ms"]
             eff = f"{100 * (t1 / r['ms'] if 'weak' in r['name'] else t1 / (n * r['ms'])):.0f}%"
         ok = all(x["verified"] for p in ranks for x in results[p] if (x["name"], x["overlap"]) == key)
-        gval = f" {r['graph']} |" if graph else ""
+        gval = ""
+        if graph:   # the replayed step at 1 and n ranks of the same run, and their ratio
+            g1 = base[key]["graph"] if key in base else None
+            geff = "-"
+            if g1 and r["graph"]:
+                t1, tn = float(g1.split()[0]), float(r["graph"].split()[0])
+                geff = f"{100 * (t1 / tn if 'weak' in r['name'] else t1 / (n * tn)):.0f}%"
+            gval = f" {g1 or '-'} | {r['graph'] or '-'} | {geff} |"
         lines.append(f"| {r['name']} ({r['grid']} at {n}) | {r['overlap']} | {ms} | {eff} | "
                      f"{r['halo_ms']:.3f} | {r['share']} |{gval} {'yes' if ok else 'NO'} |")
     return "\n".join(lines)

@@ -79,5 +79,35 @@ class QuickScaling(unittest.TestCase):
             self.assertTrue(ln.endswith("verified"), ln)
 
 
+
+class GraphColumns(unittest.TestCase):
+    def test_replayed_step_at_one_and_n_ranks_and_its_efficiency(self):
+        # table(): the replayed step of the same run at 1 and N ranks, and
+        # their ratio as weak (t1/tN) or strong (t1/(N tN)) efficiency
+        sys.path.insert(0, os.path.dirname(BENCH))
+        try:
+            import jacobi_scaling as js
+        finally:
+            sys.path.pop(0)
+
+        def row(name, ms, graph):
+            return {"name": name, "overlap": "off", "grid": "8x8x8", "ms": ms, "halo_ms": 0.01,
+                    "share": "10%", "verified": True, "graph": graph}
+
+        results = {1: [row("3D weak", 0.040, "0.0340 (cuda-graph)"),
+                       row("3D strong", 0.080, "0.0800 (cuda-graph)")],
+                   4: [row("3D weak", 0.200, "0.0500 (cuda-graph)"),
+                       row("3D strong", 0.050, "0.0250 (cuda-graph)")]}
+        text = js.table(results, [1, 4])
+        lines = text.splitlines()
+        self.assertIn("graph ms/it (1) | graph ms/it (4) | graph efficiency |", lines[0])
+        self.assertEqual(lines[1].count("|---"), lines[0].count("|") - 1, text)
+        weak = [c.strip() for c in lines[2].strip("|").split("|")]
+        strong = [c.strip() for c in lines[3].strip("|").split("|")]
+        self.assertEqual(weak[4], "20%")   # plain steps: 0.040 / 0.200
+        self.assertEqual(weak[-4:], ["0.0340 (cuda-graph)", "0.0500 (cuda-graph)", "68%", "yes"])
+        self.assertEqual(strong[-2], "80%")   # 0.0800 / (4 * 0.0250)
+
+
 if __name__ == "__main__":
     unittest.main()
