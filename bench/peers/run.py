@@ -70,7 +70,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 # OMP_PROC_BIND=spread, Kokkos binds the main thread to one core, and every
 # process started from it would inherit that one core (first_calls).
 START_CPUS = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
-PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+# The first-call workers run under this interpreter (it has numpy and Numba:
+# on a GPU host /usr/bin/python3 has neither, the venv's python does).
+PYTHON = sys.executable
 WHO = ("pkc", "numba", "numpy")
 NAMES = {"pkc": "pkc", "numba": "Numba", "numpy": "NumPy", "pkc_checked": "pkc checked"}
 sys.path.insert(0, HERE)
