@@ -523,6 +523,15 @@ class View:
             return a.astype(dtype)
         return a.copy() if copy else a
 
+    def __buffer__(self, flags):
+        """The buffer protocol (PEP 688, Python 3.12+): the host memory of
+        __array__ (a GPU View's host mirror, made current; writes through it
+        reach the device before the next kernel). mpi4py takes a View through
+        it before DLPack, so a GPU View never hands device memory to an MPI
+        that is not CUDA-aware (Open MPI segfaulted on an H200 host); pass
+        cupy.asarray(v) for a CUDA-aware MPI."""
+        return memoryview(self.__array__())
+
     @property
     def __cuda_array_interface__(self):
         d = self._dev
