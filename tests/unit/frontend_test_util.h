@@ -33,6 +33,22 @@ static inline pki_module *lower_ok(const char *src) {
   return m;
 }
 
+/* Lowers and checks src, asserting no errors; *f gets its first workunit
+ * (entities in order; a classtype has none). Returns the module (caller frees). */
+static inline pki_module *checked_first_workunit(const char *src, const pki_func **f) {
+  pki_diags d;
+  pki_module *m = lower(src, &d);
+  assert_non_null(m);
+  assert_int_equal(d.errors + pki_check(m, &d), 0);
+  *f = NULL;
+  for (int e = 0; e < m->nentities && !*f; e++)
+    for (int k = 0; k < m->entities[e]->nfuncs && !*f; k++)
+      if (m->entities[e]->funcs[k]->is_workunit)
+        *f = m->entities[e]->funcs[k];
+  assert_non_null(*f);
+  return m;
+}
+
 /* The entity of m called `name`; fails the test if there is none. */
 static inline pki_entity *entity(pki_module *m, const char *name) {
   for (int i = 0; i < m->nentities; i++)

@@ -26,18 +26,9 @@
 
 /* The planned module of src (checked, no errors); *f its first workunit. */
 static pki_module *planned(const char *src, const pki_func **f) {
-  pki_diags d;
-  pki_module *m = lower(src, &d);
-  assert_non_null(m);
-  assert_int_equal(d.errors + pki_check(m, &d), 0);
+  pki_module *m = checked_first_workunit(src, f);
   pki_extent_plan_module(m);
   pki_range_plan_module(m);
-  *f = NULL;
-  for (int e = 0; e < m->nentities && !*f; e++)
-    for (int k = 0; k < m->entities[e]->nfuncs && !*f; k++)
-      if (m->entities[e]->funcs[k]->is_workunit)
-        *f = m->entities[e]->funcs[k];
-  assert_non_null(*f);
   assert_true((*f)->range_planned);
   return m;
 }
