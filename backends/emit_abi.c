@@ -509,6 +509,9 @@ void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b) {
   if (m->fusion && m->fusion->host.n)
     pkb_put(b, "/* The fused variants of host-code launches, one JSON object per line. */\n"
                "const char *pkc_fusion_v1(void);\n\n");
+  if (pkb_footprint_count(m))
+    pkb_put(b, "/* The View elements a work item of each kernel touches, one JSON object per\n"
+               " * line (for pk.Graph's edges). */\nconst char *pkc_footprint_v1(void);\n\n");
   pkb_put(b, "/* The module's descriptor table. */\nconst pkc_module_desc *pkc_module_v2(void);\n\n");
   pkb_putf(b, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* PKC_%s_H */\n", m->name);
 }

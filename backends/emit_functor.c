@@ -394,5 +394,6 @@ bool pkb_gen_cpp(const pki_module *m, const pkb_options *o, pkb_buf *b) {
   pkb_host_fused_wrappers(&c);
   pkb_gen_descriptor(&c);
   pkb_host_fusion_table(&c);
+  pkb_footprint_table(&c);
   return bare;
 }

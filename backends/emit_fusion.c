@@ -565,8 +565,7 @@ int pkb_host_fused_kernels(pkb_ctx *c) {
   return n;
 }
 
-/* s as a JSON string (the texts are Python names, numbers and notes). */
-static const char *json_str(pki_arena *a, const char *s) {
+const char *pkb_json_str(pki_arena *a, const char *s) {
   size_t n = strlen(s), k = 0;
   char *out = pki_alloc(a, 2 * n + 3);
   out[k++] = '"';
@@ -584,7 +583,7 @@ static const char *json_str(pki_arena *a, const char *s) {
 static const char *link_args(pkb_ctx *c, const pki_host_launch *l) {
   const char *s = "";
   for (int p = 0; p < l->kernel->nparams; p++)
-    s = pki_sprintf(c->m->arena, "%s%s%s", s, p ? ", " : "", json_str(c->m->arena, l->args[p]));
+    s = pki_sprintf(c->m->arena, "%s%s%s", s, p ? ", " : "", pkb_json_str(c->m->arena, l->args[p]));
   return s;
 }
 
@@ -597,15 +596,15 @@ static const char *variant_json(pkb_ctx *c, const pki_host_fused *g) {
   for (int k = 0; k < g->n; k++) {
     const pki_host_launch *l = link_of(g, k);
     s = pki_sprintf(a, "%s%s{\"kernel\": %s, \"lines\": [%u, %u], \"bind\": {", s, k ? ", " : "",
-                    json_str(a, l->kernel->name), (unsigned)l->span.line,
+                    pkb_json_str(a, l->kernel->name), (unsigned)l->span.line,
                     (unsigned)l->span.end_line);
     for (int p = 0; p < l->kernel->nparams; p++)
-      s = pki_sprintf(a, "%s%s%s: %s", s, p ? ", " : "", json_str(a, l->kernel->params[p]->name),
-                      json_str(a, g->names[g->bind[k][p]]));
+      s = pki_sprintf(a, "%s%s%s: %s", s, p ? ", " : "", pkb_json_str(a, l->kernel->params[p]->name),
+                      pkb_json_str(a, g->names[g->bind[k][p]]));
     s = pki_sprintf(a, "%s}", s);
     if (g->nresults > 1) /* the texts the shim reads ahead of a later reduction's statement */
       s = pki_sprintf(a, "%s, \"policy\": %s, \"args\": [%s], \"result\": %s", s,
-                      json_str(a, l->policy), link_args(c, l),
+                      pkb_json_str(a, l->policy), link_args(c, l),
                       l->pattern == PKI_PATTERN_REDUCE ? "true" : "false");
     s = pki_sprintf(a, "%s}", s);
   }
@@ -613,18 +612,18 @@ static const char *variant_json(pkb_ctx *c, const pki_host_fused *g) {
   int nv = 0;
   for (int j = 0; j < g->nparams; j++)
     if (g->params[j]->type.kind == PKI_VIEW)
-      s = pki_sprintf(a, "%s%s%s", s, nv++ ? ", " : "", json_str(a, g->names[j]));
+      s = pki_sprintf(a, "%s%s%s", s, nv++ ? ", " : "", pkb_json_str(a, g->names[j]));
   s = pki_sprintf(a, "%s], \"written\": [", s);
   nv = 0;
   for (int j = 0; j < g->nparams; j++)
     if (g->params[j]->type.kind == PKI_VIEW && (host_access(g, j) & PKI_ACCESS_WRITE))
-      s = pki_sprintf(a, "%s%s%s", s, nv++ ? ", " : "", json_str(a, g->names[j]));
+      s = pki_sprintf(a, "%s%s%s", s, nv++ ? ", " : "", pkb_json_str(a, g->names[j]));
   s = pki_sprintf(a, "%s]", s);
   if (g->repeat)
     s = pki_sprintf(a, "%s, \"loop\": {\"var\": %s, \"range\": [%s, %s, %s]}", s,
-                    json_str(a, g->chain->loop_var), json_str(a, g->chain->range[0]),
-                    json_str(a, g->chain->range[1]), json_str(a, g->chain->range[2]));
-  return pki_sprintf(a, "%s, \"why\": %s}\n", s, json_str(a, g->why));
+                    pkb_json_str(a, g->chain->loop_var), pkb_json_str(a, g->chain->range[0]),
+                    pkb_json_str(a, g->chain->range[1]), pkb_json_str(a, g->chain->range[2]));
+  return pki_sprintf(a, "%s, \"why\": %s}\n", s, pkb_json_str(a, g->why));
 }
 
 void pkb_host_fusion_table(pkb_ctx *c) {

@@ -210,6 +210,14 @@ void pkb_host_fused_wrappers(pkb_ctx *c);
 void pkb_host_fused_param_tables(pkb_ctx *c);
 int pkb_host_fused_kernels(pkb_ctx *c);
 void pkb_host_fusion_table(pkb_ctx *c);
+/* s as a JSON string literal (Python names, numbers and notes), in arena a. */
+const char *pkb_json_str(pki_arena *a, const char *s);
+
+/* emit_footprint.c: pkc_footprint_v1(), the elements each RangePolicy/MDRange
+ * kernel's work item touches (ir/footprint.c), for pk.Graph's edges. */
+void pkb_footprint_table(pkb_ctx *c);
+/* The number of kernels of m with a footprint (0: no pkc_footprint_v1). */
+int pkb_footprint_count(const pki_module *m);
 void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e);
 /* "(void)x;" for each closure parameter the closure does not read. */
 void pkb_void_unread(pkb_ctx *c, const pki_func *f, const pki_var *v);

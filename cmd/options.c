@@ -91,6 +91,9 @@ static const help_entry environment[] = {
     {"PKC_FUSION", "0: launches run one by one, never as fused kernels (the shim and\n"
                    "@pk.main); all: every fused variant is used everywhere."},
     {"PKC_FUSION_VERBOSE", "1: the shim prints each chain of launches it fuses."},
+    {"PKC_GRAPH_BRANCHES", "0: pk.Graph captures a step's launches in the order they are made\n"
+                           "(default: a launch waits only for those whose Views' elements it\n"
+                           "shares, the others run as parallel branches of the CUDA graph)."},
     {"PKC_FASTCALL", "0: the shim calls kernels through ctypes, not its C extension\n"
                      "(_fastcall, built beside libpkcrt.so)."},
     {"PKC_RECORD_SIGNATURES", "1: each argument signature a run-time typed workunit is called\n"

@@ -125,6 +125,12 @@ static bool pass_range(pkc_job *j) {
   return true;
 }
 
+static bool pass_footprint(pkc_job *j) {
+  if (j->o->command != PKC_CMD_CHECK)
+    pki_footprint_plan_module(j->u->module); /* what each work item touches: pk.Graph edges */
+  return true;
+}
+
 static bool pass_nonneg(pkc_job *j) {
   if (j->o->command != PKC_CMD_CHECK)
     pki_nonneg_plan_module(j->u->module); /* // and % of values >= 0 as C++'s / and % */
@@ -162,6 +168,7 @@ static const struct {
     {"extents", pass_extents}, /* launch-range rules of the C wrappers (not check) */
     {"mdrange", pass_mdrange}, /* MDRange schemes: contiguous index, rows or tiles */
     {"range", pass_range},     /* RangePolicy: own-element writes, copies */
+    {"footprint", pass_footprint}, /* elements per work item, for pk.Graph's edges */
     {"nonneg", pass_nonneg},   /* integer // and % that C++ computes as Python does */
     {"fusion", pass_fusion},   /* fusion plan (check: with --fusion-report) */
     {"werror", pass_werror},   /* --werror: warnings become errors */

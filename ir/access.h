@@ -156,6 +156,12 @@ void pki_mdrange_plan_module(pki_module *m);
  * parallel_for workunit of m (ir/range.c). */
 void pki_range_plan_module(pki_module *m);
 
+/* ------------------------------------------------------ footprints */
+
+/* Sets footprint_known and footprint of every RangePolicy/MDRange
+ * parallel_for workunit of m (ir/footprint.c). */
+void pki_footprint_plan_module(pki_module *m);
+
 /* ---------------------------------------------------- plain divisions */
 
 /* Sets plain_div on every integer // and % of m whose divisor is a positive

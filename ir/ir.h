@@ -513,7 +513,33 @@ typedef struct pki_func {
   bool range_planned, range_own;
   pki_vec range_written, range_others;
   const pki_var *range_copy_dst, *range_copy_src;
+  /* RangePolicy/MDRange parallel_for workunits, set by
+   * pki_footprint_plan_module (ir/footprint.c), valid when footprint_planned:
+   * the elements of each View a work item touches (pki_footprint *, one per
+   * View), or footprint_known false where some access cannot be bounded.
+   * pk.Graph orders captured launches by them (pkc_footprint_v1). */
+  bool footprint_planned, footprint_known;
+  pki_vec footprint;
 } pki_func;
+
+#define PKI_FOOTPRINT_ANY (-2)   /* pki_footprint_dim.work: any element */
+#define PKI_FOOTPRINT_CONST (-1) /* pki_footprint_dim.work: the constants lo..hi */
+
+/* One dimension of a View's footprint: work index `work` + lo .. + hi
+ * (work >= 0), the constants lo .. hi, or any element. */
+typedef struct pki_footprint_dim {
+  int work;
+  int64_t lo, hi;
+} pki_footprint_dim;
+
+/* The elements of one View (a parameter or data member) that a work item
+ * touches, and how (union of PKI_MEM_* modes, access.h). */
+typedef struct pki_footprint {
+  const pki_var *view;
+  unsigned mode;
+  int rank;
+  pki_footprint_dim dim[8];
+} pki_footprint;
 
 typedef enum pki_entity_kind {
   PKI_ENT_WORKUNIT, /* FunctionSty: a top-level @pk.workunit def; funcs[0] */

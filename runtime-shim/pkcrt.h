@@ -115,6 +115,22 @@ PKR_API int pkr_graph_sync(char *err, size_t errlen);
 /* Frees g (NULL is ignored). */
 PKR_API void pkr_graph_destroy(pkr_graph *g);
 
+/* Branches of a capture (pk.Graph orders launches by what they touch): 1 if
+ * the driver can read and set the capture's dependencies (CUDA >= 11.3),
+ * else 0. */
+PKR_API int pkr_graph_branches_available(void);
+
+/* The nodes the next operation captured on the per-thread default stream
+ * will depend on: the first cap of them into nodes (opaque CUgraphNode
+ * handles, owned by the capture). Returns how many there are, or -1 with a
+ * message (not capturing, no driver support). */
+PKR_API long pkr_graph_deps(void **nodes, size_t cap, char *err, size_t errlen);
+
+/* Makes the next operation captured on the per-thread default stream depend
+ * on nodes[0..n-1] only (handles from pkr_graph_deps; n 0: a new root).
+ * Returns 0, or -1 with a message. */
+PKR_API int pkr_graph_set_deps(void *const *nodes, size_t n, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

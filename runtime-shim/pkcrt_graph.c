@@ -22,6 +22,9 @@ typedef void *pkr_cu_stream, *pkr_cu_graph, *pkr_cu_graph_exec;
 #define PKR_CU_CAPTURE_THREAD_LOCAL 1      /* CU_STREAM_CAPTURE_MODE_THREAD_LOCAL */
 #define PKR_CU_ERROR_INVALIDATED 901       /* CUDA_ERROR_STREAM_CAPTURE_INVALIDATED */
 #define PKR_CU_NODE_MEMCPY 1               /* CU_GRAPH_NODE_TYPE_MEMCPY */
+#define PKR_CU_SET_CAPTURE_DEPS 1          /* CU_STREAM_SET_CAPTURE_DEPENDENCIES */
+#define PKR_CU_CAPTURE_ACTIVE 1            /* CU_STREAM_CAPTURE_STATUS_ACTIVE */
+typedef unsigned long long pkr_cu_u64;
 
 typedef struct pkr_cuda {
   int tried, ok;
@@ -36,6 +39,15 @@ typedef struct pkr_cuda {
   pkr_cu_result (*nodes)(pkr_cu_graph, void **, size_t *);
   pkr_cu_result (*error_name)(pkr_cu_result, const char **);
   pkr_cu_result (*node_type)(void *, int *);
+  /* optional (branches): cuStreamGetCaptureInfo_v3 / _v2 and
+   * cuStreamUpdateCaptureDependencies_v2 / (v1); the v3/v2 forms take edge
+   * data, passed as NULL (plain edges) */
+  pkr_cu_result (*info3)(pkr_cu_stream, int *, pkr_cu_u64 *, pkr_cu_graph *, void *const **,
+                         const void **, size_t *);
+  pkr_cu_result (*info2)(pkr_cu_stream, int *, pkr_cu_u64 *, pkr_cu_graph *, void *const **,
+                         size_t *);
+  pkr_cu_result (*update2)(pkr_cu_stream, void *const *, const void *, size_t, unsigned);
+  pkr_cu_result (*update1)(pkr_cu_stream, void *const *, size_t, unsigned);
 } pkr_cuda;
 
 /* The driver's entry points, looked up once per process (guarded). */
@@ -78,6 +90,10 @@ static void pkr_cu_load(void) {
                 pkr_cu_sym(dl, (void **)&pkr_cu.nodes, "cuGraphGetNodes") ||
                 pkr_cu_sym(dl, (void **)&pkr_cu.error_name, "cuGetErrorName") ||
                 pkr_cu_sym(dl, (void **)&pkr_cu.node_type, "cuGraphNodeGetType"));
+  *(void **)&pkr_cu.info3 = dlsym(dl, "cuStreamGetCaptureInfo_v3");
+  *(void **)&pkr_cu.info2 = dlsym(dl, "cuStreamGetCaptureInfo_v2");
+  *(void **)&pkr_cu.update2 = dlsym(dl, "cuStreamUpdateCaptureDependencies_v2");
+  *(void **)&pkr_cu.update1 = dlsym(dl, "cuStreamUpdateCaptureDependencies");
 }
 
 static const pkr_cuda *pkr_cuda_get(void) {
@@ -216,4 +232,52 @@ void pkr_graph_destroy(pkr_graph *g) {
   const pkr_cuda *cu = pkr_cuda_get();
   if (cu->ok && g->exec) cu->exec_destroy(g->exec);
   free(g);
+}
+
+int pkr_graph_branches_available(void) {
+  const pkr_cuda *cu = pkr_cuda_get();
+  return cu->ok && (cu->info3 || cu->info2) && (cu->update2 || cu->update1);
+}
+
+long pkr_graph_deps(void **nodes, size_t cap, char *err, size_t errlen) {
+  const pkr_cuda *cu = pkr_cuda_get();
+  if (!pkr_graph_branches_available()) {
+    pkr_gmsg(err, errlen, "%s", cu->ok ? "the CUDA driver cannot read a capture's "
+                                         "dependencies (CUDA >= 11.3 needed)" : cu->why);
+    return -1;
+  }
+  int status = 0;
+  pkr_cu_u64 id = 0;
+  pkr_cu_graph graph = NULL;
+  void *const *deps = NULL;
+  size_t n = 0;
+  pkr_cu_result r = cu->info3 ? cu->info3(PKR_CU_STREAM_PER_THREAD, &status, &id, &graph, &deps,
+                                          NULL, &n)
+                              : cu->info2(PKR_CU_STREAM_PER_THREAD, &status, &id, &graph, &deps, &n);
+  if (r) {
+    pkr_cu_fail(cu, r, "cuStreamGetCaptureInfo", err, errlen);
+    return -1;
+  }
+  if (status != PKR_CU_CAPTURE_ACTIVE) {
+    pkr_gmsg(err, errlen, "the per-thread default stream is not being captured");
+    return -1;
+  }
+  for (size_t i = 0; i < n && i < cap; i++)
+    nodes[i] = deps[i];
+  return (long)n;
+}
+
+int pkr_graph_set_deps(void *const *nodes, size_t n, char *err, size_t errlen) {
+  const pkr_cuda *cu = pkr_cuda_get();
+  if (!pkr_graph_branches_available()) {
+    pkr_gmsg(err, errlen, "%s", cu->ok ? "the CUDA driver cannot set a capture's "
+                                         "dependencies (CUDA >= 11.3 needed)" : cu->why);
+    return -1;
+  }
+  pkr_cu_result r = cu->update2 ? cu->update2(PKR_CU_STREAM_PER_THREAD, nodes, NULL, n,
+                                              PKR_CU_SET_CAPTURE_DEPS)
+                                : cu->update1(PKR_CU_STREAM_PER_THREAD, nodes, n,
+                                              PKR_CU_SET_CAPTURE_DEPS);
+  if (r) pkr_cu_fail(cu, r, "cuStreamUpdateCaptureDependencies", err, errlen);
+  return r ? -1 : 0;
 }

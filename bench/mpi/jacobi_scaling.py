@@ -321,6 +321,19 @@ def worker(a):
                 gr.replay(warm)
                 t_gr = g.timed_blocks(lambda: gr.replay(per), blocks, 1) / per
                 graph += f" | graph_ms={t_gr * 1e3:.4f} ({gr.mode})"
+                # and captured in stream order (no branches), same run
+                was = os.environ.get("PKC_GRAPH_BRANCHES")
+                os.environ["PKC_GRAPH_BRANCHES"] = "0"
+                try:
+                    chain = pk.Graph(g.step, overlap)
+                    chain.replay(warm)
+                finally:
+                    os.environ.pop("PKC_GRAPH_BRANCHES")
+                    if was is not None:
+                        os.environ["PKC_GRAPH_BRANCHES"] = was
+                t_ch = g.timed_blocks(lambda: chain.replay(per), blocks, 1) / per
+                graph += f" | graph_chain_ms={t_ch * 1e3:.4f} | graph_nodes={gr.nodes}/{chain.nodes}"
+                del chain
             if cart.Get_rank() == 0:
                 bad = [f"rank {r}: {e}" for r, e in enumerate(errs) if e]
                 print(f"CASE {name} | overlap={'on' if overlap else 'off'} | ranks={ranks} | "

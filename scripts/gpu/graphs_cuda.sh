@@ -19,6 +19,7 @@ for p in $progs; do
      { echo "BUILD FAILED $p"; tail -20 "$LOG/graphs_$p.log"; }) &
 done
 (pkc build -q --backend cuda tests/api/kern_graph.py >"$LOG/kern_graph.log" 2>&1 || echo "BUILD FAILED kern_graph") &
+(pkc build -q --backend cuda tests/api/kern_graph_edges.py >"$LOG/kern_graph_edges.log" 2>&1 || echo "BUILD FAILED kern_graph_edges") &
 wait
 say "built"
 st=${1:-200}
@@ -35,7 +36,7 @@ for sz in small tiny; do
   timeout 90 "$PY" bench/graphs/adi.py $ad "$((st / 2))" 2>&1 | tail -2
 done
 say "tests/api/test_graph.py on CUDA (the Replay and Rules cases)"
-(cd tests/api && timeout 200 "$PY" -m unittest -v test_graph.Replay test_graph.Rules \
+(cd tests/api && timeout 200 "$PY" -m unittest -v test_graph.Replay test_graph.Rules test_graph_edges \
    test_graph.NPBench 2>&1 | tail -25)   # Ranks: two ranks would share the one GPU
 say "without --default-stream per-thread: pk.Graph must say why it cannot capture"
 unset CXXFLAGS CXX

@@ -58,6 +58,8 @@ def check(cart, fn):
     g.replay(2)
     g.replay(STEPS - 2)
     why = []
+    if fn is K.step_overlap:
+        why += overlap_edges(g.edges(), cart.Get_size() > 1)
     if not np.array_equal(np.array(plain[0]), np.array(graphed[0])):
         why.append("grid differs from the plain steps")
     if int(graphed[3][0]) != STEPS:
@@ -75,6 +77,26 @@ def check(cart, fn):
     if not np.array_equal(got, ref):
         why.append("gathered grid differs from numpy's one-grid run")
     return [f"{fn.__name__}: {w}" for w in why]
+
+
+def overlap_edges(edges, neighbours):
+    """What is wrong with step_overlap's edges (pk.Graph.edges()): start,
+    the inner cells, finish, four rim strips, residual, copy back; the inner
+    cells wait for nothing, no rim strip for the inner cells, and with a
+    neighbour some rim strip waits for finish (its ghosts)."""
+    labels = [e[0] for e in edges or []]
+    want = ["Halo.start", "jacobi", "Halo.finish"] + ["jacobi"] * 4 + ["residual", "copy_back"]
+    if labels != want:
+        return [f"edges {edges}"]
+    why = []
+    if edges[1][1]:
+        why.append(f"the inner cells wait for {edges[1][1]}")
+    rims = [e[1] for e in edges[3:7]]
+    if any(1 in w for w in rims):
+        why.append(f"a rim strip waits for the inner cells: {rims}")
+    if neighbours != any(2 in w for w in rims):
+        why.append(f"rim strips {rims} and finish (neighbours: {neighbours})")
+    return why
 
 
 if __name__ == "__main__":

@@ -963,6 +963,86 @@ def parallel_for(*args, **kw):
     a list of kernels, whose arguments are args_0={...}, args_1={...}."""
     if _gstate["on"]:   # inside a pk.Graph step: the launch is recorded
         _graph.record(args, kw)
+        if _gstate["branches"] is not None:   # and is one region of the step's edges
+            with _graph.region(*_launch_access(args, kw)):
+                return _parallel_for(args, kw)
+    return _parallel_for(args, kw)
+
+
+def _launch_access(args, kw):
+    """(label, accesses) of a launch for pk.Graph's edges
+    (pykokkos/_graph_branches.py): the boxes of its Views from pkc's
+    footprint of the kernel and the launch bounds; ANY where not known."""
+    from ._graph_branches import ANY, memory_key
+    kernel = args[-1] if len(args) in (2, 3) else None
+    label = getattr(kernel, "__name__", "a launch")
+    run = _plans[0].get(kernel) if kernel is not None else None
+    plan = getattr(run, "plan", None)
+    if plan is None or _held or run.__class__ is _Chain:
+        return label, ANY
+    fp = _footprints(plan.module).get(plan.kname)
+    bounds = _bounds(args[-2])
+    if not fp or bounds is None:
+        return label, ANY
+    lo, hi = bounds
+    owner = getattr(kernel, "__self__", None)
+    source = kw if owner is None else getattr(owner, "__dict__", {})
+    out = []
+    for name, (write, dims) in fp.items():
+        v = source.get(name)
+        if not isinstance(v, View) or len(dims) != len(v.shape):
+            return label, ANY
+        key = memory_key(v, plan.dev)
+        if key is None:
+            return label, ANY
+        box = []
+        for d, n in zip(dims, v.shape):
+            if d is None:
+                box.append((0, n - 1))
+            elif d[0] < 0:
+                box.append((d[1], d[2]))
+            elif d[0] < len(lo):
+                box.append((lo[d[0]] + d[1], hi[d[0]] - 1 + d[2]))
+            else:
+                return label, ANY
+        out.append((key, box, write))
+    return label, out
+
+
+def _bounds(policy):
+    """(begin, end) lists of a launch's policy; None for a TeamPolicy."""
+    if policy.__class__ is int:
+        return [0], [policy]
+    if isinstance(policy, RangePolicy):
+        return [policy.begin], [policy.end]
+    if isinstance(policy, MDRangePolicy):
+        return list(policy.begin), list(policy.end)
+    return None
+
+
+def _footprints(module):
+    """{kernel name: {View: (written, dims)}} of a module's pkc_footprint_v1
+    (ir/footprint.c), parsed once; a kernel pkc could not bound is left out."""
+    fp = getattr(module, "_footprint", None)
+    if fp is None:
+        import ctypes
+        import json
+        fp = {}
+        try:
+            fn = ctypes.CDLL(module.so).pkc_footprint_v1
+            fn.restype = ctypes.c_char_p
+            for line in fn().decode().splitlines():
+                d = json.loads(line) if line.strip() else None
+                if d and d["views"] is not None:
+                    name = d["kernel"] if d["entity"] == d["kernel"] else f"{d['entity']}.{d['kernel']}"
+                    fp[name] = {v: ("w" in x["mode"], x["dims"]) for v, x in d["views"].items()}
+        except AttributeError:   # a module without it (no such kernels)
+            pass
+        module._footprint = fp
+    return fp
+
+
+def _parallel_for(args, kw):
     n = len(args)
     if n == 2 or n == 3:
         kernel = args[-1]

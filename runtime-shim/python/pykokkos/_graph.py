@@ -32,7 +32,34 @@ belong in Views; a step that launches differently raises RuntimeError.
 """
 from ._errors import PkcArgumentError, PkcRuntimeError, PkcValueError
 
-_state = {"on": False, "rec": None, "exempt": 0, "cuda": False, "views": None}
+_state = {"on": False, "rec": None, "exempt": 0, "cuda": False, "views": None,
+          "branches": None}
+
+
+def branches():
+    """The edge planner of the step being run (pykokkos/_graph_branches.py),
+    or None: then a launch or a halo need not say what it touches."""
+    return _state["branches"]
+
+
+class region:
+    """with region(label, accesses): the calls inside are one region of the
+    step for its edges (accesses: see _graph_branches; ANY when unknown).
+    Only made where branches() is not None."""
+
+    __slots__ = ("b",)
+
+    def __init__(self, label, accesses):
+        b = self.b = _state["branches"]
+        if b is not None:
+            b.enter(label, accesses)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.b is not None:
+            self.b.exit()
 
 
 def active():
@@ -139,6 +166,7 @@ class Graph:
         self._exec = None       # the CUDA graph (libpkcrt pkr_graph *)
         self.nodes = 0          # nodes of the captured graph
         self._views = []        # Views the captured launches take
+        self._edges = None      # the step's regions and what each waits for
         from ._loader import RUNTIME
         self._lib = None
         self.mode = "plain"
@@ -148,18 +176,38 @@ class Graph:
                 self._lib, self.mode = lib, "cuda-graph"
 
     # ---- running one step ------------------------------------------------
+    def _planner(self, cuda):
+        """What orders the step's regions: the capture's edges (CUDA, where
+        the driver can set them), the same edges computed only (a first
+        plain step), or nothing (PKC_GRAPH_BRANCHES=0, other plain steps)."""
+        import os
+        from . import _graph_branches as gb
+        if os.environ.get("PKC_GRAPH_BRANCHES", "1") == "0":
+            return None
+        if cuda:
+            can = getattr(self._lib, "pkr_graph_branches_available", None)
+            return gb.CaptureEdges(self._lib) if can is not None and can() else None
+        # the second step, as on CUDA: the first placed the Views and made each
+        # kernel's launcher
+        return gb.DryEdges() if self._first is not None and self._edges is None else None
+
     def _run(self, cuda):
         from ._fusion import _q, flush
+        from ._graph_branches import ANY
         if _state["on"]:
             raise PkcRuntimeError("pk.Graph: replay() inside a graph step")
-        rec, views = [], {}
-        _state.update(on=True, rec=rec, cuda=cuda, views=views)
+        rec, views, plan = [], {}, self._planner(cuda)
+        _state.update(on=True, rec=rec, cuda=cuda, views=views, branches=plan)
         try:
             self.step(*self.args, **self.kw)
             if _q:          # launches held back for fusion belong to this step
-                flush()
+                with region("launches held back for fusion", ANY):
+                    flush()
+            if plan is not None:
+                plan.join()
+                self._edges = plan.plan.edges()
         finally:
-            _state.update(on=False, rec=None, cuda=False, views=None)
+            _state.update(on=False, rec=None, cuda=False, views=None, branches=None)
         self._compare(rec)
         if cuda:            # the Views the graph's kernels use (kept alive by it)
             self._views = list(views.values())
@@ -183,6 +231,15 @@ class Graph:
             f"arguments; values that change from step to step belong in Views")
 
     # ---- public ----------------------------------------------------------
+    def edges(self):
+        """The step's regions (each pk.parallel_for, Halo.exchange/start/
+        finish) in order, as [(label, [indices of the regions it waits
+        for])]: on CUDA the branches of the captured graph, elsewhere the
+        same plan made from the second step (None before it, or with
+        PKC_GRAPH_BRANCHES=0). A region waits for the earlier ones whose
+        reads and writes overlap its own (see pykokkos/_graph_branches.py)."""
+        return None if self._edges is None else [(a, list(b)) for a, b in self._edges]
+
     def replay(self, k=1):
         """Runs k more steps. On CUDA it returns once they are launched
         (reading a View or pk.fence() waits for them)."""
@@ -270,5 +327,12 @@ def _bind(lib):
     lib.pkr_graph_sync.restype = c_int
     lib.pkr_graph_destroy.argtypes = [c_void_p]
     lib.pkr_graph_destroy.restype = None
+    if hasattr(lib, "pkr_graph_branches_available"):
+        lib.pkr_graph_branches_available.argtypes = []
+        lib.pkr_graph_branches_available.restype = c_int
+        lib.pkr_graph_deps.argtypes = [c_void_p, c_size_t, c_char_p, c_size_t]
+        lib.pkr_graph_deps.restype = c_long
+        lib.pkr_graph_set_deps.argtypes = [c_void_p, c_size_t, c_char_p, c_size_t]
+        lib.pkr_graph_set_deps.restype = c_int
     lib._pkc_graph_bound = True
     return lib

@@ -516,11 +516,41 @@ class Halo:
                           "a View other than a float64/float32 pk.View, its faces travel "
                           "through the host")
 
+    def _region(self, what):
+        """The region of a pk.Graph step's edges (pykokkos/_graph_branches.py)
+        that this halo's exchange(), start() or finish() is: exchange() reads
+        and writes the View, start() reads it, finish() writes the ghosts it
+        receives; each orders the halo's own flags and buffers."""
+        if _graph.branches() is None:
+            return _graph.region(None, None)
+        from ._graph_branches import memory_key
+        v = self.view
+        key = memory_key(v, v._dev is not None or getattr(v, "_parent", None) is not None)
+        own = [(("res", f"halo {id(self)}"), None, True)]
+        if key is None:
+            from ._graph_branches import ANY
+            return _graph.region(f"Halo.{what}", ANY)
+        if what == "exchange":
+            return _graph.region("Halo.exchange", own + [(key, None, True)])
+        if what == "start":
+            return _graph.region("Halo.start", own + [(key, None, False)])
+        from mpi4py import MPI
+        ghosts = []
+        for _, src, _, ridx, _ in self._faces(self._neighbour_dims(), False):
+            if src != MPI.PROC_NULL:
+                lo, ext = self._box(ridx)
+                ghosts.append((key, [(a, a + e - 1) for a, e in zip(lo, ext)], True))
+        return _graph.region("Halo.finish", own + ghosts)
+
     def exchange(self):
         """Fills every ghost layer (faces, edges, corners) from the neighbours,
         one dimension after the other. Returns when done, or, on the NCCL
         path, once the exchange is queued on the device (see the module
         docstring)."""
+        with self._region("exchange"):
+            self._exchange()
+
+    def _exchange(self):
         t0 = time.perf_counter()
         nc = self._nccl_path()
         if self._shmem is not None:
@@ -542,6 +572,10 @@ class Halo:
     def start(self):
         """Posts the exchange of all faces (owned cells only, no corners) and
         returns at once; finish() completes it."""
+        with self._region("start"):
+            self._start()
+
+    def _start(self):
         if self._reqs or self._recv or self._join is not None:
             raise PkcRuntimeError("pykokkos.mpi.Halo.start: the previous exchange was "
                                   "not finished (call finish() first)")
@@ -563,6 +597,10 @@ class Halo:
     def finish(self):
         """Waits for the faces posted by start() (on the NCCL path: makes the
         kernels' stream wait for them) and writes them into the ghosts."""
+        with self._region("finish"):
+            self._finish()
+
+    def _finish(self):
         t0 = time.perf_counter()
         if self._join is self._shmem and self._shmem is not None:
             self._join = None

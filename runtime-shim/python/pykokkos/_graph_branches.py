@@ -1,0 +1,188 @@
+"""The edges of a pk.Graph step: which launch waits for which.
+
+A step's launches are captured on one stream, which would make each wait
+for the one before. Instead, each region of the step (a pk.parallel_for, a
+Halo's exchange(), start() or finish()) says which elements of which memory
+it reads and writes, as boxes: a kernel's from pkc's footprint of its work
+item (pkc_footprint_v1, ir/footprint.c) and its launch bounds, a halo's
+from its faces. A region then waits only for the earlier regions it
+conflicts with (a write and another access to overlapping elements, the
+rule of a task graph's data dependences), and the CUDA graph gets a branch
+wherever two regions do not: the faces of a domain updated side by side,
+an interior update beside the halo exchange it does not touch. Where a
+region's accesses are not known (a kernel pkc cannot bound, a fused chain,
+a TeamPolicy) it conflicts with every region before and after it, which is
+the order of plain stream capture.
+
+An access is (key, box, write). key: ("mem", pointer, first byte, end byte,
+shape, strides) for a View's memory (device memory in a capture), or
+("res", name) for state that has no elements (a halo's flags); box: per
+dimension an inclusive (lo, hi), or None for every element; write: bool.
+"""
+
+ANY = None   # a region's accesses when they are not known: everything
+
+
+def memory_key(v, device):
+    """("mem", ...) for View v's elements: on the device (device=True, None
+    where v is not there) or in its host array."""
+    a = v._a
+    if device:
+        d = v._dev
+        if d is not None:
+            ptr = d.ptr
+        else:
+            p = getattr(v, "_parent", None)
+            if p is None or p._dev is None:
+                return None
+            ptr = p._dev.ptr + (a.ctypes.data - p._a.ctypes.data)
+    else:
+        ptr = a.ctypes.data
+    lo = hi = 0
+    for n, st in zip(a.shape, a.strides):
+        if n == 0:
+            return ("mem", ptr, ptr, ptr, a.shape, a.strides)
+        if st < 0:
+            lo += (n - 1) * st
+        else:
+            hi += (n - 1) * st
+    return ("mem", ptr, ptr + lo, ptr + hi + a.itemsize, tuple(a.shape), tuple(a.strides))
+
+
+def _boxes_overlap(a, b):
+    if a is None or b is None:
+        return True
+    for (alo, ahi), (blo, bhi) in zip(a, b):
+        if ahi < alo or bhi < blo or ahi < blo or bhi < alo:
+            return False
+    return True
+
+
+def _box_empty(box):
+    return box is not None and any(hi < lo for lo, hi in box)
+
+
+def _touch(x, y):
+    """Whether accesses x and y may touch one element, one of them writing."""
+    (kx, bx, wx), (ky, by, wy) = x, y
+    if not (wx or wy) or _box_empty(bx) or _box_empty(by):
+        return False
+    if kx[0] != ky[0]:
+        return False
+    if kx[0] == "res":
+        return kx == ky
+    if kx[1] == ky[1] and kx[4:] == ky[4:]:       # one View's elements: compare boxes
+        return _boxes_overlap(bx, by)
+    return kx[2] < ky[3] and ky[2] < kx[3]          # other Views: byte ranges
+
+
+def conflict(a, b):
+    """Whether regions with accesses a and b must run in order."""
+    if a is ANY or b is ANY:
+        return True
+    return any(_touch(x, y) for x in a for y in b)
+
+
+class Planner:
+    """The regions of one step, in order. enter(label, accesses) returns
+    the earlier regions the new one waits for (transitively reduced: none
+    that another of them already waits for); nested regions (a halo's own
+    packing kernels) belong to the outer one."""
+
+    def __init__(self):
+        self.labels, self.accesses, self.waits, self._above = [], [], [], []
+        self.depth = 0
+
+    def enter(self, label, accesses):
+        self.depth += 1
+        if self.depth > 1:
+            return None
+        k = len(self.labels)
+        need = [j for j in range(k) if conflict(self.accesses[j], accesses)]
+        implied = set()
+        for j in need:
+            implied |= self._above[j]
+        waits = [j for j in need if j not in implied]
+        self.labels.append(label)
+        self.accesses.append(accesses)
+        self.waits.append(waits)
+        self._above.append(implied | set(need))
+        return waits
+
+    def exit(self):
+        self.depth -= 1
+        return self.depth == 0
+
+    def edges(self):
+        """[(label, [indices of the regions it waits for])], in step order."""
+        return [(lab, list(w)) for lab, w in zip(self.labels, self.waits)]
+
+
+class CaptureEdges:
+    """A Planner that sets the dependencies of a CUDA stream capture
+    (libpkcrt's pkr_graph_deps / pkr_graph_set_deps): a region's first node
+    depends on the last nodes of the regions it waits for."""
+
+    def __init__(self, lib):
+        import ctypes
+        self.lib, self.plan, self.ends = lib, Planner(), []
+        self.err = ctypes.create_string_buffer(512)
+        self._buf = (ctypes.c_void_p * 256)()
+
+    def _fail(self, what):
+        from ._errors import PkcRuntimeError
+        raise PkcRuntimeError(f"pk.Graph: {what} failed: {self.err.value.decode()} "
+                              f"(PKC_GRAPH_BRANCHES=0 captures the step in stream order)")
+
+    def _deps(self):
+        n = self.lib.pkr_graph_deps(self._buf, len(self._buf), self.err, len(self.err))
+        if n < 0 or n > len(self._buf):
+            if n > len(self._buf):
+                self.err.value = f"{n} dependencies".encode()
+            self._fail("reading the capture's dependencies")
+        return [self._buf[i] for i in range(n)]
+
+    def _set(self, nodes):
+        import ctypes
+        arr = (ctypes.c_void_p * max(len(nodes), 1))(*nodes)
+        if self.lib.pkr_graph_set_deps(arr, len(nodes), self.err, len(self.err)):
+            self._fail("setting the capture's dependencies")
+
+    def enter(self, label, accesses):
+        waits = self.plan.enter(label, accesses)
+        if waits is None:
+            return
+        nodes = []
+        for j in waits:
+            nodes += [n for n in self.ends[j] if n not in nodes]
+        self._set(nodes)
+
+    def exit(self):
+        if self.plan.exit():
+            self.ends.append(self._deps())
+
+    def join(self):
+        """Before the capture ends: the stream depends on every region's
+        last nodes, so that nothing captured is left out of the step."""
+        nodes = []
+        for e in self.ends:
+            nodes += [n for n in e if n not in nodes]
+        if nodes:
+            self._set(nodes)
+
+
+class DryEdges:
+    """A Planner for a step run as plain calls (host backends, a first
+    step): the same edges, for pk.Graph.edges(), with nothing to set."""
+
+    def __init__(self):
+        self.plan = Planner()
+
+    def enter(self, label, accesses):
+        self.plan.enter(label, accesses)
+
+    def exit(self):
+        self.plan.exit()
+
+    def join(self):
+        pass

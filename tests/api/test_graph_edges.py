@@ -1,0 +1,79 @@
+"""pk.Graph's edges (issue 25): a launch of a step waits only for the
+earlier launches and halo exchanges whose reads and writes overlap its own
+(pkc's footprint of each kernel and the launch bounds), so that a captured
+CUDA graph runs the others as parallel branches. Checked here from the
+plan of the first step, which the host backends make the same way a CUDA
+capture does, with the numbers of the steps against numpy."""
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "runtime-shim", "python"))
+sys.path.insert(0, HERE)
+import numpy as np  # noqa: E402
+import pykokkos as pk  # noqa: E402
+import kern_graph as K  # noqa: E402
+import kern_graph_edges as E  # noqa: E402
+
+
+class Edges(unittest.TestCase):
+    def test_parts_of_views(self):
+        x, y = pk.View([20], pk.double), pk.View([20], pk.double)
+        g = pk.Graph(E.parts, x, y)
+        g.replay(1)
+        self.assertIsNone(g.edges())     # made by the second step (the first placed the Views)
+        g.replay(1)
+        self.assertEqual(g.edges(), [
+            ("fill", []),        # x[0..9]
+            ("fill", []),        # x[10..19]: other elements of x
+            ("fill", []),        # y: another View
+            ("shift", [0, 2]),   # reads x[1..9], writes y[0..8]; not x[10..19]
+            ("team_fill", [1, 3]),   # a TeamPolicy: after everything (0, 2 through 3)
+            ("fill", [4]),       # and everything after it
+        ])
+        a, b = E.numbers(x, y)
+        self.assertTrue(np.array_equal(np.array(x), a))
+        self.assertTrue(np.array_equal(np.array(y), b))
+
+    def test_jacobi_step_is_a_chain(self):
+        g = pk.Graph(K.step, *K.make(12, 9))
+        g.replay(2)
+        self.assertEqual(g.edges(), [("jacobi", []), ("residual", [0]), ("copy_back", [1])])
+
+    def test_overlapped_exchange_and_rim(self):
+        """start(), the inner cells, finish(), the four rim strips, residual,
+        copy back, on one rank: the inner cells and the rim strips are
+        branches, finish waits for start only."""
+        from mpi4py import MPI
+        from pykokkos.mpi import Halo
+        cart = MPI.COMM_WORLD.Create_cart([1, 1], periods=[False, False])
+        u, unew, res, count = K.make(12, 9)
+        ref = np.array(u)
+        g = pk.Graph(K.step_overlap, u, unew, res, count, Halo(cart, u, width=1))
+        g.replay(3)
+        labels = [e[0] for e in g.edges()]
+        self.assertEqual(labels, ["Halo.start", "jacobi", "Halo.finish"] + ["jacobi"] * 4
+                         + ["residual", "copy_back"])
+        w = [e[1] for e in g.edges()]
+        self.assertEqual(w[:7], [[], [], [0], [], [], [], []])
+        self.assertEqual(w[7], [1, 3, 4, 5, 6])      # the writers of unew
+        self.assertEqual(w[8], [0, 7])               # start read u; all others through 7
+        for _ in range(3):
+            ref[1:-1, 1:-1] = 0.25 * (ref[:-2, 1:-1] + ref[2:, 1:-1] + ref[1:-1, :-2]
+                                      + ref[1:-1, 2:])
+        self.assertTrue(np.array_equal(np.array(u), ref))
+
+    def test_turned_off(self):
+        os.environ["PKC_GRAPH_BRANCHES"] = "0"
+        try:
+            g = pk.Graph(K.step, *K.make(6, 6))
+            g.replay(2)
+            self.assertIsNone(g.edges())
+        finally:
+            del os.environ["PKC_GRAPH_BRANCHES"]
+
+
+if __name__ == "__main__":
+    unittest.main()
