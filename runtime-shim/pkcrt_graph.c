@@ -23,6 +23,7 @@ typedef void *pkr_cu_stream, *pkr_cu_graph, *pkr_cu_graph_exec;
 #define PKR_CU_ERROR_INVALIDATED 901       /* CUDA_ERROR_STREAM_CAPTURE_INVALIDATED */
 #define PKR_CU_NODE_MEMCPY 1               /* CU_GRAPH_NODE_TYPE_MEMCPY */
 #define PKR_CU_SET_CAPTURE_DEPS 1          /* CU_STREAM_SET_CAPTURE_DEPENDENCIES */
+#define PKR_CU_INSTANTIATE_NODE_PRIORITY 8 /* CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY */
 #define PKR_CU_CAPTURE_ACTIVE 1            /* CU_STREAM_CAPTURE_STATUS_ACTIVE */
 typedef unsigned long long pkr_cu_u64;
 
@@ -180,8 +181,12 @@ pkr_graph *pkr_graph_end(char *err, size_t errlen) {
                                "copy in the step would replay stale data");
     return NULL;
   }
+  /* node priorities: the halo's kernels (launched at the greatest stream
+   * priority) run ahead of an update on another branch; drivers before
+   * CUDA 11.7 do not know the flag */
   pkr_cu_graph_exec exec = NULL;
-  r = cu->instantiate(&exec, graph, 0);
+  r = cu->instantiate(&exec, graph, PKR_CU_INSTANTIATE_NODE_PRIORITY);
+  if (r) r = cu->instantiate(&exec, graph, 0);
   cu->graph_destroy(graph);
   if (r) {
     pkr_cu_fail(cu, r, "cuGraphInstantiate", err, errlen);

@@ -2,14 +2,18 @@
  * entry points libpkcrt's graph code (runtime-shim/pkcrt_graph.c) opens, so
  * that tests/shim/test_graph_driver.py can check that code without a GPU.
  * Every call is logged to stdout; FAKE_CUDA_NODES (node types of the
- * captured graph, comma-separated, e.g. "0,0,1") and FAKE_CUDA_END (the
- * result of cuStreamEndCapture) steer it. */
+ * captured graph, comma-separated, e.g. "0,0,1"), FAKE_CUDA_END (the
+ * result of cuStreamEndCapture) and FAKE_CUDA_NO_PRIORITY (instantiation
+ * with node priorities fails, as before CUDA 11.7) steer it. The capture's
+ * dependencies are whatever cuStreamUpdateCaptureDependencies_v2 last set. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef int CUresult;
 static int fake_graph, fake_exec, fake_nodes[16];
+static void *fake_deps[16];
+static size_t fake_ndeps;
 
 static int node_types(int *out) {
   const char *s = getenv("FAKE_CUDA_NODES");
@@ -55,6 +59,8 @@ CUresult cuGraphNodeGetType(void *node, int *type) {
 CUresult cuGraphInstantiateWithFlags(void **exec, void *graph, unsigned long long flags) {
   printf("instantiate flags=%llu\n", flags);
   fflush(stdout);
+  if (flags && getenv("FAKE_CUDA_NO_PRIORITY"))
+    return 1;
   *exec = &fake_exec;
   return graph == &fake_graph ? 0 : 1;
 }
@@ -85,5 +91,31 @@ CUresult cuGraphDestroy(void *graph) {
 
 CUresult cuGetErrorName(CUresult r, const char **name) {
   *name = r == 901 ? "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED" : "CUDA_ERROR_FAKE";
+  return 0;
+}
+
+CUresult cuStreamGetCaptureInfo_v3(void *stream, int *status, unsigned long long *id, void **graph,
+                                   void *const **deps, const void **edges, size_t *n) {
+  printf("capture info stream=%p\n", stream);
+  fflush(stdout);
+  *status = 1; /* active */
+  *id = 7;
+  *graph = &fake_graph;
+  *deps = fake_deps;
+  if (edges)
+    *edges = NULL;
+  *n = fake_ndeps;
+  return 0;
+}
+
+CUresult cuStreamUpdateCaptureDependencies_v2(void *stream, void *const *deps, const void *edges,
+                                              size_t n, unsigned flags) {
+  printf("set deps stream=%p n=%zu flags=%u edges=%p\n", stream, n, flags, edges);
+  fflush(stdout);
+  if (n > 16)
+    return 1;
+  for (size_t i = 0; i < n; i++)
+    fake_deps[i] = deps[i];
+  fake_ndeps = n;
   return 0;
 }

@@ -4,7 +4,10 @@ libcuda.so.1 and found through LD_LIBRARY_PATH): the per-thread default
 stream is captured in thread-local mode and replayed count times; a
 capture that the driver invalidated, that holds no node or that holds a
 memory copy (a Kokkos 3.4 constant-memory launch: replays would read stale
-arguments) is refused with a message and nothing is instantiated."""
+arguments) is refused with a message and nothing is instantiated. Graphs
+are instantiated with node priorities where the driver knows them, and the
+capture's dependencies (pk.Graph's edges) are read and set on the
+per-thread stream."""
 import os
 import shutil
 import subprocess
@@ -62,16 +65,52 @@ class FakeDriver(unittest.TestCase):
         self.assertEqual(out[1], "begin stream=0x2 mode=1")   # per-thread stream, thread-local
         self.assertIn("begin rc 0", out)
         self.assertIn("end stream=0x2", out)
-        self.assertIn("instantiate flags=0", out)
+        self.assertIn("instantiate flags=8", out)             # with node priorities
+        self.assertNotIn("instantiate flags=0", out)
         self.assertIn("graph destroy 1", out)                 # the graph goes, its instance stays
         self.assertIn("graph True nodes 3 err ", out)
         self.assertEqual(out.count("launch exec=1 stream=0x2"), 3)
         self.assertIn("sync stream=0x2", out)
         self.assertIn("exec destroy 1", out)
 
+    def test_driver_without_node_priorities(self):
+        out = self.drive(FAKE_CUDA_NODES="0,0", FAKE_CUDA_NO_PRIORITY="1")
+        self.assertIn("instantiate flags=8", out)
+        self.assertIn("instantiate flags=0", out)             # tried again without
+        self.assertIn("graph True nodes 2 err ", out)
+
+    def test_capture_dependencies(self):
+        script = textwrap.dedent("""
+            import ctypes, sys
+            sys.path.insert(0, sys.argv[2])
+            from pykokkos._graph import _bind
+            lib = _bind(ctypes.CDLL(sys.argv[1]))
+            err = ctypes.create_string_buffer(256)
+            print("branches", lib.pkr_graph_branches_available())
+            nodes = (ctypes.c_void_p * 4)(0x10, 0x20, 0x30, 0)
+            print("set rc", lib.pkr_graph_set_deps(nodes, 3, err, 256))
+            got = (ctypes.c_void_p * 2)()
+            print("deps", lib.pkr_graph_deps(got, 2, err, 256), hex(got[0]), hex(got[1]))
+            print("set rc", lib.pkr_graph_set_deps(nodes, 0, err, 256))
+            print("deps", lib.pkr_graph_deps(got, 2, err, 256))
+            print("set rc", lib.pkr_graph_set_deps(nodes, 17, err, 256), err.value.decode())
+        """)
+        e = dict(os.environ, LD_LIBRARY_PATH=self.tmp)
+        r = subprocess.run([sys.executable, "-u", "-c", script, LIB,
+                            os.path.join(REPO, "runtime-shim", "python")],
+                           capture_output=True, text=True, env=e, timeout=60)
+        out = r.stdout.splitlines()
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(out[0], "branches 1")
+        self.assertIn("set deps stream=0x2 n=3 flags=1 edges=(nil)", out)   # SET, plain edges
+        self.assertIn("deps 3 0x10 0x20", out)        # the count, the first cap of them
+        self.assertIn("set deps stream=0x2 n=0 flags=1 edges=(nil)", out)
+        self.assertIn("deps 0", out)
+        self.assertIn("set rc -1 cuStreamUpdateCaptureDependencies failed: CUDA_ERROR_FAKE", out)
+
     def test_memory_copy_refused(self):
         out = self.drive(FAKE_CUDA_NODES="0,1,0")
-        self.assertNotIn("instantiate flags=0", out)
+        self.assertFalse(any(x.startswith("instantiate") for x in out))
         self.assertIn("graph destroy 1", out)
         line = next(x for x in out if x.startswith("graph False"))
         self.assertIn("the capture holds a memory copy", line)
@@ -88,7 +127,7 @@ class FakeDriver(unittest.TestCase):
         out = self.drive(FAKE_CUDA_NODES="0", FAKE_CUDA_END="901")
         line = next(x for x in out if x.startswith("graph False"))
         self.assertIn("the capture was invalidated", line)
-        self.assertNotIn("instantiate flags=0", out)
+        self.assertFalse(any(x.startswith("instantiate") for x in out))
 
     def test_other_end_error_named(self):
         out = self.drive(FAKE_CUDA_NODES="0", FAKE_CUDA_END="7")

@@ -33,7 +33,7 @@ belong in Views; a step that launches differently raises RuntimeError.
 from ._errors import PkcArgumentError, PkcRuntimeError, PkcValueError
 
 _state = {"on": False, "rec": None, "exempt": 0, "cuda": False, "views": None,
-          "branches": None}
+          "branches": None, "internal": 0}
 
 
 def branches():
@@ -142,12 +142,24 @@ def _filled(cell):
         return False
 
 
+class internal:
+    """Context of the shim's own launches (a halo's packing kernels): they
+    may differ between the plain first step and the captured one (NVSHMEM's
+    fused exchange), so the comparison of steps leaves them out."""
+
+    def __enter__(self):
+        _state["internal"] += 1
+
+    def __exit__(self, *exc):
+        _state["internal"] -= 1
+
+
 def record(args, kw):
     """Called by pk.parallel_for while a step runs: notes the launch."""
     rec = _state["rec"]
-    if rec is not None and not _state["exempt"]:
+    if rec is not None and not _state["exempt"] and not _state["internal"]:
         rec.append((_key(args), _key(kw)))
-    elif rec is not None:   # the shim's own launches (halo packing) count too
+    elif rec is not None:   # the shim's own launches (halo packing): not compared
         rec.append(("shim", _key(args), _key(kw)))
 
 
@@ -167,6 +179,7 @@ class Graph:
         self.nodes = 0          # nodes of the captured graph
         self._views = []        # Views the captured launches take
         self._edges = None      # the step's regions and what each waits for
+        self._plan_error = None # why the capture's edges could not be set
         from ._loader import RUNTIME
         self._lib = None
         self.mode = "plain"
@@ -206,6 +219,7 @@ class Graph:
             if plan is not None:
                 plan.join()
                 self._edges = plan.plan.edges()
+                self._plan_error = plan.error
         finally:
             _state.update(on=False, rec=None, cuda=False, views=None, branches=None)
         self._compare(rec)
@@ -214,6 +228,7 @@ class Graph:
 
     def _compare(self, rec):
         n = self.steps + 1
+        rec = [r for r in rec if r[0] != "shim"]
         if self._first is None:
             self._first = rec
             return
@@ -297,6 +312,10 @@ class Graph:
                 f"Kokkos 3.4, build the modules with CXXFLAGS='--default-stream per-thread' "
                 f"and CXX=$Kokkos_ROOT/bin/nvcc_wrapper (its default stream, the legacy one, "
                 f"cannot be captured)")
+        if self._plan_error:          # edges missing: the graph could run out of order
+            lib.pkr_graph_destroy(g)
+            self._edges = None
+            raise PkcRuntimeError(f"pk.Graph: {self._plan_error}")
         self._exec, self.nodes = g, lib.pkr_graph_nodes(g)
 
     def __del__(self):

@@ -128,18 +128,23 @@ class CaptureEdges:
         self.lib, self.plan, self.ends = lib, Planner(), []
         self.err = ctypes.create_string_buffer(512)
         self._buf = (ctypes.c_void_p * 256)()
+        self.error = None   # why the edges could not be set: the graph is not used
 
     def _fail(self, what):
-        from ._errors import PkcRuntimeError
-        raise PkcRuntimeError(f"pk.Graph: {what} failed: {self.err.value.decode()} "
-                              f"(PKC_GRAPH_BRANCHES=0 captures the step in stream order)")
+        """Stops setting edges (a capture invalidated by a call of the step
+        reads as not capturing); pk.Graph reports the capture's own failure,
+        else this one, and uses no graph."""
+        if self.error is None:
+            self.error = (f"{what} failed: {self.err.value.decode()} "
+                          f"(PKC_GRAPH_BRANCHES=0 captures the step in stream order)")
 
     def _deps(self):
         n = self.lib.pkr_graph_deps(self._buf, len(self._buf), self.err, len(self.err))
+        if n > len(self._buf):
+            self.err.value = f"{n} dependencies, more than {len(self._buf)}".encode()
         if n < 0 or n > len(self._buf):
-            if n > len(self._buf):
-                self.err.value = f"{n} dependencies".encode()
             self._fail("reading the capture's dependencies")
+            return []
         return [self._buf[i] for i in range(n)]
 
     def _set(self, nodes):
@@ -150,7 +155,7 @@ class CaptureEdges:
 
     def enter(self, label, accesses):
         waits = self.plan.enter(label, accesses)
-        if waits is None:
+        if waits is None or self.error:
             return
         nodes = []
         for j in waits:
@@ -159,7 +164,7 @@ class CaptureEdges:
 
     def exit(self):
         if self.plan.exit():
-            self.ends.append(self._deps())
+            self.ends.append([] if self.error else self._deps())
 
     def join(self):
         """Before the capture ends: the stream depends on every region's
@@ -167,7 +172,7 @@ class CaptureEdges:
         nodes = []
         for e in self.ends:
             nodes += [n for n in e if n not in nodes]
-        if nodes:
+        if nodes and not self.error:
             self._set(nodes)
 
 
@@ -177,6 +182,7 @@ class DryEdges:
 
     def __init__(self):
         self.plan = Planner()
+        self.error = None
 
     def enter(self, label, accesses):
         self.plan.enter(label, accesses)

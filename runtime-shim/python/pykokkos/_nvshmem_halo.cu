@@ -108,11 +108,33 @@ int faces(int n, uint64_t **flag, uint64_t **count, const int *pe, Faces *f, cha
 
 using Kernel = void (*)(Faces);
 
+// Launches kernel(arg) on stream at the device's greatest stream priority:
+// the exchange is on the critical path of a step, and where a pk.Graph step
+// runs it as a branch beside a large update (graphs instantiated with node
+// priorities, libpkcrt), its blocks are scheduled before the update's
+// remaining ones instead of after them.
+template <class Arg>
+cudaError_t launch_urgent(void (*kernel)(Arg), unsigned blocks, unsigned threads,
+                          void *stream, Arg arg) {
+  int least = 0, greatest = 0;
+  cudaDeviceGetStreamPriorityRange(&least, &greatest);
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributePriority;
+  at[0].val.priority = greatest;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(blocks);
+  cfg.blockDim = dim3(threads);
+  cfg.stream = static_cast<cudaStream_t>(stream);
+  cfg.attrs = at;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, kernel, arg);
+}
+
 int launch(Kernel kernel, const char *what, int n, uint64_t **flag, uint64_t **count,
            const int *pe, void *stream, char *err, int errlen) {
   Faces f;
   if (faces(n, flag, count, pe, &f, err, errlen)) return 1;
-  kernel<<<1, 1, 0, static_cast<cudaStream_t>(stream)>>>(f);
+  launch_urgent(kernel, 1, 1, stream, f);
   return launched(err, errlen, what);
 }
 
@@ -270,7 +292,7 @@ extern "C" int pkc_shmem_put_signal(int n, void **dst, void **src, const size_t 
   Faces f;
   if (faces(n, arrived, sent, pe, &f, err, errlen)) return 1;
   for (int k = 0; k < n; k++) f.dst[k] = dst[k], f.src[k] = src[k], f.bytes[k] = bytes[k];
-  put_faces<<<static_cast<unsigned>(n), 256, 0, static_cast<cudaStream_t>(stream)>>>(f);
+  launch_urgent(put_faces, static_cast<unsigned>(n), 256, stream, f);
   return launched(err, errlen, "put_faces");
 }
 
@@ -324,9 +346,8 @@ extern "C" int pkc_shmem_exchange(int itemsize, void *view, const long *stride, 
   long want = (most + threads - 1) / threads;
   long cap = static_cast<long>(sms) * (per_sm > 0 ? per_sm : 1);
   unsigned blocks = static_cast<unsigned>(want < 1 ? 1 : want < cap ? want : cap);
-  cudaStream_t st = static_cast<cudaStream_t>(stream);
-  if (itemsize == 8) exchange_faces<double><<<blocks, threads, 0, st>>>(x);
-  else exchange_faces<float><<<blocks, threads, 0, st>>>(x);
+  if (itemsize == 8) launch_urgent(exchange_faces<double>, blocks, threads, stream, x);
+  else launch_urgent(exchange_faces<float>, blocks, threads, stream, x);
   return launched(err, errlen, "exchange_faces");
 }
 

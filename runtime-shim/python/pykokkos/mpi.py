@@ -56,7 +56,9 @@ already on the device does all of that for one dimension in one fused
 kernel (_nvshmem_halo.cu, exchange_faces; PKC_HALO_NVSHMEM_FUSED=0 keeps the
 separate kernels). The counts behind the
 flags live on the device, so a pk.Graph step captures the exchange whole
-(the host then issues nothing per step). Every rank of MPI.COMM_WORLD
+(the host then issues nothing per step); there start() queues the fused
+kernel too, which the captured graph runs as a branch beside the update
+of the inner cells (pk.Graph's edges: pykokkos/_graph_branches.py). Every rank of MPI.COMM_WORLD
 takes part. NVSHMEM starts a progress thread per rank: give ranks more
 than one core (`mpirun --bind-to none` or `--bind-to socket`; Open MPI binds
 each rank to one core when there are two ranks or fewer), or the thread
@@ -519,8 +521,9 @@ class Halo:
     def _region(self, what):
         """The region of a pk.Graph step's edges (pykokkos/_graph_branches.py)
         that this halo's exchange(), start() or finish() is: exchange() reads
-        and writes the View, start() reads it, finish() writes the ghosts it
-        receives; each orders the halo's own flags and buffers."""
+        and writes the View, start() reads it and may write the ghosts (in a
+        captured step, NVSHMEM's fused exchange), finish() writes the ghosts
+        it receives; each orders the halo's own flags and buffers."""
         if _graph.branches() is None:
             return _graph.region(None, None)
         from ._graph_branches import memory_key
@@ -532,14 +535,14 @@ class Halo:
             return _graph.region(f"Halo.{what}", ANY)
         if what == "exchange":
             return _graph.region("Halo.exchange", own + [(key, None, True)])
-        if what == "start":
-            return _graph.region("Halo.start", own + [(key, None, False)])
         from mpi4py import MPI
-        ghosts = []
-        for _, src, _, ridx, _ in self._faces(self._neighbour_dims(), False):
+        ghosts = []   # finish() writes them; start() may (a fused exchange, whole faces)
+        for _, src, _, ridx, _ in self._faces(self._neighbour_dims(), what == "start"):
             if src != MPI.PROC_NULL:
                 lo, ext = self._box(ridx)
                 ghosts.append((key, [(a, a + e - 1) for a, e in zip(lo, ext)], True))
+        if what == "start":
+            return _graph.region("Halo.start", own + [(key, None, False)] + ghosts)
         return _graph.region("Halo.finish", own + ghosts)
 
     def exchange(self):
@@ -547,7 +550,7 @@ class Halo:
         one dimension after the other. Returns when done, or, on the NCCL
         path, once the exchange is queued on the device (see the module
         docstring)."""
-        with self._region("exchange"):
+        with self._region("exchange"), _graph.internal():
             self._exchange()
 
     def _exchange(self):
@@ -572,7 +575,7 @@ class Halo:
     def start(self):
         """Posts the exchange of all faces (owned cells only, no corners) and
         returns at once; finish() completes it."""
-        with self._region("start"):
+        with self._region("start"), _graph.internal():
             self._start()
 
     def _start(self):
@@ -582,7 +585,12 @@ class Halo:
         t0 = time.perf_counter()
         nc = self._nccl_path()
         if self._shmem is not None:
-            self._reqs, self._recv = self._shmem.post(self._neighbour_dims(), False)
+            dims = self._neighbour_dims()
+            if _graph.capturing_cuda() and _graph.branches() is not None:
+                # a branch of the captured graph beside the inner cells' update:
+                # each dimension's whole exchange as one kernel where it can be
+                dims = [d for d in dims if not self._shmem.exchange_fused(d)]
+            self._reqs, self._recv = self._shmem.post(dims, False)
             self._join = self._shmem
         elif nc is not None:
             dims = self._neighbour_dims()
@@ -597,7 +605,7 @@ class Halo:
     def finish(self):
         """Waits for the faces posted by start() (on the NCCL path: makes the
         kernels' stream wait for them) and writes them into the ghosts."""
-        with self._region("finish"):
+        with self._region("finish"), _graph.internal():
             self._finish()
 
     def _finish(self):
