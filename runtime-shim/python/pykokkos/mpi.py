@@ -536,8 +536,8 @@ class Halo:
         if what == "exchange":
             return _graph.region("Halo.exchange", own + [(key, None, True)])
         from mpi4py import MPI
-        ghosts = []   # finish() writes them; start() may (a fused exchange, whole faces)
-        for _, src, _, ridx, _ in self._faces(self._neighbour_dims(), what == "start"):
+        ghosts = []   # finish() writes them; start() may (a fused exchange)
+        for _, src, _, ridx, _ in self._faces(self._neighbour_dims(), False):
             if src != MPI.PROC_NULL:
                 lo, ext = self._box(ridx)
                 ghosts.append((key, [(a, a + e - 1) for a, e in zip(lo, ext)], True))
@@ -589,7 +589,7 @@ class Halo:
             if _graph.capturing_cuda() and _graph.branches() is not None:
                 # a branch of the captured graph beside the inner cells' update:
                 # each dimension's whole exchange as one kernel where it can be
-                dims = [d for d in dims if not self._shmem.exchange_fused(d)]
+                dims = [d for d in dims if not self._shmem.exchange_fused(d, full=False)]
             self._reqs, self._recv = self._shmem.post(dims, False)
             self._join = self._shmem
         elif nc is not None:
@@ -725,22 +725,23 @@ class _ShmemFaces:
                        _ints([x[1] for x in signals]), stream)
         return recvs, [(ridx, buf, d) for _, ridx, buf, d, _ in recvs]
 
-    def exchange_fused(self, d):
+    def exchange_fused(self, d, full=True):
         """exchange() of dimension d as one exchange_faces kernel (pack into
         the neighbours, flags, unpack: _nvshmem_halo.cu); False, with nothing
         queued, where it cannot: the View not on the device yet (its first
         kernel places it), a neighbour not reachable by stores, or
-        PKC_HALO_NVSHMEM_FUSED=0. Same flags and counts as post()/finish()."""
+        PKC_HALO_NVSHMEM_FUSED=0. Same flags and counts as post()/finish().
+        full=False: the owned cells of the faces only, as start()/finish()."""
         from mpi4py import MPI
         from ._view import _flush_held, _held
         h, v = self.halo, self.halo.view
         if not self.fused or v._dev is None or getattr(v, "_parent", None) is not None:
             return False
         sends, recvs = [], []
-        for dst, src, sidx, ridx, tag in h._faces([d], True):
+        for dst, src, sidx, ridx, tag in h._faces([d], full):
             side = 1 - tag % 2
-            s = self.slot[(d, side, True)]
-            off = self.offsets[(d, side, True)]
+            s = self.slot[(d, side, full)]
+            off = self.offsets[(d, side, full)]
             if dst != MPI.PROC_NULL:
                 peer = self._peer(off, self.pe[dst])
                 if not peer:
@@ -771,7 +772,7 @@ class _ShmemFaces:
                    _ints([f[3] for f in sends] or [0]), len(recvs), rlo, rn,
                    _ptrs([f[2] for f in recvs] or [0]), w(self.arrived, recvs),
                    w(self.freed, recvs), w(self.got, recvs), _ints([f[3] for f in recvs] or [0]),
-                   self.done + 8 * self.slot[(d, 0, True)], _order().ptr)
+                   self.done + 8 * self.slot[(d, 0, full)], _order().ptr)
         return True
 
     def finish(self, recvs, unpack):
