@@ -52,24 +52,16 @@ int pkb_footprint_count(const pki_module *m) {
 
 void pkb_footprint_table(pkb_ctx *c) {
   const pki_module *m = c->m;
-  if (!pkb_footprint_count(m))
+  pki_vec lines = {0};
+  for (int i = 0; i < m->nentities; i++)
+    for (int j = 0; j < m->entities[i]->nfuncs; j++)
+      if (m->entities[i]->funcs[j]->footprint_planned)
+        pki_vec_push(m->arena, &lines, (void *)kernel_json(m->arena, m->entities[i]->funcs[j]));
+  if (!lines.n)
     return;
   pkb_buf *b = c->b;
   pkb_nl(b);
   pkb_line(b, "// ---- the View elements a work item touches, per kernel (ir/footprint.c):");
   pkb_line(b, "// pk.Graph makes a captured launch wait only for launches it conflicts with ----");
-  pkb_line(b, "extern \"C\" PKC_EXPORT const char *pkc_footprint_v1(void) {");
-  pkb_line(b, "  return");
-  pkb_begin(b, "      \"\"");
-  for (int i = 0; i < m->nentities; i++)
-    for (int j = 0; j < m->entities[i]->nfuncs; j++) {
-      const pki_func *f = m->entities[i]->funcs[j];
-      if (!f->footprint_planned)
-        continue;
-      pkb_put(b, "\n");
-      pkb_begin(b, "      ");
-      pkb_put_cstr(b, kernel_json(m->arena, f));
-    }
-  pkb_put(b, ";\n");
-  pkb_line(b, "}");
+  pkb_json_lines_function(b, "pkc_footprint_v1", &lines);
 }

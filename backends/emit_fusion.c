@@ -626,25 +626,32 @@ static const char *variant_json(pkb_ctx *c, const pki_host_fused *g) {
   return pki_sprintf(a, "%s, \"why\": %s}\n", s, pkb_json_str(a, g->why));
 }
 
+void pkb_json_lines_function(pkb_buf *b, const char *name, const pki_vec *lines) {
+  pkb_line(b, "extern \"C\" PKC_EXPORT const char *%s(void) {", name);
+  pkb_line(b, "  return");
+  pkb_begin(b, "      \"\"");
+  for (int i = 0; i < lines->n; i++) {
+    pkb_put(b, "\n");
+    pkb_begin(b, "      ");
+    pkb_put_cstr(b, (const char *)lines->items[i]);
+  }
+  pkb_put(b, ";\n");
+  pkb_line(b, "}");
+}
+
 void pkb_host_fusion_table(pkb_ctx *c) {
   const pki_fusion_plan *p = c->m->fusion;
   if (!p || !p->host.n)
     return;
+  pki_vec lines = {0};
+  for (int i = 0; i < p->host.n; i++)
+    if (host_built(c, PKI_AT(p->host, i, pki_host_fused)))
+      pki_vec_push(c->m->arena, &lines, (void *)variant_json(c, PKI_AT(p->host, i, pki_host_fused)));
   pkb_buf *b = c->b;
   pkb_nl(b);
   pkb_line(b, "// ---- fused variants of host-code launches (pykokkos/_fusion.py matches the");
   pkb_line(b, "// queued calls against them; one JSON object per line) ----");
-  pkb_line(b, "extern \"C\" PKC_EXPORT const char *pkc_fusion_v1(void) {");
-  pkb_line(b, "  return");
-  pkb_begin(b, "      \"\"");
-  for (int i = 0; i < p->host.n; i++)
-    if (host_built(c, PKI_AT(p->host, i, pki_host_fused))) {
-      pkb_put(b, "\n");
-      pkb_begin(b, "      ");
-      pkb_put_cstr(b, variant_json(c, PKI_AT(p->host, i, pki_host_fused)));
-    }
-  pkb_put(b, ";\n");
-  pkb_line(b, "}");
+  pkb_json_lines_function(b, "pkc_fusion_v1", &lines);
 }
 
 /* ------------------------------------- chains with point-resident Views

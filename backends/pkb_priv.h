@@ -212,6 +212,9 @@ int pkb_host_fused_kernels(pkb_ctx *c);
 void pkb_host_fusion_table(pkb_ctx *c);
 /* s as a JSON string literal (Python names, numbers and notes), in arena a. */
 const char *pkb_json_str(pki_arena *a, const char *s);
+/* extern "C" const char *name(void) returning lines (char *, each ending in
+ * a newline: one JSON object per line) as one string literal. */
+void pkb_json_lines_function(pkb_buf *b, const char *name, const pki_vec *lines);
 
 /* emit_footprint.c: pkc_footprint_v1(), the elements each RangePolicy/MDRange
  * kernel's work item touches (ir/footprint.c), for pk.Graph's edges. */

@@ -873,3 +873,14 @@ const pki_access_summary *pki_access_summary_cached(pki_module *m, pki_vec *cach
   pki_vec_push(m->arena, cache, s);
   return s;
 }
+
+bool pki_named_view(const pki_func *f, const pki_var *v) {
+  if (pki_is_class_view(v->type))
+    return false;
+  if (v->kind == PKI_VAR_MEMBER)
+    return true;
+  for (int i = 0; v->kind == PKI_VAR_PARAM && i < f->nparams; i++)
+    if (f->params[i] == v)
+      return true;
+  return false;
+}

@@ -156,6 +156,11 @@ void pki_mdrange_plan_module(pki_module *m);
  * parallel_for workunit of m (ir/range.c). */
 void pki_range_plan_module(pki_module *m);
 
+/* Whether View v of kernel f is bound by name (f.<name> in the wrapper, a
+ * keyword at the launch): a parameter of the workunit or a data member of
+ * its functor, not a View of classtype values (an accessor of several Views). */
+bool pki_named_view(const pki_func *f, const pki_var *v);
+
 /* ------------------------------------------------------ footprints */
 
 /* Sets footprint_known and footprint of every RangePolicy/MDRange

@@ -12,19 +12,6 @@
  */
 #include "access.h"
 
-/* A View the wrapper binds by name: a parameter of the workunit or a data
- * member of its functor, not a View of classtype values (several Views). */
-static bool named_view(const pki_func *f, const pki_var *v) {
-  if (pki_is_class_view(v->type))
-    return false;
-  if (v->kind == PKI_VAR_MEMBER)
-    return true;
-  for (int i = 0; v->kind == PKI_VAR_PARAM && i < f->nparams; i++)
-    if (f->params[i] == v)
-      return true;
-  return false;
-}
-
 /* Index x of an access as a footprint dimension. */
 static pki_footprint_dim dim_of(const pki_idx *x) {
   pki_footprint_dim d = {PKI_FOOTPRINT_ANY, 0, 0};
@@ -61,7 +48,7 @@ static bool bounded(pki_module *m, pki_func *f, const pki_access_summary *s) {
     return false;
   for (int i = 0; i < s->views.n; i++) {
     const pki_view_use *u = PKI_AT(s->views, i, pki_view_use);
-    if (!named_view(f, u->view) || u->view->type.rank > 8)
+    if (!pki_named_view(f, u->view) || u->view->type.rank > 8)
       return false;
     pki_footprint *fp = pki_alloc(m->arena, sizeof *fp);
     fp->view = u->view;

@@ -19,20 +19,6 @@ static unsigned own_dims(const pki_access *x) {
   return dims;
 }
 
-/* A View of kernel f that the wrapper binds as f.<name>: a parameter of the
- * workunit or a data member of its functor, not a View of classtype values
- * (an accessor of several Views). */
-static bool bound_view(const pki_func *f, const pki_var *v) {
-  if (pki_is_class_view(v->type))
-    return false;
-  if (v->kind == PKI_VAR_MEMBER)
-    return true;
-  for (int i = 0; v->kind == PKI_VAR_PARAM && i < f->nparams; i++)
-    if (f->params[i] == v)
-      return true;
-  return false;
-}
-
 /* Whether every work item of f touches each View it writes only at its own
  * index i (in one dimension of it), with no atomic update: then no iteration depends on another once
  * the written Views overlap no other View (checked at the launch). Fills
@@ -42,7 +28,7 @@ static bool own_writes(pki_module *m, pki_func *f, const pki_access_summary *s) 
     return false;
   for (int i = 0; i < s->accesses.n; i++) {
     const pki_access *x = PKI_AT(s->accesses, i, pki_access);
-    if ((x->mode & PKI_MEM_ATOMIC) || !bound_view(f, x->view))
+    if ((x->mode & PKI_MEM_ATOMIC) || !pki_named_view(f, x->view))
       return false;
   }
   for (int i = 0; i < s->views.n; i++) {

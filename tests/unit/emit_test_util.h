@@ -67,6 +67,17 @@ static inline pkb_options opts(const char *outdir) {
   return o;
 }
 
+/* Emits m (OpenMP) into tmpdir/dir and returns the text of file there
+ * (malloc'ed; the caller frees it). */
+static inline char *emitted(pki_module *m, const char *dir, const char *file) {
+  char out[400], err[512], path[600];
+  snprintf(out, sizeof out, "%s/%s", tmpdir, dir);
+  pkb_options o = opts(out);
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  snprintf(path, sizeof path, "%s/%s", out, file);
+  return slurp(path);
+}
+
 /* Fails the test unless `needle` occurs in the generated `text`. */
 #define HAS(text, needle)                                                    \
   do {                                                                       \

@@ -107,12 +107,7 @@ static void test_table_text(void **state) {
   (void)state;
   const pki_func *f;
   pki_module *m = planned(JACOBI, &f);
-  char out[400], err[512], path[600];
-  snprintf(out, sizeof out, "%s/jacobi", tmpdir);
-  pkb_options o = opts(out);
-  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  snprintf(path, sizeof path, "%s/t.cpp", out);
-  char *cpp = slurp(path);
+  char *cpp = emitted(m, "jacobi", "t.cpp");
   assert_non_null(cpp);
   HAS(cpp, "extern \"C\" PKC_EXPORT const char *pkc_footprint_v1(void) {");
   HAS(cpp, "{\\\"entity\\\": \\\"jacobi\\\", \\\"kernel\\\": \\\"jacobi\\\", \\\"views\\\": "

@@ -111,12 +111,7 @@ static void test_launch_text(void **state) {
   (void)state;
   const pki_func *f;
   pki_module *m = planned(STENCIL, &f);
-  char out[400], err[512], path[512];
-  snprintf(out, sizeof out, "%s/text", tmpdir);
-  pkb_options o = opts(out);
-  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  snprintf(path, sizeof path, "%s/t.cpp", out);
-  char *cpp = slurp(path);
+  char *cpp = emitted(m, "text", "t.cpp");
   assert_non_null(cpp);
   HAS(cpp, "pkc::md_parallel_for<pkc::md_rows, 1, 0>(kernel, pkc::MDRangePolicy<2, ");
   free(cpp);

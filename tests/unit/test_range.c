@@ -105,15 +105,6 @@ static void test_other_elements_keep_kokkos(void **state) {
   pki_module_free(m);
 }
 
-static char *emitted(pki_module *m, const char *dir, const char *file) {
-  char out[400], err[512], path[600];
-  snprintf(out, sizeof out, "%s/%s", tmpdir, dir);
-  pkb_options o = opts(out);
-  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  snprintf(path, sizeof path, "%s/%s", out, file);
-  return slurp(path);
-}
-
 static void test_launch_text(void **state) {
   (void)state;
   const pki_func *f;
