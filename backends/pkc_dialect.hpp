@@ -532,6 +532,15 @@ inline void range_copy(const char *label, const Policy &p, const F &f, const D &
   T *to = dst.data();
   const T *from = src.data();
 #if defined(PKC_BACKEND_CUDA)
+  // while pk.Graph captures the stream, a kernel: a copy node would make
+  // libpkcrt refuse the graph (it cannot tell it from Kokkos' copies of
+  // functors out of host memory, which a replay would read stale)
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(ExecSpace().cuda_stream(), &capture) != cudaSuccess ||
+      capture != cudaStreamCaptureStatusNone) {
+    Kokkos::parallel_for(label, p, f);
+    return;
+  }
   const cudaError_t rc = cudaMemcpyAsync(to + b, from + b, static_cast<size_t>(e - b) * sizeof(T),
                                          cudaMemcpyDefault, ExecSpace().cuda_stream());
   if (rc != cudaSuccess) throw std::runtime_error(std::string("cudaMemcpyAsync: ") + cudaGetErrorString(rc));
