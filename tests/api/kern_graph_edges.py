@@ -15,6 +15,11 @@ def shift(i: int, x: pk.View1D[pk.double], y: pk.View1D[pk.double]):
 
 
 @pk.workunit
+def copy(i: int, a: pk.View1D[pk.double], c: pk.View1D[pk.double]):
+    c[i] = a[i]
+
+
+@pk.workunit
 def team_fill(t: pk.TeamMember, x: pk.View1D[pk.double]):
     x[t.league_rank()] = 2.0
 
@@ -26,18 +31,20 @@ def launch(policy, kernel, **kw):
     pk.parallel_for(policy, kernel, **kw)
 
 
-def parts(x, y):
-    """Disjoint fills, another View, a shifted read, a team kernel."""
+def parts(x, y, z):
+    """Disjoint fills, another View, a shifted read, a team kernel, a copy
+    (on CUDA a memory copy, except in a captured step: a kernel)."""
     launch(pk.RangePolicy(0, 10), fill, x=x, a=1.0)      # 0
     launch(pk.RangePolicy(10, 20), fill, x=x, a=2.0)     # 1: other elements
     launch(20, fill, x=y, a=3.0)                         # 2: another View
     launch(9, shift, x=x, y=y)                           # 3: x[1..9], y[0..8]
     launch(pk.TeamPolicy(4, pk.AUTO), team_fill, x=x)    # 4: not bounded
     launch(pk.RangePolicy(15, 20), fill, x=y, a=4.0)     # 5
+    launch(20, copy, a=y, c=z)                           # 6
 
 
-def numbers(x, y):
-    """What parts() leaves in x and y, by numpy."""
+def numbers():
+    """What parts() leaves in x and y (and z, y's copy), by numpy."""
     import numpy as np
     a, b = np.zeros(20), np.zeros(20)
     a[:10], a[10:], b[:] = 1.0, 2.0, 3.0

@@ -20,8 +20,8 @@ import kern_graph_edges as E  # noqa: E402
 
 class Edges(unittest.TestCase):
     def test_parts_of_views(self):
-        x, y = pk.View([20], pk.double), pk.View([20], pk.double)
-        g = pk.Graph(E.parts, x, y)
+        x, y, z = (pk.View([20], pk.double) for _ in range(3))
+        g = pk.Graph(E.parts, x, y, z)
         self.assertIsNone(g.edges())
         g.replay(2)     # made by the second step (the first placed the Views)
         self.assertEqual(g.edges(), [
@@ -31,10 +31,12 @@ class Edges(unittest.TestCase):
             ("shift", [0, 2]),   # reads x[1..9], writes y[0..8]; not x[10..19]
             ("team_fill", [1, 3]),   # a TeamPolicy: after everything (0, 2 through 3)
             ("fill", [4]),       # and everything after it
+            ("copy", [5]),       # reads y: after its last writer
         ])
-        a, b = E.numbers(x, y)
+        a, b = E.numbers()
         self.assertTrue(np.array_equal(np.array(x), a))
         self.assertTrue(np.array_equal(np.array(y), b))
+        self.assertTrue(np.array_equal(np.array(z), b))
 
     def test_jacobi_step_is_a_chain(self):
         g = pk.Graph(K.step, *K.make(12, 9))
