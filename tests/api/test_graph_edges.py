@@ -2,8 +2,9 @@
 earlier launches and halo exchanges whose reads and writes overlap its own
 (pkc's footprint of each kernel and the launch bounds), so that a captured
 CUDA graph runs the others as parallel branches. Checked here from the
-plan of the first step, which the host backends make the same way a CUDA
-capture does, with the numbers of the steps against numpy."""
+plan the host backends make from the second step, the same way a CUDA
+capture does (scripts/gpu/graphs_cuda.sh runs these tests on CUDA), with
+the numbers of the steps against numpy."""
 import os
 import sys
 import unittest
