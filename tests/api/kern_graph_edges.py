@@ -24,6 +24,17 @@ def team_fill(t: pk.TeamMember, x: pk.View1D[pk.double]):
     x[t.league_rank()] = 2.0
 
 
+@pk.workunit
+def scale(i, x, a):
+    x[i] = x[i] * a
+
+
+def halves(x):
+    """Both halves of x scaled by a workunit typed per call (no annotations)."""
+    launch(pk.RangePolicy(0, 10), scale, x=x, a=2.0)
+    launch(pk.RangePolicy(10, 20), scale, x=x, a=3.0)
+
+
 def launch(policy, kernel, **kw):
     """One launch (launches in a row of one function would be a chain that
     pkc fuses ahead of time: a fused chain is one region that waits for

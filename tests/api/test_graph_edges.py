@@ -39,6 +39,14 @@ class Edges(unittest.TestCase):
         self.assertTrue(np.array_equal(np.array(y), b))
         self.assertTrue(np.array_equal(np.array(z), b))
 
+    def test_workunit_typed_per_call(self):
+        x = pk.View([20], pk.double)
+        x[:] = 1.0
+        g = pk.Graph(E.halves, x)
+        g.replay(3)
+        self.assertEqual(g.edges(), [("scale", []), ("scale", [])])
+        self.assertEqual(list(np.array(x)), [8.0] * 10 + [27.0] * 10)
+
     def test_jacobi_step_is_a_chain(self):
         g = pk.Graph(K.step, *K.make(12, 9))
         g.replay(2)

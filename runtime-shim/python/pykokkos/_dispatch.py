@@ -977,10 +977,17 @@ def _launch_access(args, kw):
     kernel = args[-1] if len(args) in (2, 3) else None
     label = getattr(kernel, "__name__", "a launch")
     run = _plans[0].get(kernel) if kernel is not None else None
-    plan = getattr(run, "plan", None)
-    if plan is None or _held or run.__class__ is _Chain:
+    if run is None or _held or run.__class__ is _Chain:
         return label, ANY
-    fp = _footprints(plan.module).get(plan.kname)
+    # a workunit typed per call (Specializer): its specializations share the
+    # source, so any of them that pkc could bound gives the footprint
+    fp = plan = None
+    for r in (run.all_runs() if hasattr(run, "all_runs") else [run]):
+        plan = getattr(r, "plan", None)
+        if getattr(plan, "module", None) is not None:
+            fp = _footprints(plan.module).get(plan.kname)
+            if fp:
+                break
     bounds = _bounds(args[-2])
     if not fp or bounds is None:
         return label, ANY
