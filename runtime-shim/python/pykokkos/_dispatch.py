@@ -964,7 +964,12 @@ def parallel_for(*args, **kw):
     if _gstate["on"]:   # inside a pk.Graph step: the launch is recorded
         _graph.record(args, kw)
         if _gstate["branches"] is not None:   # and is one region of the step's edges
-            with _graph.region(*_launch_access(args, kw)):
+            try:
+                label, access = _launch_access(args, kw)
+            except Exception:   # e.g. a policy pk.parallel_for itself refuses: stream order
+                from ._graph_branches import ANY
+                label, access = "a launch", ANY
+            with _graph.region(label, access):
                 return _parallel_for(args, kw)
     return _parallel_for(args, kw)
 
