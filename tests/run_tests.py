@@ -317,7 +317,8 @@ def group_cli(res, bad):
     check_man_page(res)
     rc, out, _ = run([PKC, "check", "--time-passes", "examples/nstream.py"], timeout=20)
     passes = r", ".join(rf"{p} [0-9.]+ ms" for p in ("read", "parse", "lower", "check", "extents",
-                                                      "mdrange", "range", "nonneg", "fusion", "werror"))
+                                                      "mdrange", "range", "footprint", "nonneg", "fusion",
+                                                      "werror"))
     res.check("cli/time-passes", rc == 0 and re.fullmatch(
         rf"pkc: passes of examples/nstream\.py: {passes}\n", out),
         f"{status_text(rc)}; expected exit 0 and one line timing each pass in order", out)

@@ -28,6 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pki_fusion_plan_module(m);
     pki_extent_plan_module(m);
     pki_mdrange_plan_module(m);
+    pki_range_plan_module(m);
+    pki_footprint_plan_module(m);
     pki_nonneg_plan_module(m);
     pkb_options o = {.outdir = "fuzz.pk", .backend = "openmp", .pkc_version = "fuzz",
                      .line_directives = true};
