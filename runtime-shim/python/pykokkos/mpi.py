@@ -58,8 +58,8 @@ separate kernels). The counts behind the
 flags live on the device, so a pk.Graph step captures the exchange whole
 (the host then issues nothing per step); there start() queues the fused
 kernel too, which the captured graph runs as a branch beside the update
-of the inner cells (pk.Graph's edges: pykokkos/_graph_branches.py). Every rank of MPI.COMM_WORLD
-takes part. NVSHMEM starts a progress thread per rank: give ranks more
+of the inner cells (pk.Graph's edges: pykokkos/_graph_branches.py). Every
+rank of MPI.COMM_WORLD takes part. NVSHMEM starts a progress thread per rank: give ranks more
 than one core (`mpirun --bind-to none` or `--bind-to socket`; Open MPI binds
 each rank to one core when there are two ranks or fewer), or the thread
 and Python share it (a warning says so).
@@ -588,7 +588,7 @@ class Halo:
             dims = self._neighbour_dims()
             if _graph.capturing_cuda() and _graph.branches() is not None:
                 # a branch of the captured graph beside the inner cells' update:
-                # each dimension's whole exchange as one kernel where it can be
+                # each dimension's exchange (owned cells) as one kernel where it can be
                 dims = [d for d in dims if not self._shmem.exchange_fused(d, full=False)]
             self._reqs, self._recv = self._shmem.post(dims, False)
             self._join = self._shmem
