@@ -961,17 +961,40 @@ def _parallel_for_list(args, kw):
 def parallel_for(*args, **kw):
     """parallel_for([name,] policy, kernel, **kernel_args); kernel may be
     a list of kernels, whose arguments are args_0={...}, args_1={...}."""
-    if _gstate["on"]:   # inside a pk.Graph step: the launch is recorded
-        _graph.record(args, kw)
-        if _gstate["branches"] is not None:   # and is one region of the step's edges
-            try:
-                label, access = _launch_access(args, kw)
-            except Exception:   # e.g. a policy pk.parallel_for itself refuses: stream order
-                from ._graph_branches import ANY
-                label, access = "a launch", ANY
-            with _graph.region(label, access):
-                return _parallel_for(args, kw)
-    return _parallel_for(args, kw)
+    if _gstate["on"] and not _gstate["launch"]:   # inside a pk.Graph step
+        return _graph_launch(args, kw)
+    n = len(args)
+    if n == 2 or n == 3:
+        kernel = args[-1]
+        if kernel.__class__ is _Function:
+            run = _plans[0].get(kernel)
+            if run is not None and getattr(args[-2], "space", None) is None:
+                if _held and run.__class__ is not _Chain:   # launches held for fusion
+                    _flush_held()                             # run before this one
+                run(args[-2], kw)
+                return
+        if kernel.__class__ is list or kernel.__class__ is tuple:
+            return _parallel_for_list(args, kw)
+    _dispatch(FOR, args, kw)
+
+
+def _graph_launch(args, kw):
+    """parallel_for inside a pk.Graph step: the launch is recorded and, where
+    the step's edges are planned, is one region of them."""
+    from ._graph_branches import ANY
+    _graph.record(args, kw)
+    label, access = "a launch", ANY
+    if _gstate["branches"] is not None:
+        try:
+            label, access = _launch_access(args, kw)
+        except Exception:   # e.g. a policy pk.parallel_for itself refuses: stream order
+            pass
+    _gstate["launch"] += 1
+    try:
+        with _graph.region(label, access):
+            return parallel_for(*args, **kw)
+    finally:
+        _gstate["launch"] -= 1
 
 
 def _launch_access(args, kw):
@@ -1052,22 +1075,6 @@ def _footprints(module):
             pass
         module._footprint = fp
     return fp
-
-
-def _parallel_for(args, kw):
-    n = len(args)
-    if n == 2 or n == 3:
-        kernel = args[-1]
-        if kernel.__class__ is _Function:
-            run = _plans[0].get(kernel)
-            if run is not None and getattr(args[-2], "space", None) is None:
-                if _held and run.__class__ is not _Chain:   # launches held for fusion
-                    _flush_held()                             # run before this one
-                run(args[-2], kw)
-                return
-        if kernel.__class__ is list or kernel.__class__ is tuple:
-            return _parallel_for_list(args, kw)
-    _dispatch(FOR, args, kw)
 
 
 def parallel_reduce(*args, **kw):

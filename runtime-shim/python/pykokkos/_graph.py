@@ -33,7 +33,7 @@ belong in Views; a step that launches differently raises RuntimeError.
 from ._errors import PkcArgumentError, PkcRuntimeError, PkcValueError
 
 _state = {"on": False, "rec": None, "exempt": 0, "cuda": False, "views": None,
-          "branches": None, "internal": 0}
+          "branches": None, "internal": 0, "launch": 0}
 
 
 def branches():
