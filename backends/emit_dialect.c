@@ -236,6 +236,25 @@ void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s) {
     close_results(c, &r);
     return;
   }
+  if (s->range == PKI_RANGE_TEAM_THREAD && f->pattern == PKI_PATTERN_REDUCE &&
+      f->reducer == PKI_REDUCER_SUM && pki_acc_only_summed(f)) {
+    /* pkc::team_thread_reduce(m, b, e, ...): a host team of one sums in registers */
+    pkb_begin(b, "pkc::team_thread_reduce(");
+    pkb_emit_expr(c, s->args[0]);
+    pkb_put(b, ", ");
+    if (s->nargs > 2)
+      put_bound(c, s->args[1]);
+    else
+      pkb_put(b, "0");
+    pkb_put(b, ", ");
+    put_bound(c, s->args[s->nargs > 2 ? 2 : 1]);
+    pkb_put(b, ", ");
+    closure(c, f, "[&]");
+    put_reduce_target(c, f, tmp ? NULL : s->target, tmp);
+    pkb_put(b, ");\n");
+    close_results(c, &r);
+    return;
+  }
   static const char *const pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
   pkb_begin(b, "Kokkos::%s(", pat[f->pattern]);
   put_nested_range(c, s);

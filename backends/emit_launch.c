@@ -204,6 +204,14 @@ static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const cha
   }
   const char *acc = pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64);
   bool scan = f->pattern == PKI_PATTERN_SCAN;
+  if (f->pattern == PKI_PATTERN_REDUCE && f->policy == PKI_POLICY_RANGE &&
+      f->reducer == PKI_REDUCER_SUM && !pkb_valloc(f) && pki_acc_only_summed(f) &&
+      !c->policy_text && !c->results_text) {
+    pkb_begin(b, "pkc::range_parallel_reduce(kernel, ");
+    put_policy(c, f, fty, tag, iter);
+    pkb_put(b, ", f, value);\n");
+    return;
+  }
   put_launch(c, f, scan ? "parallel_scan" : "parallel_reduce");
   put_policy(c, f, fty, tag, iter);
   if (c->results_text) {

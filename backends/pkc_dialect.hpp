@@ -559,6 +559,63 @@ inline void range_copy(const char *label, const Policy &p, const F &f, const D &
 }
 #endif  // PKC_HOST_RANGE_KOKKOS
 
+// ------------------------------------------------------------ sums
+// A sum over [b, e) of f(i, acc), on the host: in eight partial sums, item i
+// into partial i % 8, which stay in registers (g++ makes them one vector) and
+// are added at the end. Kokkos' host loops accumulate through a reference to
+// memory that the Views' elements may alias (a store and a load per item),
+// and one chain of additions is bounded by the adder's latency. Kokkos leaves
+// the order of a reduction's contributions open; this one is fixed per range.
+namespace impl {
+template <class Tag, class F, class T>
+inline T host_sum(const F &f, const int64_t b, const int64_t e) {
+  constexpr int K = 8;
+  T s[K] = {};
+  int64_t i = b;
+  // the partial sums' loop (tests/unit/test_range.c finds this line)
+  for (; i + K <= e; i += K)
+    for (int k = 0; k < K; k++) call<Tag>::at(f, i + k, s[k]);
+  for (; i < e; ++i) call<Tag>::at(f, i, s[0]);
+  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+}  // namespace impl
+
+// A RangePolicy parallel_reduce with a sum (pk.Acc +=). Host backends: one
+// block of the range per thread (Kokkos' static schedule), each summed by
+// impl::host_sum over a local copy of the functor, the blocks' sums joined by
+// Kokkos. GPUs, and modules built with -DPKC_HOST_RANGE_KOKKOS:
+// Kokkos::parallel_reduce.
+template <class Policy, class F, class T>
+inline void range_parallel_reduce(const char *label, const Policy &p, const F &f, T &value) {
+#if (defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)) && !defined(PKC_HOST_RANGE_KOKKOS)
+  const int64_t b = p.begin(), e = p.end(), nblocks = impl::host_blocks();
+  Kokkos::parallel_reduce(label, LambdaRange(0, nblocks), [=](const int64_t t, T &sum) {
+    int64_t lo, hi;
+    impl::block_of(b, e, t, nblocks, lo, hi);
+    const F g = f;  // a local copy: its scalars stay in registers
+    sum += impl::host_sum<typename Policy::work_tag, F, T>(g, lo, hi);
+  }, value);
+#else
+  Kokkos::parallel_reduce(label, p, f, value);
+#endif
+}
+
+// pk.parallel_reduce(pk.TeamThreadRange(m, b, e), f) with a sum, into result.
+// A host team of one thread (pk.AUTO's team size on OpenMP and Serial):
+// impl::host_sum; other teams and GPUs: Kokkos::parallel_reduce over
+// Kokkos::TeamThreadRange.
+template <class F, class T>
+KOKKOS_INLINE_FUNCTION void team_thread_reduce(const TeamMember &m, const int64_t b,
+                                               const int64_t e, const F &f, T &result) {
+#if (defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)) && !defined(PKC_HOST_RANGE_KOKKOS)
+  if (m.team_size() == 1) {
+    result = impl::host_sum<void, F, T>(f, b, e);
+    return;
+  }
+#endif
+  Kokkos::parallel_reduce(Kokkos::TeamThreadRange(m, b, e), f, result);
+}
+
 // ------------------------------------------------------------ scratch
 using ScratchSpace = ExecSpace::scratch_memory_space;
 // pk.ScratchView1D..3D: unmanaged Views in team/thread scratch memory.

@@ -263,3 +263,26 @@ bool pki_block_assigns(const pki_block *b, const pki_var *v) {
   return q.hit;
 }
 
+
+typedef struct summed_q {
+  const pki_var *acc;
+  bool other; /* a statement stores to acc other than by += / -= */
+} summed_q;
+
+static void summed_stmt(pki_visitor *vis, const pki_stmt *s) {
+  summed_q *q = vis->data;
+  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN || s->kind == PKI_S_NESTED ||
+       s->kind == PKI_S_DISPATCH) &&
+      s->target && s->target->kind == PKI_E_VAR && s->target->var == q->acc &&
+      !(s->kind == PKI_S_AUGASSIGN && (s->op == PKI_OP_ADD || s->op == PKI_OP_SUB)))
+    q->other = true;
+}
+
+bool pki_acc_only_summed(const pki_func *f) {
+  if (!f->acc || (f->acc->uses & PKI_USE_READ))
+    return false;
+  summed_q q = {.acc = f->acc};
+  pki_visitor vis = {.stmt = summed_stmt, .data = &q};
+  pki_visit_func(&vis, f);
+  return !q.other;
+}

@@ -390,7 +390,7 @@ static void test_dialect_text(void **state) {
   HAS(cpp, "pkc::ScratchView<double *> s(m.team_scratch(0), M);");
   HAS(cpp, "Kokkos::parallel_for(Kokkos::TeamThreadRange(m, M), [&](const int64_t j) {\n      s(j) = x(j);\n    });");
   HAS(cpp, "m.team_barrier();");
-  HAS(cpp, "double t = 0;\n    Kokkos::parallel_reduce(Kokkos::TeamThreadRange(m, M), [&](const int64_t j, double &inner) {");
+  HAS(cpp, "double t = 0;\n    pkc::team_thread_reduce(m, 0, M, [&](const int64_t j, double &inner) {");
   HAS(cpp, "}, t);");
   HAS(cpp, "Kokkos::single(Kokkos::PerTeam(m), [&]() {\n      acc += y(e) * t;\n    });");
   HAS(cpp, "Kokkos::parallel_reduce(kernel, pkc::team_policy<pkc_txt::yAx::yAx_tag>(*policy), f, value);");

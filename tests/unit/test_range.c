@@ -1,7 +1,9 @@
-/* test_range.c - RangePolicy parallel_for kernels (issue 24): which kernels
+/* test_range.c - RangePolicy kernels (issue 24): which parallel_for kernels
  * ir/range.c finds writing only their own elements (and which are plain
  * copies), the launch the backend writes for them, that g++ vectorizes a
- * gather's block loop on host backends, and pkc::impl::block_of's blocks. */
+ * gather's block loop on host backends, and pkc::impl::block_of's blocks;
+ * which sums run as pkc::range_parallel_reduce / pkc::team_thread_reduce
+ * (pki_acc_only_summed), and that g++ vectorizes their partial sums. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +140,88 @@ static void test_gather_block_loop_vectorized(void **state) {
   pki_module_free(m);
 }
 
+#define DOT                                                                               \
+  HEAD "def dot(i: int, acc: pk.Acc[pk.double], a: pk.View1D[pk.double], "                \
+       "b: pk.View1D[pk.double]):\n"                                                      \
+       "    acc += a[i] * b[i]\n"
+
+/* The launch (or nested call) the backend writes for the first workunit of src. */
+static char *sum_text(const char *src, const char *dir) {
+  const pki_func *f;
+  pki_module *m = checked_first_workunit(src, &f);
+  char *cpp = emitted(m, dir, "t.cpp");
+  assert_non_null(cpp);
+  pki_module_free(m);
+  return cpp;
+}
+
+static void test_sum_launch_text(void **state) {
+  (void)state;
+  char *cpp = sum_text(DOT, "dot");
+  HAS(cpp, "pkc::range_parallel_reduce(kernel, pkc::RangePolicy<pkc_t::dot::dot_tag>(begin, end), "
+           "f, value);");
+  free(cpp);
+  cpp = sum_text(HEAD "def k(i: int, acc: pk.Acc[pk.int64], a: pk.View1D[pk.int64]):\n"
+                      "    if a[i] > 0:\n        acc -= a[i]\n",
+                 "minus");
+  HAS(cpp, "pkc::range_parallel_reduce(kernel, ");
+  free(cpp);
+  /* an accumulator read (a running index), or another reducer:
+   * Kokkos::parallel_reduce, one sequence per thread as written (pki_check
+   * allows a sum's accumulator only += and -=) */
+  const char *kokkos[] = {
+      HEAD "def k(i: int, acc: pk.Acc[pk.double], out: pk.View1D[pk.double]):\n"
+           "    out[i] = acc\n    acc += 1.0\n",
+      HEAD "def k(i: int, acc: pk.Acc[pk.int64], out: pk.View1D[pk.int64]):\n"
+           "    for k in range(4):\n        out[acc] = i\n        acc += 1\n",
+      HEAD "def k(i: int, acc: pk.Max[pk.double], a: pk.View1D[pk.double]):\n"
+           "    acc = max(acc, a[i])\n",
+      HEAD "def k(i: int, acc: pk.Prod[pk.double], a: pk.View1D[pk.double]):\n"
+           "    acc *= a[i]\n",
+  };
+  for (size_t k = 0; k < sizeof kokkos / sizeof *kokkos; k++) {
+    cpp = sum_text(kokkos[k], "kokkos");
+    if (strstr(cpp, "pkc::range_parallel_reduce"))
+      fail_msg("summed in partial sums:\n%s", kokkos[k]);
+    HAS(cpp, "Kokkos::parallel_reduce(kernel, ");
+    free(cpp);
+  }
+  /* a TeamThreadRange sum, and one whose accumulator is read */
+  const char *team = HEAD "def k(m: pk.TeamMember, acc: pk.Acc[pk.double], M: int, "
+                          "A: pk.View2D[pk.double]):\n"
+                          "    j: int = m.league_rank()\n"
+                          "    def inner(i: int, a: pk.Acc[pk.double]):\n"
+                          "        a += A[j][i]\n"
+                          "    s: float = pk.parallel_reduce(pk.TeamThreadRange(m, 2, M), inner)\n"
+                          "    acc += s\n";
+  cpp = sum_text(team, "team");
+  HAS(cpp, "pkc::team_thread_reduce(m, 2, M, [&](const int64_t i, double &a) {");
+  free(cpp);
+  const char *team_read = HEAD "def k(m: pk.TeamMember, acc: pk.Acc[pk.double], M: int, "
+                               "A: pk.View2D[pk.double]):\n"
+                               "    j: int = m.league_rank()\n"
+                               "    def inner(i: int, a: pk.Acc[pk.double]):\n"
+                               "        a += A[j][i] if a < 10.0 else 0.0\n"
+                               "    s: float = pk.parallel_reduce(pk.TeamThreadRange(m, M), inner)\n"
+                               "    acc += s\n";
+  cpp = sum_text(team_read, "team_read");
+  HAS(cpp, "Kokkos::parallel_reduce(Kokkos::TeamThreadRange(m, M), [&](const int64_t i, double &a) {");
+  free(cpp);
+}
+
+static void test_sum_loop_vectorized(void **state) {
+  (void)state;
+  if (!have_kokkos())
+    skip();
+  const pki_func *f;
+  pki_module *m = checked_first_workunit(DOT, &f);
+  free(emitted(m, "sumvec", "t.cpp"));
+  char dir[400];
+  snprintf(dir, sizeof dir, "%s/sumvec", tmpdir);
+  assert_loop_vectorized(dir, "the partial sums' loop", 1);
+  pki_module_free(m);
+}
+
 /* pkc::impl::block_of cuts [b, e) into equal blocks that cover it once, and
  * pkc::apart finds overlaps; compiled and run on the host. */
 static void test_blocks_and_apart(void **state) {
@@ -188,6 +272,8 @@ int main(void) {
       cmocka_unit_test(test_launch_text),
       cmocka_unit_test(test_gather_block_loop_vectorized),
       cmocka_unit_test(test_blocks_and_apart),
+      cmocka_unit_test(test_sum_launch_text),
+      cmocka_unit_test(test_sum_loop_vectorized),
   };
   return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }
