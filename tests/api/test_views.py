@@ -23,6 +23,32 @@ def filled(shape, name, layout=None):
     return v, a
 
 
+class Allocation(unittest.TestCase):
+    """A View's host memory is zeroed and aligned to 64 bytes, as Kokkos'
+    HostSpace aligns (numpy's own arrays are 16-byte aligned); also after
+    pk.resize and for a View of a classtype's fields."""
+
+    def test_aligned_and_zeroed(self):
+        for shape in [(1,), (5,), (3, 4), (2, 3, 5), (1 << 18,)]:
+            for name in ("int8", "int32", "float32", "float64"):
+                for layout in (pk.LayoutRight, pk.LayoutLeft):
+                    v = pk.View(list(shape), getattr(pk, name), layout=layout)
+                    a = np.asarray(v)
+                    self.assertEqual(a.ctypes.data % 64, 0, (shape, name, layout))
+                    self.assertEqual(a.shape, shape)
+                    self.assertTrue(a.flags.f_contiguous if layout is pk.LayoutLeft
+                                    else a.flags.c_contiguous)
+                    self.assertFalse(a.any())
+        v = pk.View([3, 5], pk.float64)
+        np.asarray(v)[...] = np.arange(15.0).reshape(3, 5)
+        pk.resize(v, 4, 7)
+        a = np.asarray(v)
+        self.assertEqual(a.ctypes.data % 64, 0)
+        want = np.zeros((4, 7))
+        want[:3, :5] = np.arange(15.0).reshape(3, 5)
+        np.testing.assert_array_equal(a, want)
+
+
 class Attributes(unittest.TestCase):
     def test_size_dtype_shape_ndim_len(self):
         for shape in [(5,), (3, 4), (2, 3, 4), (0,), (2, 0, 3)]:

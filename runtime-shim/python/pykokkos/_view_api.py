@@ -48,8 +48,8 @@ def resize_view(v, *extents):
     if any(e < 0 for e in shp):
         raise PkcValueError(f"pk.resize: negative extent in {list(shp)}")
     order = "F" if v.layout is T.Layout.LayoutLeft else "C"
-    new = np.empty(shp, dtype=old.dtype, order=order)   # huge pages (see View)
-    new.fill(0)
+    from ._view import zeroed
+    new = zeroed(shp, old.dtype, order)
     common = tuple(slice(0, min(a, b)) for a, b in zip(old.shape, shp))
     new[common] = old[common]
     v._a, v._dl = new, None
