@@ -509,7 +509,7 @@ void pkb_emit_dispatch_results(pkb_ctx *c, const pki_stmt *s, const char *fused_
   static const char *const pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
   if (s->range == PKI_POLICY_MDRANGE && !c->policy_text && f->pattern != PKI_PATTERN_SCAN) {
     pkb_begin(b, "%s", "");
-    pkb_put_md_launch(b, f, md_rank(s), f->pattern == PKI_PATTERN_REDUCE);
+    pkb_put_md_launch(b, f, md_rank(s), f->pattern == PKI_PATTERN_REDUCE ? "reduce" : "for");
   } else
     pkb_begin(b, "Kokkos::%s(", pat[f->pattern]);
   pkb_put_cstr(b, label);

@@ -130,26 +130,40 @@ void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor) {
   }
 }
 
-void pkb_put_md_launch(pkb_buf *b, const pki_func *f, int rank, bool reduce) {
+void pkb_put_md_launch(pkb_buf *b, const pki_func *f, int rank, const char *pattern) {
   int right = f->md_planned ? f->md_contiguous[0] : rank - 1;
   int left = f->md_planned ? f->md_contiguous[1] : 0;
   right = right >= 0 && right < rank ? right : rank - 1;
   left = left >= 0 && left < rank ? left : 0;
   bool rows = f->md_planned ? f->md_rows : true;
-  pkb_putf(b, "pkc::md_parallel_%s<pkc::md_%s, %d, %d>(", reduce ? "reduce" : "for",
-           rows ? "rows" : "tiles", right, left);
+  pkb_putf(b, "pkc::md_parallel_%s<pkc::md_%s, %d, %d>(", pattern, rows ? "rows" : "tiles", right,
+           left);
 }
 
-/* "Kokkos::parallel_for(kernel, " or, for an MDRange, pkc's launch of it. */
+/* "Kokkos::parallel_for(kernel, " or, for an MDRange, pkc's launch of it
+ * (pattern "parallel_sum": pkc::md_parallel_sum, or with a RangePolicy
+ * pkc::range_parallel_reduce). */
 static void put_launch(pkb_ctx *c, const pki_func *f, const char *pattern) {
   pkb_buf *b = c->b;
   if (f->policy == PKI_POLICY_MDRANGE && !c->policy_text && strcmp(pattern, "parallel_scan")) {
     pkb_begin(b, "%s", "");
-    pkb_put_md_launch(b, f, f->nindex, strcmp(pattern, "parallel_for") != 0);
+    pkb_put_md_launch(b, f, f->nindex, pattern + strlen("parallel_"));
     pkb_put(b, "kernel, ");
     return;
   }
+  if (!strcmp(pattern, "parallel_sum")) {
+    pkb_begin(b, "pkc::range_parallel_reduce(kernel, ");
+    return;
+  }
   pkb_begin(b, "Kokkos::%s(kernel, ", pattern);
+}
+
+/* A reduction whose one accumulator only adds, launched as pkc's sum
+ * (partial sums in registers on host backends). */
+static bool launch_as_sum(const pkb_ctx *c, const pki_func *f) {
+  return f->pattern == PKI_PATTERN_REDUCE && f->reducer == PKI_REDUCER_SUM && !pkb_valloc(f) &&
+         (f->policy == PKI_POLICY_RANGE || f->policy == PKI_POLICY_MDRANGE) &&
+         pki_acc_only_summed(f) && !c->policy_text && !c->results_text;
 }
 
 /* ", pkc::apart(f.y, f.x, f.idx)": each View f writes against every other View
@@ -204,10 +218,8 @@ static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const cha
   }
   const char *acc = pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64);
   bool scan = f->pattern == PKI_PATTERN_SCAN;
-  if (f->pattern == PKI_PATTERN_REDUCE && f->policy == PKI_POLICY_RANGE &&
-      f->reducer == PKI_REDUCER_SUM && !pkb_valloc(f) && pki_acc_only_summed(f) &&
-      !c->policy_text && !c->results_text) {
-    pkb_begin(b, "pkc::range_parallel_reduce(kernel, ");
+  if (launch_as_sum(c, f)) {
+    put_launch(c, f, "parallel_sum");
     put_policy(c, f, fty, tag, iter);
     pkb_put(b, ", f, value);\n");
     return;

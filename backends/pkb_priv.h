@@ -179,12 +179,12 @@ struct pki_extent_rule;
 void pkb_put_extent_rule(pkb_buf *b, pki_arena *a, const pki_func *f,
                          const struct pki_extent_rule *r, const char *obj, bool kernel_var);
 void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag);
-/* "pkc::md_parallel_for<pkc::md_rows, R, L>(" (or md_parallel_reduce, or
- * md_tiles): the launch of an MDRange kernel f of rank `rank`, R and L its
+/* "pkc::md_parallel_<pattern><pkc::md_rows, R, L>(" (pattern "for",
+ * "reduce" or "sum"; md_tiles for md_rows where planned): the launch of an MDRange kernel f of rank `rank`, R and L its
  * contiguous work index under a LayoutRight / LayoutLeft default, rows or
  * tiles on host backends (ir/mdrange.c; rows along the last / first index
  * where it was not planned). */
-void pkb_put_md_launch(pkb_buf *b, const pki_func *f, int rank, bool reduce);
+void pkb_put_md_launch(pkb_buf *b, const pki_func *f, int rank, const char *pattern);
 /* Raises what Python raises inside kernel f's launch (pkc::take_kernel_error). */
 void pkb_abi_kernel_errors(pkb_ctx *c, const pki_func *f);
 void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned access,

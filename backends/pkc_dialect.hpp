@@ -156,7 +156,7 @@ using LambdaTeam = Kokkos::TeamPolicy<ExecSpace>;
 
 // ------------------------------------------------------------ MDRange launches
 // An MDRange kernel is launched with pkc::md_parallel_for / md_parallel_reduce
-// <Scheme, Right, Left>(label, policy, functor[, results]): Right and Left are
+// / md_parallel_sum <Scheme, Right, Left>(label, policy, functor[, results]): Right and Left are
 // the work index that runs along contiguous memory in the Views the kernel
 // touches when the backend's default layout is LayoutRight (host) or
 // LayoutLeft (CUDA, HIP), and Scheme how host backends run it (md_rows, or
@@ -175,7 +175,9 @@ using LambdaTeam = Kokkos::TeamPolicy<ExecSpace>;
 // and each point computes what it did under Kokkos' host MDRange (bitwise,
 // tests/features/feat_mdrange_host.py); rows measured 1.0-1.6x faster than
 // Kokkos 3.4's host tiles (bench/peers, stencil). Reductions add the points
-// of a row into the thread's accumulator in order. md_tiles (B[i][j] +=
+// of a row into the thread's accumulator in order; a sum whose accumulator
+// only adds (pkc::md_parallel_sum) adds them in impl::host_sum's eight
+// partial sums. md_tiles (B[i][j] +=
 // A[j][i]: rows along j read A strided, 2.2x slower than Kokkos' 32 x 32
 // tiles) and ranks 4 to 6 keep Kokkos' MDRangePolicy.
 enum md_scheme { md_rows, md_tiles };
@@ -282,6 +284,24 @@ struct acc_of<R, decltype(void(sizeof(typename R::reducer)))> {
   using type = typename R::value_type;
 };
 
+// A sum over [b, e) of f(i, acc), on the host: in eight partial sums, item i
+// into partial i % 8, which stay in registers (g++ makes them one vector) and
+// are added at the end. Kokkos' host loops accumulate through a reference to
+// memory that the Views' elements may alias (a store and a load per item),
+// and one chain of additions is bounded by the adder's latency. Kokkos leaves
+// the order of a reduction's contributions open; this one is fixed per range.
+template <class Tag, class F, class T>
+inline T host_sum(const F &f, const int64_t b, const int64_t e) {
+  constexpr int K = 8;
+  T s[K] = {};
+  int64_t i = b;
+  // the partial sums' loop (tests/unit/test_range.c finds this line)
+  for (; i + K <= e; i += K)
+    for (int k = 0; k < K; k++) call<Tag>::at(f, i + k, s[k]);
+  for (; i < e; ++i) call<Tag>::at(f, i, s[0]);
+  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
 // The rows of a rank-2 or rank-3 MDRange along contiguous index C: row r
 // fixes every other index (row-major over them).
 template <int Rank, int C>
@@ -368,6 +388,29 @@ inline void reduce_row(const F &f, const W &w, const int64_t r, A &...acc) {
   reduce_row_in<Tag>(f, w, r, row_acc<A>(acc)...);
 }
 
+// The sum of one row of a parallel_reduce whose accumulator only adds:
+// host_sum's partial sums along the row.
+template <class Tag, class T, int C, class F>
+inline T sum_row(const F &f, const rows<2, C> &w, const int64_t r) {
+  const int64_t o = w.lo[1 - C] + r;
+  const auto at = [&](const int64_t k, T &s) {
+    if (C == 1) call<Tag>::at(f, o, k, s);
+    else call<Tag>::at(f, k, o, s);
+  };
+  return host_sum<void, decltype(at), T>(at, w.lo[C], w.hi[C]);
+}
+template <class Tag, class T, int C, class F>
+inline T sum_row(const F &f, const rows<3, C> &w, const int64_t r) {
+  int64_t x, y;
+  w.split(r, x, y);
+  const auto at = [&](const int64_t k, T &s) {
+    if (C == 0) call<Tag>::at(f, k, x, y, s);
+    else if (C == 1) call<Tag>::at(f, x, k, y, s);
+    else call<Tag>::at(f, x, y, k, s);
+  };
+  return host_sum<void, decltype(at), T>(at, w.lo[C], w.hi[C]);
+}
+
 // A module built with -DPKC_HOST_MDRANGE_TILES runs every MDRange through
 // Kokkos' MDRangePolicy on host backends too (bench/mdrange/ab.py compares).
 #if (defined(PKC_BACKEND_SERIAL) || defined(PKC_BACKEND_OPENMP)) && !defined(PKC_HOST_MDRANGE_TILES)
@@ -396,6 +439,17 @@ inline void rows_reduce(const char *label, const rows<Rank, C> &w, const F &f, R
       std::forward<R>(results)...);
 }
 
+template <class Tag, int Rank, int C, class F, class T>
+inline void rows_sum(const char *label, const rows<Rank, C> &w, const F &f, T &value) {
+  Kokkos::parallel_reduce(
+      label, LambdaRange(0, w.count()),
+      [=](const int64_t r, T &acc) {
+        const F g = f;  // a local copy: its scalars stay in registers
+        acc += sum_row<Tag, T>(g, w, r);
+      },
+      value);
+}
+
 template <int C, md_scheme S, class Policy, class F>
 inline void md_for(const char *label, const Policy &p, const F &f, std::true_type) {
   rows_for<typename Policy::work_tag>(label, rows<Policy::rank, C>(p), f);
@@ -416,12 +470,28 @@ inline void md_reduce(const char *label, const Policy &p, const F &f, std::false
                       R &&...results) {
   Kokkos::parallel_reduce(label, tiled<C, S>(p), f, std::forward<R>(results)...);
 }
+template <int C, md_scheme S, class Policy, class F, class T>
+inline void md_sum(const char *label, const Policy &p, const F &f, std::true_type, T &value) {
+  rows_sum<typename Policy::work_tag>(label, rows<Policy::rank, C>(p), f, value);
+}
+template <int C, md_scheme S, class Policy, class F, class T>
+inline void md_sum(const char *label, const Policy &p, const F &f, std::false_type, T &value) {
+  Kokkos::parallel_reduce(label, tiled<C, S>(p), f, value);
+}
 }  // namespace impl
 
 template <md_scheme Scheme, int Right, int Left, class Policy, class F>
 inline void md_parallel_for(const char *label, const Policy &policy, const F &f) {
   impl::md_for<contiguous<Right, Left>::index, Scheme>(label, policy, f,
                                                impl::host_rows<Scheme, Policy>());
+}
+
+// An MDRange parallel_reduce whose one accumulator only adds (pk.Acc +=):
+// on host rows, each row in impl::host_sum's partial sums.
+template <md_scheme Scheme, int Right, int Left, class Policy, class F, class T>
+inline void md_parallel_sum(const char *label, const Policy &policy, const F &f, T &value) {
+  impl::md_sum<contiguous<Right, Left>::index, Scheme>(label, policy, f,
+                                               impl::host_rows<Scheme, Policy>(), value);
 }
 
 template <md_scheme Scheme, int Right, int Left, class Policy, class F, class... R>
@@ -560,25 +630,6 @@ inline void range_copy(const char *label, const Policy &p, const F &f, const D &
 #endif  // PKC_HOST_RANGE_KOKKOS
 
 // ------------------------------------------------------------ sums
-// A sum over [b, e) of f(i, acc), on the host: in eight partial sums, item i
-// into partial i % 8, which stay in registers (g++ makes them one vector) and
-// are added at the end. Kokkos' host loops accumulate through a reference to
-// memory that the Views' elements may alias (a store and a load per item),
-// and one chain of additions is bounded by the adder's latency. Kokkos leaves
-// the order of a reduction's contributions open; this one is fixed per range.
-namespace impl {
-template <class Tag, class F, class T>
-inline T host_sum(const F &f, const int64_t b, const int64_t e) {
-  constexpr int K = 8;
-  T s[K] = {};
-  int64_t i = b;
-  // the partial sums' loop (tests/unit/test_range.c finds this line)
-  for (; i + K <= e; i += K)
-    for (int k = 0; k < K; k++) call<Tag>::at(f, i + k, s[k]);
-  for (; i < e; ++i) call<Tag>::at(f, i, s[0]);
-  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-}
-}  // namespace impl
 
 // A RangePolicy parallel_reduce with a sum (pk.Acc +=). Host backends: one
 // block of the range per thread (Kokkos' static schedule), each summed by

@@ -5,8 +5,10 @@ host backends (pkc::range_parallel_reduce, pkc::team_thread_reduce). Integer
 sums are checked exactly; float sums against math.fsum within n ulps of the
 sum of magnitudes, and equal from one call to the next. Kernels with side
 effects, partial and empty ranges, every length around the eight partials, a
-functor's member workunit, a begin offset of the inner range, and a team of
-two threads (OpenMP: Kokkos' own loop) are among them."""
+functor's member workunit, a begin offset of the inner range, a team of two
+threads (OpenMP: Kokkos' own loop), and MDRange sums (pkc::md_parallel_sum:
+each row in partial sums) over 2-D and 3-D Views of both layouts are among
+them."""
 import math
 import os
 import sys
@@ -70,6 +72,22 @@ def row_tail_i64(m: pk.TeamMember, b: int, M: int, A: pk.View2D[pk.int64],
         rows[j] = s
 
     pk.single(pk.PerTeam(m), store)
+
+
+@pk.workunit
+def total_2d(i: int, j: int, acc: pk.Acc[pk.double], A: pk.View2D[pk.double]):
+    acc += A[i][j]
+
+
+@pk.workunit
+def total_3d_i64(i: int, j: int, k: int, acc: pk.Acc[pk.int64], U: pk.View3D[pk.int64]):
+    acc += U[i][j][k]
+
+
+@pk.workunit(A=pk.ViewTypeInfo(layout=pk.LayoutLeft))
+def total_2d_left(i: int, j: int, acc: pk.Acc[pk.double],
+                  A: pk.View2D[pk.double]):
+    acc += A[i][j]
 
 
 @pk.functor
@@ -153,10 +171,38 @@ def run_team_sums(rng):
             print(f"BAD int64 row sums from {start}")
 
 
+def run_mdrange_sums(rng):
+    for shape in ((1, 1), (3, 7), (9, 17), (129, 1031)):
+        A0 = rng.standard_normal(shape)
+        A = view(A0, pk.double)
+        pol = pk.MDRangePolicy([0, 0], list(shape))
+        got = pk.parallel_reduce(pol, total_2d, A=A)
+        check_float(f"2-D sum {shape}", got, A0.ravel().tolist())
+        check_exact(f"2-D sum {shape} again", pk.parallel_reduce(pol, total_2d, A=A), got)
+        b = (shape[0] // 3, shape[1] // 4)
+        check_float(f"2-D sum from {b} of {shape}",
+                    pk.parallel_reduce(pk.MDRangePolicy(list(b), list(shape)), total_2d, A=A),
+                    A0[b[0]:, b[1]:].ravel().tolist())
+        L = pk.View(list(shape), pk.double, layout=pk.LayoutLeft)
+        np.asarray(L)[...] = A0
+        check_float(f"2-D sum of a LayoutLeft View {shape}",
+                    pk.parallel_reduce(pol, total_2d_left, A=L), A0.ravel().tolist())
+    U0 = rng.integers(-2**40, 2**40, (13, 9, 37))
+    U = view(U0, pk.int64)
+    check_exact("3-D int64 sum", pk.parallel_reduce(pk.MDRangePolicy([0, 0, 0], [13, 9, 37]),
+                                                    total_3d_i64, U=U), int(U0.sum()))
+    check_exact("3-D int64 sum, part",
+                pk.parallel_reduce(pk.MDRangePolicy([2, 1, 5], [13, 8, 30]), total_3d_i64, U=U),
+                int(U0[2:, 1:8, 5:30].sum()))
+    check_exact("3-D int64 sum, empty",
+                pk.parallel_reduce(pk.MDRangePolicy([2, 1, 5], [13, 1, 30]), total_3d_i64, U=U), 0)
+
+
 def main():
     rng = np.random.default_rng(7)
     run_range_sums(rng)
     run_team_sums(rng)
+    run_mdrange_sums(rng)
     print("OK" if not bad else f"BAD {bad}")
     return 0 if not bad else 1
 

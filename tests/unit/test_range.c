@@ -166,6 +166,16 @@ static void test_sum_launch_text(void **state) {
                  "minus");
   HAS(cpp, "pkc::range_parallel_reduce(kernel, ");
   free(cpp);
+  cpp = sum_text(HEAD "def k(i: int, j: int, acc: pk.Acc[pk.double], A: pk.View2D[pk.double]):\n"
+                      "    acc += A[i][j]\n",
+                 "md");
+  HAS(cpp, "pkc::md_parallel_sum<pkc::md_rows, 1, 0>(kernel, pkc::MDRangePolicy<2, ");
+  free(cpp);
+  cpp = sum_text(HEAD "def k(i: int, j: int, acc: pk.Acc[pk.double], A: pk.View2D[pk.double]):\n"
+                      "    A[i][j] = acc\n    acc += 1.0\n",
+                 "md_read");
+  HAS(cpp, "pkc::md_parallel_reduce<pkc::md_rows, 1, 0>(kernel, pkc::MDRangePolicy<2, ");
+  free(cpp);
   /* an accumulator read (a running index), or another reducer:
    * Kokkos::parallel_reduce, one sequence per thread as written (pki_check
    * allows a sum's accumulator only += and -=) */
