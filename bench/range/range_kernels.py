@@ -1,6 +1,8 @@
 """RangePolicy kernels for bench/range/ab.py, written as PyKokkos users write
-them: BabelStream's copy, mul and triad, a gather, and a particle push that
-touches nine Views (more pairs than g++ checks for overlap at run time)."""
+them: BabelStream's copy, mul and triad, a gather, a particle push that
+touches nine Views (more pairs than g++ checks for overlap at run time),
+BabelStream's dot, and the row sums of y^T A x with a TeamPolicy (the
+Kokkos tutorial's inner TeamThreadRange reduction)."""
 import pykokkos as pk
 
 
@@ -36,3 +38,25 @@ def push(i: int, x: pk.View1D[pk.double], y: pk.View1D[pk.double], z: pk.View1D[
     x[i] += dt * vx[i]
     y[i] += dt * vy[i]
     z[i] += dt * vz[i]
+
+
+@pk.workunit
+def dot(i: int, acc: pk.Acc[pk.double], a: pk.View1D[pk.double], b: pk.View1D[pk.double]):
+    acc += a[i] * b[i]
+
+
+@pk.workunit
+def yAx(m: pk.TeamMember, acc: pk.Acc[pk.double], M: int, y: pk.View1D[pk.double],
+        x: pk.View1D[pk.double], A: pk.View2D[pk.double]):
+    j: int = m.league_rank()
+
+    def inner(i: int, inner_acc: pk.Acc[pk.double]):
+        inner_acc += A[j][i] * x[i]
+
+    temp2: float = pk.parallel_reduce(pk.TeamThreadRange(m, M), inner)
+
+    def add_row():
+        nonlocal acc
+        acc += y[j] * temp2
+
+    pk.single(pk.PerTeam(m), add_row)
