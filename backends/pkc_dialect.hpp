@@ -155,13 +155,13 @@ using LambdaMDRange = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank>, Kokko
 using LambdaTeam = Kokkos::TeamPolicy<ExecSpace>;
 
 // ------------------------------------------------------------ MDRange launches
-// An MDRange kernel is launched with pkc::md_parallel_for / md_parallel_reduce
-// / md_parallel_sum <Scheme, Right, Left>(label, policy, functor[, results]): Right and Left are
-// the work index that runs along contiguous memory in the Views the kernel
-// touches when the backend's default layout is LayoutRight (host) or
-// LayoutLeft (CUDA, HIP), and Scheme how host backends run it (md_rows, or
-// md_tiles where some View is strided along every index), all found by pkc's
-// IR pass ir/mdrange.c.
+// An MDRange kernel is launched with pkc::md_parallel_for / md_parallel_reduce /
+// md_parallel_sum <Scheme, Right, Left>(label, policy, functor[, results]):
+// Right and Left are the work index that runs along contiguous memory in the
+// Views the kernel touches when the backend's default layout is LayoutRight
+// (host) or LayoutLeft (CUDA, HIP), and Scheme how host backends run it
+// (md_rows, or md_tiles where some View is strided along every index), all
+// found by pkc's IR pass ir/mdrange.c.
 //
 // GPUs: the MDRangePolicy as written; a policy with no tile (or an entry 0
 // in it) gets default_tile (Kokkos' own default tile is tiny: a 2-D stencil
@@ -177,9 +177,9 @@ using LambdaTeam = Kokkos::TeamPolicy<ExecSpace>;
 // Kokkos 3.4's host tiles (bench/peers, stencil). Reductions add the points
 // of a row into the thread's accumulator in order; a sum whose accumulator
 // only adds (pkc::md_parallel_sum) adds them in impl::host_sum's eight
-// partial sums. md_tiles (B[i][j] +=
-// A[j][i]: rows along j read A strided, 2.2x slower than Kokkos' 32 x 32
-// tiles) and ranks 4 to 6 keep Kokkos' MDRangePolicy.
+// partial sums. md_tiles (B[i][j] += A[j][i]: rows along j read A strided,
+// 2.2x slower than Kokkos' 32 x 32 tiles) and ranks 4 to 6 keep Kokkos'
+// MDRangePolicy.
 enum md_scheme { md_rows, md_tiles };
 
 template <int Right, int Left>

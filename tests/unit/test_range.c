@@ -126,18 +126,24 @@ static void test_launch_text(void **state) {
   pki_module_free(m);
 }
 
+/* Emits m into tmpdir/sub, checks that g++ vectorizes the loop `after` lines
+ * below `marker` in its pkc_dialect.hpp, and frees m. */
+static void emitted_loop_vectorized(pki_module *m, const char *sub, const char *marker, int after) {
+  free(emitted(m, sub, "t.cpp"));
+  char dir[400];
+  snprintf(dir, sizeof dir, "%s/%s", tmpdir, sub);
+  assert_loop_vectorized(dir, marker, after);
+  pki_module_free(m);
+}
+
 static void test_gather_block_loop_vectorized(void **state) {
   (void)state;
   if (!have_kokkos())
     skip();
   const pki_func *f;
-  pki_module *m = planned(GATHER, &f);
-  free(emitted(m, "vec", "t.cpp"));
-  char dir[400];
-  snprintf(dir, sizeof dir, "%s/vec", tmpdir);
   /* the marker, PKC_IVDEP, then the loop */
-  assert_loop_vectorized(dir, "the block loop of a RangePolicy parallel_for", 2);
-  pki_module_free(m);
+  emitted_loop_vectorized(planned(GATHER, &f), "vec", "the block loop of a RangePolicy parallel_for",
+                          2);
 }
 
 #define DOT                                                                               \
@@ -224,12 +230,7 @@ static void test_sum_loop_vectorized(void **state) {
   if (!have_kokkos())
     skip();
   const pki_func *f;
-  pki_module *m = checked_first_workunit(DOT, &f);
-  free(emitted(m, "sumvec", "t.cpp"));
-  char dir[400];
-  snprintf(dir, sizeof dir, "%s/sumvec", tmpdir);
-  assert_loop_vectorized(dir, "the partial sums' loop", 1);
-  pki_module_free(m);
+  emitted_loop_vectorized(checked_first_workunit(DOT, &f), "sumvec", "the partial sums' loop", 1);
 }
 
 /* pkc::impl::block_of cuts [b, e) into equal blocks that cover it once, and
