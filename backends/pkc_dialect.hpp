@@ -465,10 +465,109 @@ inline void md_reduce(const char *label, const Policy &p, const F &f, std::true_
   rows_reduce<typename Policy::work_tag>(label, rows<Policy::rank, C>(p), f,
                                          std::forward<R>(results)...);
 }
+
+// Point k of a rank-2 or rank-3 box flattened with the contiguous index C
+// fastest (consecutive k, consecutive elements: a warp's loads coalesce). I:
+// the type of the index arithmetic, uint32_t where the box has fewer than
+// 2^32 points (a 64-bit division is a long software routine on GPUs).
+template <int Rank, int C>
+struct flat_point;
+template <int C>
+struct flat_point<2, C> {
+  template <class Tag, class I, class F, class A>
+  KOKKOS_FORCEINLINE_FUNCTION static void at(const F &f, const Kokkos::Array<int64_t, 2> &lo,
+                                             const Kokkos::Array<I, 2> &n, const I k, A &acc) {
+    const int64_t c = lo[C] + static_cast<int64_t>(k % n[C]);
+    const int64_t o = lo[1 - C] + static_cast<int64_t>(k / n[C]);
+    if (C == 0) call<Tag>::at(f, c, o, acc);
+    else call<Tag>::at(f, o, c, acc);
+  }
+};
+template <int C>
+struct flat_point<3, C> {
+  template <class Tag, class I, class F, class A>
+  KOKKOS_FORCEINLINE_FUNCTION static void at(const F &f, const Kokkos::Array<int64_t, 3> &lo,
+                                             const Kokkos::Array<I, 3> &n, const I k, A &acc) {
+    constexpr int ka = C == 0 ? 1 : 0, kb = C == 2 ? 1 : 2;
+    const I q = k / n[C];
+    const int64_t c = lo[C] + static_cast<int64_t>(k % n[C]);
+    const int64_t a = lo[ka] + static_cast<int64_t>(q / n[kb]);
+    const int64_t b = lo[kb] + static_cast<int64_t>(q % n[kb]);
+    if (C == 0) call<Tag>::at(f, c, a, b, acc);
+    else if (C == 1) call<Tag>::at(f, a, c, b, acc);
+    else call<Tag>::at(f, a, b, c, acc);
+  }
+};
+
+// An MDRange reduction's functor over the flattened box (a RangePolicy).
+template <class Tag, int Rank, int C, class I, class F, class T>
+struct flat_reduction {
+  using value_type = T;
+  F f;
+  Kokkos::Array<int64_t, Rank> lo;
+  Kokkos::Array<I, Rank> n;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t k, T &acc) const {
+    flat_point<Rank, C>::template at<Tag, I>(f, lo, n, static_cast<I>(k), acc);
+  }
+};
+
+template <class I, int C, class Policy, class F, class R>
+inline void flat_reduce(const char *label, const Policy &p, const F &f, const int64_t count,
+                        R &&result) {
+  constexpr int Rank = Policy::rank;
+  using T = typename acc_of<typename std::decay<R>::type>::type;
+  flat_reduction<typename Policy::work_tag, Rank, C, I, F, T> g{f, {}, {}};
+  for (int k = 0; k < Rank; k++) {
+    g.lo[k] = p.m_lower[k];
+    g.n[k] = static_cast<I>(p.m_upper[k] - p.m_lower[k]);
+  }
+  Kokkos::parallel_reduce(label, LambdaRange(0, count), g, std::forward<R>(result));
+}
+
+// GPUs: an MDRange parallel_reduce of rank 2 or 3 with one result and no
+// tile given runs over the flattened box, the contiguous index fastest: Kokkos
+// 3.4 launches an MDRange reduction as min(threads per tile, tiles) blocks,
+// 256 for pkc's default tile, too few to fill an H200 (a Jacobi residual took
+// 1.25x the time of the best tile of a sweep); its RangePolicy reduction
+// keeps every block busy. Elsewhere, and for a tile the program gives: the
+// tiled MDRangePolicy.
+template <int C, md_scheme S, class Policy, class F, class R>
+inline void untiled_reduce(const char *label, const Policy &p, const F &f, std::true_type,
+                           R &&result) {
+  if (!p.impl_tune_tile_size()) {
+    Kokkos::parallel_reduce(label, tiled<C, S>(p), f, std::forward<R>(result));
+    return;
+  }
+  int64_t count = 1;
+  for (unsigned k = 0; k < Policy::rank; k++)
+    count *= p.m_upper[k] > p.m_lower[k] ? p.m_upper[k] - p.m_lower[k] : 0;
+  if (count <= static_cast<int64_t>(UINT32_MAX))
+    flat_reduce<uint32_t, C>(label, p, f, count, std::forward<R>(result));
+  else
+    flat_reduce<int64_t, C>(label, p, f, count, std::forward<R>(result));
+}
+template <int C, md_scheme S, class Policy, class F, class R>
+inline void untiled_reduce(const char *label, const Policy &p, const F &f, std::false_type,
+                           R &&result) {
+  Kokkos::parallel_reduce(label, tiled<C, S>(p), f, std::forward<R>(result));
+}
+#if defined(PKC_BACKEND_CUDA) || defined(PKC_BACKEND_HIP)
+template <class Policy>
+struct flattens : std::integral_constant<bool, Policy::rank == 2 || Policy::rank == 3> {};
+#else
+template <class Policy>
+struct flattens : std::false_type {};
+#endif
+
 template <int C, md_scheme S, class Policy, class F, class... R>
 inline void md_reduce(const char *label, const Policy &p, const F &f, std::false_type,
                       R &&...results) {
   Kokkos::parallel_reduce(label, tiled<C, S>(p), f, std::forward<R>(results)...);
+}
+template <int C, md_scheme S, class Policy, class F, class R>
+inline void md_reduce(const char *label, const Policy &p, const F &f, std::false_type,
+                      R &&result) {
+  untiled_reduce<C, S>(label, p, f, flattens<Policy>(), std::forward<R>(result));
 }
 template <int C, md_scheme S, class Policy, class F, class T>
 inline void md_sum(const char *label, const Policy &p, const F &f, std::true_type, T &value) {
@@ -476,7 +575,7 @@ inline void md_sum(const char *label, const Policy &p, const F &f, std::true_typ
 }
 template <int C, md_scheme S, class Policy, class F, class T>
 inline void md_sum(const char *label, const Policy &p, const F &f, std::false_type, T &value) {
-  Kokkos::parallel_reduce(label, tiled<C, S>(p), f, value);
+  untiled_reduce<C, S>(label, p, f, flattens<Policy>(), value);
 }
 }  // namespace impl
 

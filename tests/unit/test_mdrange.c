@@ -191,6 +191,71 @@ static void test_default_gpu_tiles(void **state) {
   pki_module_free(m);
 }
 
+/* pkc::impl::flat_point (GPU MDRange reductions with no tile given, run over
+ * the flattened box): consecutive k walk the contiguous index first (then
+ * the others, the later one faster), and the points of a box with a lower
+ * corner are each visited once, with 32-bit and 64-bit index arithmetic.
+ * Compiled and run on the host. */
+static void test_flat_reduction_points(void **state) {
+  (void)state;
+  if (!have_kokkos())
+    skip();
+  const pki_func *f;
+  pki_module *m = planned(STENCIL, &f);
+  char out[400], err[512];
+  snprintf(out, sizeof out, "%s/flat", tmpdir);
+  pkb_options o = opts(out);
+  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
+  char *got = run_host_program(out, "flat", "#include \"pkc_kokkos.hpp\"\n"
+        "struct rec2 {\n"
+        "  void operator()(int64_t i, int64_t j, int64_t &acc) const {\n"
+        "    std::printf(\" %lld,%lld\", (long long)i, (long long)j);\n"
+        "    acc += 1000 * i + j;\n"
+        "  }\n"
+        "};\n"
+        "struct rec3 {\n"
+        "  void operator()(int64_t i, int64_t j, int64_t k, int64_t &acc) const {\n"
+        "    std::printf(\" %lld%lld%lld\", (long long)i, (long long)j, (long long)k);\n"
+        "    acc += 1;\n"
+        "  }\n"
+        "};\n"
+        "template <int C, class I>\n"
+        "void two(const char *what) {\n"
+        "  std::printf(\"%s:\", what);\n"
+        "  const Kokkos::Array<int64_t, 2> lo{{1, 5}};\n"
+        "  const Kokkos::Array<I, 2> n{{2, 3}};\n"
+        "  int64_t acc = 0;\n"
+        "  for (I k = 0; k < 6; k++) pkc::impl::flat_point<2, C>::template at<void, I>(rec2(), lo, n, k, acc);\n"
+        "  std::printf(\" = %lld\\n\", (long long)acc);\n"
+        "}\n"
+        "template <int C>\n"
+        "void three() {\n"
+        "  std::printf(\"3-D %d:\", C);\n"
+        "  const Kokkos::Array<int64_t, 3> lo{{0, 0, 0}};\n"
+        "  const Kokkos::Array<uint32_t, 3> n{{2, 2, 2}};\n"
+        "  int64_t acc = 0;\n"
+        "  for (uint32_t k = 0; k < 8; k++) pkc::impl::flat_point<3, C>::template at<void, uint32_t>(rec3(), lo, n, k, acc);\n"
+        "  std::printf(\"\\n\");\n"
+        "}\n"
+        "int main() {\n"
+        "  two<0, uint32_t>(\"2-D 0 u32\");\n"
+        "  two<1, uint32_t>(\"2-D 1 u32\");\n"
+        "  two<1, int64_t>(\"2-D 1 i64\");\n"
+        "  three<0>();\n"
+        "  three<1>();\n"
+        "  three<2>();\n"
+        "}\n");
+  /* the box [1, 3) x [5, 8); its points' sum of 1000 i + j is 9000 + 36 */
+  assert_string_equal(got, "2-D 0 u32: 1,5 2,5 1,6 2,6 1,7 2,7 = 9036\n"
+                           "2-D 1 u32: 1,5 1,6 1,7 2,5 2,6 2,7 = 9036\n"
+                           "2-D 1 i64: 1,5 1,6 1,7 2,5 2,6 2,7 = 9036\n"
+                           "3-D 0: 000 100 001 101 010 110 011 111\n"
+                           "3-D 1: 000 010 001 011 100 110 101 111\n"
+                           "3-D 2: 000 001 010 011 100 101 110 111\n");
+  free(got);
+  pki_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stencil_rows_along_last_index),
@@ -200,6 +265,7 @@ int main(void) {
       cmocka_unit_test(test_launch_text),
       cmocka_unit_test(test_stencil_row_loop_vectorized),
       cmocka_unit_test(test_default_gpu_tiles),
+      cmocka_unit_test(test_flat_reduction_points),
   };
   return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }
