@@ -4,6 +4,7 @@ still an error), pykokkos.interface.parallel_dispatch.convert_arrays, and
 the dtype mismatch message PyKokkos' tests match ("expects a View with dtype
 int32"), pk.DeviceExecutionSpace. Values against numpy."""
 import os
+import subprocess
 import sys
 import unittest
 
@@ -84,6 +85,19 @@ class Spaces(unittest.TestCase):
         self.assertNotIn(pk.ExecutionSpace.OpenMP, pk.DeviceExecutionSpace)
         self.assertEqual(pk.get_default_space() in pk.DeviceExecutionSpace,
                          os.environ.get("PKC_BACKEND", "openmp") in ("cuda", "hip"))
+
+    def test_default_space_follows_pkc_backend(self):
+        """PKC_BACKEND wins over set_default_space for the launches, and
+        get_default_space() names the space they run in (no GPU needed)."""
+        code = ("import pykokkos as pk; a = pk.get_default_space(); pk.set_default_space(pk.Serial); "
+                "print(a.name, pk.get_default_space().name)")
+        for backend, want in (("", "OpenMP Serial"), ("serial", "Serial Serial"),
+                              ("openmp", "OpenMP OpenMP"), ("cuda", "Cuda Cuda"), ("hip", "HIP HIP")):
+            env = dict(os.environ, PKC_BACKEND=backend,
+                       PYTHONPATH=os.path.join(HERE, "..", "..", "runtime-shim", "python"))
+            r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                               text=True, timeout=60)
+            self.assertEqual(r.stdout.strip(), want, (backend, r.stderr[-500:]))
 
 
 if __name__ == "__main__":

@@ -74,7 +74,14 @@ def set_default_space(space):
 
 
 def get_default_space():
-    """The execution space set by set_default_space (OpenMP by default)."""
+    """The execution space kernels run in: set_default_space's (OpenMP by
+    default), or PKC_BACKEND's where that names another backend (it wins for
+    the launches too)."""
+    env = _os.environ.get("PKC_BACKEND")
+    if env and _types.BACKEND_OF_SPACE.get(getattr(_default_space, "name", None)) != env:
+        space = {"serial": "Serial", "openmp": "OpenMP", "cuda": "Cuda", "hip": "HIP"}.get(env)
+        if space is not None:
+            return ExecutionSpace[space]
     return _default_space
 
 
