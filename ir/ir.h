@@ -720,12 +720,12 @@ bool pki_span_in_entity(const pki_entity *e, pki_span at);
 bool pki_param_written(const pki_func *f, const pki_var *p);
 /* Whether a statement of b (nested blocks included, closures not) assigns v
  * (=, op=). */
+bool pki_block_assigns(const pki_block *b, const pki_var *v);
 /* Whether f's accumulator only ever adds to itself: never read, stored to
  * only by acc += e / acc -= e (closures included). Its contributions may then
  * be summed in any grouping (Kokkos leaves their order open); an accumulator
  * read as a running index (ExaMiniMD's serial fill) keeps one sequence. */
 bool pki_acc_only_summed(const pki_func *f);
-bool pki_block_assigns(const pki_block *b, const pki_var *v);
 /* Whether method f assigns a field of its receiver (self.x = ..., self.pos.x
  * = ...) or changes a classtype field of it (self.pos.scale(2.0)). */
 bool pki_func_writes_self(const pki_func *f);

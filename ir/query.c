@@ -263,7 +263,6 @@ bool pki_block_assigns(const pki_block *b, const pki_var *v) {
   return q.hit;
 }
 
-
 typedef struct summed_q {
   const pki_var *acc;
   bool other; /* a statement stores to acc other than by += / -= */
