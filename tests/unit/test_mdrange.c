@@ -132,6 +132,19 @@ static void test_stencil_row_loop_vectorized(void **state) {
   pki_module_free(m);
 }
 
+/* The output of host program `source`, compiled beside the module of the
+ * stencil kernel that pkb_emit writes into tmpdir/sub (its pkc_kokkos.hpp and
+ * pkc_dialect.hpp), then run. */
+static char *stencil_module_program(const char *sub, const char *source) {
+  const pki_func *f;
+  pki_module *m = planned(STENCIL, &f);
+  free(emitted(m, sub, "t.cpp"));
+  pki_module_free(m);
+  char dir[400];
+  snprintf(dir, sizeof dir, "%s/%s", tmpdir, sub);
+  return run_host_program(dir, sub, source);
+}
+
 /* pkc::default_tile (pkc_dialect.hpp), the GPU tile of a policy without one:
  * 256 threads, the warp (Kokkos' threadIdx.x is index 0) along the contiguous
  * index, within a CUDA block's 1024 threads and Kokkos 4's 512; and
@@ -141,13 +154,7 @@ static void test_default_gpu_tiles(void **state) {
   (void)state;
   if (!have_kokkos())
     skip();
-  const pki_func *f;
-  pki_module *m = planned(STENCIL, &f);
-  char out[400], err[512];
-  snprintf(out, sizeof out, "%s/tile", tmpdir);
-  pkb_options o = opts(out);
-  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  char *got = run_host_program(out, "tile", "#include \"pkc_kokkos.hpp\"\n"
+  char *got = stencil_module_program("tile", "#include \"pkc_kokkos.hpp\"\n"
         "int main() {\n"
         "  for (int c = 0; c < 2; c++) {\n"
         "    auto t = pkc::default_tile<2>(c);\n"
@@ -188,7 +195,6 @@ static void test_default_gpu_tiles(void **state) {
                            "fit 3: 4 8 2\n"   /* a box smaller than a tile: powers of two */
                            "fit 2-D: 1 256\n");
   free(got);
-  pki_module_free(m);
 }
 
 /* pkc::impl::flat_point (GPU MDRange reductions with no tile given, run over
@@ -200,13 +206,7 @@ static void test_flat_reduction_points(void **state) {
   (void)state;
   if (!have_kokkos())
     skip();
-  const pki_func *f;
-  pki_module *m = planned(STENCIL, &f);
-  char out[400], err[512];
-  snprintf(out, sizeof out, "%s/flat", tmpdir);
-  pkb_options o = opts(out);
-  assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  char *got = run_host_program(out, "flat", "#include \"pkc_kokkos.hpp\"\n"
+  char *got = stencil_module_program("flat", "#include \"pkc_kokkos.hpp\"\n"
         "struct rec2 {\n"
         "  void operator()(int64_t i, int64_t j, int64_t &acc) const {\n"
         "    std::printf(\" %lld,%lld\", (long long)i, (long long)j);\n"
@@ -253,7 +253,6 @@ static void test_flat_reduction_points(void **state) {
                            "3-D 1: 000 010 001 011 100 110 101 111\n"
                            "3-D 2: 000 001 010 011 100 101 110 111\n");
   free(got);
-  pki_module_free(m);
 }
 
 int main(void) {
