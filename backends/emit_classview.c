@@ -223,6 +223,21 @@ static void soa_struct(pkb_ctx *c, const pki_entity *e) {
               "return %s%s.extent(pkc_d); }",
            pkb_ident(c->m->arena, e->members[0]->name),
            e->members[0]->type.kind == PKI_ARRAY ? "[0]" : "");
+  pkb_line(b, "template <class G>");
+  pkb_line(b, "void for_each_field(const G &g) const {  // each field's View (pkc::apart)");
+  b->indent++;
+  for (int i = 0; i < e->nmembers; i++) {
+    const pki_var *f = e->members[i];
+    const char *id = pkb_ident(c->m->arena, f->name);
+    if (f->type.kind == PKI_CLASS)
+      pkb_line(b, "%s.for_each_field(g);", id);
+    else if (f->type.kind == PKI_ARRAY)
+      pkb_line(b, "for (const auto &v : %s) g(v);", id);
+    else
+      pkb_line(b, "g(%s);", id);
+  }
+  b->indent--;
+  pkb_line(b, "}");
   b->indent--;
   pkb_line(b, "};");
   pkb_nl(b);
@@ -437,10 +452,10 @@ void pkb_class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, pkb_me
   c->fn = f;
   pkb_nl(b);
   pkb_template_head(c, f);
-  if (f->is_ctor)
-    pkb_begin(b, "KOKKOS_INLINE_FUNCTION %s%s(", qual, cls);
+  if (f->is_ctor) /* forced, as device functions (emit_functor.c) */
+    pkb_begin(b, "KOKKOS_FORCEINLINE_FUNCTION %s%s(", qual, cls);
   else {
-    pkb_begin(b, "KOKKOS_INLINE_FUNCTION ");
+    pkb_begin(b, "KOKKOS_FORCEINLINE_FUNCTION ");
     pkb_put_type(b, f->ret);
     pkb_putf(b, " %s", qual);
     pkb_put_ident(b, f->name);

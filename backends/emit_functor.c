@@ -1,6 +1,6 @@
 /*
  * emit_functor.c - the C++ translation unit: device functions
- * (KOKKOS_INLINE_FUNCTION), one functor per kernel-holding entity with a tag
+ * (KOKKOS_FORCEINLINE_FUNCTION), one functor per kernel-holding entity with a tag
  * and a tagged operator() per workunit, then wrappers and the descriptor.
  */
 #include <stdio.h>
@@ -17,10 +17,15 @@ static void put_param(pkb_buf *b, const pki_var *v) {
     pkb_putf(b, "[%d]", v->type.length);
 }
 
-/* "KOKKOS_INLINE_FUNCTION double f(double x)" (+ " const" for members). */
+/* "KOKKOS_FORCEINLINE_FUNCTION double f(double x)" (+ " const" for members).
+ * Forced, as the workunits' operator(): g++'s size limits otherwise keep a
+ * function called four times per point (the FORCE flux of bench/layout) out
+ * of the loop, which then neither vectorizes nor keeps its scalars in
+ * registers (2-3x slower on host backends); device compilers inline them
+ * anyway. pki_check rejects recursion. */
 static void device_signature(pkb_ctx *c, const pki_func *f, bool member) {
   pkb_template_head(c, f);
-  pkb_begin(c->b, "KOKKOS_INLINE_FUNCTION ");
+  pkb_begin(c->b, "KOKKOS_FORCEINLINE_FUNCTION ");
   pkb_put_type(c->b, f->ret);
   pkb_put(c->b, " ");
   pkb_put_ident(c->b, f->name);
@@ -69,7 +74,7 @@ static void workunit(pkb_ctx *c, const pki_func *f) {
   else
     pkb_line(b, "// @pk.workunit %s (line %u): %s", f->name, (unsigned)f->span.line,
              pat[f->pattern]);
-  pkb_begin(b, "KOKKOS_INLINE_FUNCTION void operator()(const %s &", tag);
+  pkb_begin(b, "KOKKOS_FORCEINLINE_FUNCTION void operator()(const %s &", tag);
   put_index_params(c, f);
   if (f->acc && pkb_valloc(f)) {
     pkb_putf(b, ", Kokkos::ValLocScalar<%s, int64_t> &", pkb_scalar_ctype(f->acc->type.kind));

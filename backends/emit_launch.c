@@ -167,7 +167,8 @@ static bool launch_as_sum(const pkb_ctx *c, const pki_func *f) {
 }
 
 /* ", pkc::apart(f.y, f.x, f.idx)": each View f writes against every other View
- * it touches (ir/range.c), "&&" between written Views. */
+ * it touches (ir/range.c), "&&" between written Views; a RangePolicy's or an
+ * MDRange's (host rows) launch. */
 static void put_apart(pkb_buf *b, const pki_func *f) {
   for (int w = 0; w < f->range_written.n; w++) {
     const pki_var *v = PKI_AT(f->range_written, w, pki_var);
@@ -213,7 +214,13 @@ static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const cha
   if (f->pattern == PKI_PATTERN_FOR) {
     put_launch(c, f, "parallel_for");
     put_policy(c, f, fty, tag, iter);
-    pkb_put(b, ", f);\n");
+    pkb_put(b, ", f");
+    /* rows free of loop-carried dependences: f's own functor (tag NULL; a
+     * fused kernel's functor has other members) */
+    if (f->policy == PKI_POLICY_MDRANGE && f->range_planned && f->range_own && !c->policy_text &&
+        !tag)
+      put_apart(b, f);
+    pkb_put(b, ");\n");
     return;
   }
   const char *acc = pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64);

@@ -154,9 +154,57 @@ template <int Rank>
 using LambdaMDRange = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<Rank>, Kokkos::IndexType<int64_t>>;
 using LambdaTeam = Kokkos::TeamPolicy<ExecSpace>;
 
+// ------------------------------------------------------------ Views apart
+// A loop marked free of loop-carried dependences (the block loop of a
+// RangePolicy, the row loop of an MDRange, when the Views are apart).
+#if defined(__clang__)
+#define PKC_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define PKC_IVDEP _Pragma("GCC ivdep")
+#else
+#define PKC_IVDEP
+#endif
+
+namespace impl {
+// g(bytes, size) for each memory block of View v: one for a View (its span),
+// one per field View of an SoA View of classtype values (for_each_field).
+template <class V, class G>
+inline auto each_block(const V &v, const G &g) -> decltype(v.span(), void()) {
+  g(reinterpret_cast<const char *>(v.data()), v.span() * sizeof(typename V::value_type));
+}
+template <class V, class G>
+inline auto each_block(const V &v, const G &g) -> decltype(v.for_each_field(g), void()) {
+  v.for_each_field([&](const auto &field) { each_block(field, g); });
+}
+// Whether no memory block of w overlaps one of v (empty ones never do).
+template <class W, class V>
+inline bool disjoint(const W &w, const V &v) {
+  bool ok = true;
+  each_block(w, [&](const char *a, const size_t na) {
+    each_block(v, [&](const char *b, const size_t nb) {
+      ok = ok && (na == 0 || nb == 0 || a + na <= b || b + nb <= a);
+    });
+  });
+  return ok;
+}
+}  // namespace impl
+
+// Whether View w's memory overlaps none of the Views others (a View of
+// classtype values: any of its fields' memory).
+template <class W>
+inline bool apart(const W &) {
+  return true;
+}
+template <class W, class V, class... R>
+inline bool apart(const W &w, const V &v, const R &...rest) {
+  return impl::disjoint(w, v) && apart(w, rest...);
+}
+
 // ------------------------------------------------------------ MDRange launches
 // An MDRange kernel is launched with pkc::md_parallel_for / md_parallel_reduce /
-// md_parallel_sum <Scheme, Right, Left>(label, policy, functor[, results]):
+// md_parallel_sum <Scheme, Right, Left>(label, policy, functor[, results]) (a
+// parallel_for whose points write only their own elements along the rows also
+// passes apart, below):
 // Right and Left are the work index that runs along contiguous memory in the
 // Views the kernel touches when the backend's default layout is LayoutRight
 // (host) or LayoutLeft (CUDA, HIP), and Scheme how host backends run it
@@ -170,7 +218,7 @@ using LambdaTeam = Kokkos::TeamPolicy<ExecSpace>;
 // Host backends, rank 2 and 3, md_rows: a RangePolicy over the rows (every index but
 // the contiguous one, flattened), each row a plain loop along the contiguous
 // index, the shape of Numba's prange loop nest: g++ vectorizes the row
-// (tests/unit/test_mdrange_vec.c checks it). Tiles and the iteration order
+// (tests/unit/test_mdrange.c checks it). Tiles and the iteration order
 // (pk.Iterate) are not used there: a parallel_for's points are independent
 // and each point computes what it did under Kokkos' host MDRange (bitwise,
 // tests/features/feat_mdrange_host.py); rows measured 1.0-1.6x faster than
@@ -330,26 +378,49 @@ struct rows {
   }
 };
 
-// One row of a parallel_for: a plain loop the compiler vectorizes.
-template <class Tag, int C, class F>
+// One row of a parallel_for: a plain loop the compiler vectorizes, over a
+// local copy of the functor (no View element can alias its scalars, which
+// then stay in registers). Apart: the Views the kernel writes overlap none
+// of the others and each point writes only its own elements along the row
+// (ir/range.c), so the loop is marked free of loop-carried dependences (g++
+// gives up proving eight Views apart itself: the Euler flux difference of
+// bench/layout ran 3x slower).
+template <class Tag, bool Apart, int C, class F>
 inline void for_row(const F &f, const rows<2, C> &w, const int64_t r) {
+  const F g = f;
   const int64_t o = w.lo[1 - C] + r, b = w.lo[C], e = w.hi[C];
-  // the row loop of a 2-D parallel_for (tests/unit/test_mdrange.c finds this line)
+  if (Apart) {
+    // the row loop of a 2-D parallel_for over Views apart (tests/unit/test_mdrange.c finds this line)
+    PKC_IVDEP
+    for (int64_t k = b; k < e; ++k) {
+      if (C == 1) call<Tag>::at(g, o, k);
+      else call<Tag>::at(g, k, o);
+    }
+    return;
+  }
+  // the plain row loop of a 2-D parallel_for
   for (int64_t k = b; k < e; ++k) {
-    if (C == 1) call<Tag>::at(f, o, k);
-    else call<Tag>::at(f, k, o);
+    if (C == 1) call<Tag>::at(g, o, k);
+    else call<Tag>::at(g, k, o);
   }
 }
-template <class Tag, int C, class F>
+template <class Tag, bool Apart, int C, class F>
 inline void for_row(const F &f, const rows<3, C> &w, const int64_t r) {
+  const F g = f;
   int64_t x, y;
   w.split(r, x, y);
   const int64_t b = w.lo[C], e = w.hi[C];
-  for (int64_t k = b; k < e; ++k) {
-    if (C == 0) call<Tag>::at(f, k, x, y);
-    else if (C == 1) call<Tag>::at(f, x, k, y);
-    else call<Tag>::at(f, x, y, k);
+  const auto at = [&](const int64_t k) {
+    if (C == 0) call<Tag>::at(g, k, x, y);
+    else if (C == 1) call<Tag>::at(g, x, k, y);
+    else call<Tag>::at(g, x, y, k);
+  };
+  if (Apart) {
+    PKC_IVDEP
+    for (int64_t k = b; k < e; ++k) at(k);
+    return;
   }
+  for (int64_t k = b; k < e; ++k) at(k);
 }
 // A row's accumulator: a local copy of the thread's (its address never
 // escapes, so the compiler keeps it in a register: the thread's value is
@@ -424,10 +495,10 @@ struct host_rows : std::false_type {};
 
 // The launches over rows depend on the tag, rank and contiguous index only:
 // the policies of pk.Iterate.Right / Left / the default share them.
-template <class Tag, int Rank, int C, class F>
+template <class Tag, bool Apart, int Rank, int C, class F>
 inline void rows_for(const char *label, const rows<Rank, C> &w, const F &f) {
   Kokkos::parallel_for(label, LambdaRange(0, w.count()),
-                       [=](const int64_t r) { for_row<Tag>(f, w, r); });
+                       [=](const int64_t r) { for_row<Tag, Apart>(f, w, r); });
 }
 template <class Tag, int Rank, int C, class F, class... R>
 inline void rows_reduce(const char *label, const rows<Rank, C> &w, const F &f, R &&...results) {
@@ -450,12 +521,22 @@ inline void rows_sum(const char *label, const rows<Rank, C> &w, const F &f, T &v
       value);
 }
 
+// A module built with -DPKC_HOST_ROWS_PLAIN runs every row loop as if its
+// Views were not apart (bench/mdrange/ab.py compares).
 template <int C, md_scheme S, class Policy, class F>
-inline void md_for(const char *label, const Policy &p, const F &f, std::true_type) {
-  rows_for<typename Policy::work_tag>(label, rows<Policy::rank, C>(p), f);
+inline void md_for(const char *label, const Policy &p, const F &f, std::true_type,
+                   const bool apart) {
+  using Tag = typename Policy::work_tag;
+#if defined(PKC_HOST_ROWS_PLAIN)
+  (void)apart;
+  rows_for<Tag, false>(label, rows<Policy::rank, C>(p), f);
+  return;
+#endif
+  if (apart) rows_for<Tag, true>(label, rows<Policy::rank, C>(p), f);
+  else rows_for<Tag, false>(label, rows<Policy::rank, C>(p), f);
 }
 template <int C, md_scheme S, class Policy, class F>
-inline void md_for(const char *label, const Policy &p, const F &f, std::false_type) {
+inline void md_for(const char *label, const Policy &p, const F &f, std::false_type, bool) {
   Kokkos::parallel_for(label, tiled<C, S>(p), f);
 }
 
@@ -579,10 +660,14 @@ inline void md_sum(const char *label, const Policy &p, const F &f, std::false_ty
 }
 }  // namespace impl
 
+// apart (pkc::apart at the launch, where ir/range.c found that each point
+// writes only its own elements along the rows): the row loops are marked free
+// of loop-carried dependences.
 template <md_scheme Scheme, int Right, int Left, class Policy, class F>
-inline void md_parallel_for(const char *label, const Policy &policy, const F &f) {
+inline void md_parallel_for(const char *label, const Policy &policy, const F &f,
+                            const bool apart = false) {
   impl::md_for<contiguous<Right, Left>::index, Scheme>(label, policy, f,
-                                               impl::host_rows<Scheme, Policy>());
+                                               impl::host_rows<Scheme, Policy>(), apart);
 }
 
 // An MDRange parallel_reduce whose one accumulator only adds (pk.Acc +=):
@@ -620,28 +705,7 @@ inline void md_parallel_reduce(const char *label, const Policy &policy, const F 
 // kernels Kokkos::parallel_for. Not apart: Kokkos::parallel_for everywhere.
 // A module built with -DPKC_HOST_RANGE_KOKKOS runs every one of them through
 // Kokkos::parallel_for (bench/range/ab.py compares).
-#if defined(__clang__)
-#define PKC_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__)
-#define PKC_IVDEP _Pragma("GCC ivdep")
-#else
-#define PKC_IVDEP
-#endif
 
-// Whether View w's memory overlaps none of the Views others (empty ones never do).
-template <class W>
-inline bool apart(const W &) {
-  return true;
-}
-template <class W, class V, class... R>
-inline bool apart(const W &w, const V &v, const R &...rest) {
-  const char *a = reinterpret_cast<const char *>(w.data());
-  const char *b = reinterpret_cast<const char *>(v.data());
-  const size_t na = w.span() * sizeof(typename W::value_type);
-  const size_t nb = v.span() * sizeof(typename V::value_type);
-  const bool disjoint = na == 0 || nb == 0 || a + na <= b || b + nb <= a;
-  return disjoint && apart(w, rest...);
-}
 
 namespace impl {
 // Block t of nblocks equal blocks of [b, e).

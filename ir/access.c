@@ -204,19 +204,25 @@ typedef struct walk {
   shared *sh;
   const frame *fr;
   const pki_expr *target;    /* lhs of the assignment being walked */
+  const pki_expr *target_elem; /* p[i] of a target p[i].x (p a View of classtype values) */
   unsigned target_mode;
   const pki_expr *discarded; /* value of the expression statement being walked */
   pki_span call;             /* the call in the kernel's body leading to fr */
 } walk;
 
-static void mark_unknown(walk *w, pki_span at, const char *why) {
+static void set_unknown(walk *w, pki_span at, const char *why, bool class_view) {
   pki_access_summary *s = w->sh->s;
-  if (s->unknown)
+  if (s->unknown) {
+    s->unknown_class_views_only &= class_view;
     return;
+  }
   s->unknown = true;
+  s->unknown_class_views_only = class_view;
   s->unknown_why = why;
   s->unknown_at = at;
 }
+
+static void mark_unknown(walk *w, pki_span at, const char *why) { set_unknown(w, at, why, false); }
 
 static const pki_var *def_var(const pki_stmt *s) {
   if (s->kind == PKI_S_DECL || s->kind == PKI_S_FOR)
@@ -632,7 +638,7 @@ static bool returns_old(pki_intrinsic k) {
 }
 
 static bool is_view_var(const pki_expr *e) {
-  return e && e->kind == PKI_E_VAR && e->var->type.kind == PKI_VIEW;
+  return e && e->kind == PKI_E_VAR && e->var && e->var->type.kind == PKI_VIEW;
 }
 
 static void handle(walk *w, const pki_expr *e) {
@@ -670,11 +676,29 @@ static void on_intrinsic(walk *w, const pki_expr *e) {
 
 static void walk_func(walk *w, const pki_func *f);
 
+/* The element p[i] a place is part of (p[i], p[i].x, p[i].pos.v[k]) where p is
+ * a View of classtype values; NULL otherwise. */
+static const pki_expr *class_elem(const pki_expr *t) {
+  while (t && t->nargs > 0 && t->args[0] &&
+         (t->kind == PKI_E_FIELD || (t->kind == PKI_E_INDEX && !is_view_var(t->args[0]))))
+    t = t->args[0];
+  if (t && t->kind == PKI_E_INDEX && t->nargs && is_view_var(t->args[0]) &&
+      pki_is_class_view(t->args[0]->var->type))
+    return t;
+  return NULL;
+}
+
 static void follow_call(walk *w, const pki_expr *e) {
   const pki_func *g = e->func;
   w->sh->s->calls = true;
-  for (int i = 0; i < e->nargs; i++)
+  for (int i = 0; i < e->nargs; i++) {
     handle(w, e->args[i]);
+    /* p[i] (or p[i].pos) passed to a function or method that changes it */
+    const pki_expr *x = class_elem(e->args[i]);
+    if (x && pki_call_changes_arg(e, i))
+      record(w, x->args[0], x->args + 1, x->nargs - 1, PKI_MEM_READ | PKI_MEM_WRITE,
+             PKI_ATOMIC_NONE, x->span);
+  }
   for (const frame *f = w->fr; f; f = f->caller)
     if (f->f == g) {
       mark_unknown(w, e->span, pki_sprintf(w->sh->m->arena, "'%s' is recursive", g->name));
@@ -714,8 +738,11 @@ static void on_var_use(walk *w, const pki_expr *e) {
   if (v->type.kind == PKI_POOL) {
     s->random = true;
   } else if (pki_is_class_view(v->type)) { /* its kernels are instantiated per layout */
-    mark_unknown(w, e->span, pki_sprintf(w->sh->m->arena, "View '%s' holds classtype values, "
-                                         "whose kernels are not fused", v->name));
+    if (!pki_vec_has(&w->sh->handled, e))
+      mark_unknown(w, e->span, pki_sprintf(w->sh->m->arena, "View '%s' is used as a whole "
+                                           "(not indexed)", v->name));
+    set_unknown(w, e->span, pki_sprintf(w->sh->m->arena, "View '%s' holds classtype values, "
+                                        "whose kernels are not fused", v->name), true);
   } else if (v->type.kind == PKI_VIEW) {
     if (!pki_vec_has(&w->sh->handled, e) && v->type.space != PKI_SPACE_SCRATCH)
       mark_unknown(w, e->span, pki_sprintf(w->sh->m->arena, "View '%s' is used as a whole "
@@ -738,7 +765,8 @@ static void on_expr(pki_visitor *v, const pki_expr *e) {
     if (e->nargs && is_view_var(e->args[0])) {
       handle(w, e->args[0]);
       record(w, e->args[0], e->args + 1, e->nargs - 1,
-             e == w->target ? w->target_mode : PKI_MEM_READ, PKI_ATOMIC_NONE, e->span);
+             e == w->target || e == w->target_elem ? w->target_mode : PKI_MEM_READ,
+             PKI_ATOMIC_NONE, e->span);
     }
     break;
   case PKI_E_EXTENT:
@@ -765,6 +793,7 @@ static void on_stmt(pki_visitor *v, const pki_stmt *s) {
   shared *sh = w->sh;
   if (s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) {
     w->target = s->target;
+    w->target_elem = class_elem(s->target);
     w->target_mode = s->kind == PKI_S_ASSIGN ? PKI_MEM_WRITE : PKI_MEM_READ | PKI_MEM_WRITE;
     handle(w, s->target); /* a local View assigned again: its uses become unknown */
     handle(w, s->value);
@@ -875,8 +904,6 @@ const pki_access_summary *pki_access_summary_cached(pki_module *m, pki_vec *cach
 }
 
 bool pki_named_view(const pki_func *f, const pki_var *v) {
-  if (pki_is_class_view(v->type))
-    return false;
   if (v->kind == PKI_VAR_MEMBER)
     return true;
   for (int i = 0; v->kind == PKI_VAR_PARAM && i < f->nparams; i++)

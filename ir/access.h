@@ -103,6 +103,10 @@ typedef struct pki_access_summary {
   bool unknown;
   const char *unknown_why;
   pki_span unknown_at;
+  /* unknown only because the kernel touches Views of classtype values, whose
+   * kernels are instantiated per layout (fusion and footprints leave them
+   * alone); their accesses are recorded as the others' */
+  bool unknown_class_views_only;
   pki_vec accesses;       /* pki_access *, in source order of first occurrence */
   pki_vec views;          /* pki_view_use *, one per View */
   pki_vec scalars;        /* pki_scalar_read *, one per scalar */
@@ -158,7 +162,7 @@ void pki_range_plan_module(pki_module *m);
 
 /* Whether View v of kernel f is bound by name (f.<name> in the wrapper, a
  * keyword at the launch): a parameter of the workunit or a data member of
- * its functor, not a View of classtype values (an accessor of several Views). */
+ * its functor (for a View of classtype values, its accessor). */
 bool pki_named_view(const pki_func *f, const pki_var *v);
 
 /* ------------------------------------------------------ footprints */

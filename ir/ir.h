@@ -503,13 +503,15 @@ typedef struct pki_func {
    * that index in another dimension than its contiguous one; a transpose
    * keeps Kokkos' tiles) */
   bool md_rows;
-  /* RangePolicy parallel_for workunits, set by pki_range_plan_module
-   * (ir/range.c), valid when range_planned. range_own: every work item
-   * touches each View it writes only at its own index i (no atomics), so
-   * once those Views (range_written) overlap none of the others it touches
-   * (range_others; pki_var *, checked at the launch) no iteration depends on
-   * another. range_copy_dst/src: the body is dst[i] = src[i], two rank-1 Views
-   * of one element type (NULL otherwise). */
+  /* RangePolicy and host-rows MDRange parallel_for workunits, set by
+   * pki_range_plan_module (ir/range.c), valid when range_planned. range_own:
+   * every work item touches each View it writes only at its own index (a
+   * RangePolicy's i, an MDRange's md_contiguous[0]; no atomics), so once
+   * those Views (range_written) overlap none of the others it touches
+   * (range_others; pki_var *, checked at the launch) no iteration of a loop
+   * over that index depends on another. range_copy_dst/src: a RangePolicy
+   * body dst[i] = src[i], two rank-1 Views of one element type (NULL
+   * otherwise). */
   bool range_planned, range_own;
   pki_vec range_written, range_others;
   const pki_var *range_copy_dst, *range_copy_src;
@@ -718,6 +720,10 @@ bool pki_span_in_entity(const pki_entity *e, pki_span at);
  * calls a method that assigns fields, or passes it on to a function that
  * does): such parameters are passed by reference, as Python passes objects. */
 bool pki_param_written(const pki_func *f, const pki_var *p);
+/* Whether call (a PKI_E_CALL of a @pk.function or method) changes its
+ * argument i: a method's receiver (i 0) when the method changes self, else
+ * the classtype parameter that argument binds to (pki_param_written). */
+bool pki_call_changes_arg(const pki_expr *call, int i);
 /* Whether a statement of b (nested blocks included, closures not) assigns v
  * (=, op=). */
 bool pki_block_assigns(const pki_block *b, const pki_var *v);

@@ -99,6 +99,11 @@ static bool param_written(const pki_func *f, const pki_var *p, int depth) {
 
 bool pki_param_written(const pki_func *f, const pki_var *p) { return param_written(f, p, 0); }
 
+bool pki_call_changes_arg(const pki_expr *call, int i) {
+  return call->kind == PKI_E_CALL && call->func && i >= 0 && i < call->nargs &&
+         call_changes_arg(call, i, 0);
+}
+
 /* A place of self: self.x (a member variable, or a field without receiver),
  * and fields or elements of it (self.pos.x). */
 static bool self_place(const pki_expr *t) {

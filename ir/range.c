@@ -1,30 +1,36 @@
 /*
- * range.c - how a RangePolicy parallel_for may run on each backend (issue
- * 24): whether each work item touches the Views it writes only at its own
- * index (then host backends run blocks of the range as loops the compiler
- * may vectorize without proving the Views apart: a gather y[i] = x[idx[i]]),
- * and whether the body is a plain copy dst[i] = src[i] (then the launch is a
- * memory copy). Only reads the access summaries and the body; records the
- * result on the kernel (pki_func.range_*). The launch checks at run time that
- * the Views it writes overlap no other View it touches (pkc::apart).
+ * range.c - how a RangePolicy or MDRange parallel_for may run on host
+ * backends (issues 24, 26): whether each work item touches the Views it
+ * writes only at its own index (a RangePolicy's i; an MDRange's index along
+ * its host rows, ir/mdrange.c), so that blocks of the range, or the rows,
+ * run as loops the compiler may vectorize without proving the Views apart (a
+ * gather y[i] = x[idx[i]]; eight Views of one Euler state), and whether a
+ * RangePolicy body is a plain copy dst[i] = src[i] (then the launch is a
+ * memory copy). Views of classtype values count as one View each (the SoA
+ * accessor's field Views together). Only reads the access summaries and the
+ * body; records the result on the kernel (pki_func.range_*). The launch
+ * checks at run time that the Views it writes overlap no other View it
+ * touches (pkc::apart).
  */
 #include "access.h"
 
-/* The dimensions that access x indexes by exactly the work index i (bit d). */
-static unsigned own_dims(const pki_access *x) {
+/* The dimensions that access x indexes by exactly work index `work` (bit d). */
+static unsigned own_dims(const pki_access *x, int work) {
   unsigned dims = 0;
   for (int d = 0; d < x->rank && d < PKI_ACCESS_MAX_DIMS; d++)
-    if (x->idx[d].kind == PKI_IDX_IDENTITY && x->idx[d].work == 0)
+    if (x->idx[d].kind == PKI_IDX_IDENTITY && x->idx[d].work == work)
       dims |= 1u << d;
   return dims;
 }
 
-/* Whether every work item of f touches each View it writes only at its own
- * index i (in one dimension of it), with no atomic update: then no iteration depends on another once
- * the written Views overlap no other View (checked at the launch). Fills
- * f->range_written and f->range_others. */
-static bool own_writes(pki_module *m, pki_func *f, const pki_access_summary *s) {
-  if (!s || s->unknown || s->team || s->scratch || s->scan || s->random || s->reduction)
+/* Whether the work items of f that differ only in work index `work` touch
+ * each View f writes at different elements (one dimension of it indexed by
+ * that index everywhere), with no atomic update: then no iteration of a loop
+ * over that index depends on another once the written Views overlap no other
+ * View (checked at the launch). Fills f->range_written and f->range_others. */
+static bool own_writes(pki_module *m, pki_func *f, const pki_access_summary *s, int work) {
+  if (!s || (s->unknown && !s->unknown_class_views_only) || s->team || s->scratch || s->scan ||
+      s->random || s->reduction)
     return false;
   for (int i = 0; i < s->accesses.n; i++) {
     const pki_access *x = PKI_AT(s->accesses, i, pki_access);
@@ -42,7 +48,7 @@ static bool own_writes(pki_module *m, pki_func *f, const pki_access_summary *s) 
     for (int k = 0; k < s->accesses.n; k++) {
       const pki_access *x = PKI_AT(s->accesses, k, pki_access);
       if (x->view == u->view)
-        dims &= x->rank == x->view->type.rank ? own_dims(x) : 0u;
+        dims &= x->rank == x->view->type.rank ? own_dims(x, work) : 0u;
     }
     if (!dims)
       return false;
@@ -80,12 +86,17 @@ static void find_copy(pki_func *f) {
 }
 
 static void plan(pki_module *m, pki_func *f) {
-  if (!f || !f->is_workunit || f->policy != PKI_POLICY_RANGE || f->pattern != PKI_PATTERN_FOR ||
-      f->runtime_typed || f->nindex != 1)
+  if (!f || !f->is_workunit || f->pattern != PKI_PATTERN_FOR || f->runtime_typed)
+    return;
+  bool range = f->policy == PKI_POLICY_RANGE && f->nindex == 1;
+  /* MDRange: along the host rows (ir/mdrange.c runs first) */
+  bool rows = f->policy == PKI_POLICY_MDRANGE && f->md_planned && f->md_rows &&
+              (f->nindex == 2 || f->nindex == 3);
+  if (!range && !rows)
     return;
   const pki_access_summary *s = pki_access_summarize(m, f);
-  f->range_own = own_writes(m, f, s);
-  if (f->range_own)
+  f->range_own = own_writes(m, f, s, range ? 0 : f->md_contiguous[0]);
+  if (f->range_own && range)
     find_copy(f);
   f->range_planned = true;
 }

@@ -407,7 +407,7 @@ static void test_emit_text(void **state) {
   HAS(cpp, "struct nstream {\n  struct nstream_tag {};");
   HAS(cpp, "  pkc::View<double *, Kokkos::LayoutRight> A;\n");
   HAS(cpp, "  double scalar;\n");
-  HAS(cpp, "KOKKOS_INLINE_FUNCTION void operator()(const nstream_tag &, const int64_t i) const {");
+  HAS(cpp, "KOKKOS_FORCEINLINE_FUNCTION void operator()(const nstream_tag &, const int64_t i) const {");
   char line6[400];
   snprintf(line6, sizeof line6, "#line 6 \"%s\"\n    A(i) += B(i) + scalar * C(i);\n", py);
   HAS(cpp, line6);
@@ -417,7 +417,7 @@ static void test_emit_text(void **state) {
   HAS(cpp, "void operator()(const prefix_tag &, const int64_t i, int64_t &acc, const bool final) const {");
   HAS(cpp, "int64_t val = v(i);");
   HAS(cpp, "if (final) {");
-  HAS(cpp, "KOKKOS_INLINE_FUNCTION double sq(double x);");
+  HAS(cpp, "KOKKOS_FORCEINLINE_FUNCTION double sq(double x);");
   HAS(cpp, "for (int64_t j = 0; j < n; j += 2) {");
   HAS(cpp, "for (int64_t k = n; k > 0; --k) {");
   HAS(cpp, "t += static_cast<double>(pkc::pymod(j, 3));");
@@ -427,7 +427,7 @@ static void test_emit_text(void **state) {
            "static_cast<double>(pkc::ipow(INT64_C(2), 3));");
   HAS(cpp, "struct Scale {\n  struct scale_tag {};\n  struct biggest_tag {};");
   HAS(cpp, "pkc::View<float *, Kokkos::LayoutLeft> a;");
-  HAS(cpp, "KOKKOS_INLINE_FUNCTION float twice(float x) const {");
+  HAS(cpp, "KOKKOS_FORCEINLINE_FUNCTION float twice(float x) const {");
   HAS(cpp, "a(i) = twice(a(i)) * s;");
   HAS(cpp, "acc = pkc::max(acc, static_cast<double>(a(i)));");
   HAS(cpp, "extern \"C\" PKC_EXPORT int pkc_kern__nstream(void *const *args, const pkc_policy *policy,");
@@ -714,7 +714,7 @@ static void test_emit_class_view(void **state) {
   HAS(cpp, "struct P_ref {\n  double &x;\n  int32_t &n;\n");
   HAS(cpp, "struct P_soa {\n  pkc::View<typename pkc::ptrs<double, R>::type, Kokkos::LayoutRight> x;");
   HAS(cpp, "return {x(pkc_i...), n(pkc_i...)};");
-  HAS(cpp, "template <class pkc_T_q>\nKOKKOS_INLINE_FUNCTION void twice(pkc_T_q &&q)");
+  HAS(cpp, "template <class pkc_T_q>\nKOKKOS_FORCEINLINE_FUNCTION void twice(pkc_T_q &&q)");
   HAS(cpp, "template <class pkc_view_p>  // each a C_aos<R> or C_soa<R>");
   HAS(cpp, "  pkc_view_p p;\n");
   HAS(cpp, "p(i).x += w(i);");
@@ -761,7 +761,7 @@ static void test_emit_class_view_fields(void **state) {
   HAS(cpp, "struct V_ref {\n  double &x;\n");
   HAS(cpp, "struct B_ref {\n  V_ref pos;\n  pkc::array_ref<double, 2> f;\n");
   HAS(cpp, "pkc_v.f[0] = f[0];\n    pkc_v.f[1] = f[1];\n");
-  HAS(cpp, "KOKKOS_INLINE_FUNCTION void kick(int64_t d) {");
+  HAS(cpp, "KOKKOS_FORCEINLINE_FUNCTION void kick(int64_t d) {");
   HAS(cpp, "  V_soa<R> pos;\n  pkc::View<typename pkc::ptrs<double, R>::type, "
            "Kokkos::LayoutRight> f[2];\n");
   HAS(cpp, "return {pos(pkc_i...), {{&f[0](pkc_i...), &f[1](pkc_i...)}}};");

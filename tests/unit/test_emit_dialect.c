@@ -385,7 +385,7 @@ static void test_dialect_text(void **state) {
   snprintf(path, sizeof path, "%s/txt.cpp", out);
   char *cpp = slurp(path);
   assert_non_null(cpp);
-  HAS(cpp, "KOKKOS_INLINE_FUNCTION void operator()(const yAx_tag &, const pkc::TeamMember &m, double &acc) const {");
+  HAS(cpp, "KOKKOS_FORCEINLINE_FUNCTION void operator()(const yAx_tag &, const pkc::TeamMember &m, double &acc) const {");
   HAS(cpp, "int64_t e = static_cast<int64_t>(m.league_rank());");
   HAS(cpp, "pkc::ScratchView<double *> s(m.team_scratch(0), M);");
   HAS(cpp, "Kokkos::parallel_for(Kokkos::TeamThreadRange(m, M), [&](const int64_t j) {\n      s(j) = x(j);\n    });");
@@ -407,8 +407,8 @@ static void test_dialect_text(void **state) {
   HAS(cpp, "if (!pkc::bind_pool(f.pool, args[0], kernel, \"pool\", err, errlen)) return 1;");
   HAS(cpp, "{\"pool\", PKC_PARAM_POOL, 0, 0, 64, PKC_LAYOUT_DEFAULT, PKC_ACCESS_READ, 0},");
   HAS(cpp, "struct Vec3 {\n  double x;\n  double y;\n  double z;\n\n  KOKKOS_DEFAULTED_FUNCTION Vec3() = default;");
-  HAS(cpp, "KOKKOS_INLINE_FUNCTION Vec3(double x, double y, double z) {\n    this->x = x;");
-  HAS(cpp, "KOKKOS_INLINE_FUNCTION double dot(Vec3 o) const {\n    return this->x * o.x + this->y * o.y + this->z * o.z;");
+  HAS(cpp, "KOKKOS_FORCEINLINE_FUNCTION Vec3(double x, double y, double z) {\n    this->x = x;");
+  HAS(cpp, "KOKKOS_FORCEINLINE_FUNCTION double dot(Vec3 o) const {\n    return this->x * o.x + this->y * o.y + this->z * o.z;");
   HAS(cpp, "if (!(i >= 0)) {\n      PKC_PRINTF(\"%s:%d: assertion failed: %s\\n\", ");
   HAS(cpp, "Kokkos::abort(\"pkc assertion failed\");");
   HAS(cpp, "Vec3 v = Vec3(static_cast<double>(i), 1.0, 2.0);");

@@ -30,8 +30,89 @@ static pki_module *planned(const char *src, const pki_func **f) {
   pki_module *m = checked_first_workunit(src, f);
   pki_extent_plan_module(m);
   pki_mdrange_plan_module(m);
+  pki_range_plan_module(m);
   assert_true((*f)->md_planned);
   return m;
+}
+
+/* A kernel over Views of classtype S (one float field a), d written. */
+#define CLASS_HEAD                                                                         \
+  "import pykokkos as pk\n"                                                                \
+  "@pk.classtype\n"                                                                        \
+  "class S:\n"                                                                             \
+  "    def __init__(self, a: float):\n"                                                    \
+  "        self.a: float = a\n"                                                            \
+  "@pk.function\n"                                                                         \
+  "def bump(q: S):\n"                                                                      \
+  "    q.a += 1.0\n"                                                                       \
+  "@pk.function\n"                                                                         \
+  "def twice(q: S) -> float:\n"                                                            \
+  "    return 2.0 * q.a\n"                                                                 \
+  "@pk.workunit\n"                                                                         \
+  "def c(i: int, j: int, u: pk.View2D[S], d: pk.View2D[S]):\n"
+
+#define CLASS_RUN                                                                          \
+  "def run(u, d, n):\n"                                                                    \
+  "    pk.parallel_for(pk.MDRangePolicy([1, 1], [n - 1, n - 1]), c, u=u, d=d)\n"
+
+/* Each point writes only its own elements along the rows (ir/range.c): the
+ * launch checks the Views apart and marks the row loops so. */
+static void test_rows_own_writes(void **state) {
+  (void)state;
+  const pki_func *f;
+  pki_module *m = planned(STENCIL, &f);
+  assert_true(f->range_planned);
+  assert_true(f->range_own);
+  char *cpp = emitted(m, "own", "t.cpp");
+  HAS(cpp, "pkc::md_parallel_for<pkc::md_rows, 1, 0>(kernel, pkc::MDRangePolicy<2, ");
+  HAS(cpp, ", f, pkc::apart(f.b, f.a));");
+  free(cpp);
+  pki_module_free(m);
+  /* Views of classtype values: an element read whole, passed to a function
+   * that only reads it, and a field written */
+  m = planned(CLASS_HEAD "    d[i, j].a = twice(u[i, j - 1]) + u[i, j + 1].a\n"
+                         "    q: S = u[i, j]\n"
+                         "    d[i, j].a += q.a\n" CLASS_RUN,
+              &f);
+  assert_true(f->range_own);
+  cpp = emitted(m, "own_class", "t.cpp");
+  HAS(cpp, ", f, pkc::apart(f.d, f.u));");
+  free(cpp);
+  pki_module_free(m);
+}
+
+/* Points that share an element of a View written along the rows keep the
+ * plain row loop (no apart at the launch). */
+static void test_rows_shared_writes(void **state) {
+  (void)state;
+  static const char *const srcs[] = {
+      /* b read at j - 1, written at j */
+      HEAD "def st(i: int, j: int, a: pk.View2D[pk.double], b: pk.View2D[pk.double]):\n"
+           "    b[i][j] = b[i][j - 1] + a[i][j]\n"
+           "def run(a, b, n):\n"
+           "    pk.parallel_for(pk.MDRangePolicy([1, 1], [n, n]), st, a=a, b=b)\n",
+      /* written one element to the right */
+      HEAD "def st(i: int, j: int, a: pk.View2D[pk.double], b: pk.View2D[pk.double]):\n"
+           "    b[i][j + 1] = a[i][j]\n"
+           "def run(a, b, n):\n"
+           "    pk.parallel_for(pk.MDRangePolicy([1, 1], [n, n]), st, a=a, b=b)\n",
+      /* a classtype element one to the left changed through a function */
+      CLASS_HEAD "    bump(d[i, j - 1])\n" CLASS_RUN,
+      /* ... through a field assignment */
+      CLASS_HEAD "    d[i, j - 1].a = u[i, j].a\n" CLASS_RUN,
+  };
+  for (size_t k = 0; k < sizeof srcs / sizeof *srcs; k++) {
+    const pki_func *f;
+    pki_module *m = planned(srcs[k], &f);
+    assert_true(f->md_rows);
+    if (f->range_own)
+      fail_msg("source %zu: planned as writing its own elements", k);
+    char *cpp = emitted(m, "shared", "t.cpp");
+    if (strstr(cpp, "pkc::apart("))
+      fail_msg("source %zu: the launch checks Views apart", k);
+    free(cpp);
+    pki_module_free(m);
+  }
 }
 
 static void test_stencil_rows_along_last_index(void **state) {
@@ -128,7 +209,7 @@ static void test_stencil_row_loop_vectorized(void **state) {
   snprintf(out, sizeof out, "%s/vec", tmpdir);
   pkb_options o = opts(out);
   assert_int_equal(pkb_emit(m, &o, err, sizeof err), 0);
-  assert_loop_vectorized(out, "the row loop of a 2-D parallel_for", 1);
+  assert_loop_vectorized(out, "the row loop of a 2-D parallel_for over Views apart", 2);
   pki_module_free(m);
 }
 
@@ -262,6 +343,8 @@ int main(void) {
       cmocka_unit_test(test_3d_votes_and_layout_left),
       cmocka_unit_test(test_class_views_are_c_order_on_gpus),
       cmocka_unit_test(test_launch_text),
+      cmocka_unit_test(test_rows_own_writes),
+      cmocka_unit_test(test_rows_shared_writes),
       cmocka_unit_test(test_stencil_row_loop_vectorized),
       cmocka_unit_test(test_default_gpu_tiles),
       cmocka_unit_test(test_flat_reduction_points),
