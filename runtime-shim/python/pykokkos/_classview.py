@@ -677,9 +677,9 @@ class FieldView(View):
 
 def default_layout():
     """The layout of a classtype View made without one: SoA on every backend
-    (on GPUs as Ripple; on host backends SoA measured faster in two of the
-    three bench/layout kernels, docs/PERFORMANCE.md). Change it here, per
-    backend (RUNTIME.backend()), if GPU measurements say otherwise."""
+    (on GPUs as Ripple; on host backends SoA measured as fast as AoS or faster
+    on all four bench/layout kernels, docs/PERFORMANCE.md). Change it here,
+    per backend (RUNTIME.backend()), if measurements say otherwise."""
     return T.Layout.SoA
 
 
