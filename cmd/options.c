@@ -94,6 +94,9 @@ static const help_entry environment[] = {
     {"PKC_GRAPH_BRANCHES", "0: pk.Graph captures a step's launches in the order they are made\n"
                            "(default: a launch waits only for those whose Views' elements it\n"
                            "shares, the others run as parallel branches of the CUDA graph)."},
+    {"PKC_GRAPH_URGENT", "0: pk.Graph gives no kernel of a captured step the greatest priority\n"
+                         "(default: a halo's regions and those that wait for them, the work\n"
+                         "on the faces' path, go ahead of an update on another branch)."},
     {"PKC_FASTCALL", "0: the shim calls kernels through ctypes, not its C extension\n"
                      "(_fastcall, built beside libpkcrt.so)."},
     {"PKC_RECORD_SIGNATURES", "1: each argument signature a run-time typed workunit is called\n"

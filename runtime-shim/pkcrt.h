@@ -131,6 +131,14 @@ PKR_API long pkr_graph_deps(void **nodes, size_t cap, char *err, size_t errlen);
  * Returns 0, or -1 with a message. */
 PKR_API int pkr_graph_set_deps(void *const *nodes, size_t n, char *err, size_t errlen);
 
+/* Gives the kernel nodes among nodes[0..n-1] (handles from pkr_graph_deps,
+ * nodes of the graph being captured; other nodes are skipped) the device's
+ * greatest priority: once the graph is instantiated with node priorities
+ * (pkr_graph_end), their blocks are scheduled ahead of waiting blocks of
+ * other kernels (CUDA's kernel node priority). Returns how many were set,
+ * or -1 with a message (driver older than CUDA 11.7, no driver). */
+PKR_API int pkr_graph_set_urgent(void *const *nodes, size_t n, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

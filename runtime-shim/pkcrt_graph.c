@@ -25,6 +25,8 @@ typedef void *pkr_cu_stream, *pkr_cu_graph, *pkr_cu_graph_exec;
 #define PKR_CU_SET_CAPTURE_DEPS 1          /* CU_STREAM_SET_CAPTURE_DEPENDENCIES */
 #define PKR_CU_INSTANTIATE_NODE_PRIORITY 8 /* CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY */
 #define PKR_CU_CAPTURE_ACTIVE 1            /* CU_STREAM_CAPTURE_STATUS_ACTIVE */
+#define PKR_CU_NODE_KERNEL 0               /* CU_GRAPH_NODE_TYPE_KERNEL */
+#define PKR_CU_ATTR_PRIORITY 8             /* CU_KERNEL_NODE_ATTRIBUTE_PRIORITY */
 typedef unsigned long long pkr_cu_u64;
 
 typedef struct pkr_cuda {
@@ -49,6 +51,11 @@ typedef struct pkr_cuda {
                          size_t *);
   pkr_cu_result (*update2)(pkr_cu_stream, void *const *, const void *, size_t, unsigned);
   pkr_cu_result (*update1)(pkr_cu_stream, void *const *, size_t, unsigned);
+  /* optional (urgent nodes): cuGraphKernelNodeSetAttribute, whose value is a
+   * 64-byte union (CUlaunchAttributeValue) starting with the priority here,
+   * and cuCtxGetStreamPriorityRange */
+  pkr_cu_result (*set_attr)(void *, int, const void *);
+  pkr_cu_result (*priorities)(int *, int *);
 } pkr_cuda;
 
 /* The driver's entry points, looked up once per process (guarded). */
@@ -95,6 +102,8 @@ static void pkr_cu_load(void) {
   *(void **)&pkr_cu.info2 = dlsym(dl, "cuStreamGetCaptureInfo_v2");
   *(void **)&pkr_cu.update2 = dlsym(dl, "cuStreamUpdateCaptureDependencies_v2");
   *(void **)&pkr_cu.update1 = dlsym(dl, "cuStreamUpdateCaptureDependencies");
+  *(void **)&pkr_cu.set_attr = dlsym(dl, "cuGraphKernelNodeSetAttribute");
+  *(void **)&pkr_cu.priorities = dlsym(dl, "cuCtxGetStreamPriorityRange");
 }
 
 static const pkr_cuda *pkr_cuda_get(void) {
@@ -285,4 +294,34 @@ int pkr_graph_set_deps(void *const *nodes, size_t n, char *err, size_t errlen) {
                                               PKR_CU_SET_CAPTURE_DEPS);
   if (r) pkr_cu_fail(cu, r, "cuStreamUpdateCaptureDependencies", err, errlen);
   return r ? -1 : 0;
+}
+
+int pkr_graph_set_urgent(void *const *nodes, size_t n, char *err, size_t errlen) {
+  const pkr_cuda *cu = pkr_cuda_get();
+  if (!cu->ok || !cu->set_attr || !cu->priorities) {
+    pkr_gmsg(err, errlen, "%s", cu->ok ? "the CUDA driver cannot set a graph node's priority "
+                                         "(CUDA >= 11.7 needed)" : cu->why);
+    return -1;
+  }
+  int least = 0, greatest = 0;
+  pkr_cu_result r = cu->priorities(&least, &greatest);
+  if (r) {
+    pkr_cu_fail(cu, r, "cuCtxGetStreamPriorityRange", err, errlen);
+    return -1;
+  }
+  int set = 0;
+  for (size_t i = 0; i < n; i++) {
+    int type = -1;
+    if (!nodes[i] || cu->node_type(nodes[i], &type) || type != PKR_CU_NODE_KERNEL) continue;
+    union { int priority; unsigned char bytes[64]; } value; /* CUlaunchAttributeValue */
+    memset(&value, 0, sizeof value);
+    value.priority = greatest;
+    r = cu->set_attr(nodes[i], PKR_CU_ATTR_PRIORITY, &value);
+    if (r) {
+      pkr_cu_fail(cu, r, "cuGraphKernelNodeSetAttribute", err, errlen);
+      return -1;
+    }
+    set++;
+  }
+  return set;
 }

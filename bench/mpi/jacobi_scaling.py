@@ -253,6 +253,22 @@ class Grid:
         return statistics.median(times)
 
 
+def captured(g, overlap, warm, off):
+    """g's step captured by pk.Graph with environment variable `off` set to
+    0 (PKC_GRAPH_BRANCHES: stream order; PKC_GRAPH_URGENT: no priorities),
+    replayed warm times."""
+    was = os.environ.get(off)
+    os.environ[off] = "0"
+    try:
+        gr = pk.Graph(g.step, overlap)
+        gr.replay(warm)
+    finally:
+        os.environ.pop(off)
+        if was is not None:
+            os.environ[off] = was
+    return gr
+
+
 def cases(quick, gpu, ranks):
     """(name, global interior extents per dimension, slowest first)."""
     def weak(nd, per):
@@ -321,19 +337,15 @@ def worker(a):
                 gr.replay(warm)
                 t_gr = g.timed_blocks(lambda: gr.replay(per), blocks, 1) / per
                 graph += f" | graph_ms={t_gr * 1e3:.4f} ({gr.mode})"
-                # and captured in stream order (no branches), same run
-                was = os.environ.get("PKC_GRAPH_BRANCHES")
-                os.environ["PKC_GRAPH_BRANCHES"] = "0"
-                try:
-                    chain = pk.Graph(g.step, overlap)
-                    chain.replay(warm)
-                finally:
-                    os.environ.pop("PKC_GRAPH_BRANCHES")
-                    if was is not None:
-                        os.environ["PKC_GRAPH_BRANCHES"] = was
+                # and captured in stream order (no branches), and with branches
+                # but no urgent kernels (PKC_GRAPH_URGENT=0), same run
+                chain = captured(g, overlap, warm, "PKC_GRAPH_BRANCHES")
                 t_ch = g.timed_blocks(lambda: chain.replay(per), blocks, 1) / per
-                graph += f" | graph_chain_ms={t_ch * 1e3:.4f} | graph_nodes={gr.nodes}/{chain.nodes}"
-                del chain
+                plain = captured(g, overlap, warm, "PKC_GRAPH_URGENT")
+                t_pl = g.timed_blocks(lambda: plain.replay(per), blocks, 1) / per
+                graph += (f" | graph_chain_ms={t_ch * 1e3:.4f} | graph_nourgent_ms={t_pl * 1e3:.4f}"
+                          f" | graph_nodes={gr.nodes}/{chain.nodes}")
+                del chain, plain
             if cart.Get_rank() == 0:
                 bad = [f"rank {r}: {e}" for r, e in enumerate(errs) if e]
                 print(f"CASE {name} | overlap={'on' if overlap else 'off'} | ranks={ranks} | "

@@ -60,6 +60,7 @@ def check(cart, fn):
     why = []
     if fn is K.step_overlap:
         why += overlap_edges(g.edges(), cart.Get_size() > 1)
+        why += overlap_urgent(g.edges(), g.urgent())
     if not np.array_equal(np.array(plain[0]), np.array(graphed[0])):
         why.append("grid differs from the plain steps")
     if int(graphed[3][0]) != STEPS:
@@ -96,6 +97,28 @@ def overlap_edges(edges, neighbours):
         why.append(f"a rim strip waits for the inner cells: {rims}")
     if neighbours != any(2 in w for w in rims):
         why.append(f"rim strips {rims} and finish (neighbours: {neighbours})")
+    return why
+
+
+def overlap_urgent(edges, urgent):
+    """What is wrong with step_overlap's urgent regions (pk.Graph.urgent()):
+    the halo's start and finish, the rim strips that wait for finish, and
+    what waits for those; never the inner cells, nor a rim strip that waits
+    for no halo region."""
+    if not edges or urgent is None:
+        return [f"urgent {urgent} of edges {edges}"]
+    # waits are transitively reduced: follow them to every region waited for
+    above = {}
+    for k, (_, waits) in enumerate(edges):
+        above[k] = set(waits).union(*(above[j] for j in waits))
+    want = {k for k in range(len(edges))
+            if edges[k][0].startswith("Halo.") or any(edges[j][0].startswith("Halo.")
+                                                       for j in above[k])}
+    why = []
+    if set(urgent) != want:
+        why.append(f"urgent regions {urgent}, want {sorted(want)}")
+    if 1 in urgent:
+        why.append("the inner cells are urgent")
     return why
 
 

@@ -70,6 +70,9 @@ class Edges(unittest.TestCase):
         self.assertEqual(w[:7], [[], [], [0], [], [], [], []])
         self.assertEqual(w[7], [1, 3, 4, 5, 6])      # the writers of unew
         self.assertEqual(w[8], [0, 7])               # start read u; all others through 7
+        # urgent: start, finish, and copy_back (waits for start); with no
+        # neighbour no rim strip waits for finish, and the inner cells never do
+        self.assertEqual(g.urgent(), [0, 2, 8])
         for _ in range(3):
             ref[1:-1, 1:-1] = 0.25 * (ref[:-2, 1:-1] + ref[2:, 1:-1] + ref[1:-1, :-2]
                                       + ref[1:-1, 2:])

@@ -119,3 +119,18 @@ CUresult cuStreamUpdateCaptureDependencies_v2(void *stream, void *const *deps, c
   fake_ndeps = n;
   return 0;
 }
+
+/* Kernel node priorities (pkr_graph_set_urgent): the range of a device
+ * whose greatest priority is -5; each attribute set is logged with the
+ * node's type (the node is an int holding it, as cuGraphGetNodes makes). */
+CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest) {
+  *least = 0;
+  *greatest = -5;
+  return 0;
+}
+
+CUresult cuGraphKernelNodeSetAttribute(void *node, int attr, const void *value) {
+  printf("node attribute type=%d attr=%d priority=%d\n", *(int *)node, attr, *(const int *)value);
+  fflush(stdout);
+  return 0;
+}

@@ -108,6 +108,33 @@ class FakeDriver(unittest.TestCase):
         self.assertIn("deps 0", out)
         self.assertIn("set rc -1 cuStreamUpdateCaptureDependencies failed: CUDA_ERROR_FAKE", out)
 
+    def test_urgent_nodes(self):
+        """pkr_graph_set_urgent: the kernel nodes among those given get the
+        device's greatest priority (CUDA's kernel node priority attribute);
+        other nodes are left alone."""
+        script = textwrap.dedent("""
+            import ctypes, sys
+            sys.path.insert(0, sys.argv[2])
+            from pykokkos._graph import _bind
+            lib = _bind(ctypes.CDLL(sys.argv[1]))
+            err = ctypes.create_string_buffer(256)
+            types = (ctypes.c_int * 3)(0, 1, 0)          # kernel, memcpy, kernel
+            base = ctypes.addressof(types)
+            nodes = (ctypes.c_void_p * 3)(base, base + 4, base + 8)
+            print("urgent", lib.pkr_graph_set_urgent(nodes, 3, err, 256))
+            print("urgent none", lib.pkr_graph_set_urgent(nodes, 0, err, 256))
+        """)
+        e = dict(os.environ, LD_LIBRARY_PATH=self.tmp)
+        r = subprocess.run([sys.executable, "-u", "-c", script, LIB,
+                            os.path.join(REPO, "runtime-shim", "python")],
+                           capture_output=True, text=True, env=e, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        out = r.stdout.splitlines()
+        self.assertEqual(out.count("node attribute type=0 attr=8 priority=-5"), 2)
+        self.assertFalse(any(x.startswith("node attribute type=1") for x in out))
+        self.assertIn("urgent 2", out)
+        self.assertIn("urgent none 0", out)
+
     def test_memory_copy_refused(self):
         out = self.drive(FAKE_CUDA_NODES="0,1,0")
         self.assertFalse(any(x.startswith("instantiate") for x in out))

@@ -179,6 +179,7 @@ class Graph:
         self.nodes = 0          # nodes of the captured graph
         self._views = []        # Views the captured launches take
         self._edges = None      # the step's regions and what each waits for
+        self._urgent = None     # the regions on a halo's path (greatest priority on CUDA)
         self._plan_error = None # why the capture's edges could not be set
         from ._loader import RUNTIME
         self._lib = None
@@ -219,6 +220,7 @@ class Graph:
             if plan is not None:
                 plan.join()
                 self._edges = plan.plan.edges()
+                self._urgent = [k for k, u in enumerate(plan.plan.urgent) if u]
                 self._plan_error = plan.error
         finally:
             _state.update(on=False, rec=None, cuda=False, views=None, branches=None)
@@ -254,6 +256,14 @@ class Graph:
         PKC_GRAPH_BRANCHES=0). A region waits for the earlier ones whose
         reads and writes overlap its own (see pykokkos/_graph_branches.py)."""
         return None if self._edges is None else [(a, list(b)) for a, b in self._edges]
+
+    def urgent(self):
+        """The indices (into edges()) of the step's urgent regions: a halo's
+        exchange/start/finish and every region that waits for one, directly
+        or through others. On CUDA their kernels run at the device's greatest
+        priority, ahead of the blocks of an update on another branch; None
+        where edges() is None."""
+        return None if self._urgent is None else list(self._urgent)
 
     def replay(self, k=1):
         """Runs k more steps. On CUDA it returns once they are launched
@@ -353,5 +363,8 @@ def _bind(lib):
         lib.pkr_graph_deps.restype = c_long
         lib.pkr_graph_set_deps.argtypes = [c_void_p, c_size_t, c_char_p, c_size_t]
         lib.pkr_graph_set_deps.restype = c_int
+    if hasattr(lib, "pkr_graph_set_urgent"):
+        lib.pkr_graph_set_urgent.argtypes = [c_void_p, c_size_t, c_char_p, c_size_t]
+        lib.pkr_graph_set_urgent.restype = c_int
     lib._pkc_graph_bound = True
     return lib

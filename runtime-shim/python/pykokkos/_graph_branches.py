@@ -14,6 +14,15 @@ region's accesses are not known (a kernel pkc cannot bound, a fused chain,
 a TeamPolicy) it conflicts with every region before and after it, which is
 the order of plain stream capture.
 
+A region is urgent when it is a halo's (a label "Halo.*") or waits, through
+the regions it waits for, for one: the work on the faces' path (the rim
+cells updated once the ghosts arrive, and what follows them). On CUDA its
+kernels get the device's greatest priority in the graph, so that their
+blocks go ahead of the waiting blocks of the bulk update beside them instead
+of after its last wave (measured with bench/mpi/graph_timeline.py: the rim
+strips of an overlapped 128^3 step started only when the inner update had
+drained).
+
 An access is (key, box, write). key: ("mem", pointer, first byte, end byte,
 shape, strides) for a View's memory (device memory in a capture), or
 ("res", name) for state that has no elements (a halo's flags); box: per
@@ -91,6 +100,7 @@ class Planner:
 
     def __init__(self):
         self.labels, self.accesses, self.waits, self._above = [], [], [], []
+        self.urgent = []   # per region: a halo's, or after one (module docstring)
         self.depth = 0
 
     def enter(self, label, accesses):
@@ -107,6 +117,7 @@ class Planner:
         self.accesses.append(accesses)
         self.waits.append(waits)
         self._above.append(implied | set(need))
+        self.urgent.append(str(label).startswith("Halo.") or any(self.urgent[j] for j in need))
         return waits
 
     def exit(self):
@@ -129,6 +140,12 @@ class CaptureEdges:
         self.err = ctypes.create_string_buffer(512)
         self._buf = (ctypes.c_void_p * 256)()
         self.error = None   # why the edges could not be set: the graph is not used
+        self._entered = []  # the nodes the region being captured started after
+        # urgent regions' kernels at the greatest priority, where the driver can
+        # (PKC_GRAPH_URGENT=0: none, for A/B runs)
+        import os
+        self._urgent = (getattr(lib, "pkr_graph_set_urgent", None)
+                        if os.environ.get("PKC_GRAPH_URGENT", "1") != "0" else None)
 
     def _fail(self, what):
         """Stops setting edges (a capture invalidated by a call of the step
@@ -161,10 +178,17 @@ class CaptureEdges:
         for j in waits:
             nodes += [n for n in self.ends[j] if n not in nodes]
         self._set(nodes)
+        self._entered = nodes
 
     def exit(self):
         if self.plan.exit():
-            self.ends.append([] if self.error else self._deps())
+            ends = [] if self.error else self._deps()
+            self.ends.append(ends)
+            new = [n for n in ends if n not in self._entered]   # none: it launched nothing
+            if new and self._urgent is not None and self.plan.urgent[len(self.ends) - 1]:
+                import ctypes
+                arr = (ctypes.c_void_p * len(new))(*new)
+                self._urgent(arr, len(new), self.err, len(self.err))   # an old driver: no priority
 
     def join(self):
         """Before the capture ends: the stream depends on every region's

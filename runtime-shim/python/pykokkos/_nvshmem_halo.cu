@@ -18,9 +18,9 @@
 //             "freed" flag to the count unpacked.
 // Counts live in device memory (one per face buffer and direction), so the
 // kernels need no argument that changes from one exchange to the next.
-// exchange_faces does all of it for one dimension in one kernel (the
-// seed's fused exchange): every block waits for the buffers to be free,
-// packs its share of the faces straight from the View into the neighbours'
+// exchange_faces does all of it for one dimension, or for every dimension's
+// owned-cell faces, in one kernel (the seed's fused exchange): every block
+// waits for the buffers to be free, packs its share of the faces straight from the View into the neighbours'
 // buffers, the last block to finish raises the flags, every block waits for
 // the neighbours' faces and unpacks its share, and the last block frees the
 // neighbours' buffers. Its grid never exceeds what the GPU holds at once
@@ -138,25 +138,27 @@ int launch(Kernel kernel, const char *what, int n, uint64_t **flag, uint64_t **c
   return launched(err, errlen, what);
 }
 
-// One dimension's faces for exchange_faces: up to two sends and two receives
-// of boxes of the View (corner lo, extents n; element strides of the View).
+// The faces of exchange_faces: up to six sends and six receives of boxes of
+// the View (corner lo, extents n; element strides of the View): one
+// dimension's faces, or, for start() (owned cells only, no corners, so the
+// dimensions do not depend on each other), every dimension's.
 struct Exchange {
   void *view;
   long stride[3];
   int rank;
   int nsend, nrecv;
-  long slo[2][3], sn[2][3];     // send boxes
-  void *remote[2];              // the neighbours' receive buffers, as this GPU stores to them
-  uint64_t *arrived[2];         // their arrived flags (symmetric)
-  uint64_t *freed_here[2];      // this GPU's freed flags for those buffers
-  uint64_t *sent[2];
-  int dst[2];
-  long rlo[2][3], rn[2][3];     // receive boxes
-  void *local[2];               // this GPU's receive buffers
-  uint64_t *arrived_here[2];
-  uint64_t *freed[2];           // the senders' freed flags (symmetric)
-  uint64_t *got[2];
-  int src[2];
+  long slo[kMaxFaces][3], sn[kMaxFaces][3];  // send boxes
+  void *remote[kMaxFaces];      // the neighbours' receive buffers, as this GPU stores to them
+  uint64_t *arrived[kMaxFaces]; // their arrived flags (symmetric)
+  uint64_t *freed_here[kMaxFaces];  // this GPU's freed flags for those buffers
+  uint64_t *sent[kMaxFaces];
+  int dst[kMaxFaces];
+  long rlo[kMaxFaces][3], rn[kMaxFaces][3];  // receive boxes
+  void *local[kMaxFaces];       // this GPU's receive buffers
+  uint64_t *arrived_here[kMaxFaces];
+  uint64_t *freed[kMaxFaces];   // the senders' freed flags (symmetric)
+  uint64_t *got[kMaxFaces];
+  int src[kMaxFaces];
   unsigned *done;               // two block counters (device memory, zero between calls)
 };
 
@@ -296,9 +298,10 @@ extern "C" int pkc_shmem_put_signal(int n, void **dst, void **src, const size_t 
   return launched(err, errlen, "put_faces");
 }
 
-// Queues exchange_faces for one dimension on stream: itemsize 8 (double) or
+// Queues exchange_faces on stream for one dimension's faces, or for every
+// dimension's owned-cell faces (start()): itemsize 8 (double) or
 // 4 (float); view: the View's device data, stride[rank] its element
-// strides; nsend/nrecv faces (0 to 2 each), boxes as corner and extents
+// strides; nsend/nrecv faces (0 to 6 each), boxes as corner and extents
 // (3 longs per face, row-major, rank used), the other arrays one entry per
 // face as in the header; done: two zeroed unsigned counters in device
 // memory, used by this call site only.
@@ -309,9 +312,9 @@ extern "C" int pkc_shmem_exchange(int itemsize, void *view, const long *stride, 
                                   void **local, uint64_t **arrived_here, uint64_t **freed,
                                   uint64_t **got, const int *src, unsigned *done, void *stream,
                                   char *err, int errlen) {
-  if (rank < 1 || rank > 3 || nsend < 0 || nsend > 2 || nrecv < 0 || nrecv > 2 ||
-      (itemsize != 8 && itemsize != 4))
-    return fail(err, errlen, "pkc_shmem_exchange", "rank 1-3, 0-2 faces each way, float or double");
+  if (rank < 1 || rank > 3 || nsend < 0 || nsend > kMaxFaces || nrecv < 0 ||
+      nrecv > kMaxFaces || (itemsize != 8 && itemsize != 4))
+    return fail(err, errlen, "pkc_shmem_exchange", "rank 1-3, 0-6 faces each way, float or double");
   Exchange x;
   memset(&x, 0, sizeof x);
   x.view = view, x.rank = rank, x.nsend = nsend, x.nrecv = nrecv, x.done = done;

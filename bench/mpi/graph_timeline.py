@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The GPU timeline of a replayed Jacobi step (issue 25): where the time of
+one 3-D step goes on each rank, kernel by kernel, from CUPTI through
+torch.profiler (the GPU image has torch; pkc's kernels run in the same CUDA
+context, so CUPTI records them, graph nodes included).
+
+One rank per GPU, each with a 3-D block of N^3 interior cells
+(bench/mpi/jacobi_scaling.py's Grid, step and Halo, default tiles); the step
+(with or without overlap) is captured by pk.Graph and checked bitwise
+against plain steps, replayed WARM times, then STEPS times under the
+profiler. Per rank it prints: the time per step (the kernels' span over the
+profiled steps), each kernel's count and median duration, the share of the
+span in which no kernel runs, and the kernels of two steps in the middle
+with start offsets, durations and streams. Chrome traces go to OUT.
+
+    mpirun -np P python3 bench/mpi/graph_timeline.py [--n 128] [--overlap on|off]
+        [--transport nvshmem|nccl|auto] [--steps 40] [--warm 20] [--out DIR] [--periodic]
+
+(PKC_GRAPH_URGENT=0 captures the step without kernel priorities, for A/B.)
+
+Needs PKC_BACKEND=cuda, modules built for capture (CXXFLAGS='--default-stream
+per-thread' with Kokkos' nvcc_wrapper, as scripts/gpu/nvshmem_halo_cuda.sh
+GRAPH=1 builds them) and torch."""
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def short(name):
+    """A kernel's short name: the workunit for pkc's kernels, else the
+    function's name."""
+    m = re.search(r"pkc_\w+?::(\w+)", name)
+    if m:
+        return m.group(1)
+    name = name.replace("(anonymous namespace)::", "").replace("void ", "")
+    base = re.sub(r"<.*", "", name).split("(")[0]
+    return base.split("::")[-1][:40]
+
+
+def kernels(trace_path):
+    """[(start us, duration us, stream, short name)] of the GPU activity."""
+    with open(trace_path) as f:
+        ev = json.load(f)
+    ev = ev["traceEvents"] if isinstance(ev, dict) else ev
+    out = []
+    for e in ev:
+        if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset"):
+            out.append((float(e["ts"]), float(e["dur"]), e.get("args", {}).get("stream", "?"),
+                        short(e.get("name", "?"))))
+    return sorted(out)
+
+
+def summary(rank, ks, steps):
+    lines = [f"== rank {rank}: {len(ks)} GPU activities over {steps} steps"]
+    if not ks:
+        return lines
+    t0, t1 = ks[0][0], max(s + d for s, d, _, _ in ks)
+    lines.append(f"time per step {((t1 - t0) / steps):.2f} us (kernels' span / steps)")
+    busy, end = 0.0, t0
+    for s, d, _, _ in ks:   # the union of the intervals
+        if s + d > end:
+            busy += s + d - max(s, end)
+            end = s + d
+    lines.append(f"no kernel running: {100 * (1 - busy / (t1 - t0)):.1f}% of the span")
+    names = {}
+    for s, d, st, n in ks:
+        names.setdefault(n, []).append(d)
+    for n, ds in sorted(names.items(), key=lambda x: -sum(x[1])):
+        lines.append(f"  {n:40s} x{len(ds) / steps:4.1f}/step  median {statistics.median(ds):7.2f} us")
+    per = len(ks) // steps
+    mid = (steps // 2) * per
+    lines.append(f"two steps from activity {mid} (offset us, duration us, stream, kernel):")
+    w0 = ks[mid][0]
+    for s, d, st, n in ks[mid:mid + 2 * per]:
+        lines.append(f"  {s - w0:8.2f} {d:7.2f}  s{st:<4} {n}")
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=128, help="interior cells per dimension per rank")
+    ap.add_argument("--overlap", default="on", choices=("on", "off"))
+    ap.add_argument("--transport", default="nvshmem")
+    ap.add_argument("--steps", type=int, default=40)
+    ap.add_argument("--warm", type=int, default=20)
+    ap.add_argument("--out", default="graph-timeline")
+    ap.add_argument("--periodic", action="store_true",
+                    help="periodic in every dimension (one rank is then its own neighbour)")
+    a = ap.parse_args()
+    from mpi4py import MPI
+    import pykokkos as pk
+    from pykokkos.mpi import Halo
+    import jacobi_scaling as js
+    js.MPI, js.Halo = MPI, Halo
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    comm = MPI.COMM_WORLD
+    rank, size = comm.Get_rank(), comm.Get_size()
+    torch.cuda.set_device(rank % torch.cuda.device_count())
+    dims = MPI.Compute_dims(size, 3)
+    cart = comm.Create_cart(dims, periods=[a.periodic] * 3)
+    g = js.Grid(cart, [a.n * dims[d] for d in range(3)], a.transport)
+    overlap = a.overlap == "on"
+    gr, err = g.check_graph(overlap)
+    errs = cart.allgather(err)
+    if any(errs):
+        raise SystemExit(f"graph_timeline: {errs}")
+    gr.replay(a.warm)
+    pk.fence()
+    cart.Barrier()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        gr.replay(a.steps)
+        pk.fence()
+    os.makedirs(a.out, exist_ok=True)
+    path = os.path.join(a.out, f"rank{rank}.json")
+    prof.export_chrome_trace(path)
+    lines = summary(rank, kernels(path), a.steps)
+    lines.insert(0, f"# {size} rank(s), dims {dims}{' periodic' if a.periodic else ''}, "
+                    f"{a.n}^3 per rank, overlap {a.overlap}, {a.transport}, graph nodes "
+                    f"{gr.nodes}, mode {gr.mode}, urgent regions {gr.urgent()} of "
+                    f"{[e[0] for e in gr.edges() or []]}")
+    everything = cart.gather("\n".join(lines))
+    if rank == 0:
+        print("\n".join(everything), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
