@@ -19,9 +19,9 @@ the regions it waits for, for one: the work on the faces' path (the rim
 cells updated once the ghosts arrive, and what follows them). On CUDA its
 kernels get the device's greatest priority in the graph, so that their
 blocks go ahead of the waiting blocks of the bulk update beside them instead
-of after its last wave (measured with bench/mpi/graph_timeline.py: the rim
-strips of an overlapped 128^3 step started only when the inner update had
-drained).
+of after its last wave (bench/mpi/graph_timeline.py showed the rim strips of
+an overlapped 128^3 step start only once the inner update had drained; on
+one GPU the priority measured within noise, docs/PERFORMANCE.md).
 
 An access is (key, box, write). key: ("mem", pointer, first byte, end byte,
 shape, strides) for a View's memory (device memory in a capture), or
