@@ -166,6 +166,18 @@ using LambdaTeam = Kokkos::TeamPolicy<ExecSpace>;
 #endif
 
 namespace impl {
+// Block t of nblocks equal blocks of [b, e) (the blocks of Kokkos' static
+// schedule and of Numba's prange): host loops over a range or over rows.
+inline void block_of(int64_t b, int64_t e, int64_t t, int64_t nblocks, int64_t &lo, int64_t &hi) {
+  const int64_t n = e > b ? e - b : 0;
+  lo = b + n / nblocks * t + (t < n % nblocks ? t : n % nblocks);
+  hi = lo + n / nblocks + (t < n % nblocks ? 1 : 0);
+}
+inline int64_t host_blocks() {
+  const int c = ExecSpace().concurrency();
+  return c > 0 ? c : 1;
+}
+
 // g(bytes, size) for each memory block of View v: one for a View (its span),
 // one per field View of an SoA View of classtype values (for_each_field).
 template <class V, class G>
@@ -378,16 +390,15 @@ struct rows {
   }
 };
 
-// One row of a parallel_for: a plain loop the compiler vectorizes, over a
-// local copy of the functor (no View element can alias its scalars, which
-// then stay in registers). Apart: the Views the kernel writes overlap none
-// of the others and each point writes only its own elements along the row
-// (ir/range.c), so the loop is marked free of loop-carried dependences (g++
-// gives up proving eight Views apart itself: the Euler flux difference of
-// bench/layout ran 3x slower).
+// One row of a parallel_for: a plain loop the compiler vectorizes, over the
+// block's local copy of the functor g (rows_for: no View element can alias
+// its scalars, which then stay in registers). Apart: the Views the kernel
+// writes overlap none of the others and each point writes only its own
+// elements along the row (ir/range.c), so the loop is marked free of
+// loop-carried dependences (g++ gives up proving eight Views apart itself:
+// the Euler flux difference of bench/layout ran 3x slower).
 template <class Tag, bool Apart, int C, class F>
-inline void for_row(const F &f, const rows<2, C> &w, const int64_t r) {
-  const F g = f;
+inline void for_row(const F &g, const rows<2, C> &w, const int64_t r) {
   const int64_t o = w.lo[1 - C] + r, b = w.lo[C], e = w.hi[C];
   if (Apart) {
     // the row loop of a 2-D parallel_for over Views apart (tests/unit/test_mdrange.c finds this line)
@@ -405,8 +416,7 @@ inline void for_row(const F &f, const rows<2, C> &w, const int64_t r) {
   }
 }
 template <class Tag, bool Apart, int C, class F>
-inline void for_row(const F &f, const rows<3, C> &w, const int64_t r) {
-  const F g = f;
+inline void for_row(const F &g, const rows<3, C> &w, const int64_t r) {
   int64_t x, y;
   w.split(r, x, y);
   const int64_t b = w.lo[C], e = w.hi[C];
@@ -495,10 +505,17 @@ struct host_rows : std::false_type {};
 
 // The launches over rows depend on the tag, rank and contiguous index only:
 // the policies of pk.Iterate.Right / Left / the default share them.
+// The rows in one block per thread, each block over its own copy of the
+// functor (one copy per thread, not per row: rows may be short).
 template <class Tag, bool Apart, int Rank, int C, class F>
 inline void rows_for(const char *label, const rows<Rank, C> &w, const F &f) {
-  Kokkos::parallel_for(label, LambdaRange(0, w.count()),
-                       [=](const int64_t r) { for_row<Tag, Apart>(f, w, r); });
+  const int64_t n = w.count(), nblocks = n < host_blocks() ? n : host_blocks();
+  Kokkos::parallel_for(label, LambdaRange(0, nblocks), [=](const int64_t t) {
+    int64_t lo, hi;
+    block_of(0, n, t, nblocks, lo, hi);
+    const F g = f;
+    for (int64_t r = lo; r < hi; ++r) for_row<Tag, Apart>(g, w, r);
+  });
 }
 template <class Tag, int Rank, int C, class F, class... R>
 inline void rows_reduce(const char *label, const rows<Rank, C> &w, const F &f, R &&...results) {
@@ -706,19 +723,6 @@ inline void md_parallel_reduce(const char *label, const Policy &policy, const F 
 // A module built with -DPKC_HOST_RANGE_KOKKOS runs every one of them through
 // Kokkos::parallel_for (bench/range/ab.py compares).
 
-
-namespace impl {
-// Block t of nblocks equal blocks of [b, e).
-inline void block_of(int64_t b, int64_t e, int64_t t, int64_t nblocks, int64_t &lo, int64_t &hi) {
-  const int64_t n = e > b ? e - b : 0;
-  lo = b + n / nblocks * t + (t < n % nblocks ? t : n % nblocks);
-  hi = lo + n / nblocks + (t < n % nblocks ? 1 : 0);
-}
-inline int64_t host_blocks() {
-  const int c = ExecSpace().concurrency();
-  return c > 0 ? c : 1;
-}
-}  // namespace impl
 
 #if defined(PKC_HOST_RANGE_KOKKOS)
 template <class Policy, class F, class... A>
