@@ -116,6 +116,11 @@ static const help_entry environment[] = {
                              "where the neighbour's GPU memory can be stored to directly."},
     {"PKC_HALO_NVSHMEM_FUSED", "0: the nvshmem transport's exchange() runs separate flag,\n"
                                "packing and unpacking kernels instead of one fused kernel."},
+    {"PKC_HALO_NVSHMEM_DIRECT", "0: the nvshmem transport's fused exchange stores faces into the\n"
+                                "neighbours' receive buffers instead of straight into their Views\n"
+                                "(mapped by CUDA IPC)."},
+    {"PKC_HALO_NVSHMEM_BLOCKS", "The most thread blocks of the nvshmem transport's fused exchange\n"
+                                "kernel (default 0: an eighth of the GPU's SMs)."},
     {"PKC_NVSHMEM_HOME", "NVSHMEM (include/, lib/) for the nvshmem transport (default: the\n"
                          "nvidia-nvshmem Python package)."},
     {"Kokkos_ROOT", "The Kokkos installation pkc build uses when --kokkos-root is not given\n"

@@ -139,14 +139,18 @@ class Grid:
         m, nd = self.m, self.nd
         full_lo, full_hi = [1] * nd, [x + 1 for x in m]
         if overlap:
+            # the rim is the planes next to a neighbour's ghosts (dimensions
+            # the decomposition cuts); with no neighbour the step is one update
+            cut = [d for d in range(nd) if any(r != MPI.PROC_NULL for r in self.halo.nbr[d])]
             self.halo.start()
-            self.update([2] * nd, list(m))                     # cells that need no ghost
+            self.update([2 if d in cut else 1 for d in range(nd)],   # cells that need no ghost
+                        [m[d] if d in cut else m[d] + 1 for d in range(nd)])
             self.halo.finish()
-            for d in range(nd):                                # the faces of the rim
+            for d in cut:                                      # the faces of the rim
                 for side in (1, m[d]):
                     a, b = list(full_lo), list(full_hi)
                     a[d], b[d] = side, side + 1
-                    for e in range(d):                         # not twice
+                    for e in cut[:cut.index(d)]:               # not twice
                         a[e], b[e] = 2, m[e]
                     self.update(a, b)
         else:
@@ -269,10 +273,23 @@ def captured(g, overlap, warm, off):
     return gr
 
 
-def cases(quick, gpu, ranks):
+def decomposition(ranks, nd, slabs):
+    """Ranks per dimension: MPI's balanced Cartesian split, or with slabs
+    (the autonomous multi-GPU seed's split of 3-D Jacobi) every rank along
+    the dimension whose faces are contiguous in the default layout, so that
+    each rank has two neighbours: the last on GPUs (LayoutLeft), the first
+    on host backends (LayoutRight)."""
+    if not slabs or nd < 3:
+        return MPI.Compute_dims(ranks, nd)
+    dims = [1] * nd
+    dims[0 if pk.is_host_execution_space(pk.get_default_space()) else nd - 1] = ranks
+    return dims
+
+
+def cases(quick, gpu, ranks, slabs=False):
     """(name, global interior extents per dimension, slowest first)."""
     def weak(nd, per):
-        dims = MPI.Compute_dims(ranks, nd)
+        dims = decomposition(ranks, nd, slabs)
         return [per * dims[d] for d in range(nd)]
     if quick:
         sizes = {2: 48, 3: 16}
@@ -297,12 +314,15 @@ def worker(a):
     ranks = comm.Get_size()
     warm, blocks, per = (2, 3, 3) if a.quick else (a.warmup, a.blocks, a.iters)
     runs = [(f"{name} [{t}]" if t != "auto" else name, n, t)
-            for name, n in cases(a.quick, a.gpu, ranks) for t in a.transport.split(",")]
+            for name, n in cases(a.quick, a.gpu, ranks, a.slabs)
+            for t in a.transport.split(",")]
     for name, n, transport in runs:
         if a.only and not any(x in name for x in a.only):
             continue
         nd = len(n)
-        cart = comm.Create_cart(MPI.Compute_dims(ranks, nd), periods=[False] * nd)
+        if a.slabs and nd == 3:
+            name = name.replace("3D", "3D slabs", 1)
+        cart = comm.Create_cart(decomposition(ranks, nd, a.slabs), periods=[False] * nd)
         g = Grid(cart, n, transport)
         graphs = a.graph
         for overlap in (False, True):
@@ -374,7 +394,9 @@ def run_ranks(p, a, env, transport):
            "-np", str(p)]
     for k in ("PYTHONPATH", "PATH", "PKC_BACKEND", "OMP_NUM_THREADS", "NCCL_NVLS_ENABLE",
               "NVSHMEM_DISABLE_NVLS", "CXXFLAGS", "Kokkos_ROOT", "PKC_RUNTIME_LIB",
-              "LD_LIBRARY_PATH", "PKC_HALO_NVSHMEM_P2P", "PKC_NVSHMEM_HOME", "PKC_CACHE_DIR",
+              "LD_LIBRARY_PATH", "PKC_HALO_NVSHMEM_P2P", "PKC_HALO_NVSHMEM_BLOCKS",
+              "PKC_HALO_NVSHMEM_DIRECT",
+              "PKC_NVSHMEM_HOME", "PKC_CACHE_DIR",
               "NVSHMEM_SYMMETRIC_SIZE", "NVSHMEM_REMOTE_TRANSPORT",
               "NVSHMEM_DISABLE_CUDA_VMM"):
         if k in env:
@@ -384,6 +406,7 @@ def run_ranks(p, a, env, transport):
             "--warmup", str(a.warmup), "--blocks", str(a.blocks), "--iters", str(a.iters)]
     cmd += ["--quick"] if a.quick else ["--gpu"] if a.gpu else []
     cmd += ["--graph"] if a.graph else []
+    cmd += ["--slabs"] if a.slabs else []
     cmd += ["--transport", transport]
     cmd += [f"--only={x}" for x in a.only]
     if a.log:   # every line of the ranks' output as it comes (a run cut short keeps its rows)
@@ -458,6 +481,10 @@ def main():
     ap.add_argument("--graph", action="store_true",
                     help="also time the step replayed through pk.Graph (on CUDA: modules "
                          "built with CXXFLAGS='--default-stream per-thread')")
+    ap.add_argument("--slabs", action="store_true",
+                    help="split 3-D grids into slabs along the dimension with contiguous "
+                         "faces (two neighbours per rank, the seed's split) instead of "
+                         "MPI.Compute_dims' balanced split")
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--blocks", type=int, default=5)
     ap.add_argument("--iters", type=int, default=10, help="iterations per timed block")

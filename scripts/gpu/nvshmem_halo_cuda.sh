@@ -10,7 +10,12 @@
 #      progress thread would share it with Python), verified on every rank
 #      (SCALING_ARGS picks cases, e.g. "--only '3D weak'"; BLOCKS, ITERS,
 #      RANKS). GRAPH=1: modules built with --default-stream per-thread and the
-#      step replayed from pk.Graph too, checked bitwise, for both transports.
+#      step replayed from pk.Graph too, checked bitwise, for both transports;
+#   3. TIMELINE="args" (with GRAPH=1): bench/mpi/graph_timeline.py on 1, 2
+#      and 4 ranks, overlap on and off, with those arguments (e.g. --slabs);
+#      TIMELINE_ENV="PKC_HALO_NVSHMEM_BLOCKS=64 PKC_HALO_NVSHMEM_DIRECT=0": also
+#      on the most ranks with each of those settings; TIMELINE_NP="4": those rank counts only;
+#      SCALING=0: no scaling run.
 # Usage: scripts/gpu/nvshmem_halo_cuda.sh (carry .deps/kokkos-src build/bin
 # build/lib; kind nvidia-h100-x4 / nvidia-h200-x4 or -x2). Outputs under $OUT.
 source "$(dirname "${BASH_SOURCE[0]}")/cuda_env.sh"
@@ -36,7 +41,7 @@ say "transport library"
 n=$(nvidia-smi -L | wc -l)
 mpi() {
   timeout "${MPI_TIMEOUT:-120}" mpirun --allow-run-as-root --oversubscribe -x PYTHONPATH -x PATH -x PKC_BACKEND \
-    -x Kokkos_ROOT -x PKC_RUNTIME_LIB -x PKC_HALO_TRANSPORT -x PKC_HALO_NVSHMEM_P2P \
+    -x Kokkos_ROOT -x PKC_RUNTIME_LIB -x PKC_HALO_TRANSPORT -x PKC_HALO_NVSHMEM_P2P -x PKC_HALO_NVSHMEM_BLOCKS -x PKC_HALO_NVSHMEM_DIRECT \
     -x PKC_CACHE_DIR -x NVSHMEM_DISABLE_NVLS -x NCCL_NVLS_ENABLE "$@"
 }
 for np in 2 4; do
@@ -52,11 +57,38 @@ for np in 2 4; do
   done
 done
 say "correctness done"
+if [[ -n ${TIMELINE+x} ]]; then   # GRAPH=1: the replayed step's kernels per rank (bench/mpi/graph_timeline.py)
+  eval "targs=(${TIMELINE})"
+  for np in ${TIMELINE_NP:-1 2 4}; do
+    (( np <= n )) || continue
+    for ov in on off; do
+      f=$OUTD/timeline_np${np}_$ov
+      mpi -np "$np" --bind-to none "$PY" bench/mpi/graph_timeline.py --overlap $ov --out "$f" \
+        "${targs[@]}" >"$f.log" 2>&1
+      echo "timeline np=$np overlap=$ov rc=$?"
+      grep -E "^# |^== |time per step|no kernel|x[ 0-9.]+/step" "$f.log" | head -40
+    done
+  done
+  for setting in ${TIMELINE_ENV:-}; do   # A/B settings, on the most ranks
+    for ov in on off; do
+      f=$OUTD/timeline_np${np}_${ov}_${setting//[^A-Za-z0-9]/_}
+      env "$setting" timeout "${MPI_TIMEOUT:-120}" "$(which mpirun)" --allow-run-as-root \
+        --oversubscribe -x PYTHONPATH -x PATH -x PKC_BACKEND -x Kokkos_ROOT -x PKC_RUNTIME_LIB \
+        -x PKC_CACHE_DIR -x NVSHMEM_DISABLE_NVLS -x NCCL_NVLS_ENABLE -x "${setting%%=*}" \
+        -np "$np" --bind-to none "$PY" bench/mpi/graph_timeline.py --overlap $ov --out "$f" \
+        "${targs[@]}" >"$f.log" 2>&1
+      echo "timeline np=$np overlap=$ov $setting rc=$?"
+      grep -E "^== |time per step|x[ 0-9.]+/step" "$f.log" | head -40
+    done
+  done
+  say "timelines done"
+fi
+[[ ${SCALING:-1} == 0 ]] && exit 0   # timelines only
 ranks=1
 for p in 2 4; do (( p <= n )) && ranks="$ranks,$p"; done
 ranks=${RANKS:-$ranks}
 eval "extra=(${SCALING_ARGS:-})"   # quoted words stay whole: --only '3D weak'
 PY=$PY timeout "${SCALING_TIMEOUT:-300}" "$PY" bench/mpi/jacobi_scaling.py --gpu --ranks "$ranks" \
-  --transport auto,nvshmem "${graph[@]}" --mpirun-arg=--bind-to --mpirun-arg=none --warmup 5 --blocks "${BLOCKS:-3}" --iters "${ITERS:-10}" \
+  --transport "${TRANSPORTS:-auto,nvshmem}" "${graph[@]}" --mpirun-arg=--bind-to --mpirun-arg=none --warmup 5 --blocks "${BLOCKS:-3}" --iters "${ITERS:-10}" \
   --timeout "${SCALING_TIMEOUT:-300}" --log "$OUTD/scaling.log" "${extra[@]}"
 say "done"

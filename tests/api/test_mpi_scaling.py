@@ -65,6 +65,25 @@ class QuickScaling(unittest.TestCase):
             self.assertRegex(ln, r"ms_per_iter=\d+\.\d+ \| halo_ms=\d+\.\d+ \| halo_share=\d+%")
             self.assertTrue(ln.endswith("verified"), ln)
 
+    def test_slabs_put_every_rank_along_the_slowest_dimension(self):
+        # --slabs: the 3-D grids split along the dimension whose faces are
+        # contiguous (the first on a host backend, LayoutRight), so each
+        # rank has two neighbours at most; 2-D grids keep MPI's split
+        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                            sys.executable, BENCH, "--worker", "--quick", "--slabs"],
+                           capture_output=True, text=True, env=env(), timeout=300)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        lines = [ln for ln in r.stdout.splitlines() if ln.startswith("CASE ")]
+        self.assertEqual(len(lines), 8, r.stdout)
+        for ln in lines:
+            if ln.startswith("CASE 3D"):
+                self.assertRegex(ln, r"^CASE 3D slabs (weak|strong) .*\| dims=2x1x1 \|")
+            else:
+                self.assertIn("| dims=2x1 |", ln)
+            self.assertTrue(ln.endswith("verified"), ln)
+        weak = next(ln for ln in lines if ln.startswith("CASE 3D slabs weak"))
+        self.assertIn("| grid=32x16x16 |", weak)   # 16^3 per rank, stacked along dimension 0
+
     def test_graph_replay_is_checked_and_timed(self):
         # --graph: the step replayed through pk.Graph (plain calls here) must
         # equal the plain steps bitwise on every rank, and is timed alone

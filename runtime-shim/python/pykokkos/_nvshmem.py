@@ -189,7 +189,11 @@ def _signatures(lib):
     L = c.POINTER(c.c_long)
     lib.pkc_shmem_exchange.argtypes = [c.c_int, P, L, c.c_int, c.c_int, L, L, U64P, U64P, U64P,
                                        U64P, IP, c.c_int, L, L, U64P, U64P, U64P, U64P, IP, P,
-                                       P, c.c_char_p, c.c_int]
+                                       c.c_int, P, L, L, P, c.c_char_p, c.c_int]
+    lib.pkc_ipc_handle_size.restype = c.c_int
+    lib.pkc_ipc_handle.argtypes = [P, c.c_char_p, c.POINTER(c.c_size_t), c.c_char_p, c.c_int]
+    lib.pkc_ipc_open.restype = P
+    lib.pkc_ipc_open.argtypes = [c.c_char_p, c.c_size_t, c.c_char_p, c.c_int]
     lib.pkc_shmem_put_signal.argtypes = [c.c_int, U64P, U64P, SP, U64P, U64P, IP, P,
                                          c.c_char_p, c.c_int]
     lib.pkc_shmem_finalize.restype = None

@@ -639,7 +639,13 @@ class _ShmemFaces:
     def __init__(self, halo, shapes):
         from mpi4py import MPI
         from . import _nvshmem
-        self.halo = halo
+        blocks = os.environ.get("PKC_HALO_NVSHMEM_BLOCKS", "0").strip() or "0"
+        if not blocks.isdigit():
+            raise PkcValueError(f"PKC_HALO_NVSHMEM_BLOCKS={blocks!r}: the most thread blocks of "
+                                "the fused exchange kernel, a whole number (0: an eighth of "
+                                "the GPU's SMs)")
+        self.blocks = int(blocks)
+        self.halo, self.shapes = halo, shapes
         self.lib = lib = _nvshmem.start(halo.comm)
         self.item = halo.dtype.itemsize
         self.offsets, _, total = _nvshmem.slot_layout(shapes, halo.width, self.item)
@@ -660,6 +666,8 @@ class _ShmemFaces:
                                                                   world)))
         self.direct = os.environ.get("PKC_HALO_NVSHMEM_P2P", "1") != "0"
         self.fused = os.environ.get("PKC_HALO_NVSHMEM_FUSED", "1") != "0"
+        self.into_views = self.direct and os.environ.get("PKC_HALO_NVSHMEM_DIRECT", "1") != "0"
+        self._peers = None  # (View address, {comm rank: (its View here, strides)} or None)
         self._remote = {}   # (offset, pe) -> the neighbour's buffer as this GPU addresses it
         self._views = {}    # (address, elements) -> a View over symmetric memory
         self.err = ctypes.create_string_buffer(512)
@@ -744,7 +752,11 @@ class _ShmemFaces:
         h, v = self.halo, self.halo.view
         if not self.fused or v._dev is None or getattr(v, "_parent", None) is not None:
             return False
-        sends, recvs = [], []
+        views = None   # the neighbours' Views, mapped outside a capture (collective)
+        if self.into_views and not (_graph.capturing_cuda() and
+                                    (self._peers is None or self._peers[0] != v._dev.ptr)):
+            views = self._map_views(v)
+        sends, recvs, into = [], [], []
         for dst, src, sidx, ridx, tag in h._faces(list(dims), full):
             d = tag // 2
             side = 1 - tag % 2
@@ -755,6 +767,11 @@ class _ShmemFaces:
                 if not peer:
                     return False
                 sends.append((s, h._box(sidx), peer, self.pe[dst]))
+                if views is not None:   # my low face fills dst's high ghosts, and back
+                    lo = list(sends[-1][1][0])
+                    lo[d] = self.shapes[dst][d] - h.width if tag % 2 == 0 else 0
+                    into.append((views[dst][0], lo + [0] * (3 - len(lo)),
+                                 list(views[dst][1]) + [0] * (3 - len(lo))))
             if src != MPI.PROC_NULL:
                 recvs.append((s, h._box(ridx), self.recv + off, self.pe[src]))
         if _held:   # launches held back for fusion come first
@@ -780,8 +797,46 @@ class _ShmemFaces:
                    _ints([f[3] for f in sends] or [0]), len(recvs), rlo, rn,
                    _ptrs([f[2] for f in recvs] or [0]), w(self.arrived, recvs),
                    w(self.freed, recvs), w(self.got, recvs), _ints([f[3] for f in recvs] or [0]),
-                   self.done + 8 * self.slot[(dims[0], 0, full)], _order().ptr)
+                   self.done + 8 * self.slot[(dims[0], 0, full)], self.blocks,
+                   _ptrs([f[0] for f in into] or [0]) if views is not None else None,
+                   (ctypes.c_long * (3 * len(into) or 1))(*[x for f in into for x in f[1]]),
+                   (ctypes.c_long * (3 * len(into) or 1))(*[x for f in into for x in f[2]]),
+                   _order().ptr)
         return True
+
+    def _map_views(self, v):
+        """{comm rank: (address, element strides)} of every neighbour's View as
+        this GPU stores to it (CUDA IPC between the ranks of one host; this
+        rank's own View where it is its own neighbour), mapped once per View
+        address; None where any rank cannot, and then every rank exchanges
+        through the receive buffers. Collective over the Halo's communicator;
+        never called while a step is captured (mapping is not capturable)."""
+        from mpi4py import MPI
+        if self._peers is not None and self._peers[0] == v._dev.ptr:
+            return self._peers[1]
+        comm, h = self.halo.comm, self.halo
+        me = comm.Get_rank()
+        strides = tuple(st // v._a.itemsize for st in v._a.strides)
+        handle = ctypes.create_string_buffer(self.lib.pkc_ipc_handle_size())
+        offset = ctypes.c_size_t()
+        mine = None
+        if self.lib.pkc_ipc_handle(v._dev.ptr, handle, ctypes.byref(offset), self.err,
+                                   len(self.err)) == 0:
+            mine = (handle.raw, offset.value, strides)
+        everyone = comm.allgather(mine)
+        views = {} if all(e is not None for e in everyone) else None
+        for r in sorted({r for pair in h.nbr for r in pair if r != MPI.PROC_NULL}):
+            if views is None:
+                break
+            if r == me:
+                views[r] = (v._dev.ptr, strides)
+                continue
+            p = self.lib.pkc_ipc_open(everyone[r][0], everyone[r][1], self.err, len(self.err))
+            views = {**views, r: (p, everyone[r][2])} if p else None
+        if not comm.allreduce(views is not None, op=MPI.LAND):
+            views = None
+        self._peers = (v._dev.ptr, views)
+        return views
 
     def finish(self, recvs, unpack):
         """Makes the kernels' stream wait for the faces, unpacks them and
