@@ -94,6 +94,37 @@ class NvshmemSlots(unittest.TestCase):
         self.check([(14, 20), (15, 20), (14, 21)], 2)
 
 
+class DirectGhostBoxes(unittest.TestCase):
+    """The direct NVSHMEM exchange stores a face straight into the
+    neighbour's View (pykokkos.mpi._ghost_corner): the box it fills there must
+    be the very receive slab the neighbour's own Halo cuts for that face,
+    for neighbours of different extents along the split dimension."""
+
+    def test_each_face_lands_on_the_neighbours_receive_slab(self):
+        from pykokkos.mpi import Halo, _ghost_corner
+
+        def halo(shape, width):
+            return type("H", (), {"width": width, "view": np.empty(shape)})()
+
+        def box(h, idx):
+            return Halo._box(h, idx)
+
+        for mine, theirs, width in [((12, 10, 9), (11, 10, 9), 1), ((14, 20), (15, 20), 2),
+                                    ((10, 9, 13), (10, 9, 12), 1)]:
+            me, nb = halo(mine, width), halo(theirs, width)
+            for d in range(len(mine)):
+                if mine[:d] + mine[d + 1:] != theirs[:d] + theirs[d + 1:]:
+                    continue   # neighbours along d share the other extents
+                for full in (True, False):
+                    for tag, send, recv in ((2 * d, "send_lo", "recv_hi"),
+                                            (2 * d + 1, "send_hi", "recv_lo")):
+                        lo, ext = box(me, Halo._slab(me, d, send, full))
+                        want_lo, want_ext = box(nb, Halo._slab(nb, d, recv, full))
+                        self.assertEqual(_ghost_corner(lo, tag, theirs, width), want_lo,
+                                         (mine, theirs, d, full, tag))
+                        self.assertEqual(ext, want_ext)
+
+
 @unittest.skipIf(MPIRUN is None, "mpirun not installed (scripts/setup.sh installs openmpi-bin)")
 class RankFailure(unittest.TestCase):
     """Issue 22 items 11, 12 (tests/api/mpi_fail_prog.py, 2 ranks): a failing

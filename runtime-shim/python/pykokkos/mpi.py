@@ -767,9 +767,8 @@ class _ShmemFaces:
                 if not peer:
                     return False
                 sends.append((s, h._box(sidx), peer, self.pe[dst]))
-                if views is not None:   # my low face fills dst's high ghosts, and back
-                    lo = list(sends[-1][1][0])
-                    lo[d] = self.shapes[dst][d] - h.width if tag % 2 == 0 else 0
+                if views is not None:
+                    lo = _ghost_corner(sends[-1][1][0], tag, self.shapes[dst], h.width)
                     into.append((views[dst][0], lo + [0] * (3 - len(lo)),
                                  list(views[dst][1]) + [0] * (3 - len(lo))))
             if src != MPI.PROC_NULL:
@@ -858,6 +857,17 @@ class _ShmemFaces:
         if fn(*args, self.err, len(self.err)):
             raise PkcRuntimeError(f"pykokkos.mpi.Halo (NVSHMEM {what}): "
                                   + self.err.value.decode(errors="replace"))
+
+
+def _ghost_corner(send_lo, tag, shape, width):
+    """The corner, in the neighbour's View (extents shape), of the ghost box
+    that a face sent with corner send_lo fills there: tag 2d sends the low
+    face along dimension d to the low neighbour's high ghosts, tag 2d + 1
+    the high face to the high neighbour's low ghosts (Halo._faces); the
+    other dimensions' corner is the same on both sides."""
+    d, lo = tag // 2, list(send_lo)
+    lo[d] = shape[d] - width if tag % 2 == 0 else 0
+    return lo
 
 
 def _ptrs(xs):
