@@ -28,7 +28,7 @@
 // neighbours' Views (CUDA IPC, one host): each block stores its share of the
 // faces straight into the neighbours' ghost cells once they said those may
 // be written, and the last block raises their flags and waits for this
-// View's faces (three neighbour latencies instead of five: 8.7 against 12.1
+// View's faces (three neighbour latencies instead of five: 8.7 against 10.4
 // us for a 128x128 face each way between two H200s). Both kernels run on a
 // small grid (an eighth of the SMs by default), never more than the GPU
 // holds at once (the blocks wait for each other through the neighbours).
