@@ -38,6 +38,12 @@ def short(name):
     m = re.search(r"pkc_\w+?::(\w+)", name)
     if m:
         return m.group(1)
+    # a mangled template in a static name (the NVSHMEM halo's kernels): the
+    # last <length><identifier> before its template arguments
+    ids = [x.group(2)[:int(x.group(1))] for x in re.finditer(r"(?=(\d+)([A-Za-z_]\w*))", name)
+           if len(x.group(2)) > int(x.group(1)) and x.group(2)[int(x.group(1))] == "I"]
+    if ids:
+        return ids[-1]
     name = name.replace("(anonymous namespace)::", "").replace("void ", "")
     base = re.sub(r"<.*", "", name).split("(")[0]
     return base.split("::")[-1][:40]

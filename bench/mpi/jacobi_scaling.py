@@ -352,7 +352,9 @@ def worker(a):
             shm = getattr(g.halo, "_shmem", None)
             if shm is not None:   # faces stored straight into neighbours / put with signal
                 direct = sum(1 for q in shm._remote.values() if q)
-                graph = f" | nvshmem_direct={direct}/{len(shm._remote)}"
+                into = shm._peers is not None and shm._peers[1] is not None
+                graph = (f" | nvshmem_direct={direct}/{len(shm._remote)}"
+                         f" | nvshmem_into_views={'yes' if into else 'no'}")
             if graphs:   # the same step replayed from pk.Graph, per iteration
                 gr.replay(warm)
                 t_gr = g.timed_blocks(lambda: gr.replay(per), blocks, 1) / per

@@ -696,6 +696,7 @@ class _ShmemFaces:
         pk.Graph step."""
         from mpi4py import MPI
         h = self.halo
+        self._views_now(h.view)   # mapped here too, for a later captured start()
         sends, recvs = [], []
         for dst, src, sidx, ridx, tag in h._faces(dims, full):
             d, side = tag // 2, 1 - tag % 2   # tag 2d: my low face fills dst's high ghosts
@@ -752,10 +753,7 @@ class _ShmemFaces:
         h, v = self.halo, self.halo.view
         if not self.fused or v._dev is None or getattr(v, "_parent", None) is not None:
             return False
-        views = None   # the neighbours' Views, mapped outside a capture (collective)
-        if self.into_views and not (_graph.capturing_cuda() and
-                                    (self._peers is None or self._peers[0] != v._dev.ptr)):
-            views = self._map_views(v)
+        views = self._views_now(v)
         sends, recvs, into = [], [], []
         for dst, src, sidx, ridx, tag in h._faces(list(dims), full):
             d = tag // 2
@@ -803,6 +801,17 @@ class _ShmemFaces:
                    _order().ptr)
         return True
 
+    def _views_now(self, v):
+        """The neighbours' Views for the direct exchange (_map_views), mapped
+        now where they are not yet and no step is being captured; None where
+        they cannot be used. Collective unless already mapped; every rank
+        calls it at the same exchange (SPMD), with the same answer."""
+        if not self.into_views or v._dev is None or getattr(v, "_parent", None) is not None:
+            return None
+        if self._peers is not None and self._peers[0] == v._dev.ptr:
+            return self._peers[1]
+        return None if _graph.capturing_cuda() else self._map_views(v)
+
     def _map_views(self, v):
         """{comm rank: (address, element strides)} of every neighbour's View as
         this GPU stores to it (CUDA IPC between the ranks of one host; this
@@ -811,8 +820,6 @@ class _ShmemFaces:
         through the receive buffers. Collective over the Halo's communicator;
         never called while a step is captured (mapping is not capturable)."""
         from mpi4py import MPI
-        if self._peers is not None and self._peers[0] == v._dev.ptr:
-            return self._peers[1]
         comm, h = self.halo.comm, self.halo
         me = comm.Get_rank()
         strides = tuple(st // v._a.itemsize for st in v._a.strides)
