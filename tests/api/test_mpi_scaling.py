@@ -33,6 +33,17 @@ class QuickScaling(unittest.TestCase):
         cls.r = subprocess.run([sys.executable, BENCH, "--quick", "--ranks", "1,2"],
                                capture_output=True, text=True, env=env(), timeout=300)
 
+    def worker(self, *flags):
+        """The CASE lines of the worker on 2 ranks (quick mode), one per case
+        and overlap: 8, or the test fails with the ranks' output."""
+        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                            sys.executable, BENCH, "--worker", "--quick", *flags],
+                           capture_output=True, text=True, env=env(), timeout=300)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        lines = [ln for ln in r.stdout.splitlines() if ln.startswith("CASE ")]
+        self.assertEqual(len(lines), 8, r.stdout)
+        return lines
+
     def test_passes_and_verifies_every_case(self):
         out = self.r.stdout + self.r.stderr
         self.assertEqual(self.r.returncode, 0, out)
@@ -54,12 +65,7 @@ class QuickScaling(unittest.TestCase):
 
     def test_worker_lines_report_a_median_and_the_halo_share(self):
         # the worker of 2 ranks: one CASE line per case and overlap
-        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
-                            sys.executable, BENCH, "--worker", "--quick"],
-                           capture_output=True, text=True, env=env(), timeout=300)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        lines = [ln for ln in r.stdout.splitlines() if ln.startswith("CASE ")]
-        self.assertEqual(len(lines), 8, r.stdout)
+        lines = self.worker()
         for ln in lines:
             self.assertIn("ranks=2", ln)
             self.assertRegex(ln, r"ms_per_iter=\d+\.\d+ \| halo_ms=\d+\.\d+ \| halo_share=\d+%")
@@ -69,12 +75,7 @@ class QuickScaling(unittest.TestCase):
         # --slabs: the 3-D grids split along the dimension whose faces are
         # contiguous (the first on a host backend, LayoutRight), so each
         # rank has two neighbours at most; 2-D grids keep MPI's split
-        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
-                            sys.executable, BENCH, "--worker", "--quick", "--slabs"],
-                           capture_output=True, text=True, env=env(), timeout=300)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        lines = [ln for ln in r.stdout.splitlines() if ln.startswith("CASE ")]
-        self.assertEqual(len(lines), 8, r.stdout)
+        lines = self.worker("--slabs")
         for ln in lines:
             if ln.startswith("CASE 3D"):
                 self.assertRegex(ln, r"^CASE 3D slabs (weak|strong) .*\| dims=2x1x1 \|")
@@ -87,12 +88,7 @@ class QuickScaling(unittest.TestCase):
     def test_graph_replay_is_checked_and_timed(self):
         # --graph: the step replayed through pk.Graph (plain calls here) must
         # equal the plain steps bitwise on every rank, and is timed alone
-        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2",
-                            sys.executable, BENCH, "--worker", "--quick", "--graph"],
-                           capture_output=True, text=True, env=env(), timeout=300)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        lines = [ln for ln in r.stdout.splitlines() if ln.startswith("CASE ")]
-        self.assertEqual(len(lines), 8, r.stdout)
+        lines = self.worker("--graph")
         for ln in lines:
             self.assertRegex(ln, r"graph_ms=\d+\.\d+ \(plain\)")
             self.assertTrue(ln.endswith("verified"), ln)
