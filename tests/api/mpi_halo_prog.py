@@ -1,5 +1,6 @@
 """Run by tests/api/test_mpi.py under mpirun: pykokkos.mpi.Halo on 2-D and
-3-D Views (widths 1 and 2, faces+corners with exchange(), before and after
+3-D Views (widths 1 and 2, bounded and periodic: a rank its own neighbour,
+faces+corners with exchange(), before and after
 a kernel took the View (on a GPU: the View then lives on the device), of a
 LayoutLeft View, faces
 with start/finish), Views straight into mpi4py, and allreduce of a
@@ -30,10 +31,13 @@ def touch3(i: int, v: pk.View3D[pk.double]):
     v[i][0][0] = v[i][0][0] + 0.0
 
 
-def check_halo(comm, nd, width, bad):
+def check_halo(comm, nd, width, periodic, bad):
+    """periodic: every dimension wraps, so a rank may be its own neighbour
+    (and, on 2 ranks, both neighbours along dimension 0 are the other rank);
+    then every ghost holds the wrapped global cell."""
     size = comm.Get_size()
     dims = MPI.Compute_dims(size, nd)
-    cart = comm.Create_cart(dims, periods=[False] * nd)
+    cart = comm.Create_cart(dims, periods=[periodic] * nd)
     coords = cart.Get_coords(cart.Get_rank())
     own = [5 + d for d in range(nd)]                     # owned cells per dimension
     glob = [own[d] * dims[d] for d in range(nd)]
@@ -59,6 +63,8 @@ def check_halo(comm, nd, width, bad):
         got = np.asarray(v)
         for idx in np.ndindex(*shape):
             g = [lo[d] + idx[d] - width for d in range(nd)]
+            if periodic:
+                g = [x % n for x, n in zip(g, glob)]
             inside = [0 <= g[d] < glob[d] for d in range(nd)]
             ghost_dims = sum(not (width <= idx[d] < width + own[d]) for d in range(nd))
             if all(inside) and (mode != "overlap" or ghost_dims <= 1):
@@ -66,7 +72,8 @@ def check_halo(comm, nd, width, bad):
             else:
                 want = -1.0                               # outside the grid, or a corner
             if got[idx] != want:
-                bad.append(f"{nd}-D width {width} {mode}: cell {idx} is {got[idx]}, want {want}")
+                bad.append(f"{nd}-D width {width}{' periodic' if periodic else ''} {mode}: "
+                           f"cell {idx} is {got[idx]}, want {want}")
                 return
 
 
@@ -76,7 +83,8 @@ def main():
     bad = []
     for nd in (2, 3):
         for width in (1, 2):
-            check_halo(comm, nd, width, bad)
+            for periodic in (False, True):
+                check_halo(comm, nd, width, periodic, bad)
     v = pk.View([6], pk.double)
     v.fill(r + 1.0)
     w = pk.View([6], pk.double)
