@@ -54,7 +54,10 @@ waits for that): no NCCL, no host wait, and start()/finish() overlap with
 no second stream (the wait is queued by finish()). exchange() of a View
 already on the device does all of that for one dimension in one fused
 kernel (_nvshmem_halo.cu, exchange_faces; PKC_HALO_NVSHMEM_FUSED=0 keeps the
-separate kernels). The counts behind the
+separate kernels), and where every rank can map its neighbours' Views (CUDA
+IPC, one host) that kernel stores the faces straight into their ghost cells,
+with no buffers (exchange_direct; PKC_HALO_NVSHMEM_DIRECT=0 keeps the
+buffers). The counts behind the
 flags live on the device, so a pk.Graph step captures the exchange whole
 (the host then issues nothing per step); there start() queues the fused
 kernel too, which the captured graph runs as a branch beside the update
