@@ -15,7 +15,7 @@ with start offsets, durations and streams. Chrome traces go to OUT.
 
     mpirun -np P python3 bench/mpi/graph_timeline.py [--n 128] [--overlap on|off]
         [--transport nvshmem|nccl|auto] [--steps 40] [--warm 20] [--out DIR] [--periodic]
-        [--slabs]
+        [--slabs] [--steps-per-graph U]
 
 (PKC_GRAPH_URGENT=0 captures the step without kernel priorities, for A/B.)
 
@@ -107,6 +107,8 @@ def main():
     ap.add_argument("--out", default="graph-timeline")
     ap.add_argument("--slabs", action="store_true",
                     help="every rank along one dimension (jacobi_scaling.py --slabs)")
+    ap.add_argument("--steps-per-graph", type=int, default=1,
+                    help="steps captured into one graph (pk.Graph's steps_per_graph)")
     ap.add_argument("--periodic", action="store_true",
                     help="periodic in every dimension (one rank is then its own neighbour)")
     a = ap.parse_args()
@@ -125,7 +127,7 @@ def main():
     cart = comm.Create_cart(dims, periods=[a.periodic] * 3)
     g = js.Grid(cart, [a.n * dims[d] for d in range(3)], a.transport)
     overlap = a.overlap == "on"
-    gr, err = g.check_graph(overlap)
+    gr, err = g.check_graph(overlap, a.steps_per_graph)
     errs = cart.allgather(err)
     if any(errs):
         raise SystemExit(f"graph_timeline: {errs}")
@@ -140,7 +142,8 @@ def main():
     prof.export_chrome_trace(path)
     lines = summary(rank, kernels(path), a.steps)
     lines.insert(0, f"# {size} rank(s), dims {dims}{' periodic' if a.periodic else ''}, "
-                    f"{a.n}^3 per rank, overlap {a.overlap}, {a.transport}, graph nodes "
+                    f"{a.n}^3 per rank, overlap {a.overlap}, {a.transport}, "
+                    f"{gr.per_graph} step(s) per graph, graph nodes "
                     f"{gr.nodes}, mode {gr.mode}, urgent regions {gr.urgent()} of "
                     f"{[e[0] for e in gr.edges() or []]}")
     everything = cart.gather("\n".join(lines))

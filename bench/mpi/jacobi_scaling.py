@@ -126,14 +126,33 @@ class Grid:
             pk.parallel_for(pk.MDRangePolicy([lo[0], lo[1], lo[2]], [hi[0], hi[1], hi[2]]),
                             jacobi3, u=self.u, unew=self.unew)
 
-    def copy_back(self):
-        m = self.m
+    def copy(self, lo, hi):
+        if not all(a < b for a, b in zip(lo, hi)):
+            return
         if self.nd == 2:
-            pk.parallel_for(pk.MDRangePolicy([1, 1], [m[0] + 1, m[1] + 1]), copy2,
+            pk.parallel_for(pk.MDRangePolicy([lo[0], lo[1]], [hi[0], hi[1]]), copy2,
                             unew=self.unew, u=self.u)
         else:
-            pk.parallel_for(pk.MDRangePolicy([1, 1, 1], [m[0] + 1, m[1] + 1, m[2] + 1]),
+            pk.parallel_for(pk.MDRangePolicy([lo[0], lo[1], lo[2]], [hi[0], hi[1], hi[2]]),
                             copy3, unew=self.unew, u=self.u)
+
+    def copy_back(self, cut=()):
+        """unew -> u on the owned cells. With `cut` (the dimensions next to a
+        neighbour), first the cells the rim updates do not read (every cut
+        dimension less two planes per side), then the two planes per side:
+        in a pk.Graph the first copy waits only for the inner update, and
+        the next step's exchange only for the second."""
+        m, nd = self.m, self.nd
+        lo, hi = [1] * nd, [x + 1 for x in m]
+        deep = [(3, m[d] - 1) if d in cut else (1, m[d] + 1) for d in range(nd)]
+        self.copy([a for a, _ in deep], [b for _, b in deep])
+        for d in cut:
+            for side in ((1, min(3, m[d] + 1)), (max(3, m[d] - 1), m[d] + 1)):
+                a, b = list(lo), list(hi)
+                a[d], b[d] = side
+                for e in cut[:cut.index(d)]:                   # not twice
+                    a[e], b[e] = deep[e]
+                self.copy(a, b)
 
     def step(self, overlap):
         m, nd = self.m, self.nd
@@ -153,10 +172,11 @@ class Grid:
                     for e in cut[:cut.index(d)]:               # not twice
                         a[e], b[e] = 2, m[e]
                     self.update(a, b)
+            self.copy_back(cut)
         else:
             self.halo.exchange()
             self.update(full_lo, full_hi)
-        self.copy_back()
+            self.copy_back()
 
     def exchange(self, overlap):
         if overlap:
@@ -225,10 +245,13 @@ class Grid:
                     return f"plane {p} of dimension {d}: {bad} cells differ from numpy"
         return None
 
-    def check_graph(self, overlap, steps=3):
-        """The step replayed through pk.Graph (a CUDA graph on CUDA) from the
-        field: (the Graph, error text or None if it equals `steps` plain steps
-        bitwise)."""
+    def check_graph(self, overlap, per_graph=1):
+        """The step replayed through pk.Graph (a CUDA graph on CUDA, per_graph
+        steps per graph) from the field: (the Graph, error text or None if
+        per_graph + 2 replayed steps equal as many plain steps bitwise: the
+        plain first step, one whole graph and one step of the one-step
+        graph)."""
+        steps = per_graph + 2
         start = self.start_state(field(self.axes()) * (1.0 / 61.0))
         self.u[...] = start
         self.unew[...] = start
@@ -237,7 +260,7 @@ class Grid:
         want = np.array(self.u)
         self.u[...] = start                 # host writes reach the device before replay
         self.unew[...] = start
-        gr = pk.Graph(self.step, overlap)
+        gr = pk.Graph(self.step, overlap, steps_per_graph=per_graph)
         gr.replay(steps)
         got = np.array(self.u)
         bad = int((got != want).sum())
@@ -257,14 +280,14 @@ class Grid:
         return statistics.median(times)
 
 
-def captured(g, overlap, warm, off):
+def captured(g, overlap, warm, off, per_graph):
     """g's step captured by pk.Graph with environment variable `off` set to
     0 (PKC_GRAPH_BRANCHES: stream order; PKC_GRAPH_URGENT: no priorities),
     replayed warm times."""
     was = os.environ.get(off)
     os.environ[off] = "0"
     try:
-        gr = pk.Graph(g.step, overlap)
+        gr = pk.Graph(g.step, overlap, steps_per_graph=per_graph)
         gr.replay(warm)
     finally:
         os.environ.pop(off)
@@ -329,7 +352,7 @@ def worker(a):
             t0 = time.perf_counter()
             errs = [g.check_exchange(overlap), g.check_step(overlap)]
             if graphs:
-                gr, e = g.check_graph(overlap)
+                gr, e = g.check_graph(overlap, a.steps_per_graph)
                 errs.append(e)
             err = next((e for e in errs if e), None)
             errs = cart.allgather(err)
@@ -358,12 +381,12 @@ def worker(a):
             if graphs:   # the same step replayed from pk.Graph, per iteration
                 gr.replay(warm)
                 t_gr = g.timed_blocks(lambda: gr.replay(per), blocks, 1) / per
-                graph += f" | graph_ms={t_gr * 1e3:.4f} ({gr.mode})"
+                graph += f" | graph_ms={t_gr * 1e3:.4f} ({gr.mode}) | steps_per_graph={gr.per_graph}"
                 # and captured in stream order (no branches), and with branches
                 # but no urgent kernels (PKC_GRAPH_URGENT=0), same run
-                chain = captured(g, overlap, warm, "PKC_GRAPH_BRANCHES")
+                chain = captured(g, overlap, warm, "PKC_GRAPH_BRANCHES", a.steps_per_graph)
                 t_ch = g.timed_blocks(lambda: chain.replay(per), blocks, 1) / per
-                plain = captured(g, overlap, warm, "PKC_GRAPH_URGENT")
+                plain = captured(g, overlap, warm, "PKC_GRAPH_URGENT", a.steps_per_graph)
                 t_pl = g.timed_blocks(lambda: plain.replay(per), blocks, 1) / per
                 graph += (f" | graph_chain_ms={t_ch * 1e3:.4f} | graph_nourgent_ms={t_pl * 1e3:.4f}"
                           f" | graph_nodes={gr.nodes}/{chain.nodes}")
@@ -407,7 +430,7 @@ def run_ranks(p, a, env, transport):
     cmd += [env.get("PY", sys.executable), os.path.abspath(__file__), "--worker",
             "--warmup", str(a.warmup), "--blocks", str(a.blocks), "--iters", str(a.iters)]
     cmd += ["--quick"] if a.quick else ["--gpu"] if a.gpu else []
-    cmd += ["--graph"] if a.graph else []
+    cmd += ["--graph", f"--steps-per-graph={a.steps_per_graph}"] if a.graph else []
     cmd += ["--slabs"] if a.slabs else []
     cmd += ["--transport", transport]
     cmd += [f"--only={x}" for x in a.only]
@@ -483,6 +506,9 @@ def main():
     ap.add_argument("--graph", action="store_true",
                     help="also time the step replayed through pk.Graph (on CUDA: modules "
                          "built with CXXFLAGS='--default-stream per-thread')")
+    ap.add_argument("--steps-per-graph", type=int, default=1,
+                    help="with --graph: steps captured into one graph (pk.Graph's "
+                         "steps_per_graph; --iters should be a multiple of it)")
     ap.add_argument("--slabs", action="store_true",
                     help="split 3-D grids into slabs along the dimension with contiguous "
                          "faces (two neighbours per rank, the seed's split) instead of "

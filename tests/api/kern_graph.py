@@ -81,3 +81,27 @@ def step_overlap(u, unew, res, count, halo):
         update(u, unew, lo, hi)
     pk.parallel_for(1, residual, u=u, unew=unew, res=res, count=count)
     pk.parallel_for(pk.MDRangePolicy([1, 1], [n + 1, m + 1]), copy_back, unew=unew, u=u)
+
+
+def copy(u, unew, lo, hi):
+    if lo[0] < hi[0] and lo[1] < hi[1]:
+        pk.parallel_for(pk.MDRangePolicy([lo[0], lo[1]], [hi[0], hi[1]]), copy_back,
+                        unew=unew, u=u)
+
+
+def step_overlap_split(u, unew, halo):
+    """step_overlap without the residual, its copy back split as
+    bench/mpi/jacobi_scaling.py splits it: the cells the rim strips do not
+    read (two planes in from every side) first, then the two planes per
+    side (rows, then the columns between them)."""
+    n, m = u.shape[0] - 2, u.shape[1] - 2
+    halo.start()
+    update(u, unew, [2, 2], [n, m])
+    halo.finish()
+    for lo, hi in (([1, 1], [2, m + 1]), ([n, 1], [n + 1, m + 1]),
+                   ([2, 1], [n, 2]), ([2, m], [n, m + 1])):
+        update(u, unew, lo, hi)
+    copy(u, unew, [3, 3], [n - 1, m - 1])
+    for lo, hi in (([1, 1], [3, m + 1]), ([n - 1, 1], [n + 1, m + 1]),
+                   ([3, 1], [n - 1, 3]), ([3, m - 1], [n - 1, m + 1])):
+        copy(u, unew, lo, hi)

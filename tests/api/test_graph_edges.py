@@ -69,14 +69,53 @@ class Edges(unittest.TestCase):
         w = [e[1] for e in g.edges()]
         self.assertEqual(w[:7], [[], [], [0], [], [], [], []])
         self.assertEqual(w[7], [1, 3, 4, 5, 6])      # the writers of unew
-        self.assertEqual(w[8], [0, 7])               # start read u; all others through 7
-        # urgent: start, finish, and copy_back (waits for start); with no
-        # neighbour no rim strip waits for finish, and the inner cells never do
-        self.assertEqual(g.urgent(), [0, 2, 8])
+        self.assertEqual(w[8], [7])     # start reads no face (no neighbour); others through 7
+        # urgent: start and finish; with no neighbour no rim strip waits for
+        # finish, and the inner cells never do
+        self.assertEqual(g.urgent(), [0, 2])
         for _ in range(3):
             ref[1:-1, 1:-1] = 0.25 * (ref[:-2, 1:-1] + ref[2:, 1:-1] + ref[1:-1, :-2]
                                       + ref[1:-1, 2:])
         self.assertTrue(np.array_equal(np.array(u), ref))
+
+    def test_steps_per_graph_overlap_across_steps(self):
+        """Two steps planned as one graph (steps_per_graph=2), one rank
+        periodic (its own neighbour: start reads the four faces, finish
+        writes the four ghost strips), the copy back split as the scaling
+        bench splits it: the second step's start waits for the copies of
+        the planes it sends, not for the deep copy, which runs beside it;
+        the second step's inner update waits for every copy; urgency comes
+        from a step's own halo only. Five steps against numpy."""
+        from mpi4py import MPI
+        from pykokkos.mpi import Halo
+        cart = MPI.COMM_WORLD.Create_cart([1, 1], periods=[True, True])
+        u, unew, _, _ = K.make(12, 9)
+        ref = np.array(u)
+        g = pk.Graph(K.step_overlap_split, u, unew, Halo(cart, u, width=1), steps_per_graph=2)
+        g.replay(5)      # step 1 plain, steps 2-3 and 4-5 planned two at a time
+        labels = [e[0] for e in g.edges()]
+        one = ["Halo.start", "jacobi", "Halo.finish"] + ["jacobi"] * 4 + ["copy_back"] * 5
+        self.assertEqual(labels, one + one)
+        w = [e[1] for e in g.edges()]
+        self.assertEqual(w[7], [1])                  # the deep copy: after the inner cells
+        self.assertEqual(w[12], [8, 9, 10, 11])      # step 2's start: the planes it sends
+        self.assertEqual(w[13], [7, 8, 9, 10, 11])   # step 2's inner cells: every copy
+        self.assertEqual(w[14], [12])
+        urgent = g.urgent()
+        self.assertEqual([k for k in urgent if k < 12], [0, 2, 3, 4, 5, 6, 8, 9, 10, 11])
+        self.assertEqual([k - 12 for k in urgent if k >= 12],
+                         [k for k in urgent if k < 12])
+        for _ in range(5):
+            ref[0, :], ref[-1, :] = ref[-2, :], ref[1, :]      # periodic ghosts
+            ref[:, 0], ref[:, -1] = ref[:, -2], ref[:, 1]
+            ref[1:-1, 1:-1] = 0.25 * (ref[:-2, 1:-1] + ref[2:, 1:-1] + ref[1:-1, :-2]
+                                      + ref[1:-1, 2:])
+        self.assertTrue(np.array_equal(np.array(u)[1:-1, 1:-1], ref[1:-1, 1:-1]))
+
+    def test_steps_per_graph_refused(self):
+        for bad in (0, -1, 2.0, True, "2"):
+            with self.assertRaisesRegex(pk.PkcArgumentError, "steps_per_graph must be an int"):
+                pk.Graph(K.step, *K.make(4, 4), steps_per_graph=bad)
 
     def test_turned_off(self):
         os.environ["PKC_GRAPH_BRANCHES"] = "0"

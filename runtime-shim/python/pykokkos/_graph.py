@@ -164,15 +164,26 @@ def record(args, kw):
 
 
 class Graph:
-    """pk.Graph(step, *args, **kw): step(*args, **kw) is one time step (see
-    the module docstring); replay(k) runs k steps. On CUDA the step is
-    captured into a CUDA graph once and replayed; elsewhere it runs as plain
-    calls. `mode` says which: 'cuda-graph' or 'plain'."""
+    """pk.Graph(step, *args, steps_per_graph=1, **kw): step(*args, **kw) is
+    one time step (see the module docstring); replay(k) runs k steps. On
+    CUDA the step is captured into a CUDA graph once and replayed; elsewhere
+    it runs as plain calls. `mode` says which: 'cuda-graph' or 'plain'.
+    steps_per_graph=U captures U steps into one graph, each launch waiting
+    only for the earlier launches it conflicts with, across steps too (a
+    step's halo exchange can run beside the end of the step before): one
+    graph launch per U steps; replay(k) launches it k // U times and a
+    one-step graph for the rest."""
 
-    def __init__(self, step, *args, **kw):
+    def __init__(self, step, *args, steps_per_graph=1, **kw):
         if not callable(step):
             raise PkcArgumentError(f"pk.Graph: step must be callable, got {type(step).__name__}")
+        if isinstance(steps_per_graph, bool) or not isinstance(steps_per_graph, int) \
+                or steps_per_graph < 1:
+            raise PkcArgumentError(
+                f"pk.Graph: steps_per_graph must be an int >= 1, got {steps_per_graph!r}")
         self.step, self.args, self.kw = step, args, kw
+        self.per_graph = steps_per_graph
+        self._exec1 = None      # the one-step graph for the rest of a replay(k)
         self.steps = 0          # steps run so far
         self._first = None      # the first step's launch record
         self._exec = None       # the CUDA graph (libpkcrt pkr_graph *)
@@ -205,18 +216,32 @@ class Graph:
         # kernel's launcher
         return gb.DryEdges() if self._first is not None and self._edges is None else None
 
-    def _run(self, cuda):
+    def _launch(self, g, n):
+        import ctypes
+        err = ctypes.create_string_buffer(512)
+        if self._lib.pkr_graph_launch(g, n, err, 512):
+            raise PkcRuntimeError(f"pk.Graph: {err.value.decode()}")
+
+    def _run(self, cuda, steps=1):
+        """Runs (or captures) `steps` steps in a row under one edge plan, so
+        that a step's launches wait only for the earlier steps' launches
+        they conflict with."""
         from ._fusion import _q, flush
         from ._graph_branches import ANY
         if _state["on"]:
             raise PkcRuntimeError("pk.Graph: replay() inside a graph step")
-        rec, views, plan = [], {}, self._planner(cuda)
-        _state.update(on=True, rec=rec, cuda=cuda, views=views, branches=plan)
+        views, plan = {}, self._planner(cuda)
+        _state.update(on=True, rec=None, cuda=cuda, views=views, branches=plan)
         try:
-            self.step(*self.args, **self.kw)
-            if _q:          # launches held back for fusion belong to this step
-                with region("launches held back for fusion", ANY):
-                    flush()
+            for s in range(steps):
+                rec = _state["rec"] = []
+                if plan is not None and s:
+                    plan.plan.next_step()
+                self.step(*self.args, **self.kw)
+                if _q:      # launches held back for fusion belong to this step
+                    with region("launches held back for fusion", ANY):
+                        flush()
+                self._compare(rec, s)
             if plan is not None:
                 plan.join()
                 self._edges = plan.plan.edges()
@@ -224,12 +249,11 @@ class Graph:
                 self._plan_error = plan.error
         finally:
             _state.update(on=False, rec=None, cuda=False, views=None, branches=None)
-        self._compare(rec)
         if cuda:            # the Views the graph's kernels use (kept alive by it)
             self._views = list(views.values())
 
-    def _compare(self, rec):
-        n = self.steps + 1
+    def _compare(self, rec, later=0):
+        n = self.steps + 1 + later
         rec = [r for r in rec if r[0] != "shim"]
         if self._first is None:
             self._first = rec
@@ -272,25 +296,37 @@ class Graph:
         if k < 0:
             raise PkcValueError(f"pk.Graph.replay: k must be >= 0, got {k}")
         if self._lib is None:
-            for _ in range(k):
-                self._run(False)
-                self.steps += 1
+            while k:                  # after step 1, U steps under one edge plan
+                n = 1 if self._first is None else min(k, self.per_graph)
+                self._run(False, n)
+                self.steps += n
+                k -= n
             return
         if k and self._exec is None:
             self._run(False)          # step 1, plain: first copies, allocations
             self.steps += 1
             k -= 1
-            self._capture()
+            self._exec, self.nodes = self._capture(self.per_graph)
+        whole, rest = divmod(k, self.per_graph)
+        if rest and self._exec1 is None:
+            if self.per_graph == 1:
+                self._exec1 = self._exec
+            else:                     # the edges() of the U-step graph are kept
+                kept = self._edges, self._urgent
+                self._exec1 = self._capture(1)[0]
+                self._edges, self._urgent = kept
         if k:
-            import ctypes
             for v in self._views:   # host writes since reach the device first; the
                 v._to_device()      # host mirrors are stale after the launches
-            err = ctypes.create_string_buffer(512)
-            if self._lib.pkr_graph_launch(self._exec, k, err, 512):
-                raise PkcRuntimeError(f"pk.Graph: {err.value.decode()}")
-            self.steps += k
+        if whole:
+            self._launch(self._exec, whole)
+            self.steps += whole * self.per_graph
+        if rest:
+            self._launch(self._exec1, rest)
+            self.steps += rest
 
-    def _capture(self):
+    def _capture(self, steps):
+        """Captures `steps` steps into a CUDA graph: (graph, its nodes)."""
         import ctypes
         from ._dispatch import fence
         fence()                       # step 1 done, nothing else in flight
@@ -299,7 +335,7 @@ class Graph:
             raise PkcRuntimeError(f"pk.Graph: {err.value.decode()}")
         failure = None
         try:
-            self._run(True)
+            self._run(True, steps)
         except BaseException as e:    # end the capture before reporting
             failure = e
         g = lib.pkr_graph_end(err, 512)
@@ -326,15 +362,17 @@ class Graph:
             lib.pkr_graph_destroy(g)
             self._edges = None
             raise PkcRuntimeError(f"pk.Graph: {self._plan_error}")
-        self._exec, self.nodes = g, lib.pkr_graph_nodes(g)
+        return g, lib.pkr_graph_nodes(g)
 
     def __del__(self):
-        g, lib = getattr(self, "_exec", None), getattr(self, "_lib", None)
-        if g and lib is not None:
-            try:
-                lib.pkr_graph_destroy(g)
-            except Exception:
-                pass
+        lib = getattr(self, "_lib", None)
+        g, g1 = getattr(self, "_exec", None), getattr(self, "_exec1", None)
+        for x in (g, g1 if g1 != g else None):
+            if x and lib is not None:
+                try:
+                    lib.pkr_graph_destroy(x)
+                except Exception:
+                    pass
 
 
 def _bind(lib):

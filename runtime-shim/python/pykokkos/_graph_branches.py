@@ -102,6 +102,13 @@ class Planner:
         self.labels, self.accesses, self.waits, self._above = [], [], [], []
         self.urgent = []   # per region: a halo's, or after one (module docstring)
         self.depth = 0
+        self.first = 0     # the first region of the step being planned
+
+    def next_step(self):
+        """The regions entered from now on are the next step's (pk.Graph with
+        steps_per_graph > 1): they wait for earlier steps' regions as for
+        their own, but are urgent only through a halo of their own step."""
+        self.first = len(self.labels)
 
     def enter(self, label, accesses):
         self.depth += 1
@@ -117,7 +124,8 @@ class Planner:
         self.accesses.append(accesses)
         self.waits.append(waits)
         self._above.append(implied | set(need))
-        self.urgent.append(str(label).startswith("Halo.") or any(self.urgent[j] for j in need))
+        self.urgent.append(str(label).startswith("Halo.")
+                           or any(self.urgent[j] for j in need if j >= self.first))
         return waits
 
     def exit(self):

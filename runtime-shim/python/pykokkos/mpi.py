@@ -524,9 +524,10 @@ class Halo:
     def _region(self, what):
         """The region of a pk.Graph step's edges (pykokkos/_graph_branches.py)
         that this halo's exchange(), start() or finish() is: exchange() reads
-        and writes the View, start() reads it and may write the ghosts (in a
-        captured step, NVSHMEM's fused exchange), finish() writes the ghosts
-        it receives; each orders the halo's own flags and buffers."""
+        and writes the View, start() reads the faces it sends and may write
+        the ghosts (in a captured step, NVSHMEM's fused exchange), finish()
+        writes the ghosts it receives; each orders the halo's own flags and
+        buffers."""
         if _graph.branches() is None:
             return _graph.region(None, None)
         from ._graph_branches import memory_key
@@ -539,13 +540,14 @@ class Halo:
         if what == "exchange":
             return _graph.region("Halo.exchange", own + [(key, None, True)])
         from mpi4py import MPI
-        ghosts = []   # finish() writes them; start() may (a fused exchange)
-        for _, src, _, ridx, _ in self._faces(self._neighbour_dims(), False):
-            if src != MPI.PROC_NULL:
-                lo, ext = self._box(ridx)
-                ghosts.append((key, [(a, a + e - 1) for a, e in zip(lo, ext)], True))
+        ghosts, faces = [], []   # finish() writes the ghosts; start() may (a fused exchange)
+        for dst, src, sidx, ridx, _ in self._faces(self._neighbour_dims(), False):
+            for rank, idx, out, write in ((src, ridx, ghosts, True), (dst, sidx, faces, False)):
+                if rank != MPI.PROC_NULL:
+                    lo, ext = self._box(idx)
+                    out.append((key, [(a, a + e - 1) for a, e in zip(lo, ext)], write))
         if what == "start":
-            return _graph.region("Halo.start", own + [(key, None, False)] + ghosts)
+            return _graph.region("Halo.start", own + faces + ghosts)
         return _graph.region("Halo.finish", own + ghosts)
 
     def exchange(self):
