@@ -50,16 +50,39 @@ def short(name):
 
 
 def kernels(trace_path):
-    """[(start us, duration us, stream, short name)] of the GPU activity."""
+    """[(start us, duration us, stream, short name)] of the GPU activity;
+    starts on the trace's clock (its baseTimeNanoseconds added, where it
+    has one: the ranks' traces then share one clock)."""
     with open(trace_path) as f:
         ev = json.load(f)
+    base = ev.get("baseTimeNanoseconds", 0) / 1e3 if isinstance(ev, dict) else 0.0
     ev = ev["traceEvents"] if isinstance(ev, dict) else ev
     out = []
     for e in ev:
         if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset"):
-            out.append((float(e["ts"]), float(e["dur"]), e.get("args", {}).get("stream", "?"),
+            out.append((base + float(e["ts"]), float(e["dur"]), e.get("args", {}).get("stream", "?"),
                         short(e.get("name", "?"))))
     return sorted(out)
+
+
+def aligned(per_rank, steps, name="exchange"):
+    """Every rank's kernels of two steps in the middle on one clock (offsets
+    from the earliest of them): where a halo kernel (name contains `name`)
+    waits for a neighbour, its start and end against the neighbours' show it."""
+    ks = [k for k in per_rank if k]
+    if len(ks) < 2:
+        return []
+    mids = []
+    for k in ks:
+        per = len(k) // steps
+        mids.append(k[(steps // 2) * per:(steps // 2) * per + 2 * per])
+    w0 = min(m[0][0] for m in mids if m)
+    rows = sorted((s - w0, d, r, n) for r, m in enumerate(mids) for s, d, _, n in m)
+    lines = [f"all ranks on one clock, two steps (offset us, end us, rank, kernel; "
+             f"* marks {name}):"]
+    for s, d, r, n in rows:
+        lines.append(f"  {s:8.2f} {s + d:8.2f}  r{r} {'*' if name in n else ' '} {n}")
+    return lines
 
 
 def summary(rank, ks, steps):
@@ -140,15 +163,17 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     path = os.path.join(a.out, f"rank{rank}.json")
     prof.export_chrome_trace(path)
-    lines = summary(rank, kernels(path), a.steps)
+    ks = kernels(path)
+    lines = summary(rank, ks, a.steps)
     lines.insert(0, f"# {size} rank(s), dims {dims}{' periodic' if a.periodic else ''}, "
                     f"{a.n}^3 per rank, overlap {a.overlap}, {a.transport}, "
                     f"{gr.per_graph} step(s) per graph, graph nodes "
                     f"{gr.nodes}, mode {gr.mode}, urgent regions {gr.urgent()} of "
                     f"{[e[0] for e in gr.edges() or []]}")
     everything = cart.gather("\n".join(lines))
+    every_ks = cart.gather(ks)
     if rank == 0:
-        print("\n".join(everything), flush=True)
+        print("\n".join(everything + aligned(every_ks, a.steps)), flush=True)
     return 0
 
 

@@ -12,10 +12,11 @@
 #      RANKS). GRAPH=1: modules built with --default-stream per-thread and the
 #      step replayed from pk.Graph too, checked bitwise, for both transports;
 #   3. TIMELINE="args" (with GRAPH=1): bench/mpi/graph_timeline.py on 1, 2
-#      and 4 ranks, overlap on and off, with those arguments (e.g. --slabs);
+#      and 4 ranks, overlap on and off (TIMELINE_OVERLAP="on": on only), with
+#      those arguments (e.g. --slabs; several sets separated by ';');
 #      TIMELINE_ENV="PKC_HALO_NVSHMEM_BLOCKS=64 PKC_HALO_NVSHMEM_DIRECT=0": also
 #      on the most ranks with each of those settings; TIMELINE_NP="4": those rank counts only;
-#      SCALING=0: no scaling run.
+#      SCALING=0: no scaling run. CHECK=0: not step 1.
 # Usage: scripts/gpu/nvshmem_halo_cuda.sh (carry .deps/kokkos-src build/bin
 # build/lib; kind nvidia-h100-x4 / nvidia-h200-x4 or -x2). Outputs under $OUT.
 source "$(dirname "${BASH_SOURCE[0]}")/cuda_env.sh"
@@ -45,7 +46,7 @@ mpi() {
     -x PKC_CACHE_DIR -x NVSHMEM_DISABLE_NVLS -x NCCL_NVLS_ENABLE "$@"
 }
 for np in 2 4; do
-  (( np <= n )) || continue
+  (( np <= n )) && [[ ${CHECK:-1} != 0 ]] || continue
   for p2p in 1 0; do
     [[ $p2p == 0 && $np == 4 ]] && continue
     d=$OUTD/halo_np${np}_p2p$p2p
@@ -58,19 +59,22 @@ for np in 2 4; do
 done
 say "correctness done"
 if [[ -n ${TIMELINE+x} ]]; then   # GRAPH=1: the replayed step's kernels per rank (bench/mpi/graph_timeline.py)
-  eval "targs=(${TIMELINE})"
-  for np in ${TIMELINE_NP:-1 2 4}; do
-    (( np <= n )) || continue
-    for ov in on off; do
-      f=$OUTD/timeline_np${np}_$ov
-      mpi -np "$np" --bind-to none "$PY" bench/mpi/graph_timeline.py --overlap $ov --out "$f" \
-        "${targs[@]}" >"$f.log" 2>&1
-      echo "timeline np=$np overlap=$ov rc=$?"
-      grep -E "^# |^== |time per step|no kernel|x[ 0-9.]+/step" "$f.log" | head -40
+  IFS=';' read -ra tsets <<<"$TIMELINE"   # argument sets separated by ';', each run in turn
+  for t in "${!tsets[@]}"; do
+    eval "targs=(${tsets[$t]})"
+    for np in ${TIMELINE_NP:-1 2 4}; do
+      (( np <= n )) || continue
+      for ov in ${TIMELINE_OVERLAP:-on off}; do
+        f=$OUTD/timeline${t}_np${np}_$ov
+        mpi -np "$np" --bind-to none "$PY" bench/mpi/graph_timeline.py --overlap $ov --out "$f" \
+          "${targs[@]}" >"$f.log" 2>&1
+        echo "timeline [${tsets[$t]}] np=$np overlap=$ov rc=$?"
+        grep -E "^# |^== |time per step|no kernel|x[ 0-9.]+/step" "$f.log" | head -40
+      done
     done
   done
-  for setting in ${TIMELINE_ENV:-}; do   # A/B settings, on the most ranks
-    for ov in on off; do
+  for setting in ${TIMELINE_ENV:-}; do   # A/B settings, on the most ranks, the last set
+    for ov in ${TIMELINE_OVERLAP:-on off}; do
       f=$OUTD/timeline_np${np}_${ov}_${setting//[^A-Za-z0-9]/_}
       env "$setting" timeout "${MPI_TIMEOUT:-120}" "$(which mpirun)" --allow-run-as-root \
         --oversubscribe -x PYTHONPATH -x PATH -x PKC_BACKEND -x Kokkos_ROOT -x PKC_RUNTIME_LIB \
