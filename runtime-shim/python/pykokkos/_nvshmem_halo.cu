@@ -207,12 +207,13 @@ __device__ long box_offset(const Exchange &x, const long *lo, const long *n, uns
 // reset). The block's stores (to a neighbour too) are ordered before the count
 // by the barrier and one system-scope fence of thread 0, which is cumulative
 // (PTX memory model; the pattern of cooperative groups' grid sync).
-__device__ bool last_block(unsigned *c) {
+// n: the blocks that count at c (default: the grid).
+__device__ bool last_block(unsigned *c, unsigned n = 0) {
   __shared__ bool last;
   __syncthreads();
   if (threadIdx.x == 0) {
     __threadfence_system();
-    last = atomicAdd(c, 1u) == gridDim.x - 1;
+    last = atomicAdd(c, 1u) == (n ? n : gridDim.x) - 1;
     if (last) atomicExch(c, 0u);
   }
   __syncthreads();
@@ -246,16 +247,18 @@ __device__ void copy_box(const Exchange &x, T *__restrict__ v, T *__restrict__ b
   }
 }
 
-// This thread's elements of send box f into the neighbour's View: element
-// e has the same place in both boxes (the same decomposition of e), so the
-// two Views' layouts need not agree.
+// This thread's elements of send box f into the neighbour's View, the
+// box shared by `blocks` blocks of which this is block `b`: element e has
+// the same place in both boxes (the same decomposition of e), so the two
+// Views' layouts need not agree.
 template <class T>
-__device__ void copy_to_peer(const Exchange &x, const T *__restrict__ v, int f) {
+__device__ void copy_to_peer(const Exchange &x, const T *__restrict__ v, int f, unsigned b,
+                             unsigned blocks) {
   constexpr int kBatch = 4;
   T *__restrict__ peer = static_cast<T *>(x.peer_view[f]);
   unsigned m = static_cast<unsigned>(box_size(x.sn[f], x.rank));
-  unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned step = gridDim.x * blockDim.x;
+  unsigned tid = b * blockDim.x + threadIdx.x;
+  unsigned step = blocks * blockDim.x;
   for (unsigned e0 = tid; e0 < m; e0 += kBatch * step) {
     T val[kBatch];
 #pragma unroll
@@ -270,30 +273,38 @@ __device__ void copy_to_peer(const Exchange &x, const T *__restrict__ v, int f) 
 
 // The direct exchange: block 0 tells the senders that this View's ghosts
 // may be written (its kernels that read them came before in stream or graph
-// order: freed = exchanges received + 1); every block waits until its
-// neighbours said so and stores its share of the faces into their Views;
-// the last block raises their arrived flags, then waits for this View's
-// faces; the other blocks leave at once and free their SMs. Three neighbour
-// latencies (ready, arrived, and the stores) against five of exchange_faces.
+// order: freed = exchanges received + 1). Each send face has its own group
+// of blocks (the grid is nsend groups of equal size): they wait until that
+// neighbour said so, store the face into its View, and the group's last
+// block raises its arrived flag, so that one neighbour's face never waits
+// for the other neighbour (on a line of ranks that wait had made every
+// exchange last until the ranks two away started). The last group's last
+// block then waits for this View's faces; the other blocks leave at once
+// and free their SMs. Counters: done[f] per face, done[kMaxFaces] for the
+// groups.
 template <class T>
 __global__ void exchange_direct(Exchange x) {
   const T *v = static_cast<const T *>(x.view);
   if (blockIdx.x == 0 && threadIdx.x == 0)
     for (int f = 0; f < x.nrecv; f++)
       nvshmemx_signal_op(x.freed[f], *x.got[f] + 1, NVSHMEM_SIGNAL_SET, x.src[f]);
-  if (threadIdx.x == 0)
-    for (int f = 0; f < x.nsend; f++)
+  int groups = x.nsend > 0 ? x.nsend : 1;
+  unsigned per = gridDim.x / groups;
+  int f = static_cast<int>(blockIdx.x / per);
+  if (f < x.nsend) {
+    if (threadIdx.x == 0)
       nvshmem_signal_wait_until(x.freed_here[f], NVSHMEM_CMP_GE, *x.sent[f] + 1);
-  __syncthreads();
-  for (int f = 0; f < x.nsend; f++) copy_to_peer<T>(x, v, f);
-  if (last_block(&x.done[0]) && threadIdx.x == 0) {
-    for (int f = 0; f < x.nsend; f++)
+    __syncthreads();
+    copy_to_peer<T>(x, v, f, blockIdx.x % per, per);
+    if (!last_block(&x.done[f], per)) return;
+    if (threadIdx.x == 0)
       nvshmemx_signal_op(x.arrived[f], ++*x.sent[f], NVSHMEM_SIGNAL_SET, x.dst[f]);
-    for (int f = 0; f < x.nrecv; f++) {
-      nvshmem_signal_wait_until(x.arrived_here[f], NVSHMEM_CMP_GE, *x.got[f] + 1);
-      ++*x.got[f];
-    }
   }
+  if (last_block(&x.done[kMaxFaces], static_cast<unsigned>(groups)) && threadIdx.x == 0)
+    for (int r = 0; r < x.nrecv; r++) {
+      nvshmem_signal_wait_until(x.arrived_here[r], NVSHMEM_CMP_GE, *x.got[r] + 1);
+      ++*x.got[r];
+    }
 }
 
 template <class T>
@@ -400,8 +411,8 @@ extern "C" int pkc_shmem_put_signal(int n, void **dst, void **src, const size_t 
 // 4 (float); view: the View's device data, stride[rank] its element
 // strides; nsend/nrecv faces (0 to 6 each), boxes as corner and extents
 // (3 longs per face, row-major, rank used), the other arrays one entry per
-// face as in the header; done: two zeroed unsigned counters in device
-// memory, used by this call site only. peer_view null: faces travel
+// face as in the header; done: kMaxFaces + 2 zeroed unsigned counters in
+// device memory, used by this call site only. peer_view null: faces travel
 // through the receive buffers (exchange_faces); else the direct exchange
 // (exchange_direct): peer_view[f] is send face f's neighbour's View as this
 // GPU addresses it (pkc_ipc_open), plo its ghost box's corner there and
@@ -476,6 +487,10 @@ extern "C" int pkc_shmem_exchange(int itemsize, void *view, const long *stride, 
   long most_blocks = blocks > 0 ? blocks : (sms + 7) / 8;
   cap = most_blocks < cap ? most_blocks : cap;
   unsigned grid = static_cast<unsigned>(want < 1 ? 1 : want < cap ? want : cap);
+  if (peer_view && nsend > 0) {   // a group of blocks per send face, the same size each
+    long per = (cap / nsend) < want ? cap / nsend : want;
+    grid = static_cast<unsigned>((per < 1 ? 1 : per) * nsend);
+  }
   launch_urgent(kernel, grid, threads, stream, x);
   return launched(err, errlen, peer_view ? "exchange_direct" : "exchange_faces");
 }

@@ -634,6 +634,12 @@ class Halo:
         self._reqs, self._recv = [], []
         self.seconds += time.perf_counter() - t0
 
+
+# Bytes of block counters per exchange call site: kMaxFaces + 2 unsigned
+# (pykokkos/_nvshmem_halo.cu, pkc_shmem_exchange's `done`).
+_DONE_BYTES = 32
+
+
 class _ShmemFaces:
     """The NVSHMEM transport of one Halo (pykokkos/_nvshmem_halo.cu says how
     faces travel): receive buffers in the symmetric heap at the same
@@ -658,7 +664,9 @@ class _ShmemFaces:
         n = len(self.slot)
         self.recv = lib.pkc_shmem_calloc(total)       # collective, same bytes everywhere
         self.send = lib.pkc_shmem_calloc(total)       # packed faces of the put path
-        words = lib.pkc_shmem_calloc(8 * 5 * n)       # arrived, freed, sent, got, 2 counters
+        # arrived, freed, sent, got (a word per slot), and the exchange kernel's
+        # block counters (8 unsigned per call site: _DONE_BYTES)
+        words = lib.pkc_shmem_calloc((8 * 4 + _DONE_BYTES) * n)
         if not (self.recv and self.send and words):
             raise PkcRuntimeError(f"pykokkos.mpi.Halo(transport='nvshmem'): the symmetric heap "
                                   f"cannot hold {2 * total} bytes of faces: raise "
@@ -799,7 +807,7 @@ class _ShmemFaces:
                    _ints([f[3] for f in sends] or [0]), len(recvs), rlo, rn,
                    _ptrs([f[2] for f in recvs] or [0]), w(self.arrived, recvs),
                    w(self.freed, recvs), w(self.got, recvs), _ints([f[3] for f in recvs] or [0]),
-                   self.done + 8 * self.slot[(dims[0], 0, full)], self.blocks,
+                   self.done + _DONE_BYTES * self.slot[(dims[0], 0, full)], self.blocks,
                    _ptrs([f[0] for f in into] or [0]) if views is not None else None,
                    (ctypes.c_long * (3 * len(into) or 1))(*[x for f in into for x in f[1]]),
                    (ctypes.c_long * (3 * len(into) or 1))(*[x for f in into for x in f[2]]),
