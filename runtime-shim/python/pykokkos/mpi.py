@@ -819,7 +819,15 @@ class _ShmemFaces:
         now where they are not yet and no step is being captured; None where
         they cannot be used. Collective unless already mapped; every rank
         calls it at the same exchange (SPMD), with the same answer."""
-        if not self.into_views or v._dev is None or getattr(v, "_parent", None) is not None:
+        if not self.into_views or getattr(v, "_parent", None) is not None:
+            return None
+        if v._dev is None and not _graph.capturing_cuda():
+            # a View no kernel has used yet (a first exchange): placed on the
+            # device now, so that the steps a pk.Graph captures next find its
+            # neighbours mapped (mapping cannot be captured); stored as the
+            # kernels want it, a View of the default layout in LayoutLeft
+            v._to_device(getattr(v, "_deflt", False) or v.layout is T.Layout.LayoutLeft)
+        if v._dev is None:
             return None
         if self._peers is not None and self._peers[0] == v._dev.ptr:
             return self._peers[1]
