@@ -131,6 +131,14 @@ PKR_API long pkr_graph_deps(void **nodes, size_t cap, char *err, size_t errlen);
  * Returns 0, or -1 with a message. */
 PKR_API int pkr_graph_set_deps(void *const *nodes, size_t n, char *err, size_t errlen);
 
+/* pkr_graph_set_deps, plus started[0..m-1]: kernel nodes the next captured
+ * kernel waits for only until all their blocks have begun (CUDA's launch-
+ * order port, a programmatic edge: no memory visibility), so that their
+ * blocks hold SMs before its own. Returns 0, or -1 with a message (driver
+ * before CUDA 12.3, a node that is not a kernel). */
+PKR_API int pkr_graph_set_deps_started(void *const *nodes, size_t n, void *const *started,
+                                       size_t m, char *err, size_t errlen);
+
 /* Gives the kernel nodes among nodes[0..n-1] (handles from pkr_graph_deps,
  * nodes of the graph being captured; other nodes are skipped) the device's
  * greatest priority: once the graph is instantiated with node priorities

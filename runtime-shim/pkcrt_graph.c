@@ -27,6 +27,13 @@ typedef void *pkr_cu_stream, *pkr_cu_graph, *pkr_cu_graph_exec;
 #define PKR_CU_CAPTURE_ACTIVE 1            /* CU_STREAM_CAPTURE_STATUS_ACTIVE */
 #define PKR_CU_NODE_KERNEL 0               /* CU_GRAPH_NODE_TYPE_KERNEL */
 #define PKR_CU_ATTR_PRIORITY 8             /* CU_KERNEL_NODE_ATTRIBUTE_PRIORITY */
+#define PKR_CU_PORT_LAUNCH_ORDER 2         /* CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER */
+#define PKR_CU_DEPENDENCY_PROGRAMMATIC 1   /* CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC */
+
+/* CUgraphEdgeData (CUDA >= 12.3): when an edge lets its downstream node go */
+typedef struct pkr_cu_edge {
+  unsigned char from_port, to_port, type, reserved[5];
+} pkr_cu_edge;
 typedef unsigned long long pkr_cu_u64;
 
 typedef struct pkr_cuda {
@@ -293,6 +300,44 @@ int pkr_graph_set_deps(void *const *nodes, size_t n, char *err, size_t errlen) {
                                 : cu->update1(PKR_CU_STREAM_PER_THREAD, nodes, n,
                                               PKR_CU_SET_CAPTURE_DEPS);
   if (r) pkr_cu_fail(cu, r, "cuStreamUpdateCaptureDependencies", err, errlen);
+  return r ? -1 : 0;
+}
+
+int pkr_graph_set_deps_started(void *const *nodes, size_t n, void *const *started, size_t m,
+                               char *err, size_t errlen) {
+  const pkr_cuda *cu = pkr_cuda_get();
+  if (!m) return pkr_graph_set_deps(nodes, n, err, errlen);
+  if (!pkr_graph_branches_available() || !cu->update2) {
+    pkr_gmsg(err, errlen, "%s", cu->ok ? "the CUDA driver cannot annotate a capture's edges "
+                                         "(CUDA >= 12.3 needed)" : cu->why);
+    return -1;
+  }
+  for (size_t i = 0; i < m; i++) {
+    int type = -1;
+    if (!started[i] || cu->node_type(started[i], &type) || type != PKR_CU_NODE_KERNEL) {
+      pkr_gmsg(err, errlen, "a node to wait for the start of is not a kernel");
+      return -1;
+    }
+  }
+  void **all = (void **)calloc(n + m, sizeof *all);
+  pkr_cu_edge *edges = (pkr_cu_edge *)calloc(n + m, sizeof *edges);
+  if (!all || !edges) {
+    free(all);
+    free(edges);
+    pkr_gmsg(err, errlen, "out of memory");
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++) all[i] = nodes[i];
+  for (size_t i = 0; i < m; i++) {
+    all[n + i] = started[i];
+    edges[n + i].from_port = PKR_CU_PORT_LAUNCH_ORDER;
+    edges[n + i].type = PKR_CU_DEPENDENCY_PROGRAMMATIC;
+  }
+  pkr_cu_result r = cu->update2(PKR_CU_STREAM_PER_THREAD, all, edges, n + m,
+                                PKR_CU_SET_CAPTURE_DEPS);
+  free(all);
+  free(edges);
+  if (r) pkr_cu_fail(cu, r, "cuStreamUpdateCaptureDependencies_v2 (launch order)", err, errlen);
   return r ? -1 : 0;
 }
 

@@ -73,6 +73,8 @@ class Edges(unittest.TestCase):
         # urgent: start and finish; with no neighbour no rim strip waits for
         # finish, and the inner cells never do
         self.assertEqual(g.urgent(), [0, 2])
+        # the inner cells launch once the exchange's blocks have begun
+        self.assertEqual(g.after_start(), [(1, [0])])
         for _ in range(3):
             ref[1:-1, 1:-1] = 0.25 * (ref[:-2, 1:-1] + ref[2:, 1:-1] + ref[1:-1, :-2]
                                       + ref[1:-1, 2:])
@@ -105,6 +107,8 @@ class Edges(unittest.TestCase):
         self.assertEqual([k for k in urgent if k < 12], [0, 2, 3, 4, 5, 6, 8, 9, 10, 11])
         self.assertEqual([k - 12 for k in urgent if k >= 12],
                          [k for k in urgent if k < 12])
+        # each step's inner cells after its own start's blocks began
+        self.assertEqual(g.after_start(), [(1, [0]), (13, [12])])
         for _ in range(5):
             ref[0, :], ref[-1, :] = ref[-2, :], ref[1, :]      # periodic ghosts
             ref[:, 0], ref[:, -1] = ref[:, -2], ref[:, 1]

@@ -111,6 +111,10 @@ CUresult cuStreamGetCaptureInfo_v3(void *stream, int *status, unsigned long long
 CUresult cuStreamUpdateCaptureDependencies_v2(void *stream, void *const *deps, const void *edges,
                                               size_t n, unsigned flags) {
   printf("set deps stream=%p n=%zu flags=%u edges=%p\n", stream, n, flags, edges);
+  for (size_t i = 0; edges && i < n; i++) { /* CUgraphEdgeData: from_port, to_port, type */
+    const unsigned char *e = (const unsigned char *)edges + 8 * i;
+    printf("edge %zu from_port=%d to_port=%d type=%d\n", i, e[0], e[1], e[2]);
+  }
   fflush(stdout);
   if (n > 16)
     return 1;

@@ -135,6 +135,43 @@ class FakeDriver(unittest.TestCase):
         self.assertIn("urgent 2", out)
         self.assertIn("urgent none 0", out)
 
+    def test_dependencies_on_started_kernels(self):
+        """pkr_graph_set_deps_started: the plain dependencies as before, plus
+        edges from kernels that need only have started (CUDA's launch-order
+        port, a programmatic edge); a node to wait for the start of that is
+        not a kernel is refused, naming why, and nothing is set."""
+        script = textwrap.dedent("""
+            import ctypes, sys
+            sys.path.insert(0, sys.argv[2])
+            from pykokkos._graph import _bind
+            lib = _bind(ctypes.CDLL(sys.argv[1]))
+            err = ctypes.create_string_buffer(256)
+            types = (ctypes.c_int * 4)(0, 0, 0, 1)       # three kernels, a memcpy
+            base = ctypes.addressof(types)
+            plain = (ctypes.c_void_p * 2)(base, base + 4)
+            started = (ctypes.c_void_p * 1)(base + 8)
+            print("rc", lib.pkr_graph_set_deps_started(plain, 2, started, 1, err, 256))
+            copy = (ctypes.c_void_p * 1)(base + 12)
+            print("rc", lib.pkr_graph_set_deps_started(plain, 2, copy, 1, err, 256),
+                  err.value.decode())
+            print("rc", lib.pkr_graph_set_deps_started(plain, 1, copy, 0, err, 256))
+        """)
+        e = dict(os.environ, LD_LIBRARY_PATH=self.tmp)
+        r = subprocess.run([sys.executable, "-u", "-c", script, LIB,
+                            os.path.join(REPO, "runtime-shim", "python")],
+                           capture_output=True, text=True, env=e, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        out = r.stdout.splitlines()
+        first = out.index("rc 0")
+        self.assertTrue(out[first - 4].startswith("set deps stream=0x2 n=3 flags=1 edges=0x"),
+                        out)
+        self.assertEqual(out[first - 3:first], ["edge 0 from_port=0 to_port=0 type=0",
+                                                "edge 1 from_port=0 to_port=0 type=0",
+                                                "edge 2 from_port=2 to_port=0 type=1"])
+        self.assertEqual(out[first + 1], "rc -1 a node to wait for the start of is not a kernel")
+        # no started node: plain edges, as pkr_graph_set_deps sets them
+        self.assertEqual(out[first + 2:], ["set deps stream=0x2 n=1 flags=1 edges=(nil)", "rc 0"])
+
     def test_memory_copy_refused(self):
         out = self.drive(FAKE_CUDA_NODES="0,1,0")
         self.assertFalse(any(x.startswith("instantiate") for x in out))

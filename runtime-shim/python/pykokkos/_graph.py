@@ -191,6 +191,7 @@ class Graph:
         self._views = []        # Views the captured launches take
         self._edges = None      # the step's regions and what each waits for
         self._urgent = None     # the regions on a halo's path (greatest priority on CUDA)
+        self._after_start = None  # [(region, [Halo.start regions it launches after])]
         self._plan_error = None # why the capture's edges could not be set
         from ._loader import RUNTIME
         self._lib = None
@@ -246,6 +247,8 @@ class Graph:
                 plan.join()
                 self._edges = plan.plan.edges()
                 self._urgent = [k for k, u in enumerate(plan.plan.urgent) if u]
+                self._after_start = [(k, list(j)) for k, j in enumerate(plan.plan.start_first)
+                                     if j]
                 self._plan_error = plan.error
         finally:
             _state.update(on=False, rec=None, cuda=False, views=None, branches=None)
@@ -289,6 +292,15 @@ class Graph:
         where edges() is None."""
         return None if self._urgent is None else list(self._urgent)
 
+    def after_start(self):
+        """[(k, [j, ...])]: region k (the first kernel beside a step's
+        Halo.start j, waiting for neither) launches once the blocks of j's
+        exchange kernel have all begun, so that the exchange holds SMs
+        before the update fills them (on CUDA a launch-order edge, CUDA >=
+        12.3; PKC_GRAPH_LAUNCH_ORDER=0 turns it off). None where edges() is
+        None."""
+        return None if self._after_start is None else [(k, list(j)) for k, j in self._after_start]
+
     def replay(self, k=1):
         """Runs k more steps. On CUDA it returns once they are launched
         (reading a View or pk.fence() waits for them)."""
@@ -312,9 +324,9 @@ class Graph:
             if self.per_graph == 1:
                 self._exec1 = self._exec
             else:                     # the edges() of the U-step graph are kept
-                kept = self._edges, self._urgent
+                kept = self._edges, self._urgent, self._after_start
                 self._exec1 = self._capture(1)[0]
-                self._edges, self._urgent = kept
+                self._edges, self._urgent, self._after_start = kept
         if k:
             for v in self._views:   # host writes since reach the device first; the
                 v._to_device()      # host mirrors are stale after the launches
@@ -401,6 +413,10 @@ def _bind(lib):
         lib.pkr_graph_deps.restype = c_long
         lib.pkr_graph_set_deps.argtypes = [c_void_p, c_size_t, c_char_p, c_size_t]
         lib.pkr_graph_set_deps.restype = c_int
+    if hasattr(lib, "pkr_graph_set_deps_started"):
+        lib.pkr_graph_set_deps_started.argtypes = [c_void_p, c_size_t, c_void_p, c_size_t,
+                                                   c_char_p, c_size_t]
+        lib.pkr_graph_set_deps_started.restype = c_int
     if hasattr(lib, "pkr_graph_set_urgent"):
         lib.pkr_graph_set_urgent.argtypes = [c_void_p, c_size_t, c_char_p, c_size_t]
         lib.pkr_graph_set_urgent.restype = c_int

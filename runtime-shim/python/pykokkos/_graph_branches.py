@@ -103,6 +103,8 @@ class Planner:
         self.urgent = []   # per region: a halo's, or after one (module docstring)
         self.depth = 0
         self.first = 0     # the first region of the step being planned
+        self.start_first = []   # per region: the halo regions whose blocks start before it
+        self._led = set()       # halo regions some region already lets start first
 
     def next_step(self):
         """The regions entered from now on are the next step's (pk.Graph with
@@ -126,6 +128,14 @@ class Planner:
         self._above.append(implied | set(need))
         self.urgent.append(str(label).startswith("Halo.")
                            or any(self.urgent[j] for j in need if j >= self.first))
+        # the first kernel beside this step's Halo.start (waiting neither for
+        # it nor for what it waits for) lets the exchange's blocks start first
+        first = []
+        if accesses is not ANY and not self.urgent[k]:
+            first = [j for j in range(self.first, k) if self.labels[j] == "Halo.start"
+                     and j not in self._above[k] and j not in self._led]
+            self._led.update(first)
+        self.start_first.append(first)
         return waits
 
     def exit(self):
@@ -154,6 +164,10 @@ class CaptureEdges:
         import os
         self._urgent = (getattr(lib, "pkr_graph_set_urgent", None)
                         if os.environ.get("PKC_GRAPH_URGENT", "1") != "0" else None)
+        # launch-order edges from an exchange to the update beside it, where
+        # the driver can (PKC_GRAPH_LAUNCH_ORDER=0: none, for A/B runs)
+        self._order = (getattr(lib, "pkr_graph_set_deps_started", None)
+                       if os.environ.get("PKC_GRAPH_LAUNCH_ORDER", "1") != "0" else None)
 
     def _fail(self, what):
         """Stops setting edges (a capture invalidated by a call of the step
@@ -172,6 +186,19 @@ class CaptureEdges:
             return []
         return [self._buf[i] for i in range(n)]
 
+    def _set_started(self, nodes, started):
+        """_set(nodes), the next kernel also waiting until the blocks of the
+        kernels `started` have all begun (an exchange's blocks then hold SMs
+        before an update beside it fills them: the launch-order edges of
+        libpkcrt's pkr_graph_set_deps_started); plain edges where the driver
+        cannot (a node not a kernel, CUDA before 12.3)."""
+        import ctypes
+        arr = (ctypes.c_void_p * max(len(nodes), 1))(*nodes)
+        first = (ctypes.c_void_p * len(started))(*started)
+        if self._order(arr, len(nodes), first, len(started), self.err, len(self.err)):
+            self._order = None   # not again in this capture
+            self._set(nodes)
+
     def _set(self, nodes):
         import ctypes
         arr = (ctypes.c_void_p * max(len(nodes), 1))(*nodes)
@@ -185,8 +212,15 @@ class CaptureEdges:
         nodes = []
         for j in waits:
             nodes += [n for n in self.ends[j] if n not in nodes]
-        self._set(nodes)
-        self._entered = nodes
+        started = []
+        if self._order is not None:
+            for j in self.plan.start_first[-1]:
+                started += [n for n in self.ends[j] if n not in nodes + started]
+        if started:
+            self._set_started(nodes, started)
+        else:
+            self._set(nodes)
+        self._entered = nodes + started
 
     def exit(self):
         if self.plan.exit():
