@@ -111,6 +111,7 @@ class Grid:
         self.u = pk.View(shape, pk.double)
         self.unew = pk.View(shape, pk.double)
         self.halo = Halo(cart, self.u, width=1, transport=transport)
+        self.split_copy = True   # the overlapped step's copy: copy_back(cut), else one launch
 
     def axes(self):
         """Global coordinates (with ghosts) of the local cells, per dimension."""
@@ -172,7 +173,7 @@ class Grid:
                     for e in cut[:cut.index(d)]:               # not twice
                         a[e], b[e] = 2, m[e]
                     self.update(a, b)
-            self.copy_back(cut)
+            self.copy_back(cut if self.split_copy else ())
         else:
             self.halo.exchange()
             self.update(full_lo, full_hi)
@@ -347,6 +348,7 @@ def worker(a):
             name = name.replace("3D", "3D slabs", 1)
         cart = comm.Create_cart(decomposition(ranks, nd, a.slabs), periods=[False] * nd)
         g = Grid(cart, n, transport)
+        g.split_copy = a.copy == "split"
         graphs = a.graph
         for overlap in (False, True):
             t0 = time.perf_counter()
@@ -397,7 +399,7 @@ def worker(a):
                       f"grid={'x'.join(map(str, n))} | dims={'x'.join(map(str, cart.dims))} | "
                       f"ms_per_iter={t_it * 1e3:.4f} | halo_ms={t_ex * 1e3:.4f} | "
                       f"halo_share={100 * t_ex / t_it:.0f}% | halo_host_ms={host_ex * 1e3:.4f} | "
-                      f"step_host_ms={step_host * 1e3:.4f}{graph} | "
+                      f"step_host_ms={step_host * 1e3:.4f}{graph} | copy={a.copy} | "
                       f"verify_s={verify_s:.2f} | "
                       f"{'verified' if not bad else 'FAILED ' + '; '.join(bad)}", flush=True)
     return 0
@@ -432,7 +434,7 @@ def run_ranks(p, a, env, transport):
     cmd += ["--quick"] if a.quick else ["--gpu"] if a.gpu else []
     cmd += ["--graph", f"--steps-per-graph={a.steps_per_graph}"] if a.graph else []
     cmd += ["--slabs"] if a.slabs else []
-    cmd += ["--transport", transport]
+    cmd += ["--copy", a.copy, "--transport", transport]
     cmd += [f"--only={x}" for x in a.only]
     if a.log:   # every line of the ranks' output as it comes (a run cut short keeps its rows)
         with open(a.log, "a") as log:
@@ -513,6 +515,10 @@ def main():
                     help="split 3-D grids into slabs along the dimension with contiguous "
                          "faces (two neighbours per rank, the seed's split) instead of "
                          "MPI.Compute_dims' balanced split")
+    ap.add_argument("--copy", choices=("split", "one"), default="split",
+                    help="the overlapped step's copy back: the cells the rims do not read, "
+                         "then two planes per side (split: the next step's exchange waits "
+                         "only for those), or one launch")
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--blocks", type=int, default=5)
     ap.add_argument("--iters", type=int, default=10, help="iterations per timed block")

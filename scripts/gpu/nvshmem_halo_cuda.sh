@@ -17,6 +17,9 @@
 #      TIMELINE_ENV="PKC_HALO_NVSHMEM_BLOCKS=64 PKC_HALO_NVSHMEM_DIRECT=0": also
 #      on the most ranks with each of those settings; TIMELINE_NP="4": those rank counts only;
 #      SCALING=0: no scaling run. CHECK=0: not step 1.
+#   4. SHAPES="args" (with GRAPH=1): bench/mpi/step_shapes.py on one rank (the
+#      overlapped 128^3 step taken apart on one GPU), e.g. SHAPES="--blocks 15
+#      --timeline self1".
 # Usage: scripts/gpu/nvshmem_halo_cuda.sh (carry .deps/kokkos-src build/bin
 # build/lib; kind nvidia-h100-x4 / nvidia-h200-x4 or -x2). Outputs under $OUT.
 source "$(dirname "${BASH_SOURCE[0]}")/cuda_env.sh"
@@ -86,6 +89,13 @@ if [[ -n ${TIMELINE+x} ]]; then   # GRAPH=1: the replayed step's kernels per ran
     done
   done
   say "timelines done"
+fi
+if [[ -n ${SHAPES+x} ]]; then   # GRAPH=1: the overlapped step taken apart on one GPU
+  eval "sargs=(${SHAPES})"
+  mpi -np 1 --bind-to none "$PY" bench/mpi/step_shapes.py "${sargs[@]}" >"$OUTD/shapes.log" 2>&1
+  echo "step_shapes rc=$?"
+  grep -vE "^\s+edges|Warn|warn" "$OUTD/shapes.log" | head -60
+  say "step shapes done"
 fi
 [[ ${SCALING:-1} == 0 ]] && exit 0   # timelines only
 ranks=1

@@ -124,5 +124,27 @@ class GraphColumns(unittest.TestCase):
         self.assertEqual(strong[-2], "80%")   # 0.0800 / (4 * 0.0250)
 
 
+@unittest.skipIf(MPIRUN is None, "mpirun not installed (scripts/setup.sh installs openmpi-bin)")
+class StepShapes(unittest.TestCase):
+    def test_every_shape_replays_as_plain_steps(self):
+        """bench/mpi/step_shapes.py (the overlapped step taken apart, one
+        rank, periodic along the slab dimension: a rank its own neighbour):
+        every shape, replayed through pk.Graph, equals as many plain steps
+        (on the host the replay's fallback; on CUDA a captured graph), and
+        is timed against the plain step."""
+        r = subprocess.run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "1",
+                            sys.executable, os.path.join(ROOT, "bench", "mpi", "step_shapes.py"),
+                            "--n", "8", "--blocks", "2", "--iters", "2", "--transport", "auto"],
+                           capture_output=True, text=True, env=env(), timeout=300)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        shapes = re.findall(r"^(\S+)\s+graph\s+([\d.]+) us/step", r.stdout, re.M)
+        self.assertEqual([s for s, _ in shapes],
+                         ["plain", "split", "shape", "shape1", "self", "self1", "self-off"],
+                         r.stdout)
+        self.assertTrue(all(float(t) > 0 for _, t in shapes), r.stdout)
+        self.assertEqual(r.stdout.count("replay bitwise equal to plain steps"), len(shapes),
+                         r.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
