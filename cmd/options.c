@@ -97,9 +97,10 @@ static const help_entry environment[] = {
     {"PKC_GRAPH_URGENT", "0: pk.Graph gives no kernel of a captured step the greatest priority\n"
                          "(default: a halo's regions and those that wait for them, the work\n"
                          "on the faces' path, go ahead of an update on another branch)."},
-    {"PKC_GRAPH_LAUNCH_ORDER", "0: in a captured pk.Graph step the kernel beside a Halo.start\n"
-                               "waits only as its edges say (default: it launches once the\n"
-                               "exchange kernel's blocks have all begun, CUDA >= 12.3)."},
+    {"PKC_GRAPH_LAUNCH_ORDER", "1: in a captured pk.Graph step the kernel beside a Halo.start\n"
+                               "launches once the exchange kernel's blocks have all begun\n"
+                               "(CUDA >= 12.3, compute capability >= 9.0; default: as its\n"
+                               "edges say)."},
     {"PKC_FASTCALL", "0: the shim calls kernels through ctypes, not its C extension\n"
                      "(_fastcall, built beside libpkcrt.so)."},
     {"PKC_RECORD_SIGNATURES", "1: each argument signature a run-time typed workunit is called\n"

@@ -17,9 +17,9 @@ Shapes (each the step of one rank, N^3 interior cells, default tiles):
   shape1, self1  shape and self with the copy in one launch
              (jacobi_scaling.py --copy one)
 Each shape is also captured in stream order (chain: PKC_GRAPH_BRANCHES=0),
-and the shapes with an exchange without the launch-order edge that lets
-the exchange's blocks start before the update beside it (no-order:
-PKC_GRAPH_LAUNCH_ORDER=0).
+and the shapes with an exchange with the launch-order edge that lets the
+exchange's blocks start before the update beside it (order:
+PKC_GRAPH_LAUNCH_ORDER=1).
 Per shape: the median time per step over blocks of replays, and its ratio
 to plain. --timeline SHAPE,...: each named shape's kernels of two steps
 (torch.profiler / CUPTI), durations and gaps.
@@ -110,17 +110,22 @@ def main():
             times.append((time.perf_counter() - t0) / a.iters)
         return statistics.median(times)
 
-    def graph(fn, off=None):
-        """fn's steps captured by pk.Graph, with environment variable off
-        set to 0 while capturing (PKC_GRAPH_BRANCHES: stream order;
-        PKC_GRAPH_LAUNCH_ORDER: no launch-order edge from the exchange)."""
-        if off:
-            os.environ[off] = "0"
+    def graph(fn, variant):
+        """fn's steps captured by pk.Graph: as users get them (graph), in
+        stream order (chain: PKC_GRAPH_BRANCHES=0) or with launch-order
+        edges from the exchange (order: PKC_GRAPH_LAUNCH_ORDER=1)."""
+        env = {"chain": ("PKC_GRAPH_BRANCHES", "0"),
+               "order": ("PKC_GRAPH_LAUNCH_ORDER", "1")}.get(variant)
+        was = os.environ.get(env[0]) if env else None
+        if env:
+            os.environ[env[0]] = env[1]
         try:
             return pk.Graph(fn, steps_per_graph=U)
         finally:
-            if off:
-                os.environ.pop(off, None)
+            if env:
+                os.environ.pop(env[0], None)
+                if was is not None:
+                    os.environ[env[0]] = was
 
     def reset(g):
         start = g.start_state(js.field(g.axes()) * (1.0 / 61.0))
@@ -146,14 +151,12 @@ def main():
     print(f"# one GPU, {a.n}^3, {U} steps per graph, {a.blocks} blocks of {a.iters} steps, "
           f"transport {a.transport}, slab dimension {slab}", flush=True)
     graphs = {}
-    variants = (("graph", None), ("chain", "PKC_GRAPH_BRANCHES"),
-                ("no-order", "PKC_GRAPH_LAUNCH_ORDER"))
     for name in a.shapes.split(","):
         fn, g = runs[name]
-        for variant, off in variants:
-            if variant == "no-order" and not name.startswith("self"):
-                continue   # no halo: no launch-order edge to leave out
-            gr = graph(fn, off)
+        for variant in ("graph", "chain", "order"):
+            if variant == "order" and not name.startswith("self"):
+                continue   # no halo: no launch-order edge to add
+            gr = graph(fn, variant)
             t = timed(gr, g)
             if name == "plain" and variant == "graph":
                 base = t

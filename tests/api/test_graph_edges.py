@@ -73,7 +73,8 @@ class Edges(unittest.TestCase):
         # urgent: start and finish; with no neighbour no rim strip waits for
         # finish, and the inner cells never do
         self.assertEqual(g.urgent(), [0, 2])
-        # the inner cells launch once the exchange's blocks have begun
+        # the first kernel beside the start (launched after its blocks began
+        # with PKC_GRAPH_LAUNCH_ORDER=1)
         self.assertEqual(g.after_start(), [(1, [0])])
         for _ in range(3):
             ref[1:-1, 1:-1] = 0.25 * (ref[:-2, 1:-1] + ref[2:, 1:-1] + ref[1:-1, :-2]

@@ -293,12 +293,12 @@ class Graph:
         return None if self._urgent is None else list(self._urgent)
 
     def after_start(self):
-        """[(k, [j, ...])]: region k (the first kernel beside a step's
-        Halo.start j, waiting for neither) launches once the blocks of j's
-        exchange kernel have all begun, so that the exchange holds SMs
-        before the update fills them (on CUDA a launch-order edge, CUDA >=
-        12.3; PKC_GRAPH_LAUNCH_ORDER=0 turns it off). None where edges() is
-        None."""
+        """[(k, [j, ...])]: region k is the first kernel beside a step's
+        Halo.start j (waiting for neither); with PKC_GRAPH_LAUNCH_ORDER=1 a
+        captured graph launches it once the blocks of j's exchange kernel
+        have all begun, so that the exchange holds SMs before the update
+        fills them (a launch-order edge: CUDA >= 12.3, compute capability
+        >= 9.0). None where edges() is None."""
         return None if self._after_start is None else [(k, list(j)) for k, j in self._after_start]
 
     def replay(self, k=1):

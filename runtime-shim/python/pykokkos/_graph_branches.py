@@ -164,10 +164,12 @@ class CaptureEdges:
         import os
         self._urgent = (getattr(lib, "pkr_graph_set_urgent", None)
                         if os.environ.get("PKC_GRAPH_URGENT", "1") != "0" else None)
-        # launch-order edges from an exchange to the update beside it, where
-        # the driver can (PKC_GRAPH_LAUNCH_ORDER=0: none, for A/B runs)
+        # launch-order edges from an exchange to the update beside it
+        # (PKC_GRAPH_LAUNCH_ORDER=1, where the driver can: CUDA >= 12.3 and a
+        # GPU with programmatic launches, compute capability 9.0 or later;
+        # within noise on one H200, docs/PERFORMANCE.md)
         self._order = (getattr(lib, "pkr_graph_set_deps_started", None)
-                       if os.environ.get("PKC_GRAPH_LAUNCH_ORDER", "1") != "0" else None)
+                       if os.environ.get("PKC_GRAPH_LAUNCH_ORDER", "0") == "1" else None)
 
     def _fail(self, what):
         """Stops setting edges (a capture invalidated by a call of the step
