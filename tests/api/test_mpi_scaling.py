@@ -77,6 +77,7 @@ class QuickScaling(unittest.TestCase):
         # rank has two neighbours at most; 2-D grids keep MPI's split
         lines = self.worker("--slabs")
         for ln in lines:
+            self.assertIn("| copy=split |", ln)   # the default
             if ln.startswith("CASE 3D"):
                 self.assertRegex(ln, r"^CASE 3D slabs (weak|strong) .*\| dims=2x1x1 \|")
             else:
@@ -91,6 +92,15 @@ class QuickScaling(unittest.TestCase):
         lines = self.worker("--graph")
         for ln in lines:
             self.assertRegex(ln, r"graph_ms=\d+\.\d+ \(plain\)")
+            self.assertTrue(ln.endswith("verified"), ln)
+
+    def test_copy_in_one_launch(self):
+        # --copy one: the overlapped step's copy back as one launch, the
+        # steps verified against numpy and replayed steps against plain ones
+        # on both ranks, as with the default split copy
+        lines = self.worker("--slabs", "--graph", "--copy", "one")
+        for ln in lines:
+            self.assertIn("| copy=one |", ln)
             self.assertTrue(ln.endswith("verified"), ln)
 
 
