@@ -51,6 +51,16 @@ class FakeDriver(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
+    def run_script(self, script):
+        """The output lines of a Python script run against libpkcrt (argv[1])
+        and the shim (argv[2]) with the fake driver; it must exit 0."""
+        e = dict(os.environ, LD_LIBRARY_PATH=self.tmp)
+        r = subprocess.run([sys.executable, "-u", "-c", script, LIB,
+                            os.path.join(REPO, "runtime-shim", "python")],
+                           capture_output=True, text=True, env=e, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        return r.stdout.splitlines()
+
     def drive(self, **env):
         e = dict(os.environ, LD_LIBRARY_PATH=self.tmp, **env)
         r = subprocess.run([sys.executable, "-u", "-c", DRIVE, LIB,
@@ -95,12 +105,7 @@ class FakeDriver(unittest.TestCase):
             print("deps", lib.pkr_graph_deps(got, 2, err, 256))
             print("set rc", lib.pkr_graph_set_deps(nodes, 17, err, 256), err.value.decode())
         """)
-        e = dict(os.environ, LD_LIBRARY_PATH=self.tmp)
-        r = subprocess.run([sys.executable, "-u", "-c", script, LIB,
-                            os.path.join(REPO, "runtime-shim", "python")],
-                           capture_output=True, text=True, env=e, timeout=60)
-        out = r.stdout.splitlines()
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        out = self.run_script(script)
         self.assertEqual(out[0], "branches 1")
         self.assertIn("set deps stream=0x2 n=3 flags=1 edges=(nil)", out)   # SET, plain edges
         self.assertIn("deps 3 0x10 0x20", out)        # the count, the first cap of them
@@ -124,12 +129,7 @@ class FakeDriver(unittest.TestCase):
             print("urgent", lib.pkr_graph_set_urgent(nodes, 3, err, 256))
             print("urgent none", lib.pkr_graph_set_urgent(nodes, 0, err, 256))
         """)
-        e = dict(os.environ, LD_LIBRARY_PATH=self.tmp)
-        r = subprocess.run([sys.executable, "-u", "-c", script, LIB,
-                            os.path.join(REPO, "runtime-shim", "python")],
-                           capture_output=True, text=True, env=e, timeout=60)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        out = r.stdout.splitlines()
+        out = self.run_script(script)
         self.assertEqual(out.count("node attribute type=0 attr=8 priority=-5"), 2)
         self.assertFalse(any(x.startswith("node attribute type=1") for x in out))
         self.assertIn("urgent 2", out)
@@ -156,12 +156,7 @@ class FakeDriver(unittest.TestCase):
                   err.value.decode())
             print("rc", lib.pkr_graph_set_deps_started(plain, 1, copy, 0, err, 256))
         """)
-        e = dict(os.environ, LD_LIBRARY_PATH=self.tmp)
-        r = subprocess.run([sys.executable, "-u", "-c", script, LIB,
-                            os.path.join(REPO, "runtime-shim", "python")],
-                           capture_output=True, text=True, env=e, timeout=60)
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        out = r.stdout.splitlines()
+        out = self.run_script(script)
         first = out.index("rc 0")
         self.assertTrue(out[first - 4].startswith("set deps stream=0x2 n=3 flags=1 edges=0x"),
                         out)
