@@ -46,7 +46,10 @@ static void closure(pkb_ctx *c, const pki_func *f, const char *capture) {
   }
   if (f->acc) {
     pkb_put(b, f->nindex ? ", " : "");
-    pkb_put_type(b, f->acc->type);
+    if (pkb_acc_widened(f)) /* a sum of 8- or 16-bit integers adds in 32 bits */
+      pkb_put(b, pkb_acc_ctype(f));
+    else
+      pkb_put_type(b, f->acc->type);
     pkb_put(b, " &");
     pkb_put_ident(b, f->acc->name);
   }
@@ -73,7 +76,7 @@ static void closure(pkb_ctx *c, const pki_func *f, const char *capture) {
 }
 
 static const char *acc_ctype(const pki_func *f) {
-  return pkb_scalar_ctype(f && f->acc ? f->acc->type.kind : PKI_F64);
+  return f && f->acc ? pkb_acc_ctype(f) : pkb_scalar_ctype(PKI_F64);
 }
 
 /* ", x" or ", Kokkos::Max<double>(x)" for a reduction into text `into`. */
@@ -94,7 +97,8 @@ static void put_reduce_target(pkb_ctx *c, const pki_func *f, const pki_expr *tar
 
 /* Can Kokkos reduce straight into the target (an lvalue of the acc's type)? */
 static bool direct_target(const pki_func *f, const pki_expr *t) {
-  return t && t->kind == PKI_E_VAR && f->acc && t->var->type.kind == f->acc->type.kind;
+  return t && t->kind == PKI_E_VAR && f->acc && t->var->type.kind == f->acc->type.kind &&
+         !pkb_acc_widened(f);
 }
 
 static void put_bound(pkb_ctx *c, const pki_expr *e) {
@@ -194,8 +198,10 @@ static void close_results(pkb_ctx *c, const results *r) {
     pkb_begin(c->b, "%s", "");
     pkb_emit_expr(c, s->target);
     if (s->target->type.kind != PKI_VOID && pki_is_int(s->target->type.kind) &&
-        !pki_is_int(s->closure->acc ? s->closure->acc->type.kind : PKI_I64)) {
-      pkb_put(c->b, " = static_cast<"); /* float result into an integer (implicit-conversion) */
+        (!pki_is_int(s->closure->acc ? s->closure->acc->type.kind : PKI_I64) ||
+         pkb_acc_widened(s->closure))) {
+      /* a float result, or a sum widened to 32 bits (pkb_acc_ctype), into an integer */
+      pkb_put(c->b, " = static_cast<");
       pkb_put_type(c->b, s->target->type);
       pkb_putf(c->b, ">(%s);\n", r->tmp[k]);
     } else {

@@ -444,7 +444,7 @@ static void host_results(pkb_ctx *c, const pki_host_fused *g, const char *fty,
   const pki_func **reds = host_reductions(c, g);
   const char *text = "";
   for (int r = 0; r < g->nresults; r++) {
-    const char *ty = pkb_scalar_ctype(reds[r]->acc->type.kind);
+    const char *ty = pkb_acc_ctype(reds[r]);
     pkb_line(c->b, "%s value%d = 0;", ty, r);
     const char *v = pki_sprintf(a, "value%d", r);
     if (reds[r]->reducer != PKI_REDUCER_SUM)
@@ -454,10 +454,17 @@ static void host_results(pkb_ctx *c, const pki_host_fused *g, const char *fty,
   c->results_text = text;
   pkb_abi_launch(c, pattern_kernel(g), fty, tag);
   c->results_text = NULL;
-  pkb_line(c->b, "pkc::store_result(result, value0);");
-  for (int r = 1; r < g->nresults; r++)
-    pkb_line(c->b, "pkc::store_result(static_cast<pkc_value *>(args[%d]), value%d);",
-             g->nparams + r - 1, r);
+  for (int r = 0; r < g->nresults; r++) { /* widened sums cast back (pkb_acc_ctype) */
+    const char *v = pkb_acc_widened(reds[r])
+                        ? pki_sprintf(a, "static_cast<%s>(value%d)",
+                                      pkb_scalar_ctype(reds[r]->acc->type.kind), r)
+                        : pki_sprintf(a, "value%d", r);
+    if (!r)
+      pkb_line(c->b, "pkc::store_result(result, %s);", v);
+    else
+      pkb_line(c->b, "pkc::store_result(static_cast<pkc_value *>(args[%d]), %s);",
+               g->nparams + r - 1, v);
+  }
 }
 
 static void host_wrapper(pkb_ctx *c, const pki_host_fused *g) {

@@ -268,7 +268,7 @@ void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *
   if (pkb_valloc(f))
     pkb_line(b, "Kokkos::ValLocScalar<%s, int64_t> value;", pkb_scalar_ctype(f->acc->type.kind));
   else if (f->pattern != PKI_PATTERN_FOR && !c->results_text)
-    pkb_line(b, "%s %s = 0;", pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64),
+    pkb_line(b, "%s %s = 0;", f->acc ? pkb_acc_ctype(f) : pkb_scalar_ctype(PKI_F64),
              scan ? "total" : "value");
   /* MDRange: the iteration order a policy asks for, chosen at run time; a
    * file that never names one (pk.Iterate / iterate=) gets the default only
@@ -301,7 +301,10 @@ void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *
   if (pkb_valloc(f)) { /* two result slots: the extremum and its location */
     pkb_line(b, "pkc::store_result(result, value.val);");
     pkb_line(b, "result[1].i = value.loc;");
-  } else if (f->pattern != PKI_PATTERN_FOR && !c->results_text)
+  } else if (f->pattern != PKI_PATTERN_FOR && !c->results_text && pkb_acc_widened(f))
+    pkb_line(b, "pkc::store_result(result, static_cast<%s>(%s));",
+             pkb_scalar_ctype(f->acc->type.kind), scan ? "total" : "value");
+  else if (f->pattern != PKI_PATTERN_FOR && !c->results_text)
     pkb_line(b, "pkc::store_result(result, %s);", scan ? "total" : "value");
 }
 

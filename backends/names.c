@@ -272,4 +272,18 @@ bool pkb_valloc(const pki_func *f) {
          (f->reducer == PKI_REDUCER_MAXLOC || f->reducer == PKI_REDUCER_MINLOC);
 }
 
+bool pkb_acc_widened(const pki_func *f) {
+  if (!f->acc || pkb_valloc(f) ||
+      (f->pattern == PKI_PATTERN_REDUCE && f->reducer != PKI_REDUCER_SUM))
+    return false;
+  pki_kind k = f->acc->type.kind;
+  return k == PKI_I8 || k == PKI_I16 || k == PKI_U8 || k == PKI_U16;
+}
+
+const char *pkb_acc_ctype(const pki_func *f) {
+  if (pkb_acc_widened(f))
+    return f->acc->type.kind == PKI_I8 || f->acc->type.kind == PKI_I16 ? "int32_t" : "uint32_t";
+  return pkb_scalar_ctype(f->acc->type.kind);
+}
+
 bool pkb_is_kernel(const pki_func *f) { return f->is_workunit || f->is_main; }
