@@ -46,10 +46,7 @@ static void closure(pkb_ctx *c, const pki_func *f, const char *capture) {
   }
   if (f->acc) {
     pkb_put(b, f->nindex ? ", " : "");
-    if (pkb_acc_widened(f)) /* a sum of 8- or 16-bit integers adds in 32 bits */
-      pkb_put(b, pkb_acc_ctype(f));
-    else
-      pkb_put_type(b, f->acc->type);
+    pkb_put_acc_type(b, f); /* a sum of 8- or 16-bit integers adds in 32 bits */
     pkb_put(b, " &");
     pkb_put_ident(b, f->acc->name);
   }

@@ -79,12 +79,9 @@ static void workunit(pkb_ctx *c, const pki_func *f) {
   if (f->acc && pkb_valloc(f)) {
     pkb_putf(b, ", Kokkos::ValLocScalar<%s, int64_t> &", pkb_scalar_ctype(f->acc->type.kind));
     pkb_put_ident(b, f->acc->name);
-  } else if (f->acc && pkb_acc_widened(f)) {
-    pkb_putf(b, ", %s &", pkb_acc_ctype(f));
-    pkb_put_ident(b, f->acc->name);
   } else if (f->acc) {
     pkb_put(b, ", ");
-    pkb_put_type(b, f->acc->type);
+    pkb_put_acc_type(b, f);
     pkb_put(b, " &");
     pkb_put_ident(b, f->acc->name);
   }

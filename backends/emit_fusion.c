@@ -86,7 +86,7 @@ static void fused_operator(pkb_ctx *c, const pki_fused *g) {
     pkb_putf(b, ", const int64_t i%d", d);
   for (int r = 0; r < nred; r++) {
     pkb_put(b, ", ");
-    pkb_put_type(b, reds[r]->closure->acc->type);
+    pkb_put_acc_type(b, reds[r]->closure);
     pkb_putf(b, " &%s", acc_name(c, "acc", "pkc_acc", r, nred));
   }
   pkb_put(b, ") const {\n");
@@ -316,7 +316,7 @@ static void host_operator(pkb_ctx *c, const pki_host_fused *g) {
     pkb_putf(b, ", const int64_t i%d", d);
   for (int r = 0; r < g->nresults; r++) {
     pkb_put(b, ", ");
-    pkb_put_type(b, reds[r]->acc->type);
+    pkb_put_acc_type(b, reds[r]);
     pkb_putf(b, " &%s", acc_name(c, "acc", "pkc_acc", r, g->nresults));
   }
   pkb_put(b, ") const {\n");
@@ -768,7 +768,7 @@ static void inline_link(pkb_ctx *c, const point_link *l, const char *lane) {
     }
   if (f->acc) {
     pkb_begin(b, "%s", "");
-    pkb_put_type(b, f->acc->type);
+    pkb_put_acc_type(b, f);
     pkb_put(b, " &");
     pkb_put_ident(b, f->acc->name);
     pkb_putf(b, " = %s;\n", l->red);
@@ -825,14 +825,14 @@ static void point_operator(pkb_ctx *c, const point_op *op) {
     pkb_putf(b, ", const int64_t pkc_i%d", d);
   for (int r = 0; r < op->nreds; r++) {
     pkb_put(b, ", ");
-    pkb_put_type(b, op->reds[r]->acc->type);
+    pkb_put_acc_type(b, op->reds[r]);
     pkb_putf(b, " &%s", acc_name(c, "pkc_acc", "pkc_acc", r, op->nreds));
   }
   pkb_put(b, ") const {\n");
   b->indent++;
   for (int r = 0; r < op->nreds; r++) { /* a local (no View store may alias) carries each */
     pkb_begin(b, "%s", "");
-    pkb_put_type(b, op->reds[r]->acc->type);
+    pkb_put_acc_type(b, op->reds[r]);
     pkb_putf(b, " %s = %s;\n", acc_name(c, "pkc_red", "pkc_red", r, op->nreds),
              acc_name(c, "pkc_acc", "pkc_acc", r, op->nreds));
   }

@@ -286,4 +286,11 @@ const char *pkb_acc_ctype(const pki_func *f) {
   return pkb_scalar_ctype(f->acc->type.kind);
 }
 
+void pkb_put_acc_type(pkb_buf *b, const pki_func *f) {
+  if (pkb_acc_widened(f))
+    pkb_put(b, pkb_acc_ctype(f));
+  else
+    pkb_put_type(b, f->acc->type);
+}
+
 bool pkb_is_kernel(const pki_func *f) { return f->is_workunit || f->is_main; }

@@ -75,6 +75,8 @@ bool pkb_valloc(const pki_func *f);
 const char *pkb_acc_ctype(const pki_func *f);
 /* Whether pkb_acc_ctype widens f's accumulator. */
 bool pkb_acc_widened(const pki_func *f);
+/* Appends the C++ type of f's accumulator (pkb_acc_ctype). */
+void pkb_put_acc_type(pkb_buf *b, const pki_func *f);
 
 /* ------------------------------------------------------------ emission */
 

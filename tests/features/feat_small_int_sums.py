@@ -4,7 +4,8 @@ them (SquareSumInt16): Kokkos takes a reduction value whose size is a
 multiple of sizeof(int) only, so pkc adds them in 32 bits and casts the
 result back. The numbers are the accumulator type's: sums wrap modulo 2^bits
 as numpy's sums in that dtype do. Top-level reductions and scans, a
-@pk.main's reduction into an int16 member, and a TeamThreadRange reduction."""
+@pk.main's reduction into an int16 member, two fused into one kernel, and a
+TeamThreadRange reduction."""
 import numpy as np
 import pykokkos as pk
 
@@ -53,6 +54,31 @@ class SquareSumInt16:
         acc += i * i
 
 
+@pk.workload
+class TwoSums:
+    """Two reductions in a row in a @pk.main: one fused kernel (int16 and
+    uint8 results from one pass)."""
+
+    def __init__(self, n: int):
+        self.n: int = n
+        self.x: pk.View1D[pk.int16] = pk.View([n], pk.int16)
+        self.a: pk.int16 = 0
+        self.b: pk.uint8 = 0
+
+    @pk.main
+    def run(self):
+        self.a = pk.parallel_reduce(self.n, self.s16)
+        self.b = pk.parallel_reduce(self.n, self.s8)
+
+    @pk.workunit
+    def s16(self, i: int, acc: pk.Acc[pk.int16]):
+        acc += self.x[i] * 3
+
+    @pk.workunit
+    def s8(self, i: int, acc: pk.Acc[pk.uint8]):
+        acc += self.x[i]
+
+
 def wrapped(values, dtype):
     """The sum of values in dtype's arithmetic (modulo 2^bits)."""
     return int(np.array(sum(int(v) for v in values) % (1 << np.dtype(dtype).itemsize * 8),
@@ -87,6 +113,13 @@ checks.append(("int16 team sums", np.array(out).tolist(),
 w = SquareSumInt16(20)
 pk.execute(pk.ExecutionSpace.Default, w)
 checks.append(("int16 @pk.main", int(w.total), sum(i * i for i in range(20))))
+
+t = TwoSums(1000)
+t.x[:] = (np.arange(1000) * 37 % 2000).astype(np.int16)
+pk.execute(pk.ExecutionSpace.Default, t)
+xs16 = np.array(t.x).astype(np.int64)
+checks.append(("fused int16", int(t.a), wrapped(xs16 * 3, np.int16)))
+checks.append(("fused uint8", int(t.b), wrapped(xs16, np.uint8)))
 
 bad = [c for c in checks if c[1] != c[2]]
 print("OK" if not bad else f"BAD {bad}")
