@@ -557,7 +557,7 @@ PKC_GLUE const DLTensor *checked_tensor(const void *arg, int rank, uint8_t code,
                                         const char *type, bool left, const char *kernel,
                                         const char *name, char *err, size_t errlen) {
   const DLTensor *t = static_cast<const DLTensor *>(arg);
-  char msg[256];
+  char msg[320];
   if (!t) {
     snprintf(msg, sizeof msg, "argument '%s' is missing (NULL tensor)", name);
     fail(err, errlen, kernel, msg);
@@ -588,7 +588,9 @@ PKC_GLUE const DLTensor *checked_tensor(const void *arg, int rank, uint8_t code,
       return nullptr;
     }
   if (!strides_ok(t, left)) {
-    snprintf(msg, sizeof msg, "argument '%s': expected %s strides", name,
+    snprintf(msg, sizeof msg, "argument '%s': expected %s strides, got a strided array (a "
+             "column or block of a View): pass a contiguous copy (np.ascontiguousarray, or a "
+             "View filled by pk.deep_copy)", name,
              left ? "Fortran-contiguous (LayoutLeft)" : "C-contiguous (LayoutRight)");
     fail(err, errlen, kernel, msg);
     return nullptr;

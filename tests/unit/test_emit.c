@@ -912,7 +912,9 @@ static void call_kernels(const pkc_module_desc *d) {
   int64_t fstrides[2] = {1, 5}; /* Fortran order: not viewable as LayoutRight */
   tm.strides = fstrides;
   assert_int_not_equal(kernel(d, "fill2d")->fn(m2args, &md, NULL, err, sizeof err), 0);
-  assert_string_equal(err, "fill2d: argument 'M': expected C-contiguous (LayoutRight) strides");
+  assert_string_equal(err, "fill2d: argument 'M': expected C-contiguous (LayoutRight) strides, got a "
+                           "strided array (a column or block of a View): pass a contiguous "
+                           "copy (np.ascontiguousarray, or a View filled by pk.deep_copy)");
 }
 
 static void call_errors(const pkc_module_desc *d) {
@@ -936,7 +938,9 @@ static void call_errors(const pkc_module_desc *d) {
   strided.strides = strides;
   args[2] = &strided;
   assert_int_not_equal(kernel(d, "nstream")->fn(args, &p, NULL, err, sizeof err), 0);
-  assert_string_equal(err, "nstream: argument 'C': expected C-contiguous (LayoutRight) strides");
+  assert_string_equal(err, "nstream: argument 'C': expected C-contiguous (LayoutRight) strides, got a "
+                           "strided array (a column or block of a View): pass a contiguous "
+                           "copy (np.ascontiguousarray, or a View filled by pk.deep_copy)");
   DLTensor gpu = ok;
   gpu.device.device_type = kDLCUDA;
   args[2] = &gpu;
