@@ -6,6 +6,8 @@ result back. The numbers are the accumulator type's: sums wrap modulo 2^bits
 as numpy's sums in that dtype do. Top-level reductions and scans, a
 @pk.main's reduction into an int16 member, two fused into one kernel, and a
 TeamThreadRange reduction."""
+import os
+
 import numpy as np
 import pykokkos as pk
 
@@ -105,10 +107,12 @@ checks.append(("int8 scan total", int(total), int(want[-1])))
 
 a = pk.View([4, 500], pk.int16)
 a[:] = (np.arange(2000).reshape(4, 500) * 131 % 30011 - 15000).astype(np.int16)
-out = pk.View([4], pk.int16)
-pk.parallel_for(pk.TeamPolicy(4, pk.AUTO), row_sums, a=a, out=out)
-checks.append(("int16 team sums", np.array(out).tolist(),
-               np.array(a).sum(axis=1, dtype=np.int16).tolist()))
+# teams of one thread (pk.AUTO on host backends) and of two (OpenMP)
+for size in [pk.AUTO] + ([2] if os.environ.get("PKC_BACKEND", "openmp") == "openmp" else []):
+    out = pk.View([4], pk.int16)
+    pk.parallel_for(pk.TeamPolicy(4, size), row_sums, a=a, out=out)
+    checks.append((f"int16 team sums, team {size}", np.array(out).tolist(),
+                   np.array(a).sum(axis=1, dtype=np.int16).tolist()))
 
 w = SquareSumInt16(20)
 pk.execute(pk.ExecutionSpace.Default, w)
