@@ -454,11 +454,8 @@ static void host_results(pkb_ctx *c, const pki_host_fused *g, const char *fty,
   c->results_text = text;
   pkb_abi_launch(c, pattern_kernel(g), fty, tag);
   c->results_text = NULL;
-  for (int r = 0; r < g->nresults; r++) { /* widened sums cast back (pkb_acc_ctype) */
-    const char *v = pkb_acc_widened(reds[r])
-                        ? pki_sprintf(a, "static_cast<%s>(value%d)",
-                                      pkb_scalar_ctype(reds[r]->acc->type.kind), r)
-                        : pki_sprintf(a, "value%d", r);
+  for (int r = 0; r < g->nresults; r++) {
+    const char *v = pkb_acc_result(a, reds[r], pki_sprintf(a, "value%d", r));
     if (!r)
       pkb_line(c->b, "pkc::store_result(result, %s);", v);
     else

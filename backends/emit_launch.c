@@ -301,11 +301,10 @@ void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *
   if (pkb_valloc(f)) { /* two result slots: the extremum and its location */
     pkb_line(b, "pkc::store_result(result, value.val);");
     pkb_line(b, "result[1].i = value.loc;");
-  } else if (f->pattern != PKI_PATTERN_FOR && !c->results_text && pkb_acc_widened(f))
-    pkb_line(b, "pkc::store_result(result, static_cast<%s>(%s));",
-             pkb_scalar_ctype(f->acc->type.kind), scan ? "total" : "value");
-  else if (f->pattern != PKI_PATTERN_FOR && !c->results_text)
-    pkb_line(b, "pkc::store_result(result, %s);", scan ? "total" : "value");
+  } else if (f->pattern != PKI_PATTERN_FOR && !c->results_text)
+    pkb_line(b, "pkc::store_result(result, %s);",
+             f->acc ? pkb_acc_result(c->m->arena, f, scan ? "total" : "value")
+                    : scan ? "total" : "value");
 }
 
 static void dtype_of(pki_kind k, const char **code, int *bits) {

@@ -293,4 +293,10 @@ void pkb_put_acc_type(pkb_buf *b, const pki_func *f) {
     pkb_put_type(b, f->acc->type);
 }
 
+const char *pkb_acc_result(pki_arena *a, const pki_func *f, const char *var) {
+  if (!pkb_acc_widened(f))
+    return var;
+  return pki_sprintf(a, "static_cast<%s>(%s)", pkb_scalar_ctype(f->acc->type.kind), var);
+}
+
 bool pkb_is_kernel(const pki_func *f) { return f->is_workunit || f->is_main; }

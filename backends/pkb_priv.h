@@ -77,6 +77,9 @@ const char *pkb_acc_ctype(const pki_func *f);
 bool pkb_acc_widened(const pki_func *f);
 /* Appends the C++ type of f's accumulator (pkb_acc_ctype). */
 void pkb_put_acc_type(pkb_buf *b, const pki_func *f);
+/* The result variable var of f's reduction as stored: cast back to the
+ * accumulator's kind where pkb_acc_ctype widened it (arena text). */
+const char *pkb_acc_result(pki_arena *a, const pki_func *f, const char *var);
 
 /* ------------------------------------------------------------ emission */
 

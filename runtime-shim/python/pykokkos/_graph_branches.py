@@ -188,22 +188,20 @@ class CaptureEdges:
             return []
         return [self._buf[i] for i in range(n)]
 
-    def _set_started(self, nodes, started):
-        """_set(nodes), the next kernel also waiting until the blocks of the
-        kernels `started` have all begun (an exchange's blocks then hold SMs
-        before an update beside it fills them: the launch-order edges of
-        libpkcrt's pkr_graph_set_deps_started); plain edges where the driver
-        cannot (a node not a kernel, CUDA before 12.3)."""
+    def _set(self, nodes, started=()):
+        """The next captured node depends on `nodes`; with `started` (and
+        PKC_GRAPH_LAUNCH_ORDER=1) also on those kernels, but only until their
+        blocks have all begun (libpkcrt's pkr_graph_set_deps_started: an
+        exchange's blocks then hold SMs before an update beside it fills
+        them); plain edges where the driver cannot (a node not a kernel,
+        CUDA before 12.3)."""
         import ctypes
         arr = (ctypes.c_void_p * max(len(nodes), 1))(*nodes)
-        first = (ctypes.c_void_p * len(started))(*started)
-        if self._order(arr, len(nodes), first, len(started), self.err, len(self.err)):
+        if started and self._order is not None:
+            first = (ctypes.c_void_p * len(started))(*started)
+            if not self._order(arr, len(nodes), first, len(started), self.err, len(self.err)):
+                return
             self._order = None   # not again in this capture
-            self._set(nodes)
-
-    def _set(self, nodes):
-        import ctypes
-        arr = (ctypes.c_void_p * max(len(nodes), 1))(*nodes)
         if self.lib.pkr_graph_set_deps(arr, len(nodes), self.err, len(self.err)):
             self._fail("setting the capture's dependencies")
 
@@ -218,10 +216,7 @@ class CaptureEdges:
         if self._order is not None:
             for j in self.plan.start_first[-1]:
                 started += [n for n in self.ends[j] if n not in nodes + started]
-        if started:
-            self._set_started(nodes, started)
-        else:
-            self._set(nodes)
+        self._set(nodes, started)
         self._entered = nodes + started
 
     def exit(self):
