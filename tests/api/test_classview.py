@@ -107,8 +107,9 @@ class Fields(unittest.TestCase):
         # (on GPUs: a tensor into p's device buffer, p's copy there made current)
         np.testing.assert_array_equal(np.asarray(p.x), np.arange(6) * 3.0)
         q = filled(pk.AoS)
-        with self.assertRaisesRegex(Exception, "scale.*'x'"):
-            pk.parallel_for(6, K.scale, x=q.x, s=2.0)   # strided: not LayoutRight
+        pk.parallel_for(6, K.scale, x=q.x, s=2.0)   # strided: a contiguous copy, written back
+        np.testing.assert_array_equal(np.asarray(q.x), np.arange(6) * 3.0)
+        np.testing.assert_array_equal(np.asarray(q.v), np.full(6, 2.0))   # its neighbours kept
 
 
 class Conversion(unittest.TestCase):

@@ -208,6 +208,10 @@ class Plan:
             want_left = p.layout == LAYOUT_LEFT or (self.dev and p.layout == LAYOUT_DEFAULT)
             # a View of the default layout takes the kernel's at its first use on
             # a GPU; once there (or a slice of a View there) it keeps its order
+            if not (v._a.flags.c_contiguous or v._a.flags.f_contiguous):
+                # a strided slice or an AoS field: generated Views are contiguous
+                return self._bind_strided(i, p, v._host(p.access & ACCESS_WRITE)
+                                          if self.dev else v._a)
             placed = not (self.dev and v._deflt and v._dev is None)
             if p.rank > 1 and placed and _other_order(v._a, want_left):
                 # TypeError: a kernel typed per call builds a specialization for it
@@ -242,8 +246,25 @@ class Plan:
         if a.itemsize and any(s % a.itemsize for s in a.strides):
             raise PkcValueError(f"{self.kname}: argument '{self.names[i]}': strides "
                                 "are not a multiple of the element size")
+        if not (a.flags.c_contiguous or a.flags.f_contiguous):
+            return self._bind_strided(i, p, a)
         h = self.arrs[i] = DLHolder(a, p.dtype_code, p.dtype_bits)
         self.args[i] = h.addr
+        self.last[i] = UNBOUND
+
+    def _bind_strided(self, i, p, a):
+        """Slot i for a strided host array a (a column or block slice, as
+        PyKokkos' subviews): the kernel gets a contiguous copy, copied back
+        into a after the call if the kernel writes the parameter."""
+        if self.dev:
+            self.args[i] = self._stage(i, p, a)
+        else:
+            s = (numpy().asfortranarray(a) if p.layout == LAYOUT_LEFT and a.ndim > 1
+                 else numpy().ascontiguousarray(a))
+            h = self.arrs[i] = DLHolder(s, p.dtype_code, p.dtype_bits)
+            self.args[i] = h.addr
+            if p.access & ACCESS_WRITE and s.size:
+                self.post.append((a, s, None))
         self.last[i] = UNBOUND
 
     def bind_class_view(self, i, p, v):
@@ -365,11 +386,13 @@ class Plan:
         return h.addr
 
     def copy_back(self):
-        """After a GPU call: copies staged host arrays the kernel wrote back."""
+        """After a call: copies staged host arrays (GPU) and contiguous copies of
+        strided slices that the kernel wrote back into the caller's arrays."""
         post = list(self.post)
         self.post.clear()
         for a, s, d in post:
-            d.copy(s.ctypes.data, 0, d.ptr, 1, s.nbytes)
+            if d is not None:
+                d.copy(s.ctypes.data, 0, d.ptr, 1, s.nbytes)
             if s is not a:
                 a[...] = s
 
@@ -628,11 +651,9 @@ def _gen_run(plan, class_sty):
         if p.dtype_code in (T.DL_INT, T.DL_UINT):
             lo, hi = _int_range(p.dtype_code, p.dtype_bits)
             L.append(f"    if not {lo} <= v{i} <= {hi}: overflow({i}, v{i})")
-    if plan.dev:   # GPU: staged host arrays go back after the call
-        L += [f"    if (rc := {call}):", "        post.clear(); failed(rc)",
-              "    if post: copy_back()"]
-    else:
-        L.append(f"    if (rc := {call}): failed(rc)")
+    # staged host arrays (GPU) and copies of strided slices go back after the call
+    L += [f"    if (rc := {call}):", "        post.clear(); failed(rc)",
+          "    if post: copy_back()"]
     if plan.kdesc.pattern == _abi.PATTERN_MAIN:
         for i in scal:
             if plan.params[i].access & _abi.ACCESS_WRITE and not glob[i]:
