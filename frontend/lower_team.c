@@ -165,6 +165,8 @@ typedef struct call_sites {
   int rank;
   int pattern;
   bool team;
+  int nsites;  /* calls naming the kernel */
+  bool opaque; /* one passes **kwargs or *args: its keywords are unknown */
 } call_sites;
 
 static bool is_team_policy(pkf_ctx *c, TSNode n, int depth) {
@@ -200,8 +202,28 @@ static bool used_as_member(pkf_ctx *c, TSNode n, TSNode name, int depth) {
   return false;
 }
 
+/* Does some call naming the kernel pass parameter name by keyword? */
+static bool passed_by_keyword(pkf_ctx *c, const char *kernel, TSNode name) {
+  for (uint32_t ci = 0; ci < c->par_calls.n; ci++) {
+    pkf_nodes args = pkf_children(c, pkf_field(c, c->par_calls.v[ci], PKF_F_ARGUMENTS));
+    uint32_t k = args.n && pkf_type_is(c, args.v[0], PKF_N_STRING) ? 1 : 0;
+    if (k + 1 >= args.n)
+      continue;
+    TSNode kn = args.v[k + 1];
+    if (pkf_type_is(c, kn, PKF_N_ATTRIBUTE))
+      kn = pkf_field(c, kn, PKF_F_ATTRIBUTE);
+    if (!pkf_is(c, kn, kernel))
+      continue;
+    for (uint32_t i = k + 2; i < args.n; i++)
+      if (pkf_type_is(c, args.v[i], PKF_N_KEYWORD_ARGUMENT) &&
+          !strcmp(pkf_text(c, pkf_field(c, args.v[i], PKF_F_NAME)), pkf_text(c, name)))
+        return true;
+  }
+  return false;
+}
+
 static call_sites call_site_info(pkf_ctx *c, const char *kernel) {
-  call_sites cs = {0, -1, false};
+  call_sites cs = {0, -1, false, 0, false};
   if (ts_node_is_null(c->root))
     return cs;
   if (!c->par_calls_done) {
@@ -221,6 +243,9 @@ static call_sites call_site_info(pkf_ctx *c, const char *kernel) {
       kn = pkf_field(c, kn, PKF_F_ATTRIBUTE);
     if (!pkf_is(c, kn, kernel))
       continue;
+    cs.nsites++;
+    for (uint32_t i = k + 2; i < args.n; i++)
+      cs.opaque = cs.opaque || !pkf_type_is(c, args.v[i], PKF_N_KEYWORD_ARGUMENT);
     if (cs.pattern < 0) {
       const char *w = pk_call_name(c, t);
       cs.pattern = !strcmp(w, "parallel_reduce") ? PKI_PATTERN_REDUCE
@@ -261,8 +286,8 @@ static bool final_name(pkf_ctx *c, TSNode name) {
 static int index_count(pkf_ctx *c, pki_func *f, const pkf_param *ps, int n, int k,
                        call_sites cs) {
   int nint = 0, nfree = 0;
-  while (k + nint < n && is_int_ann(c, ps[k + nint].ann))
-    nint++;
+  while (k + nint < n && is_int_ann(c, ps[k + nint].ann) && !pkf_is_acc(c, ps[k + nint].ann))
+    nint++; /* (pk.Max[int] is an int annotation too: an accumulator ends the run) */
   while (k + nfree < n && (ts_node_is_null(ps[k + nfree].ann) || is_int_ann(c, ps[k + nfree].ann)))
     nfree++;
   if (cs.rank > 1 && nfree >= cs.rank && nint < cs.rank)
@@ -275,7 +300,15 @@ static int index_count(pkf_ctx *c, pki_func *f, const pkf_param *ps, int n, int 
   if (k + nint < n && !ts_node_is_null(ps[k + nint].ann) && pkf_is_acc(c, ps[k + nint].ann))
     return nint;
   int r = cs.rank;
-  (void)f;
+  if (r < 1 && cs.nsites && !cs.opaque) {
+    /* the policy is made elsewhere (a helper's return, self.policy): an int
+     * parameter that no call passes by keyword is a work index, as PyKokkos
+     * finds from the policy at the call (a scalar would be missing there) */
+    r = 1;
+    while (r < nint && r < MAX_MD && !passed_by_keyword(c, f->name, ps[k + r].name))
+      r++;
+    return r;
+  }
   return r < 1 ? 1 : r > nint ? nint : r;
 }
 
