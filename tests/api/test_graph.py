@@ -140,6 +140,17 @@ class Rules(unittest.TestCase):
         g.replay(3)
         self.assertEqual(g.steps, 3)
 
+    def test_policy_made_once_outside_the_step(self):
+        # as applications write it: the policy built once, reused by every
+        # step (its C struct, made at the first launch, is not what it is)
+        p = pk.MDRangePolicy([1, 1], [7, 6])
+        want = np.asarray(self.u).copy()
+        want[1:7, 1:6] *= 2.0 ** 5
+        g = pk.Graph(lambda: pk.parallel_for(p, K.scale, u=self.u, a=2.0), steps_per_graph=2)
+        g.replay(5)
+        self.assertEqual(g.steps, 5)
+        np.testing.assert_array_equal(np.asarray(self.u), want)
+
     def test_nested_replay(self):
         inner = pk.Graph(K.step, self.u, self.unew, self.res, self.count)
         self.assert_refused(lambda: inner.replay(1), "replay() inside a graph step")

@@ -128,7 +128,7 @@ def _key(x, depth=0):
     if type(x).__module__.startswith("pykokkos") and (slots or hasattr(x, "__dict__")):
         d = dict(getattr(x, "__dict__", {}))
         for s in slots or ():
-            if hasattr(x, s):
+            if hasattr(x, s) and s not in ("_c", "_a"):   # a policy's C struct, made at first use
                 d[s] = getattr(x, s)
         return (type(x).__name__, _key(d, depth + 1))
     return ("id", id(x))
