@@ -51,27 +51,40 @@ static const char *pk_call_name(pkf_ctx *c, TSNode n) {
  * assigned one somewhere in the file; 0 if n is not one. */
 static int mdrange_rank(pkf_ctx *c, TSNode n, TSNode scope_root, int depth);
 
-/* The first `name = pk.<policy>(...)` under t: its assignment node (the
- * scope for looking further), or null. */
-static TSNode assigned_policy(pkf_ctx *c, TSNode t, TSNode name, const char *policy, int depth) {
+/* Is t an assignment `name = ...` (a plain name on the left)? */
+static bool assigns(pkf_ctx *c, TSNode t, TSNode name) {
+  if (!pkf_type_is(c, t, PKF_N_ASSIGNMENT) ||
+      !pkf_type_is(c, pkf_field(c, t, PKF_F_LEFT), PKF_N_IDENTIFIER))
+    return false;
+  TSNode l = pkf_field(c, t, PKF_F_LEFT);
+  uint32_t a = ts_node_end_byte(l) - ts_node_start_byte(l);
+  uint32_t b = ts_node_end_byte(name) - ts_node_start_byte(name);
+  return a == b && !memcmp(c->src + ts_node_start_byte(l), c->src + ts_node_start_byte(name), a);
+}
+
+/* The `name = pk.<policy>(...)` under t that name at its use reads: the
+ * last one before the use (a variable reassigned between loops, e.g. a 2-D
+ * and then a 3-D MDRangePolicy), else the first after it; its assignment
+ * node (the scope for looking further), or null. */
+static void find_assigned(pkf_ctx *c, TSNode t, TSNode name, const char *policy, int depth,
+                          TSNode *before, TSNode *after) {
   if (ts_node_is_null(t) || depth > 200)
-    return (TSNode){0};
-  if (pkf_type_is(c, t, PKF_N_ASSIGNMENT) &&
-      pkf_type_is(c, pkf_field(c, t, PKF_F_LEFT), PKF_N_IDENTIFIER)) {
-    TSNode l = pkf_field(c, t, PKF_F_LEFT);
-    uint32_t a = ts_node_end_byte(l) - ts_node_start_byte(l);
-    uint32_t b = ts_node_end_byte(name) - ts_node_start_byte(name);
-    if (a == b && !memcmp(c->src + ts_node_start_byte(l), c->src + ts_node_start_byte(name), a) &&
-        is_pk_call(c, pkf_field(c, t, PKF_F_RIGHT), policy))
-      return t;
+    return;
+  if (assigns(c, t, name) && is_pk_call(c, pkf_field(c, t, PKF_F_RIGHT), policy)) {
+    if (ts_node_start_byte(t) < ts_node_start_byte(name))
+      *before = t; /* in source order: the last one seen before the use wins */
+    else if (ts_node_is_null(*after))
+      *after = t;
   }
   pkf_nodes ch = pkf_children(c, t);
-  for (uint32_t i = 0; i < ch.n; i++) {
-    TSNode r = assigned_policy(c, ch.v[i], name, policy, depth + 1);
-    if (!ts_node_is_null(r))
-      return r;
-  }
-  return (TSNode){0};
+  for (uint32_t i = 0; i < ch.n; i++)
+    find_assigned(c, ch.v[i], name, policy, depth + 1, before, after);
+}
+
+static TSNode assigned_policy(pkf_ctx *c, TSNode t, TSNode name, const char *policy, int depth) {
+  TSNode before = {0}, after = {0};
+  find_assigned(c, t, name, policy, depth, &before, &after);
+  return ts_node_is_null(before) ? after : before;
 }
 
 static int assigned_rank(pkf_ctx *c, TSNode t, TSNode name, int depth) {

@@ -3,8 +3,9 @@ helper function returns, one stored on an object (`grid.policy`), as
 applications build them once and reuse them. PyKokkos takes the work
 indices from the policy at run time; pkc from the calls: an int parameter
 after the first that no call passes by keyword is a work index (a scalar
-would be missing at the call), one passed by keyword stays a scalar.
-Checked against numpy."""
+would be missing at the call), one passed by keyword stays a scalar. A
+variable reassigned from a 2-D to a 3-D policy between two loops: each
+launch reads the assignment before it. Checked against numpy."""
 import numpy as np
 import pykokkos as pk
 
@@ -12,6 +13,16 @@ import pykokkos as pk
 @pk.workunit
 def fill(i: int, j: int, k: int, v: pk.View3D[pk.double]):
     v[i][j][k] = i * 100 + j * 10 + k
+
+
+@pk.workunit
+def plane_sum(i: int, j: int, v: pk.View2D[pk.double]):
+    v[i][j] = i * 3 + j
+
+
+@pk.workunit
+def cube_sum(i: int, j: int, k: int, v: pk.View3D[pk.double]):
+    v[i][j][k] = i * 9 + j * 3 + k
 
 
 @pk.workunit
@@ -74,6 +85,18 @@ y = pk.View([5], pk.int64)
 pk.parallel_for(first(5), shifted, k=7, v=y)
 checks.append(("an int passed by keyword stays a scalar", np.asarray(y).tolist(),
                list(range(7, 12))))
+
+for n in (2, 3):
+    plane = pk.View([n, n], pk.double)
+    policy = pk.MDRangePolicy([0, 0], [n, n])
+    pk.parallel_for(policy, plane_sum, v=plane)
+for n in (2, 3):
+    cube = pk.View([n, n, n], pk.double)
+    policy = pk.MDRangePolicy([0, 0, 0], [n, n, n])
+    pk.parallel_for(policy, cube_sum, v=cube)
+i, j, k = np.indices((3, 3, 3))
+checks.append(("2-D then 3-D policy in one variable", (np.asarray(plane).tolist(),
+               np.asarray(cube).tolist()), ((i * 3 + j)[:, :, 0].tolist(), (i * 9 + j * 3 + k).tolist())))
 
 bad = [c for c in checks if c[1] != c[2]]
 print("OK" if not bad else f"BAD {bad}")
