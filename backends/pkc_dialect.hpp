@@ -552,10 +552,6 @@ inline void md_for(const char *label, const Policy &p, const F &f, std::true_typ
   if (apart) rows_for<Tag, true>(label, rows<Policy::rank, C>(p), f);
   else rows_for<Tag, false>(label, rows<Policy::rank, C>(p), f);
 }
-template <int C, md_scheme S, class Policy, class F>
-inline void md_for(const char *label, const Policy &p, const F &f, std::false_type, bool) {
-  Kokkos::parallel_for(label, tiled<C, S>(p), f);
-}
 
 template <int C, md_scheme S, class Policy, class F, class... R>
 inline void md_reduce(const char *label, const Policy &p, const F &f, std::true_type,
@@ -565,37 +561,87 @@ inline void md_reduce(const char *label, const Policy &p, const F &f, std::true_
 }
 
 // Point k of a rank-2 or rank-3 box flattened with the contiguous index C
-// fastest (consecutive k, consecutive elements: a warp's loads coalesce). I:
+// fastest (f called with the reduction's accumulator, if any) (consecutive k, consecutive elements: a warp's loads coalesce). I:
 // the type of the index arithmetic, uint32_t where the box has fewer than
 // 2^32 points (a 64-bit division is a long software routine on GPUs).
 template <int Rank, int C>
 struct flat_point;
 template <int C>
 struct flat_point<2, C> {
-  template <class Tag, class I, class F, class A>
+  template <class Tag, class I, class F, class... A>
   KOKKOS_FORCEINLINE_FUNCTION static void at(const F &f, const Kokkos::Array<int64_t, 2> &lo,
-                                             const Kokkos::Array<I, 2> &n, const I k, A &acc) {
+                                             const Kokkos::Array<I, 2> &n, const I k, A &...acc) {
     const int64_t c = lo[C] + static_cast<int64_t>(k % n[C]);
     const int64_t o = lo[1 - C] + static_cast<int64_t>(k / n[C]);
-    if (C == 0) call<Tag>::at(f, c, o, acc);
-    else call<Tag>::at(f, o, c, acc);
+    if (C == 0) call<Tag>::at(f, c, o, acc...);
+    else call<Tag>::at(f, o, c, acc...);
   }
 };
 template <int C>
 struct flat_point<3, C> {
-  template <class Tag, class I, class F, class A>
+  template <class Tag, class I, class F, class... A>
   KOKKOS_FORCEINLINE_FUNCTION static void at(const F &f, const Kokkos::Array<int64_t, 3> &lo,
-                                             const Kokkos::Array<I, 3> &n, const I k, A &acc) {
+                                             const Kokkos::Array<I, 3> &n, const I k, A &...acc) {
     constexpr int ka = C == 0 ? 1 : 0, kb = C == 2 ? 1 : 2;
     const I q = k / n[C];
     const int64_t c = lo[C] + static_cast<int64_t>(k % n[C]);
     const int64_t a = lo[ka] + static_cast<int64_t>(q / n[kb]);
     const int64_t b = lo[kb] + static_cast<int64_t>(q % n[kb]);
-    if (C == 0) call<Tag>::at(f, c, a, b, acc);
-    else if (C == 1) call<Tag>::at(f, a, c, b, acc);
-    else call<Tag>::at(f, a, b, c, acc);
+    if (C == 0) call<Tag>::at(f, c, a, b, acc...);
+    else if (C == 1) call<Tag>::at(f, a, c, b, acc...);
+    else call<Tag>::at(f, a, b, c, acc...);
   }
 };
+
+// CUDA: a rank-3 MDRange parallel_for whose program gives no tile (md_rows:
+// every View contiguous along index C) runs over the flattened box, C
+// fastest, as a RangePolicy (flat_for3, 32-bit index arithmetic where the box
+// has fewer than 2^32 points). Kokkos 3.4's rank-3 tiles walk three nested
+// 64-bit tile loops per point: on an H200 a 7-point Jacobi sweep took 1.45 ms
+// at 512^3 against 0.87 ms flattened (0.19 against 0.12 ms at 256^3), 1.5x
+// the instructions and 48 registers against 32 (bench/mdrange/gpu_flat.py;
+// a module built with -DPKC_GPU_MDRANGE_TILES keeps Kokkos' tiles). Rank 2
+// keeps the tiles (the same time at 8192^2), as do md_tiles kernels (a
+// transpose ran 3x slower flattened), given tiles and HIP (not measured).
+template <class Tag, int C, class F>
+struct flat_for3 {
+  F f;
+  Kokkos::Array<int64_t, 3> lo;
+  Kokkos::Array<uint32_t, 3> n;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t k) const {
+    flat_point<3, C>::template at<Tag, uint32_t>(f, lo, n, static_cast<uint32_t>(k));
+  }
+};
+
+template <int C, class Policy, class F>
+inline bool flat_md_for(const char *, const Policy &, const F &, std::false_type) {
+  return false;
+}
+template <int C, class Policy, class F>
+inline bool flat_md_for(const char *label, const Policy &p, const F &f, std::true_type) {
+  if (!p.impl_tune_tile_size()) return false;   // the program's tile is kept
+  int64_t count = 1;
+  for (unsigned k = 0; k < 3; k++)
+    count *= p.m_upper[k] > p.m_lower[k] ? p.m_upper[k] - p.m_lower[k] : 0;
+  if (count > static_cast<int64_t>(UINT32_MAX)) return false;
+  flat_for3<typename Policy::work_tag, C, F> g{f, {}, {}};
+  for (unsigned k = 0; k < 3; k++) {
+    g.lo[k] = p.m_lower[k];
+    g.n[k] = static_cast<uint32_t>(p.m_upper[k] > p.m_lower[k] ? p.m_upper[k] - p.m_lower[k] : 0);
+  }
+  Kokkos::parallel_for(label, LambdaRange(0, count), g);
+  return true;
+}
+
+template <int C, md_scheme S, class Policy, class F>
+inline void md_for(const char *label, const Policy &p, const F &f, std::false_type, bool) {
+#if defined(PKC_BACKEND_CUDA) && !defined(PKC_GPU_MDRANGE_TILES)
+  if (flat_md_for<C>(label, p, f,
+                     std::integral_constant<bool, S == md_rows && Policy::rank == 3>()))
+    return;
+#endif
+  Kokkos::parallel_for(label, tiled<C, S>(p), f);
+}
 
 // An MDRange reduction's functor over the flattened box (a RangePolicy).
 template <class Tag, int Rank, int C, class I, class F, class T>
