@@ -195,6 +195,24 @@ KOKKOS_INLINE_FUNCTION double copysign(double x, double y) { return ::copysign(x
 KOKKOS_INLINE_FUNCTION float copysign(float x, float y) { return ::copysignf(x, y); }
 #endif
 
+// Python's round(x): the nearest integer, halves to even (x NaN or infinite:
+// unspecified, where Python raises). round(x, n): as numpy.round, x * 10^n
+// rounded (halves to even) and divided back (Python rounds the decimal
+// value exactly; the two differ in the last bit for some x).
+KOKKOS_INLINE_FUNCTION int64_t round(double x) {
+  return static_cast<int64_t>(PKC_MATH_NS::nearbyint(x));
+}
+KOKKOS_INLINE_FUNCTION int64_t round(float x) {
+  return static_cast<int64_t>(PKC_MATH_NS::nearbyint(x));
+}
+KOKKOS_INLINE_FUNCTION int64_t round(int64_t x) { return x; }
+template <class T>
+KOKKOS_INLINE_FUNCTION T round(T x, int64_t n) {
+  T s = 1;
+  for (int64_t k = n < 0 ? -n : n; k > 0; --k) s *= 10;
+  return n >= 0 ? PKC_MATH_NS::nearbyint(x * s) / s : PKC_MATH_NS::nearbyint(x / s) * s;
+}
+
 // math.log(x, base)
 KOKKOS_INLINE_FUNCTION double log(double x, double base) { return log(x) / log(base); }
 

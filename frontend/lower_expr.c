@@ -553,7 +553,7 @@ static pki_expr *name_call(pkf_ctx *c, TSNode call, TSNode fn) {
   const pkf_alias *a = pkf_alias_find(c, fn);
   if (a && a->kind == PKF_AL_MATHNAME) {
     int b = pki_builtin_lookup(a->orig);
-    if (b >= 0 && b > PKI_BUILTIN_MAX)
+    if (b > PKI_BUILTIN_MAX && b != PKI_BUILTIN_ROUND)
       return builtin_call(c, call, a->orig, b);
     pki_error(c->d, pkf_span(fn), "unsupported-function",
               "math.%s is not supported in kernels", a->orig);
@@ -582,7 +582,7 @@ static bool math_method(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
     return false;
   int b = pki_builtin_lookup(mc->name);
   *out = NULL;
-  if (b > PKI_BUILTIN_MAX)
+  if (b > PKI_BUILTIN_MAX && b != PKI_BUILTIN_ROUND) /* round is Python's, not math's */
     *out = builtin_call(c, mc->call, pkf_text(c, mc->fn), b);
   else
     pki_error(c->d, pkf_span(mc->fn), "unsupported-function",

@@ -608,6 +608,25 @@ static void ck_builtin(pki_ck *c, pki_expr *e) {
                   "%s() mixes signed and unsigned 64-bit ints; cast with int()", name);
     }
     break;
+  case PKI_BUILTIN_ROUND: /* round(x): an int (halves to even); round(x, n): x's float type */
+    if (!ok)
+      break;
+    if (pki_is_int(kind_of(e->args[0])) || kind_of(e->args[0]) == PKI_BOOL) {
+      if (e->nargs == 2)
+        pki_error(c->d, e->span, "type-mismatch",
+                  "round(x, n) of an integer x is not supported in kernels; round a float "
+                  "(round(float(x), n)) or use integer arithmetic");
+      e->type = pki_int_type;
+      e->args[0] = pki_ck_conv(c, e->args[0], pki_int_type);
+      return;
+    }
+    if (e->nargs == 2) {
+      e->type = pki_scalar(kind_of(e->args[0]));
+      e->args[1] = pki_ck_conv(c, e->args[1], pki_int_type);
+      return;
+    }
+    e->type = pki_int_type;
+    return;
   case PKI_BUILTIN_ISNAN: case PKI_BUILTIN_ISINF: case PKI_BUILTIN_ISFINITE:
     e->type = pki_bool_type;
     if (ok && e->nargs > 0)

@@ -275,7 +275,7 @@ typedef enum pki_op {
   X(FABS, "fabs", 1, 1) X(FMOD, "fmod", 2, 2) X(COPYSIGN, "copysign", 2, 2)  \
   X(ISNAN, "isnan", 1, 1) X(ISINF, "isinf", 1, 1) X(ISFINITE, "isfinite", 1, 1) \
   X(ERF, "erf", 1, 1) X(ERFC, "erfc", 1, 1) X(LGAMMA, "lgamma", 1, 1)        \
-  X(TGAMMA, "gamma", 1, 1)
+  X(TGAMMA, "gamma", 1, 1) X(ROUND, "round", 1, 2) /* Python's round(), not math's */
 
 typedef enum pki_builtin {
 #define PKI_X(id, py, lo, hi) PKI_BUILTIN_##id,
