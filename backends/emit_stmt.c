@@ -122,8 +122,9 @@ static bool emit_special_decl(pkb_ctx *c, const pki_stmt *s) {
     pkb_put(b, ";\n");
     return true;
   }
-  if (t.kind == PKI_ARRAY) {
-    pkb_begin(b, "%s ", pkb_scalar_ctype(t.elem));
+  if (t.kind == PKI_ARRAY) { /* only stored into: nvcc counts no (void) as a use of an array */
+    bool unread = c->fn && !pkb_var_read(c->fn, v);
+    pkb_begin(b, "%s%s ", unread ? "[[maybe_unused]] " : "", pkb_scalar_ctype(t.elem));
     pkb_put_ident(b, v->name);
     pkb_putf(b, "[%d] = ", t.length);
     if (s->value && s->value->kind == PKI_E_LIST)
@@ -206,8 +207,8 @@ static void emit_decl(pkb_ctx *c, const pki_stmt *s) {
       put_zero(c->b, s->var->type);
     pkb_put(c->b, ";\n");
   }
-  if (s->var->kind == PKI_VAR_MEMBER || s->var->loop_alias)
-    return;
+  if (s->var->kind == PKI_VAR_MEMBER || s->var->loop_alias || s->var->type.kind == PKI_ARRAY)
+    return; /* (an unread List is declared [[maybe_unused]]) */
   if (c->fn)
     pkb_void_unread(c, c->fn, s->var);
 }
