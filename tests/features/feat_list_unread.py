@@ -1,7 +1,8 @@
 """A List local that the kernel only stores into (xs[k] = ..., ys[k] += ...)
-and never reads builds (g++ and nvcc warned "set but not used" on the generated C++;
-it is declared [[maybe_unused]], which nvcc needs where (void)xs does not do,
-which pkc treats as its own bug and refused) and the kernel still runs."""
+and never reads builds and the kernel still runs: g++ and nvcc warned "set
+but not used" on the generated C++ (a warning pkc treats as its own bug, and
+refuses the build), so the array is declared [[maybe_unused]] (nvcc does not
+count (void)xs as a use)."""
 from typing import List
 import numpy as np
 import pykokkos as pk
