@@ -215,19 +215,25 @@ static bool used_as_member(pkf_ctx *c, TSNode n, TSNode name, int depth) {
   return false;
 }
 
+/* The arguments of pk.parallel_*([label,] POLICY, kernel, ...) call t and
+ * the index of its policy among them, or -1 if t does not name kernel. */
+static int policy_arg(pkf_ctx *c, TSNode t, const char *kernel, pkf_nodes *args) {
+  *args = pkf_children(c, pkf_field(c, t, PKF_F_ARGUMENTS));
+  uint32_t k = args->n && pkf_type_is(c, args->v[0], PKF_N_STRING) ? 1 : 0;
+  if (k + 1 >= args->n)
+    return -1;
+  TSNode kn = args->v[k + 1];
+  if (pkf_type_is(c, kn, PKF_N_ATTRIBUTE))
+    kn = pkf_field(c, kn, PKF_F_ATTRIBUTE);
+  return pkf_is(c, kn, kernel) ? (int)k : -1;
+}
+
 /* Does some call naming the kernel pass parameter name by keyword? */
 static bool passed_by_keyword(pkf_ctx *c, const char *kernel, TSNode name) {
   for (uint32_t ci = 0; ci < c->par_calls.n; ci++) {
-    pkf_nodes args = pkf_children(c, pkf_field(c, c->par_calls.v[ci], PKF_F_ARGUMENTS));
-    uint32_t k = args.n && pkf_type_is(c, args.v[0], PKF_N_STRING) ? 1 : 0;
-    if (k + 1 >= args.n)
-      continue;
-    TSNode kn = args.v[k + 1];
-    if (pkf_type_is(c, kn, PKF_N_ATTRIBUTE))
-      kn = pkf_field(c, kn, PKF_F_ATTRIBUTE);
-    if (!pkf_is(c, kn, kernel))
-      continue;
-    for (uint32_t i = k + 2; i < args.n; i++)
+    pkf_nodes args;
+    int k = policy_arg(c, c->par_calls.v[ci], kernel, &args);
+    for (uint32_t i = (uint32_t)k + 2; k >= 0 && i < args.n; i++)
       if (pkf_type_is(c, args.v[i], PKF_N_KEYWORD_ARGUMENT) &&
           !strcmp(pkf_text(c, pkf_field(c, args.v[i], PKF_F_NAME)), pkf_text(c, name)))
         return true;
@@ -245,17 +251,11 @@ static call_sites call_site_info(pkf_ctx *c, const char *kernel) {
   }
   for (uint32_t ci = 0; ci < c->par_calls.n; ci++) {
     TSNode t = c->par_calls.v[ci];
-    pkf_nodes args = pkf_children(c, pkf_field(c, t, PKF_F_ARGUMENTS));
-    uint32_t k = 0;
-    if (k < args.n && pkf_type_is(c, args.v[k], PKF_N_STRING))
-      k++;
-    if (k + 1 >= args.n)
+    pkf_nodes args;
+    int ki = policy_arg(c, t, kernel, &args);
+    if (ki < 0)
       continue;
-    TSNode kn = args.v[k + 1];
-    if (pkf_type_is(c, kn, PKF_N_ATTRIBUTE))
-      kn = pkf_field(c, kn, PKF_F_ATTRIBUTE);
-    if (!pkf_is(c, kn, kernel))
-      continue;
+    uint32_t k = (uint32_t)ki;
     cs.nsites++;
     for (uint32_t i = k + 2; i < args.n; i++)
       cs.opaque = cs.opaque || !pkf_type_is(c, args.v[i], PKF_N_KEYWORD_ARGUMENT);
