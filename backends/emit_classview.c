@@ -405,46 +405,6 @@ void pkb_put_fparam(pkb_ctx *c, const pki_func *f, const pki_var *v) {
   pkb_put_ident(b, v->name);
 }
 
-static bool writes_member(const pki_block *b, int depth);
-
-/* e is self's member or a field or List element of it, at any depth
- * (self.pos, self.pos.x, self.v[d]). */
-static bool member_place(const pki_expr *e) {
-  while (e && (e->kind == PKI_E_FIELD || e->kind == PKI_E_INDEX) && e->nargs > 0)
-    e = e->args[0];
-  return e && e->kind == PKI_E_VAR && e->var && e->var->kind == PKI_VAR_MEMBER;
-}
-
-typedef struct member_scan {
-  bool hit;
-  int depth; /* of method calls followed (a recursive method stops at 8) */
-} member_scan;
-
-static void member_write(pki_visitor *v, const pki_stmt *s) {
-  const pki_expr *t = s->target;
-  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && t &&
-      (member_place(t) || t->kind == PKI_E_FIELD))
-    ((member_scan *)v->data)->hit = true;
-}
-
-/* self.pos.scale(2.0): a method of a classtype field that changes its self
- * changes self too. */
-static void member_call(pki_visitor *v, const pki_expr *e) {
-  member_scan *m = v->data;
-  if (e->kind == PKI_E_CALL && e->func && e->func->is_method && e->nargs > 0 &&
-      member_place(e->args[0]) && m->depth < 8 && writes_member(&e->func->body, m->depth + 1))
-    m->hit = true;
-}
-
-/* Whether a statement of b assigns a member, or calls a method changing a
- * member's fields (the method cannot be const). */
-static bool writes_member(const pki_block *b, int depth) {
-  member_scan m = {false, depth};
-  pki_visitor v = {.stmt = member_write, .expr = member_call, .data = &m};
-  pki_visit_block(&v, b);
-  return m.hit;
-}
-
 void pkb_class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, pkb_method_mode mode) {
   pkb_buf *b = c->b;
   const char *cls = pkb_ident(c->m->arena, e->name);
@@ -466,7 +426,7 @@ void pkb_class_method(pkb_ctx *c, const pki_entity *e, const pki_func *f, pkb_me
       pkb_put(b, ", ");
     pkb_put_fparam(c, f, f->params[i]);
   }
-  bool cnst = !f->is_ctor && !writes_member(&f->body, 0);
+  bool cnst = !f->is_ctor && !pki_func_writes_self(f); /* a const member function */
   if (mode == PKB_DECL_ONLY) {
     pkb_put(b, cnst ? ") const;\n" : ");\n");
     c->fn = NULL;

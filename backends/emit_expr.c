@@ -424,7 +424,7 @@ static void emit_call(pkb_ctx *c, const pki_expr *e) {
   const pki_func *f = e->func;
   bool method = f && f->is_method && f->owner && f->owner->kind == PKI_ENT_CLASSTYPE &&
                 e->nargs > 0;
-  if (method) {
+  if (method && e->args[0]->kind != PKI_E_SELF) { /* self.sq() in a method: sq() */
     emit_sub(c, e->args[0], expr_prec(e->args[0]) < P_PRIMARY);
     pkb_put(c->b, ".");
   }
@@ -598,6 +598,7 @@ void pkb_emit_expr(pkb_ctx *c, const pki_expr *e) {
     emit_call_args(c, e->args, e->nargs);
     pkb_put(b, "}");
     break;
+  case PKI_E_SELF: pkb_put(b, "(*this)"); break;
   case PKI_E_SLICE: emit_slice(c, e, NULL, 0); break;
   }
   c->nest -= !operands;

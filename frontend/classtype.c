@@ -159,6 +159,8 @@ static pki_type peek_type(pkf_ctx *c, TSNode n) {
   if (pkf_type_is(c, n, PKF_N_IDENTIFIER)) {
     const char *t = pkf_text(c, n);
     pki_var *v = pkf_lookup(c, t, strlen(t));
+    if (!v && !strcmp(t, "self") && in_entity(c, PKI_ENT_CLASSTYPE) && c->fn && !c->fn->is_ctor)
+      return pki_class_type(c->ent); /* self.sq() in a method of the classtype */
     return v ? v->type : pki_void_type;
   }
   if (pkf_type_is(c, n, PKF_N_ATTRIBUTE)) {
@@ -173,6 +175,13 @@ static pki_type peek_type(pkf_ctx *c, TSNode n) {
         f = pki_entity_member(o.cls, a);
     }
     return f ? f->type : pki_void_type;
+  }
+  if (pkf_type_is(c, n, PKF_N_CALL)) { /* V2(3.0, 4.0).norm(): a temporary */
+    TSNode fn = pkf_field(c, n, PKF_F_FUNCTION);
+    pki_entity *e = pkf_type_is(c, fn, PKF_N_IDENTIFIER) ? pkf_classtype_find(c, fn) : NULL;
+    const char *t = e ? pkf_text(c, fn) : NULL;
+    if (e && !pkf_lookup(c, t, strlen(t)))
+      return pki_class_type(e);
   }
   if (pkf_type_is(c, n, PKF_N_SUBSCRIPT)) { /* p[i] of a View of classtype values */
     pki_type v = peek_type(c, pkf_field(c, n, PKF_F_VALUE));

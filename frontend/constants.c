@@ -1,8 +1,10 @@
 /*
  * constants.c - module-level compile-time constants (dialect item 9):
- * top-level `NAME [: T] = <int/float/bool literal or constant arithmetic of
- * earlier constants>`. Every other module-level assignment makes NAME a
- * non-constant global, which kernels may not use.
+ * top-level `NAME [: T] = <int/float/bool literal, math.pi & co, a math
+ * function of constants, or constant arithmetic of earlier constants>`,
+ * NAME bound nowhere else. Every other module-level assignment, a second
+ * one, `NAME += ...` and `global NAME` in a function make NAME a
+ * non-constant global, which kernels read at each launch.
  */
 #include "ents.h"
 
@@ -25,6 +27,67 @@ static pkf_const *find_const(pkf_ctx *c, const char *name, size_t len) {
 
 static double as_f(const pkf_const *v) {
   return v->kind == PKI_E_FLOAT ? v->fval : (double)v->ival;
+}
+
+static bool eval(pkf_ctx *c, TSNode n, pkf_const *out);
+
+static bool math_attr(pkf_ctx *c, TSNode n, pkf_const *out) {
+  TSNode obj = pkf_field(c, n, PKF_F_OBJECT);
+  out->kind = PKI_E_FLOAT;
+  return (pkf_alias_is(c, obj, PKF_AL_MATH) || pkf_alias_is(c, obj, PKF_AL_NP)) &&
+         pkf_math_const(pkf_text(c, pkf_field(c, n, PKF_F_ATTRIBUTE)), &out->fval);
+}
+
+/* The math function f names (math.sqrt, np.sqrt, sqrt imported from math),
+ * or NULL. */
+static const char *math_function(pkf_ctx *c, TSNode f) {
+  if (pkf_type_is(c, f, PKF_N_ATTRIBUTE)) {
+    TSNode obj = pkf_field(c, f, PKF_F_OBJECT);
+    return pkf_alias_is(c, obj, PKF_AL_MATH) || pkf_alias_is(c, obj, PKF_AL_NP)
+               ? pkf_text(c, pkf_field(c, f, PKF_F_ATTRIBUTE)) : NULL;
+  }
+  const pkf_alias *a = pkf_alias_find(c, f);
+  return a && a->kind == PKF_AL_MATHNAME ? a->orig : NULL;
+}
+
+/* float(k), int(k) and math functions of constant floats (math.sqrt(2.0),
+ * 2 * math.atan(1.0)): evaluated with the C library Python's math module
+ * calls, so the value is the one Python computes. */
+static bool const_call(pkf_ctx *c, TSNode n, pkf_const *out) {
+  static const struct { const char *name; double (*f1)(double); double (*f2)(double, double); }
+      fns[] = {{"sqrt", sqrt, NULL},   {"exp", exp, NULL},     {"log", log, NULL},
+               {"log2", log2, NULL},   {"log10", log10, NULL}, {"sin", sin, NULL},
+               {"cos", cos, NULL},     {"tan", tan, NULL},     {"asin", asin, NULL},
+               {"acos", acos, NULL},   {"atan", atan, NULL},   {"sinh", sinh, NULL},
+               {"cosh", cosh, NULL},   {"tanh", tanh, NULL},   {"cbrt", cbrt, NULL},
+               {"fabs", fabs, NULL},   {"atan2", NULL, atan2}, {"hypot", NULL, hypot},
+               {"pow", NULL, pow}};
+  pkf_nodes args = pkf_named_children(c, pkf_field(c, n, PKF_F_ARGUMENTS));
+  pkf_const a[2];
+  if (args.n < 1 || args.n > 2)
+    return false;
+  for (uint32_t i = 0; i < args.n; i++)
+    if (!eval(c, args.v[i], &a[i]) || a[i].kind == PKI_E_BOOL)
+      return false;
+  TSNode f = pkf_field(c, n, PKF_F_FUNCTION);
+  if (args.n == 1 && pkf_type_is(c, f, PKF_N_IDENTIFIER) && !pkf_alias_find(c, f) &&
+      (pkf_is(c, f, "float") || pkf_is(c, f, "int"))) {
+    bool to_int = pkf_is(c, f, "int");
+    if (to_int && a[0].kind == PKI_E_FLOAT && !(fabs(a[0].fval) < 9.2e18))
+      return false;
+    out->kind = to_int ? PKI_E_INT : PKI_E_FLOAT;
+    out->ival = a[0].kind == PKI_E_INT ? a[0].ival : (int64_t)a[0].fval; /* int() truncates */
+    out->fval = as_f(&a[0]);
+    return true;
+  }
+  const char *name = math_function(c, f);
+  for (size_t i = 0; name && i < sizeof fns / sizeof fns[0]; i++)
+    if (!strcmp(fns[i].name, name) && (fns[i].f1 ? args.n == 1 : args.n == 2)) {
+      out->kind = PKI_E_FLOAT;
+      out->fval = fns[i].f1 ? fns[i].f1(as_f(&a[0])) : fns[i].f2(as_f(&a[0]), as_f(&a[1]));
+      return isfinite(out->fval); /* math.sqrt(-1.0) raises in Python: no constant */
+    }
+  return false;
 }
 
 /* Evaluates a constant expression; false if it is not one. */
@@ -51,10 +114,18 @@ static bool eval(pkf_ctx *c, TSNode n, pkf_const *out) {
   if (t == PKF_N_IDENTIFIER) {
     const pkf_const *k = find_const(c, c->src + ts_node_start_byte(n),
                                     ts_node_end_byte(n) - ts_node_start_byte(n));
-    if (k)
+    if (k) {
       *out = *k;
-    return k != NULL;
+      return true;
+    }
+    const pkf_alias *a = pkf_alias_find(c, n); /* pi imported from math */
+    out->kind = PKI_E_FLOAT;
+    return a && a->kind == PKF_AL_MATHNAME && pkf_math_const(a->orig, &out->fval);
   }
+  if (t == PKF_N_ATTRIBUTE) /* math.pi, np.pi, ... */
+    return math_attr(c, n, out);
+  if (t == PKF_N_CALL)
+    return const_call(c, n, out);
   if (t == PKF_N_PARENTHESIZED_EXPRESSION)
     return pkf_named_child_count(c, n) == 1 && eval(c, pkf_named_child(c, n, 0), out);
   if (t == PKF_N_UNARY_OPERATOR) {
@@ -122,9 +193,21 @@ static void drop_const(pkf_ctx *c, const char *name) {
     k->name = ""; /* a later non-constant assignment: no longer a constant */
 }
 
-/* NAME [: ann] = a value: a constant when ok (k holds it), else a global. */
+static bool is_global(pkf_ctx *c, const char *name) {
+  struct pkf_ents *s = pkf_ents_get(c);
+  for (int i = 0; i < s->nglob; i++)
+    if (!strcmp(s->globals[i], name))
+      return true;
+  return false;
+}
+
+/* NAME [: ann] = a value: a constant when ok (k holds it) and NAME is bound
+ * nowhere else, else a global (read by kernels at each launch, as Python
+ * reads it: a name rebound after the first assignment is not a constant). */
 static void bind_value(pkf_ctx *c, const char *name, bool ok, pkf_const k, TSNode ann) {
   k.name = name;
+  if (ok && (find_const(c, name, strlen(name)) || is_global(c, name)))
+    ok = false; /* bound again */
   if (ok) {
     TSNode an = ts_node_is_null(ann) ? ann : pkf_unwrap_type(c, ann);
     if (!ts_node_is_null(an) && pkf_is(c, an, "float") && k.kind == PKI_E_INT)
@@ -137,7 +220,8 @@ static void bind_value(pkf_ctx *c, const char *name, bool ok, pkf_const k, TSNod
     return;
   }
   drop_const(c, name);
-  add_global(c, name);
+  if (!is_global(c, name))
+    add_global(c, name);
 }
 
 static bool is_tuple(pkf_ctx *c, TSNode n) {
@@ -228,6 +312,10 @@ static void scan(pkf_ctx *c, TSNode block, bool top) {
       TSNode a = pkf_named_child(c, s, 0);
       if (pkf_type_is(c, a, PKF_N_ASSIGNMENT))
         assignment(c, a, top);
+      else if (pkf_type_is(c, a, PKF_N_AUGMENTED_ASSIGNMENT) &&
+               pkf_type_is(c, pkf_field(c, a, PKF_F_LEFT), PKF_N_IDENTIFIER))
+        bind_value(c, pkf_text(c, pkf_field(c, a, PKF_F_LEFT)), false, (pkf_const){0},
+                   (TSNode){0}); /* N += 1: N changes */
     } else if (pkf_type_is(c, s, PKF_N_IF_STATEMENT) || pkf_type_is(c, s, PKF_N_FOR_STATEMENT) ||
                pkf_type_is(c, s, PKF_N_WHILE_STATEMENT) ||
                pkf_type_is(c, s, PKF_N_WITH_STATEMENT) || pkf_type_is(c, s, PKF_N_TRY_STATEMENT) ||
@@ -242,9 +330,31 @@ static void scan(pkf_ctx *c, TSNode block, bool top) {
   }
 }
 
+/* `global N` in any function: N may change when it runs, so no constant. */
+static void declared_global(pkf_ctx *c, TSNode n, int depth) {
+  if (depth > 200)
+    return;
+  if (pkf_type_is(c, n, PKF_N_GLOBAL_STATEMENT)) {
+    pkf_nodes names = pkf_named_children(c, n);
+    for (uint32_t i = 0; i < names.n; i++)
+      if (pkf_type_is(c, names.v[i], PKF_N_IDENTIFIER))
+        bind_value(c, pkf_text(c, names.v[i]), false, (pkf_const){0}, (TSNode){0});
+    return;
+  }
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++)
+    declared_global(c, kids.v[i], depth + 1);
+}
+
 void pkf_constants_collect(pkf_ctx *c, TSNode root) {
   pkf_ents_get(c);
   scan(c, root, true);
+  uint32_t end = ts_node_end_byte(root);
+  for (uint32_t i = 0; i + 6 <= end; i++) /* a text scan first: most files have none */
+    if (!memcmp(c->src + i, "global", 6)) {
+      declared_global(c, root, 0);
+      break;
+    }
 }
 
 pki_expr *pkf_constant_lookup(pkf_ctx *c, TSNode name) {

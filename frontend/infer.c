@@ -283,6 +283,29 @@ static bool join_types(pki_type *acc, pki_type t, bool first) {
   return false;
 }
 
+/* math.pi / np.pi / pi imported from math (fn false), or a math function
+ * giving a float: math.sqrt, np.sqrt, sqrt imported from math (fn true). */
+static bool math_float(pkf_ctx *c, TSNode n, bool fn) {
+  const char *name = NULL;
+  if (pkf_type_is(c, n, PKF_N_ATTRIBUTE)) {
+    TSNode obj = pkf_field(c, n, PKF_F_OBJECT);
+    if (pkf_alias_is(c, obj, PKF_AL_MATH) || pkf_alias_is(c, obj, PKF_AL_NP))
+      name = pkf_text(c, pkf_field(c, n, PKF_F_ATTRIBUTE));
+  } else {
+    const pkf_alias *a = pkf_alias_find(c, n);
+    name = a && a->kind == PKF_AL_MATHNAME ? a->orig : NULL;
+  }
+  double v;
+  if (!name)
+    return false;
+  if (!fn)
+    return pkf_math_const(name, &v);
+  int b = pki_builtin_lookup(name);
+  return b > PKI_BUILTIN_MAX && b != PKI_BUILTIN_ROUND && b != PKI_BUILTIN_ISNAN &&
+         b != PKI_BUILTIN_ISINF && b != PKI_BUILTIN_ISFINITE && b != PKI_BUILTIN_FLOOR &&
+         b != PKI_BUILTIN_CEIL && b != PKI_BUILTIN_TRUNC;
+}
+
 static bool expr_type(pkf_ctx *c, TSNode scope, TSNode e, pki_type *out, int depth) {
   if (depth > 8)
     return false;
@@ -306,14 +329,16 @@ static bool expr_type(pkf_ctx *c, TSNode scope, TSNode e, pki_type *out, int dep
            pki_is_numeric(out->kind);
   else if (t == PKF_N_PARENTHESIZED_EXPRESSION)
     return expr_type(c, scope, pkf_named_child(c, e, 0), out, depth);
+  else if (t == PKF_N_IDENTIFIER && math_float(c, e, false)) *out = pki_float_type;
   else if (t == PKF_N_IDENTIFIER)
     return name_type(c, scope, e, out, depth);
   else if (t == PKF_N_ATTRIBUTE && pkf_is(c, pkf_field(c, e, PKF_F_OBJECT), "self"))
     return self_attr_type(c, e, out, depth);
+  else if (t == PKF_N_ATTRIBUTE && math_float(c, e, false)) *out = pki_float_type;
   else if (t == PKF_N_CALL) {
     TSNode fn = pkf_field(c, e, PKF_F_FUNCTION);
     if (pkf_is(c, fn, "int") || pkf_is(c, fn, "len")) *out = pki_int_type;
-    else if (pkf_is(c, fn, "float")) *out = pki_float_type;
+    else if (pkf_is(c, fn, "float") || math_float(c, fn, true)) *out = pki_float_type;
     else if (pk_attr_is(c, fn, "View")) return view_type(c, e, out);
     else return array_ctor_type(c, e, out);
   } else

@@ -66,7 +66,7 @@ static pki_expr *float_literal(pkf_ctx *c, TSNode n) {
   return e;
 }
 
-static bool math_const(const char *name, double *v) {
+bool pkf_math_const(const char *name, double *v) {
   static const struct { const char *n; double v; } k[] = {
       {"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536},
       {"tau", 6.28318530717958647692}, {"inf", INFINITY}, {"nan", NAN}};
@@ -80,7 +80,7 @@ static bool math_const(const char *name, double *v) {
 
 static pki_expr *const_expr(pkf_ctx *c, TSNode at, const char *name) {
   pki_expr *e = pki_new_expr(c->m, PKI_E_FLOAT, pkf_span(at));
-  math_const(name, &e->fval);
+  pkf_math_const(name, &e->fval);
   e->str = name;
   return e;
 }
@@ -115,12 +115,18 @@ static pki_expr *name_expr(pkf_ctx *c, TSNode n) {
     return var_expr(c, n, v);
   const pkf_alias *a = pkf_alias_find(c, n);
   double dv;
-  if (a && a->kind == PKF_AL_MATHNAME && math_const(a->orig, &dv))
+  if (a && a->kind == PKF_AL_MATHNAME && pkf_math_const(a->orig, &dv))
     return const_expr(c, n, a->orig);
   if (a) {
     pki_error(c->d, pkf_span(n), "unsupported-expression",
               "'%s' cannot be used as a value in a kernel", pkf_text(c, n));
     return NULL;
+  }
+  if (pkf_is(c, n, "self") && c->ent && c->ent->kind == PKI_ENT_CLASSTYPE && c->fn &&
+      !c->fn->is_ctor) { /* self.norm() calling self.sq(), other.dot(self) */
+    pki_expr *e = pki_new_expr(c->m, PKI_E_SELF, pkf_span(n));
+    e->type = pki_class_type(c->ent);
+    return e;
   }
   pki_expr *k = pkf_constant_lookup(c, n); /* entities helper: module constants */
   if (k)
@@ -180,7 +186,7 @@ static pki_expr *attribute_expr(pkf_ctx *c, TSNode n) {
   if (pkf_alias_is(c, obj, PKF_AL_MATH)) {
     const char *nm = pkf_text(c, attr);
     double dv;
-    if (math_const(nm, &dv))
+    if (pkf_math_const(nm, &dv))
       return const_expr(c, n, nm);
     pki_error(c->d, pkf_span(n), "unsupported-expression",
               "'%s' is not a math constant usable in kernels (pi, e, tau, inf, nan)",

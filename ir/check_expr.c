@@ -665,6 +665,7 @@ pki_expr *pki_ck_expr(pki_ck *c, pki_expr *e) {
   case PKI_E_INTRINSIC: pki_ck_intrinsic(c, e, false); break;
   case PKI_E_FIELD: pki_ck_field(c, e, PKI_ACCESS_READ); break;
   case PKI_E_CONSTRUCT: pki_ck_construct(c, e); break;
+  case PKI_E_SELF: break; /* typed where it was lowered */
   case PKI_E_LIST: pki_ck_list(c, e, pki_void_type); break;
   case PKI_E_SLICE:
     e->type = pki_void_type;

@@ -237,8 +237,10 @@ typedef enum pki_expr_kind {
   PKI_E_FIELD,   /* args[0].str: a classtype field (var = the field's member var) */
   PKI_E_CONSTRUCT, /* type's classtype constructed from args (calls its __init__) */
   PKI_E_LIST,    /* [args...]: a typing.List literal (type PKI_ARRAY) */
-  PKI_E_SLICE    /* a subview slice: args[0] begin, args[1] end (either may be NULL = open);
+  PKI_E_SLICE,   /* a subview slice: args[0] begin, args[1] end (either may be NULL = open);
                     ival 1 for ':' (Kokkos::ALL) */
+  PKI_E_SELF     /* self in a classtype method: the value it runs on (C++ *this); type its
+                    classtype */
 } pki_expr_kind;
 
 typedef enum pki_op {

@@ -178,6 +178,7 @@ static void put_expr(FILE *o, const pki_expr *e) {
     fputc(')', o);
     break;
   case PKI_E_CONSTRUCT: put_node(o, "new", e, 0); break;
+  case PKI_E_SELF: put_node(o, "self", e, 0); break;
   case PKI_E_LIST: put_node(o, "list", e, 0); break;
   case PKI_E_SLICE:
     if (e->ival == 1) {

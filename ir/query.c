@@ -110,7 +110,8 @@ static bool self_place(const pki_expr *t) {
   while (t && (t->kind == PKI_E_FIELD || t->kind == PKI_E_INDEX) && t->nargs > 0 && t->args[0])
     t = t->args[0];
   return t && ((t->kind == PKI_E_FIELD && (t->nargs == 0 || !t->args[0])) ||
-               (t->kind == PKI_E_VAR && t->var && t->var->kind == PKI_VAR_MEMBER));
+               (t->kind == PKI_E_VAR && t->var && t->var->kind == PKI_VAR_MEMBER) ||
+               t->kind == PKI_E_SELF);
 }
 
 typedef struct self_q {
