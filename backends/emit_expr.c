@@ -241,6 +241,12 @@ static void emit_float(pkb_ctx *c, const pki_expr *e) {
 static void emit_cast(pkb_ctx *c, const pki_expr *e) {
   const pki_expr *a = e->args[0];
   pki_kind k = e->type.kind;
+  if (named_constant(c, a)) { /* static_cast<double>(N): the constexpr N is used */
+    pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(k));
+    pkb_emit_expr(c, a);
+    pkb_put(c->b, ")");
+    return;
+  }
   if (a->kind == PKI_E_INT && pki_is_float(k)) { /* float(2) -> 2.0 */
     put_float(c->b, (double)a->ival, k);
     return;
