@@ -1,10 +1,10 @@
 /*
  * constants.c - module-level compile-time constants (dialect item 9):
  * top-level `NAME [: T] = <int/float/bool literal, math.pi & co, a math
- * function of constants, or constant arithmetic of earlier constants>`,
- * NAME bound nowhere else. Every other module-level assignment, a second
- * one, `NAME += ...` and `global NAME` in a function make NAME a
- * non-constant global, which kernels read at each launch.
+ * function of constants, or constant arithmetic of earlier constants>`.
+ * Every other module-level assignment, a second one after a call (a launch
+ * may read the first value), `NAME += ...` and `global NAME` in a function
+ * make NAME a non-constant global, which kernels read at each launch.
  */
 #include "ents.h"
 
@@ -205,16 +205,20 @@ static bool is_global(pkf_ctx *c, const char *name) {
  * nowhere else, else a global (read by kernels at each launch, as Python
  * reads it: a name rebound after the first assignment is not a constant). */
 static void bind_value(pkf_ctx *c, const char *name, bool ok, pkf_const k, TSNode ann) {
+  struct pkf_ents *s = pkf_ents_get(c);
   k.name = name;
-  if (ok && (find_const(c, name, strlen(name)) || is_global(c, name)))
-    ok = false; /* bound again */
+  k.calls_at = s->call_stmts;
+  pkf_const *prev = find_const(c, name, strlen(name));
+  if (ok && (is_global(c, name) || (prev && prev->calls_at != s->call_stmts)))
+    ok = false; /* bound again after a call that may launch a kernel reading it */
+  else if (ok && prev)
+    prev->name = ""; /* `A, B = 1, 2; A, B = B, A`: no launch between, the last wins */
   if (ok) {
     TSNode an = ts_node_is_null(ann) ? ann : pkf_unwrap_type(c, ann);
     if (!ts_node_is_null(an) && pkf_is(c, an, "float") && k.kind == PKI_E_INT)
       k.kind = PKI_E_FLOAT, k.fval = (double)k.ival;
     else if (!ts_node_is_null(an) && pkf_is(c, an, "int") && k.kind == PKI_E_FLOAT)
       return add_global(c, name);
-    struct pkf_ents *s = pkf_ents_get(c);
     s->consts = pki_grow(c->m->arena, s->consts, s->nconst, &s->capconst, sizeof *s->consts);
     s->consts[s->nconst++] = k;
     return;
@@ -302,12 +306,29 @@ static void assignment(pkf_ctx *c, TSNode a, bool top) {
   bind_value(c, pkf_text(c, left), ok, k, pkf_field(c, a, PKF_F_TYPE));
 }
 
+/* Does n call anything (outside the defs and classes it holds, which do not
+ * run where they are defined)? */
+static bool has_call(pkf_ctx *c, TSNode n, int depth) {
+  if (depth > 200 || pkf_type_is(c, n, PKF_N_FUNCTION_DEFINITION) ||
+      pkf_type_is(c, n, PKF_N_CLASS_DEFINITION) || pkf_type_is(c, n, PKF_N_DECORATED_DEFINITION))
+    return false;
+  if (pkf_type_is(c, n, PKF_N_CALL))
+    return true;
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++)
+    if (has_call(c, kids.v[i], depth + 1))
+      return true;
+  return false;
+}
+
 /* Module-level statements, and those of top-level if/for/while/with/try blocks
  * (their names are globals too, never constants). */
 static void scan(pkf_ctx *c, TSNode block, bool top) {
   pkf_nodes st = pkf_children(c, block);
   for (uint32_t i = 0; i < st.n; i++) {
     TSNode s = st.v[i];
+    if (top && has_call(c, s, 0))
+      pkf_ents_get(c)->call_stmts++; /* before its own bindings: `X = f()` is no constant */
     if (pkf_type_is(c, s, PKF_N_EXPRESSION_STATEMENT)) {
       TSNode a = pkf_named_child(c, s, 0);
       if (pkf_type_is(c, a, PKF_N_ASSIGNMENT))

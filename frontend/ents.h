@@ -14,6 +14,8 @@ typedef struct pkf_const {
   pki_expr_kind kind; /* PKI_E_INT / FLOAT / BOOL */
   int64_t ival;
   double fval;
+  int calls_at; /* pkf_ents.call_stmts when bound: a call between two bindings
+                   (a launch may read the first) makes the name a global */
 } pkf_const;
 
 typedef struct pkf_callback {
@@ -24,6 +26,7 @@ typedef struct pkf_callback {
 struct pkf_ents {
   pkf_const *consts;
   int nconst, capconst;
+  int call_stmts; /* top-level statements with a call seen so far by the scan */
   const char **globals; /* module-level names that are not constants */
   int nglob, capglob;
   pki_entity **classes; /* @pk.classtype entities (also in the module) */
