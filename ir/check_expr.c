@@ -445,6 +445,92 @@ static pki_kind common(pki_ck *c, const pki_expr *a, const pki_expr *b, pki_span
   return arith(c, a, b, at);
 }
 
+/* The values an integer kind holds (bool: 0 and 1). */
+static bool kind_range(pki_kind k, __int128 *lo, __int128 *hi) {
+  static const struct { pki_kind k; int bits; bool sig; } t[] = {
+      {PKI_BOOL, 1, false}, {PKI_I8, 8, true},   {PKI_I16, 16, true}, {PKI_I32, 32, true},
+      {PKI_I64, 64, true},  {PKI_U8, 8, false},  {PKI_U16, 16, false}, {PKI_U32, 32, false},
+      {PKI_U64, 64, false}};
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (t[i].k == k) {
+      __int128 span = (__int128)1 << (t[i].bits - (t[i].sig ? 1 : 0));
+      *lo = t[i].sig ? -span : 0;
+      *hi = span - 1;
+      return true;
+    }
+  return false;
+}
+
+/* The values integer operand e can take: its kind's, or the narrower kind's
+ * it was converted from (static_cast<int64_t>(u32) is in [0, 2^32 - 1]). */
+static bool operand_range(const pki_expr *e, __int128 *lo, __int128 *hi) {
+  if (!e || !kind_range(e->type.kind, lo, hi))
+    return false;
+  __int128 ilo, ihi;
+  if (e->kind == PKI_E_CAST && e->nargs == 1 && operand_range(e->args[0], &ilo, &ihi) &&
+      ilo >= *lo && ihi <= *hi)
+    *lo = ilo, *hi = ihi;
+  return true;
+}
+
+/* An integer literal (after the checker's conversions), into *v. */
+static bool int_literal(const pki_expr *e, __int128 *v) {
+  while (e && e->kind == PKI_E_CAST && e->nargs == 1)
+    e = e->args[0];
+  if (!e || e->kind != PKI_E_INT)
+    return false;
+  *v = e->type.kind == PKI_U64 ? (__int128)(uint64_t)e->ival : (__int128)e->ival;
+  return true;
+}
+
+/* Whether e only reads (no call or pk.* operation with effects). */
+static bool pure(const pki_expr *e) {
+  if (!e)
+    return true;
+  if (e->kind == PKI_E_CALL || e->kind == PKI_E_INTRINSIC)
+    return false;
+  for (int i = 0; i < e->nargs; i++)
+    if (!pure(e->args[i]))
+      return false;
+  return true;
+}
+
+/* `u >= 0` of an unsigned u, `s < 1000` of an int8 s: a comparison of an
+ * integer with a constant its type makes always true or always false is
+ * that bool (Python's value; g++ and nvcc warn on the C++ comparison). */
+static void fold_trivial_compare(pki_expr *e) {
+  __int128 lo, hi, v;
+  bool flip = false;
+  const pki_expr *x = e->args[0];
+  if (int_literal(e->args[1], &v))
+    ;
+  else if (int_literal(e->args[0], &v))
+    x = e->args[1], flip = true;
+  else
+    return;
+  if (!operand_range(x, &lo, &hi) || !pure(x) || (lo == hi))
+    return;
+  pki_op op = e->op;
+  if (flip) /* c < x is x > c */
+    op = op == PKI_OP_LT ? PKI_OP_GT : op == PKI_OP_GT ? PKI_OP_LT
+       : op == PKI_OP_LE ? PKI_OP_GE : op == PKI_OP_GE ? PKI_OP_LE : op;
+  int r = -1; /* 1 always, 0 never, -1 depends */
+  switch (op) {
+  case PKI_OP_LT: r = hi < v ? 1 : lo >= v ? 0 : -1; break;
+  case PKI_OP_LE: r = hi <= v ? 1 : lo > v ? 0 : -1; break;
+  case PKI_OP_GT: r = lo > v ? 1 : hi <= v ? 0 : -1; break;
+  case PKI_OP_GE: r = lo >= v ? 1 : hi < v ? 0 : -1; break;
+  case PKI_OP_EQ: r = v < lo || v > hi ? 0 : -1; break;
+  case PKI_OP_NE: r = v < lo || v > hi ? 1 : -1; break;
+  default: break;
+  }
+  if (r < 0)
+    return;
+  e->kind = PKI_E_BOOL;
+  e->ival = r;
+  e->nargs = 0;
+}
+
 static void ck_compare(pki_ck *c, pki_expr *e) {
   e->type = pki_bool_type;
   if (e->nargs < 2)
@@ -456,6 +542,8 @@ static void ck_compare(pki_ck *c, pki_expr *e) {
     return;
   e->args[0] = pki_ck_conv(c, e->args[0], pki_scalar(k));
   e->args[1] = pki_ck_conv(c, e->args[1], pki_scalar(k));
+  if (pki_is_int(k))
+    fold_trivial_compare(e);
 }
 
 static void ck_logical(pki_ck *c, pki_expr *e) {
