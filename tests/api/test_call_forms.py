@@ -44,6 +44,15 @@ class AccKeyword(unittest.TestCase):
         self.assertEqual(pk.parallel_reduce("t", pk.RangePolicy(0, 5), total, acc=0, v=v), 15.0)
         self.assertEqual(pk.parallel_reduce(5, product, acc=1.0, v=v), 120.0)
 
+    def test_initial_value_after_the_kernel(self):
+        # PyKokkos' parallel_reduce(policy, workunit, initial_value): the start value
+        v = np.arange(1.0, 6.0)
+        self.assertEqual(pk.parallel_reduce(5, total, 0.0, v=v), 15.0)
+        self.assertEqual(pk.parallel_reduce("t", 5, total, 0, v=v), 15.0)
+        self.assertEqual(pk.parallel_reduce(pk.RangePolicy(0, 5), product, 1.0, v=v), 120.0)
+        with self.assertRaisesRegex(TypeError, "start value .* add it to the result"):
+            pk.parallel_reduce(5, total, 100.0, v=v)
+
     def test_other_start_values_are_errors(self):
         v = np.arange(1.0, 6.0)
         with self.assertRaisesRegex(TypeError, "unexpected keyword argument 'acc'"):

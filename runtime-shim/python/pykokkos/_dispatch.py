@@ -479,6 +479,10 @@ class Plan:
         if missing:
             raise PkcArgumentError(f"{self.kname}: missing keyword argument '{missing[0]}'"
                                    + takes)
+        if extra == ["acc"] and not missing:
+            takes += ("; a start value (acc=, or PyKokkos' initial value after the kernel) "
+                      "other than the reduction's own, 0 for sums and 1 for products, is not "
+                      "supported: add it to the result")
         raise PkcArgumentError(f"{self.kname}: unexpected keyword argument '{extra[0]}'"
                                + takes)
 
@@ -1098,12 +1102,25 @@ def _footprints(module):
     return fp
 
 
+def _initial_value(args, kw):
+    """PyKokkos' parallel_reduce/parallel_scan(policy, kernel, initial_value):
+    the trailing number becomes acc=initial_value, which the call accepts
+    where it is the reduction's start value anyway (0 for sums and scans, 1
+    for products) and refuses otherwise. (args, kw)."""
+    if len(args) >= 3 and args[-1].__class__ in (int, float) and callable(args[-2]) and \
+            not callable(args[-3]) and "acc" not in kw:
+        return args[:-1], dict(kw, acc=args[-1])
+    return args, kw
+
+
 def parallel_reduce(*args, **kw):
-    """parallel_reduce([name,] policy, kernel, **kernel_args) -> the result
-    (float for floating-point accumulators, int for integer ones)."""
+    """parallel_reduce([name,] policy, kernel[, initial_value], **kernel_args) ->
+    the result (float for floating-point accumulators, int for integer ones);
+    initial_value (PyKokkos' form) as acc=: the reduction's start value only."""
     if _gstate["on"] and not _gstate["exempt"]:
         _graph.refuse(f"pk.parallel_reduce({_kernel_word(args)})",
                       "its result comes back to the host")
+    args, kw = _initial_value(args, kw)
     n = len(args)
     if n == 2 or n == 3:
         kernel = args[-1]
@@ -1117,10 +1134,12 @@ def parallel_reduce(*args, **kw):
 
 
 def parallel_scan(*args, **kw):
-    """parallel_scan([name,] policy, kernel, **kernel_args) -> the total."""
+    """parallel_scan([name,] policy, kernel[, initial_value], **kernel_args) ->
+    the total (initial_value as in parallel_reduce)."""
     if _gstate["on"] and not _gstate["exempt"]:
         _graph.refuse(f"pk.parallel_scan({_kernel_word(args)})",
                       "its total comes back to the host")
+    args, kw = _initial_value(args, kw)
     n = len(args)
     if n == 2 or n == 3:
         kernel = args[-1]
