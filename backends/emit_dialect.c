@@ -428,9 +428,14 @@ static void put_main_range_checks(pkb_ctx *c, const pki_stmt *s, const pki_func 
     return;
   for (int i = 0; i < f->extent_rules.n; i++) {
     const pki_extent_rule *r = PKI_AT(f->extent_rules, i, pki_extent_rule);
-    if (r->view->kind != PKI_VAR_MEMBER)
+    if (r->view->kind != PKI_VAR_MEMBER ||
+        (r->guard && ((r->guard->view && r->guard->view->kind != PKI_VAR_MEMBER) ||
+                      (r->guard->var && r->guard->var->kind != PKI_VAR_MEMBER))))
       continue;
-    pkb_begin(b, "pkc::main_range_fits(");
+    pkb_begin(b, "%s", r->guard && (r->guard->view || r->guard->var) ? "if (" : "");
+    if (pkb_put_extent_guard(b, r, "self"))
+      pkb_put(b, ") ");
+    pkb_put(b, "pkc::main_range_fits(");
     if (team) {
       pkb_put(b, "0, ");
       put_bound(c, s->args[0]);

@@ -114,16 +114,31 @@ void pkb_put_extent_rule(pkb_buf *b, pki_arena *a, const pki_func *f,
   pkb_put_cstr(b, work);
 }
 
+bool pkb_put_extent_guard(pkb_buf *b, const struct pki_extent_rule *r, const char *obj) {
+  const pki_extent_guard *g = r->guard;
+  if (!g || (!g->view && !g->var))
+    return false; /* always, or in a loop that runs a constant number of times */
+  pkb_putf(b, "static_cast<int64_t>(%s.", obj);
+  pkb_put_ident(b, g->view ? g->view->name : g->var->name);
+  if (g->view)
+    pkb_putf(b, ".extent(%d)", g->dim);
+  pkb_putf(b, ") > %lld", (long long)g->begin);
+  return true;
+}
+
 void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor) {
   pkb_buf *b = c->b;
   for (int i = 0; i < f->extent_rules.n; i++) {
     const pki_extent_rule *r = PKI_AT(f->extent_rules, i, pki_extent_rule);
+    pkb_begin(b, "if (");
+    if (pkb_put_extent_guard(b, r, functor))
+      pkb_put(b, " && ");
     if (f->policy == PKI_POLICY_RANGE)
-      pkb_begin(b, "if (!pkc::range_fits(begin, end, ");
+      pkb_put(b, "!pkc::range_fits(begin, end, ");
     else if (f->policy == PKI_POLICY_TEAM)
-      pkb_begin(b, "if (!pkc::range_fits(0, policy->league_size, ");
+      pkb_put(b, "!pkc::range_fits(0, policy->league_size, ");
     else
-      pkb_begin(b, "if (!pkc::range_fits(policy->begin[%d], policy->end[%d], ", r->work, r->work);
+      pkb_putf(b, "!pkc::range_fits(policy->begin[%d], policy->end[%d], ", r->work, r->work);
     pkb_put_extent_rule(b, c->m->arena, f, r, functor, true);
     pkb_put(b, ", err, errlen))\n");
     pkb_line(b, "  return PKC_ERROR_VALUE;");

@@ -190,6 +190,10 @@ struct pki_extent_rule;
  * index is named "team.league_rank()", built in a). */
 void pkb_put_extent_rule(pkb_buf *b, pki_arena *a, const pki_func *f,
                          const struct pki_extent_rule *r, const char *obj, bool kernel_var);
+/* "static_cast<int64_t>(obj.M.extent(1)) > 0": when extent rule r holds (its
+ * accesses are in a loop that runs only then); false (nothing written) where
+ * it always holds. */
+bool pkb_put_extent_guard(pkb_buf *b, const struct pki_extent_rule *r, const char *obj);
 void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *tag);
 /* "pkc::md_parallel_<pattern><pkc::md_rows, R, L>(" (pattern "for",
  * "reduce" or "sum"; md_tiles for md_rows where planned): the launch of an MDRange kernel f of rank `rank`, R and L its

@@ -136,6 +136,17 @@ const char *pki_access_where(pki_arena *a, const pki_access_summary *s, const pk
 /* Dimension `dim` of View `view` is indexed on every work point at work
  * index `work` plus a constant in lo..hi, so a launch over [begin, end) of
  * that index needs begin + lo >= 0 and end - 1 + hi < view.extent(dim). */
+/* A top-level `for j in range(begin, end)` of a kernel runs at least once
+ * when end > begin: begin a constant, end a constant (view and var NULL),
+ * view.extent(dim), or var (an integer argument or member the kernel never
+ * assigns). */
+typedef struct pki_extent_guard {
+  int64_t begin, end;
+  const pki_var *view;
+  int dim;
+  const pki_var *var;
+} pki_extent_guard;
+
 typedef struct pki_extent_rule {
   const pki_var *view; /* a View parameter or data member */
   int dim, work;
@@ -143,6 +154,9 @@ typedef struct pki_extent_rule {
   /* var_coef * var is added to lo and hi at the launch (x[i + off]); var NULL: none */
   const pki_var *var;
   int64_t var_coef;
+  /* the accesses are in the body of a loop: the rule holds when it runs
+   * (M[i][j] in `for j in range(M.extent(1))`); NULL: always */
+  const pki_extent_guard *guard;
 } pki_extent_rule;
 
 /* Sets extent_rules of every workunit of checked module m. */
