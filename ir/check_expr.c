@@ -550,6 +550,27 @@ static void ck_logical(pki_ck *c, pki_expr *e) {
   e->type = pki_bool_type;
   for (int i = 0; i < e->nargs; i++)
     e->args[i] = pki_ck_bool(c, e->args[i]);
+  if (e->nargs != 2 || !e->args[0] || !e->args[1])
+    return;
+  /* a side the checker decided (fold_trivial_compare): `u >= 0 and u < 5` is
+   * `u < 5`; `false and x` and `true or x` are that bool (x is not evaluated) */
+  bool and_ = e->op == PKI_OP_AND;
+  for (int k = 0; k < 2; k++) {
+    const pki_expr *d = e->args[k];
+    if (d->kind != PKI_E_BOOL || d->type.kind != PKI_BOOL)
+      continue;
+    pki_expr *other = e->args[1 - k];
+    if ((bool)d->ival == and_) { /* true and x, x or false: x */
+      *e = *other;
+      return;
+    }
+    if (k == 0 || pure(other)) { /* false and x, x and false (x only reads): false */
+      e->kind = PKI_E_BOOL;
+      e->ival = !and_;
+      e->nargs = 0;
+      return;
+    }
+  }
 }
 
 static void ck_cond(pki_ck *c, pki_expr *e) {
