@@ -397,10 +397,7 @@ pki_expr *pkf_global_capture(pkf_ctx *c, TSNode name, bool *handled) {
   if (!c->ents || !pkf_type_is(c, name, PKF_N_IDENTIFIER) || !c->fn || !c->ent)
     return NULL;
   const char *t = pkf_text(c, name);
-  bool global = false;
-  for (int i = 0; i < c->ents->nglob && !global; i++)
-    global = !strcmp(c->ents->globals[i], t);
-  if (!global)
+  if (!is_global(c, t))
     return NULL;
   *handled = true;
   pki_func *root = pki_root_func(c->fn);
@@ -443,11 +440,9 @@ bool pkf_global_error(pkf_ctx *c, TSNode name) {
   if (!c->ents || !pkf_type_is(c, name, PKF_N_IDENTIFIER))
     return false;
   const char *t = pkf_text(c, name);
-  for (int i = 0; i < c->ents->nglob; i++)
-    if (!strcmp(c->ents->globals[i], t)) {
-      pki_error(c->d, pkf_span(name), "non-constant-global",
-                "global '%s' is not a compile-time constant; pass it as a kernel argument", t);
-      return true;
-    }
-  return false;
+  if (!is_global(c, t))
+    return false;
+  pki_error(c->d, pkf_span(name), "non-constant-global",
+            "global '%s' is not a compile-time constant; pass it as a kernel argument", t);
+  return true;
 }

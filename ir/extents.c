@@ -69,27 +69,11 @@ static bool has_return(const pki_stmt *s) {
   return found;
 }
 
-typedef struct assigns_q {
-  const pki_var *v;
-  bool hit;
-} assigns_q;
-
-static void on_assign(pki_visitor *v, const pki_stmt *s) {
-  assigns_q *q = v->data;
-  const pki_expr *t = s->target;
-  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && t && t->kind == PKI_E_VAR &&
-      t->var == q->v)
-    q->hit = true;
-}
-
 /* An integer argument or data member f never assigns (its value at the launch). */
 static bool launch_value(const pki_func *f, const pki_var *v) {
   if (!v || (v->kind != PKI_VAR_PARAM && v->kind != PKI_VAR_MEMBER) || !pki_is_int(v->type.kind))
     return false;
-  assigns_q q = {v, false};
-  pki_visitor w = {.stmt = on_assign, .data = &q};
-  pki_visit_func(&w, f);
-  return !q.hit;
+  return !pki_block_assigns(&f->body, v);
 }
 
 static const pki_expr *uncast(const pki_expr *e) {
