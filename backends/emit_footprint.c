@@ -10,6 +10,8 @@
  * [-1, lo, hi] (the constants lo .. hi) or null (any element); mode: r, w or
  * rw. A kernel with an access pkc cannot bound has "views": null.
  * pykokkos/_graph.py turns them into the boxes a captured launch touches.
+ * "gate": true where the kernel's entry point honours pkc_policy.gate (an
+ * MDRange parallel_for, pkb_launch_gated): pk.Graph gates only those.
  */
 #include "pkb_priv.h"
 #include "access.h"
@@ -39,7 +41,11 @@ static const char *kernel_json(pki_arena *a, const pki_func *f) {
   for (int i = 0; i < f->footprint.n; i++)
     s = pki_sprintf(a, "%s%s%s", s, i ? ", " : "",
                     view_json(a, PKI_AT(f->footprint, i, pki_footprint)));
-  return pki_sprintf(a, "%s}}\n", s);
+  return pki_sprintf(a, "%s}%s}\n", s, pkb_launch_gated(f) ? ", \"gate\": true" : "");
+}
+
+bool pkb_launch_gated(const pki_func *f) {
+  return f->pattern == PKI_PATTERN_FOR && f->policy == PKI_POLICY_MDRANGE && !f->is_main;
 }
 
 int pkb_footprint_count(const pki_module *m) {

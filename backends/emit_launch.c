@@ -232,9 +232,13 @@ static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const cha
     pkb_put(b, ", f");
     /* rows free of loop-carried dependences: f's own functor (tag NULL; a
      * fused kernel's functor has other members) */
-    if (f->policy == PKI_POLICY_MDRANGE && f->range_planned && f->range_own && !c->policy_text &&
-        !tag)
+    bool own = f->policy == PKI_POLICY_MDRANGE && !c->policy_text && !tag;
+    bool apart = own && f->range_planned && f->range_own;
+    if (apart)
       put_apart(b, f);
+    /* the gate pk.Graph may set (pkc_gate), as the footprint table says */
+    if (own && pkb_launch_gated(f))
+      pkb_put(b, apart ? ", policy->gate" : ", false, policy->gate");
     pkb_put(b, ");\n");
     return;
   }

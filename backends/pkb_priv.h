@@ -237,6 +237,9 @@ void pkb_json_lines_function(pkb_buf *b, const char *name, const pki_vec *lines)
 void pkb_footprint_table(pkb_ctx *c);
 /* The number of kernels of m with a footprint (0: no pkc_footprint_v1). */
 int pkb_footprint_count(const pki_module *m);
+/* Whether f's entry point passes pkc_policy.gate to its launch (an MDRange
+ * parallel_for); the footprint table says so ("gate": true). */
+bool pkb_launch_gated(const pki_func *f);
 void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e);
 /* "(void)x;" for each closure parameter the closure does not read. */
 void pkb_void_unread(pkb_ctx *c, const pki_func *f, const pki_var *v);

@@ -540,9 +540,10 @@ inline void rows_sum(const char *label, const rows<Rank, C> &w, const F &f, T &v
 
 // A module built with -DPKC_HOST_ROWS_PLAIN runs every row loop as if its
 // Views were not apart (bench/mdrange/ab.py compares).
+// (No gate on host backends: pk.Graph sets one only in a CUDA capture.)
 template <int C, md_scheme S, class Policy, class F>
 inline void md_for(const char *label, const Policy &p, const F &f, std::true_type,
-                   const bool apart) {
+                   const bool apart, const pkc_gate *) {
   using Tag = typename Policy::work_tag;
 #if defined(PKC_HOST_ROWS_PLAIN)
   (void)apart;
@@ -579,17 +580,25 @@ struct flat_point<2, C> {
 };
 template <int C>
 struct flat_point<3, C> {
+  // the slowest index and the middle one: the View's memory order where C is
+  // the first (LayoutLeft, GPUs) or the last index (LayoutRight)
+  static constexpr int ka = C == 0 ? 2 : 0, kb = C == 1 ? 2 : 1;
+  template <class I>
+  KOKKOS_FORCEINLINE_FUNCTION static Kokkos::Array<int64_t, 3> index(
+      const Kokkos::Array<int64_t, 3> &lo, const Kokkos::Array<I, 3> &n, const I k) {
+    constexpr int c = C, a = ka, b = kb;   // locals: Kokkos::Array's [] binds a reference
+    const I q = k / n[c];
+    Kokkos::Array<int64_t, 3> x;
+    x[c] = lo[c] + static_cast<int64_t>(k % n[c]);
+    x[a] = lo[a] + static_cast<int64_t>(q / n[b]);
+    x[b] = lo[b] + static_cast<int64_t>(q % n[b]);
+    return x;
+  }
   template <class Tag, class I, class F, class... A>
   KOKKOS_FORCEINLINE_FUNCTION static void at(const F &f, const Kokkos::Array<int64_t, 3> &lo,
                                              const Kokkos::Array<I, 3> &n, const I k, A &...acc) {
-    constexpr int ka = C == 0 ? 1 : 0, kb = C == 2 ? 1 : 2;
-    const I q = k / n[C];
-    const int64_t c = lo[C] + static_cast<int64_t>(k % n[C]);
-    const int64_t a = lo[ka] + static_cast<int64_t>(q / n[kb]);
-    const int64_t b = lo[kb] + static_cast<int64_t>(q % n[kb]);
-    if (C == 0) call<Tag>::at(f, c, a, b, acc...);
-    else if (C == 1) call<Tag>::at(f, a, c, b, acc...);
-    else call<Tag>::at(f, a, b, c, acc...);
+    const Kokkos::Array<int64_t, 3> x = index(lo, n, k);
+    call<Tag>::at(f, x[0], x[1], x[2], acc...);
   }
 };
 
@@ -603,22 +612,115 @@ struct flat_point<3, C> {
 // a module built with -DPKC_GPU_MDRANGE_TILES keeps Kokkos' tiles). Rank 2
 // keeps the tiles (the same time at 8192^2), as do md_tiles kernels (a
 // transpose ran 3x slower flattened), given tiles and HIP (not measured).
+// ------------------------------------------------------------ gated launches
+// A gate (pkc_gate, pkc_abi.h) lets pk.Graph run an MDRange parallel_for
+// beside the halo exchange that fills the ghosts some of its points read:
+// those points spin on an acquire load of the exchange's counter (so the
+// ghost writes before its release are visible to the loads after it); the
+// others run at once. A hand-written probe of one 128^3 slab step ran in
+// 0.97 of the time without an exchange, against 0.82 with the exchange as
+// a graph branch beside the inner cells (bench/mpi/gate_probe.cu). pk.Graph
+// sets a gate only in a CUDA capture, behind a launch-order edge that has
+// every block of the exchange resident first, so the spinning points never
+// keep the exchange off the GPU (pykokkos/_graph_branches.py).
+KOKKOS_INLINE_FUNCTION bool gate_open(const uint32_t *counter, const uint32_t target) {
+#if defined(__CUDA_ARCH__)
+  uint32_t v;
+#if __CUDA_ARCH__ >= 700
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(counter) : "memory");
+#else
+  v = *static_cast<const volatile uint32_t *>(counter);
+  __threadfence();
+#endif
+  return static_cast<int32_t>(v - target) >= 0;
+#else
+  (void)counter;
+  (void)target;
+  return true;
+#endif
+}
+
+// One lane of each warp polls (sleeping between loads, so that thousands of
+// waiting points do not keep the L2 slice of the counter busy); then every
+// lane's own acquire load finds the gate open. Not inlined: the launch's
+// registers stay those of its points (inlined, a 128^3 update took 21.0
+// instead of 15.6 us on an H200 with the gate open).
+#if defined(__CUDACC__)
+__noinline__
+#endif
+KOKKOS_FUNCTION inline void gate_wait(const uint32_t *counter, const uint32_t target) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  const unsigned mask = __activemask();
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  if (lane == static_cast<unsigned>(__ffs(mask) - 1))
+    while (!gate_open(counter, target)) __nanosleep(100);
+  __syncwarp(mask);
+#endif
+  while (!gate_open(counter, target)) {
+  }
+}
+
+// Where the launch cannot gate its points (Kokkos' tiles, or points that
+// wait along another index than the slowest of the flattened box): one
+// thread waits before it, in stream order, as a graph edge from the
+// exchange would.
+struct gate_before {
+  const uint32_t *counter;
+  uint32_t target;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t) const { gate_wait(counter, target); }
+};
+
+inline void wait_gate_before(const pkc_gate *gate) {
+  if (gate && gate->counter)
+    Kokkos::parallel_for("pkc::gate", LambdaRange(0, 1), gate_before{gate->counter, gate->target});
+}
+
+// A flattened rank-3 parallel_for; gated (counter not null), its points
+// before flat index head or from tail on wait (the slowest index's first and
+// last planes).
 template <class Tag, int C, class F>
 struct flat_for3 {
   F f;
   Kokkos::Array<int64_t, 3> lo;
   Kokkos::Array<uint32_t, 3> n;
+  const uint32_t *counter = nullptr;
+  uint32_t target = 0, head = 0, tail = 0;
   KOKKOS_INLINE_FUNCTION void operator()(const int64_t k) const {
-    flat_point<3, C>::template at<Tag, uint32_t>(f, lo, n, static_cast<uint32_t>(k));
+    const uint32_t i = static_cast<uint32_t>(k);
+    if (counter && (i < head || i >= tail)) gate_wait(counter, target);
+    flat_point<3, C>::template at<Tag, uint32_t>(f, lo, n, i);
   }
 };
 
+// The flat gate of g from gate (the points that wait along the slowest
+// index only); false where the gate needs another index.
+template <class G>
+inline bool flat_gate(G &g, const pkc_gate &gate, const int ka) {
+  int64_t plane = 1;
+  for (int d = 0; d < 3; d++) {
+    const int64_t lo = g.lo[d], hi = lo + g.n[d];
+    if (d != ka) plane *= g.n[d];
+    if (d != ka && (gate.head[d] > lo || gate.tail[d] < hi)) return false;
+  }
+  const int64_t lo = g.lo[ka], n = g.n[ka];
+  const int64_t head = gate.head[ka] - lo < 0 ? 0 : gate.head[ka] - lo > n ? n : gate.head[ka] - lo;
+  const int64_t tail = gate.tail[ka] - lo < 0 ? 0 : gate.tail[ka] - lo > n ? n : gate.tail[ka] - lo;
+  g.counter = gate.counter;
+  g.target = gate.target;
+  g.head = static_cast<uint32_t>(head * plane);
+  g.tail = static_cast<uint32_t>((tail < head ? head : tail) * plane);
+  return true;
+}
+
 template <int C, class Policy, class F>
-inline bool flat_md_for(const char *, const Policy &, const F &, std::false_type) {
+inline bool flat_md_for(const char *, const Policy &, const F &, std::false_type,
+                        const pkc_gate *) {
   return false;
 }
 template <int C, class Policy, class F>
-inline bool flat_md_for(const char *label, const Policy &p, const F &f, std::true_type) {
+inline bool flat_md_for(const char *label, const Policy &p, const F &f, std::true_type,
+                        const pkc_gate *gate) {
   if (!p.impl_tune_tile_size()) return false;   // the program's tile is kept
   int64_t count = 1;
   for (unsigned k = 0; k < 3; k++)
@@ -629,17 +731,20 @@ inline bool flat_md_for(const char *label, const Policy &p, const F &f, std::tru
     g.lo[k] = p.m_lower[k];
     g.n[k] = static_cast<uint32_t>(p.m_upper[k] > p.m_lower[k] ? p.m_upper[k] - p.m_lower[k] : 0);
   }
+  if (gate && gate->counter && !flat_gate(g, *gate, flat_point<3, C>::ka)) wait_gate_before(gate);
   Kokkos::parallel_for(label, LambdaRange(0, count), g);
   return true;
 }
 
 template <int C, md_scheme S, class Policy, class F>
-inline void md_for(const char *label, const Policy &p, const F &f, std::false_type, bool) {
+inline void md_for(const char *label, const Policy &p, const F &f, std::false_type, bool,
+                   const pkc_gate *gate) {
 #if defined(PKC_BACKEND_CUDA) && !defined(PKC_GPU_MDRANGE_TILES)
   if (flat_md_for<C>(label, p, f,
-                     std::integral_constant<bool, S == md_rows && Policy::rank == 3>()))
+                     std::integral_constant<bool, S == md_rows && Policy::rank == 3>(), gate))
     return;
 #endif
+  wait_gate_before(gate);
   Kokkos::parallel_for(label, tiled<C, S>(p), f);
 }
 
@@ -728,9 +833,9 @@ inline void md_sum(const char *label, const Policy &p, const F &f, std::false_ty
 // of loop-carried dependences.
 template <md_scheme Scheme, int Right, int Left, class Policy, class F>
 inline void md_parallel_for(const char *label, const Policy &policy, const F &f,
-                            const bool apart = false) {
+                            const bool apart = false, const pkc_gate *gate = nullptr) {
   impl::md_for<contiguous<Right, Left>::index, Scheme>(label, policy, f,
-                                               impl::host_rows<Scheme, Policy>(), apart);
+                                               impl::host_rows<Scheme, Policy>(), apart, gate);
 }
 
 // An MDRange parallel_reduce whose one accumulator only adds (pk.Acc +=):

@@ -97,6 +97,9 @@ static const help_entry environment[] = {
     {"PKC_GRAPH_URGENT", "0: pk.Graph gives no kernel of a captured step the greatest priority\n"
                          "(default: a halo's regions and those that wait for them, the work\n"
                          "on the faces' path, go ahead of an update on another branch)."},
+    {"PKC_GRAPH_GATE", "0: pk.Graph never runs a launch beside the halo exchange it reads the\n"
+                       "ghosts of (default: on CUDA with NVSHMEM, the points that read\n"
+                       "ghosts wait in the kernel for the exchange, the others run at once)."},
     {"PKC_GRAPH_LAUNCH_ORDER", "1: in a captured pk.Graph step the kernel beside a Halo.start\n"
                                "launches once the exchange kernel's blocks have all begun\n"
                                "(CUDA >= 12.3, compute capability >= 9.0; default: as its\n"

@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever any struct below changes layout or meaning. */
-#define PKC_ABI_VERSION 2
+#define PKC_ABI_VERSION 3
 #define PKC_MODULE_SYMBOL "pkc_module_v2"
 
 /* Parallel pattern of a kernel (Kokkos::parallel_for / _reduce / _scan). */
@@ -117,6 +117,21 @@ typedef struct pkc_param_desc {
 
 enum { PKC_PARAM_FROM_GLOBAL = 1 };
 
+/* A gate on an MDRange parallel_for's points (pk.Graph on CUDA, issue 25):
+ * the launch runs beside the halo exchange that fills the ghost cells some
+ * of its points read, and those points (index < head[d] or >= tail[d] along
+ * some dimension d < rank) first wait until *counter >= target, which the
+ * exchange's last block raises once the ghosts are written
+ * (pykokkos/_nvshmem_halo.cu). counter: device memory, owned by the caller;
+ * the other points run at once. */
+typedef struct pkc_gate {
+  const uint32_t *counter;
+  uint32_t target;
+  int32_t reserved;
+  int64_t head[8];
+  int64_t tail[8];
+} pkc_gate;
+
 /* The launch shape. For RANGE: begin[0], end[0]. For MDRANGE: rank, begin,
  * end and tile (tile 0 = let Kokkos choose). For TEAM: league_size,
  * team_size (0 = Kokkos::AUTO), vector_length (0 = default), scratch bytes
@@ -134,6 +149,8 @@ typedef struct pkc_policy {
   int64_t scratch_thread[2];
   int32_t iterate;  /* MDRANGE iteration order: 0 default, 1 Right, 2 Left */
   int32_t reserved;
+  const pkc_gate *gate; /* MDRANGE parallel_for of a module whose footprint says
+                           "gate": NULL, or the points that wait (pkc_gate) */
 } pkc_policy;
 
 /* A kernel entry point. args[i] points at a pkc_value for scalar parameter i

@@ -19,9 +19,10 @@ Shapes (each the step of one rank, N^3 interior cells, default tiles):
 Each shape is also captured in stream order (chain: PKC_GRAPH_BRANCHES=0),
 and the shapes with an exchange with the launch-order edge that lets the
 exchange's blocks start before the update beside it (order:
-PKC_GRAPH_LAUNCH_ORDER=1).
+PKC_GRAPH_LAUNCH_ORDER=1) and without gated launches (nogate:
+PKC_GRAPH_GATE=0; self-off's update is gated on its exchange otherwise).
 Per shape: the median time per step over blocks of replays, and its ratio
-to plain. --timeline SHAPE,...: each named shape's kernels of two steps
+to plain. --timeline SHAPE[:VARIANT],...: each named shape's kernels of two steps
 (torch.profiler / CUPTI), durations and gaps.
 
     python3 bench/mpi/step_shapes.py [--n 128] [--steps-per-graph 8]
@@ -112,15 +113,20 @@ def main():
 
     def graph(fn, variant):
         """fn's steps captured by pk.Graph: as users get them (graph), in
-        stream order (chain: PKC_GRAPH_BRANCHES=0) or with launch-order
-        edges from the exchange (order: PKC_GRAPH_LAUNCH_ORDER=1)."""
+        stream order (chain: PKC_GRAPH_BRANCHES=0), with launch-order edges
+        from the exchange (order: PKC_GRAPH_LAUNCH_ORDER=1) or without gated
+        launches (nogate: PKC_GRAPH_GATE=0); captured here (one plain step,
+        then the capture: the settings are read then)."""
         env = {"chain": ("PKC_GRAPH_BRANCHES", "0"),
-               "order": ("PKC_GRAPH_LAUNCH_ORDER", "1")}.get(variant)
+               "order": ("PKC_GRAPH_LAUNCH_ORDER", "1"),
+               "nogate": ("PKC_GRAPH_GATE", "0")}.get(variant)
         was = os.environ.get(env[0]) if env else None
         if env:
             os.environ[env[0]] = env[1]
         try:
-            return pk.Graph(fn, steps_per_graph=U)
+            gr = pk.Graph(fn, steps_per_graph=U)
+            gr.replay(1 + U)
+            return gr
         finally:
             if env:
                 os.environ.pop(env[0], None)
@@ -132,17 +138,18 @@ def main():
         g.u[...] = start
         g.unew[...] = start
 
-    def verify(fn, g):
-        """Cells in which U + 2 replayed steps differ from as many plain
+    def verify(fn, g, variant):
+        """Cells in which 2U + 1 replayed steps differ from as many plain
         steps from the same state (on CUDA a captured Halo.start takes
         another path than a plain one: the exchange kernel or the copy
         engines against the separate kernels)."""
         reset(g)
-        for _ in range(U + 2):
+        for _ in range(2 * U + 1):
             fn()
         want = np.array(g.u)
         reset(g)
-        pk.Graph(fn, steps_per_graph=U).replay(U + 2)
+        gr = graph(fn, variant)           # a plain step, one graph of U
+        gr.replay(U)                      # and another
         return int((np.array(g.u) != want).sum())
 
     for g in (flat, ring, bare, ring1, bare1):
@@ -153,9 +160,9 @@ def main():
     graphs = {}
     for name in a.shapes.split(","):
         fn, g = runs[name]
-        for variant in ("graph", "chain", "order"):
-            if variant == "order" and not name.startswith("self"):
-                continue   # no halo: no launch-order edge to add
+        for variant in ("graph", "chain", "order", "nogate"):
+            if variant in ("order", "nogate") and not name.startswith("self"):
+                continue   # no halo: no launch-order edge to add, no gate
             gr = graph(fn, variant)
             t = timed(gr, g)
             if name == "plain" and variant == "graph":
@@ -164,18 +171,19 @@ def main():
             ratio = f"{base / t:6.3f}" if base else "   -  "
             print(f"{name:9s} {variant:8s} {t * 1e6:8.2f} us/step  plain/this {ratio}  "
                   f"nodes {gr.nodes}  mode {gr.mode}", flush=True)
-            if variant == "graph":
-                bad = verify(fn, g)
+            if variant in ("graph", "nogate"):
+                bad = verify(fn, g, variant)
                 print(f"    replay {'bitwise equal to plain steps' if not bad else f'DIFFERS in {bad} cells'}",
                       flush=True)
                 print("    edges: " + "; ".join(f"{i}:{lab}<-{w}" for i, (lab, w) in
                                               enumerate((gr.edges() or [])[:12]))
-                      + f"; launched after a start's blocks began: {(gr.after_start() or [])[:2]}",
-                      flush=True)
+                      + f"; launched after a start's blocks began: {(gr.after_start() or [])[:2]}"
+                      + f"; gated: {(gr.gated() or [])[:2]}", flush=True)
     for name in [x for x in a.timeline.split(",") if x]:
         import graph_timeline as gt
         from torch.profiler import ProfilerActivity, profile
-        gr = graphs[(name, "graph")]
+        shape, _, variant = name.partition(":")   # e.g. self-off:free
+        gr = graphs[(shape, variant or "graph")]
         gr.replay(4 * U)
         pk.fence()
         with profile(activities=[ProfilerActivity.CUDA]) as prof:

@@ -117,6 +117,29 @@ class Edges(unittest.TestCase):
                                       + ref[1:-1, 2:])
         self.assertTrue(np.array_equal(np.array(u)[1:-1, 1:-1], ref[1:-1, 1:-1]))
 
+    def test_exchange_orders_by_faces(self):
+        """Halo.exchange() reads the faces it sends and writes the ghosts:
+        one rank periodic along dimension 0, the step exchange, update,
+        residual, copy back. The update waits for the exchange (it reads
+        ghosts), the copy for the residual (which read unew) and so for the
+        exchange, whose faces it writes; on the host no launch is gated.
+        Three steps against numpy."""
+        from mpi4py import MPI
+        from pykokkos.mpi import Halo
+        cart = MPI.COMM_WORLD.Create_cart([1, 1], periods=[True, False])
+        u, unew, res, count = K.make(12, 9)
+        ref = np.array(u)
+        g = pk.Graph(K.step, u, unew, res, count, Halo(cart, u, width=1))
+        g.replay(3)
+        self.assertEqual(g.edges(), [("Halo.exchange", []), ("jacobi", [0]), ("residual", [1]),
+                                     ("copy_back", [2])])
+        self.assertEqual(g.gated(), [])
+        for _ in range(3):
+            ref[0, :], ref[-1, :] = ref[-2, :], ref[1, :]
+            ref[1:-1, 1:-1] = 0.25 * (ref[:-2, 1:-1] + ref[2:, 1:-1] + ref[1:-1, :-2]
+                                      + ref[1:-1, 2:])
+        self.assertTrue(np.array_equal(np.array(u)[1:-1, 1:-1], ref[1:-1, 1:-1]))
+
     def test_steps_per_graph_refused(self):
         for bad in (0, -1, 2.0, True, "2"):
             with self.assertRaisesRegex(pk.PkcArgumentError, "steps_per_graph must be an int"):
@@ -130,6 +153,104 @@ class Edges(unittest.TestCase):
             self.assertIsNone(g.edges())
         finally:
             del os.environ["PKC_GRAPH_BRANCHES"]
+
+
+class Gates(unittest.TestCase):
+    """The planner's gated launches (pykokkos/_graph_branches.py), which only
+    a CUDA capture of NVSHMEM exchanges sets up: checked here on the plan
+    itself, for a rank's slab of shape (6, 6, 10) cut along dimension 2
+    (ghost planes k = 0 and 9) and a 7-point update of the owned cells."""
+
+    SHAPE = (6, 6, 10)
+
+    def key(self, name):
+        at = {"u": 0, "unew": 4096}[name]
+        return ("mem", at, at, at + 8 * 360, self.SHAPE, (480, 80, 8))
+
+    def exchange(self, plan, counted=(0x1000, 1)):
+        """Enters Halo.exchange: reads the owned faces k = 1, 8 and writes
+        the ghost planes k = 0, 9 (whole faces)."""
+        u = self.key("u")
+        face = lambda k: [(0, 5), (0, 5), (k, k)]
+        acc = [(("res", "halo"), None, True), (u, face(1), False), (u, face(8), False),
+               (u, face(0), True), (u, face(9), True)]
+        plan.enter("Halo.exchange", acc, lambda: counted)
+        plan.exit()
+
+    def launch(self, plan, label, reads, writes, lo=(1, 1, 1), hi=(5, 5, 9), offsets=1):
+        from pykokkos._graph_branches import GateRequest
+        dims = [[d, -offsets, offsets] for d in range(3)]
+        own = [[d, 0, 0] for d in range(3)]
+        box = lambda off: [(a - off, b - 1 + off) for a, b in zip(lo, hi)]
+        acc = [(self.key(v), box(offsets), False) for v in reads]
+        acc += [(self.key(v), box(0), True) for v in writes]
+        req = GateRequest({self.key(v): dims for v in reads} | {self.key(v): own for v in writes},
+                          list(lo), list(hi))
+        waits = plan.enter(label, acc, req)
+        plan.exit()
+        return waits
+
+    def plan(self, gating=True):
+        from pykokkos._graph_branches import Planner
+        return Planner(gating=gating)
+
+    def test_update_gated_on_ghost_planes(self):
+        p = self.plan()
+        self.exchange(p)
+        self.assertEqual(self.launch(p, "update", ["u"], ["unew"]), [])
+        # planes k = 1 and 8 read the ghosts; the other 6 of 8 planes do not
+        self.assertEqual(p.gates, {1: (0, [1, 1, 2], [5, 5, 8])})
+        self.assertFalse(p.urgent[1])
+        # the copy writes the faces the exchange reads: it waits for both
+        self.assertEqual(self.launch(p, "copy", ["unew"], ["u"], offsets=0), [0, 1])
+
+    def test_not_gated(self):
+        cases = {
+            "gating off": (False, dict(reads=["u"], writes=["unew"])),
+            "writes the View the exchange reads": (True, dict(reads=["u"], writes=["u"])),
+            "most points would wait": (True, dict(reads=["u"], writes=["unew"], lo=(1, 1, 1),
+                                                  hi=(5, 5, 2))),
+        }
+        for why, (gating, kw) in cases.items():
+            with self.subTest(why):
+                p = self.plan(gating)
+                self.exchange(p)
+                self.assertEqual(self.launch(p, "update", **kw), [0])
+                self.assertEqual(p.gates, {})
+                self.assertTrue(p.urgent[1])
+        with self.subTest("the exchange counts nothing (not NVSHMEM's fused kernel)"):
+            p = self.plan()
+            self.exchange(p, counted=None)
+            self.assertEqual(self.launch(p, "update", ["u"], ["unew"]), [0])
+            self.assertEqual(p.gates, {})
+
+    def test_ungated_waits(self):
+        """Where the driver cannot add the launch-order edge the launch waits
+        for the exchange after all, and what follows sees that."""
+        p = self.plan()
+        self.exchange(p)
+        self.launch(p, "update", ["u"], ["unew"])
+        self.assertEqual(p.ungate(1), 0)
+        self.assertEqual(p.waits[1], [0])
+        self.assertEqual(p.gates, {})
+        self.assertEqual(self.launch(p, "copy", ["unew"], ["u"], offsets=0), [1])
+
+    def test_gate_bounds(self):
+        from pykokkos._graph_branches import GateRequest, gate_bounds
+        u = self.key("u")
+        req = GateRequest({u: [[0, -2, 2], [1, 0, 0], [2, -1, 0]]}, [2, 0, 1], [4, 6, 9])
+        # a width-2 stencil along dimension 0 against two ghost layers there,
+        # and a one-sided one along dimension 2 against the low plane
+        pairs = [(u, [(0, 1), (0, 5), (0, 9)]), (u, [(4, 5), (0, 5), (0, 9)]),
+                 (u, [(0, 5), (0, 5), (0, 0)])]
+        self.assertEqual(gate_bounds(req, pairs), None)   # dimension 0: every point waits
+        req = GateRequest({u: [[0, -2, 2], [1, 0, 0], [2, -1, 0]]}, [2, 0, 1], [40, 6, 9])
+        self.assertEqual(gate_bounds(req, [(u, [(0, 1), (0, 5), (0, 9)]),
+                                           (u, [(0, 5), (0, 5), (0, 0)])]),
+                         ([4, 0, 2], [40, 6, 9]))
+        # a View dimension no work index walks: any point may read the ghost
+        req = GateRequest({u: [None, [1, 0, 0], [2, 0, 0]]}, [0, 0, 0], [6, 6, 10])
+        self.assertIsNone(gate_bounds(req, [(u, [(0, 0), (0, 5), (0, 9)])]))
 
 
 if __name__ == "__main__":

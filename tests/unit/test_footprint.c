@@ -112,7 +112,10 @@ static void test_table_text(void **state) {
   HAS(cpp, "extern \"C\" PKC_EXPORT const char *pkc_footprint_v1(void) {");
   HAS(cpp, "{\\\"entity\\\": \\\"jacobi\\\", \\\"kernel\\\": \\\"jacobi\\\", \\\"views\\\": "
            "{\\\"unew\\\": {\\\"mode\\\": \\\"w\\\", \\\"dims\\\": [[0, 0, 0], [1, 0, 0]]}, "
-           "\\\"u\\\": {\\\"mode\\\": \\\"r\\\", \\\"dims\\\": [[0, -1, 1], [1, -1, 1]]}}}\\n\"");
+           "\\\"u\\\": {\\\"mode\\\": \\\"r\\\", \\\"dims\\\": [[0, -1, 1], [1, -1, 1]]}}, "
+           "\\\"gate\\\": true}\\n\"");
+  /* the entry point passes the gate pk.Graph may set (pkc_gate) */
+  HAS(cpp, ", policy->gate);");
   free(cpp);
   pki_module_free(m);
 }

@@ -46,13 +46,18 @@ class pkc_param_desc(Structure):
                 ("access", c_int32), ("flags", c_int32)]
 
 
+class pkc_gate(Structure):
+    _fields_ = [("counter", c_void_p), ("target", c_uint32), ("reserved", c_int32),
+                ("head", c_int64 * 8), ("tail", c_int64 * 8)]
+
+
 class pkc_policy(Structure):
     _fields_ = [("kind", c_int32), ("rank", c_int32), ("begin", c_int64 * 8),
                 ("end", c_int64 * 8), ("tile", c_int64 * 8),
                 ("league_size", c_int64), ("team_size", c_int64),
                 ("vector_length", c_int64), ("scratch_team", c_int64 * 2),
                 ("scratch_thread", c_int64 * 2),
-                ("iterate", c_int32), ("reserved", c_int32)]
+                ("iterate", c_int32), ("reserved", c_int32), ("gate", c_void_p)]
 
 
 # The kernel entry point, with every pointer passed as a plain address: the

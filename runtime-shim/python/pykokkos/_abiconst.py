@@ -3,7 +3,7 @@ types the shim compares with, without ctypes (cheap to import). The names
 are the header's without the PKC_ prefix; tests/shim/test_errors.py reads
 the header and checks every value here against it."""
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 PATTERN_FOR, PATTERN_REDUCE, PATTERN_SCAN, PATTERN_MAIN = 0, 1, 2, 3
 POLICY_RANGE, POLICY_MDRANGE, POLICY_TEAM = 0, 1, 2
 REDUCER_SUM, REDUCER_PROD, REDUCER_MIN, REDUCER_MAX = 0, 1, 2, 3

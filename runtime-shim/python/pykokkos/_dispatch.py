@@ -1008,30 +1008,55 @@ def _graph_launch(args, kw):
     the step's edges are planned, is one region of them."""
     from ._graph_branches import ANY
     _graph.record(args, kw)
-    label, access = "a launch", ANY
+    label, access, request = "a launch", ANY, None
     if _gstate["branches"] is not None:
         try:
-            label, access = _launch_access(args, kw)
+            label, access, request = _launch_access(args, kw)
         except Exception:   # e.g. a policy pk.parallel_for itself refuses: stream order
             pass
     _gstate["launch"] += 1
     try:
-        with _graph.region(label, access):
+        with _graph.region(label, access, request) as r:
+            if r.gate is not None:
+                policy, gate = _gated_policy(args[-2], r.gate)   # gate: alive for the call
+                args = args[:-2] + (policy, args[-1])
             return parallel_for(*args, **kw)
     finally:
         _gstate["launch"] -= 1
 
 
+def _gated_policy(policy, gate):
+    """(a copy of MDRangePolicy `policy` whose pkc_policy carries `gate`,
+    the pkc_gate struct): gate is (counter address, target, head, tail),
+    pykokkos/_graph_branches.py. The launch reads the structs while it is
+    called (a graph node keeps the kernel's arguments, not the structs)."""
+    import ctypes
+    from . import _abi
+    g = MDRangePolicy.__new__(MDRangePolicy)
+    for name in ("space", "begin", "end", "tile", "iterate"):
+        setattr(g, name, getattr(policy, name))
+    g._c = g._a = None
+    g.c_addr()
+    counter, target, head, tail = gate
+    c = _abi.pkc_gate()
+    c.counter, c.target = counter, target
+    for d, (h, t) in enumerate(zip(head, tail)):
+        c.head[d], c.tail[d] = h, t
+    g._c.gate = ctypes.addressof(c)
+    return g, c
+
+
 def _launch_access(args, kw):
-    """(label, accesses) of a launch for pk.Graph's edges
+    """(label, accesses, gate request) of a launch for pk.Graph's edges
     (pykokkos/_graph_branches.py): the boxes of its Views from pkc's
-    footprint of the kernel and the launch bounds; ANY where not known."""
-    from ._graph_branches import ANY, memory_key
+    footprint of the kernel and the launch bounds; ANY where not known; the
+    request (GateRequest) where the kernel can be gated, else None."""
+    from ._graph_branches import ANY, GateRequest, memory_key
     kernel = args[-1] if len(args) in (2, 3) else None
     label = getattr(kernel, "__name__", "a launch")
     run = _plans[0].get(kernel) if kernel is not None else None
     if run is None or _held or run.__class__ is _Chain:
-        return label, ANY
+        return label, ANY, None
     # a workunit typed per call (Specializer): its specializations share the
     # source, so any of them that pkc could bound gives the footprint
     fp = plan = None
@@ -1043,18 +1068,18 @@ def _launch_access(args, kw):
                 break
     bounds = _bounds(args[-2])
     if not fp or bounds is None:
-        return label, ANY
+        return label, ANY, None
     lo, hi = bounds
     owner = getattr(kernel, "__self__", None)
     source = kw if owner is None else getattr(owner, "__dict__", {})
-    out = []
-    for name, (write, dims) in fp.items():
+    out, keyed = [], {}
+    for name, (write, dims) in fp["views"].items():
         v = source.get(name)
         if not isinstance(v, View) or len(dims) != len(v.shape):
-            return label, ANY
+            return label, ANY, None
         key = memory_key(v, plan.dev)
         if key is None:
-            return label, ANY
+            return label, ANY, None
         box = []
         for d, n in zip(dims, v.shape):
             if d is None:
@@ -1064,9 +1089,11 @@ def _launch_access(args, kw):
             elif d[0] < len(lo):
                 box.append((lo[d[0]] + d[1], hi[d[0]] - 1 + d[2]))
             else:
-                return label, ANY
+                return label, ANY, None
         out.append((key, box, write))
-    return label, out
+        keyed[key] = dims
+    gated = fp["gate"] and isinstance(args[-2], MDRangePolicy)
+    return label, out, GateRequest(keyed, lo, hi) if gated else None
 
 
 def _bounds(policy):
@@ -1081,8 +1108,9 @@ def _bounds(policy):
 
 
 def _footprints(module):
-    """{kernel name: {View: (written, dims)}} of a module's pkc_footprint_v1
-    (ir/footprint.c), parsed once; a kernel pkc could not bound is left out."""
+    """{kernel name: {"views": {View: (written, dims)}, "gate": bool}} of a
+    module's pkc_footprint_v1 (ir/footprint.c, backends/emit_footprint.c),
+    parsed once; a kernel pkc could not bound is left out."""
     fp = getattr(module, "_footprint", None)
     if fp is None:
         import ctypes
@@ -1095,7 +1123,9 @@ def _footprints(module):
                 d = json.loads(line) if line.strip() else None
                 if d and d["views"] is not None:
                     name = d["kernel"] if d["entity"] == d["kernel"] else f"{d['entity']}.{d['kernel']}"
-                    fp[name] = {v: ("w" in x["mode"], x["dims"]) for v, x in d["views"].items()}
+                    fp[name] = {"views": {v: ("w" in x["mode"], x["dims"])
+                                          for v, x in d["views"].items()},
+                                "gate": bool(d.get("gate"))}
         except AttributeError:   # a module without it (no such kernels)
             pass
         module._footprint = fp

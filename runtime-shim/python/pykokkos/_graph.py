@@ -33,7 +33,7 @@ belong in Views; a step that launches differently raises RuntimeError.
 from ._errors import PkcArgumentError, PkcRuntimeError, PkcValueError
 
 _state = {"on": False, "rec": None, "exempt": 0, "cuda": False, "views": None,
-          "branches": None, "internal": 0, "launch": 0}
+          "branches": None, "internal": 0, "launch": 0, "captures": 0}
 
 
 def branches():
@@ -43,16 +43,17 @@ def branches():
 
 
 class region:
-    """with region(label, accesses): the calls inside are one region of the
-    step for its edges (accesses: see _graph_branches; ANY when unknown).
-    Only made where branches() is not None."""
+    """with region(label, accesses[, gate]): the calls inside are one region
+    of the step for its edges (accesses: see _graph_branches; ANY when
+    unknown; gate: a halo's gate source or a launch's GateRequest). .gate:
+    the gate the launch inside must pass to its kernel (counter address,
+    target, head, tail), or None. Only made where branches() is not None."""
 
-    __slots__ = ("b",)
+    __slots__ = ("b", "gate")
 
-    def __init__(self, label, accesses):
+    def __init__(self, label, accesses, gate=None):
         b = self.b = _state["branches"]
-        if b is not None:
-            b.enter(label, accesses)
+        self.gate = b.enter(label, accesses, gate) if b is not None else None
 
     def __enter__(self):
         return self
@@ -70,6 +71,12 @@ def active():
 def capturing_cuda():
     """True while a step is being captured into a CUDA graph."""
     return _state["on"] and _state["cuda"]
+
+
+def capture_number():
+    """Which CUDA capture is running (1, 2, ... in the process; 0 none): a
+    halo counting its exchanges per graph starts again at a new one."""
+    return _state["captures"] if capturing_cuda() else 0
 
 
 def refuse(call, why="it waits for the device or brings data to the host"):
@@ -192,6 +199,7 @@ class Graph:
         self._edges = None      # the step's regions and what each waits for
         self._urgent = None     # the regions on a halo's path (greatest priority on CUDA)
         self._after_start = None  # [(region, [Halo.start regions it launches after])]
+        self._gated = None      # [(region, exchange region, head, tail)] of gated launches
         self._plan_error = None # why the capture's edges could not be set
         from ._loader import RUNTIME
         self._lib = None
@@ -232,7 +240,8 @@ class Graph:
         if _state["on"]:
             raise PkcRuntimeError("pk.Graph: replay() inside a graph step")
         views, plan = {}, self._planner(cuda)
-        _state.update(on=True, rec=None, cuda=cuda, views=views, branches=plan)
+        _state.update(on=True, rec=None, cuda=cuda, views=views, branches=plan,
+                      captures=_state["captures"] + cuda)
         try:
             for s in range(steps):
                 rec = _state["rec"] = []
@@ -249,6 +258,8 @@ class Graph:
                 self._urgent = [k for k, u in enumerate(plan.plan.urgent) if u]
                 self._after_start = [(k, list(j)) for k, j in enumerate(plan.plan.start_first)
                                      if j]
+                self._gated = [(k, j, list(h), list(t))
+                               for k, (j, h, t) in sorted(plan.plan.gates.items())]
                 self._plan_error = plan.error
         finally:
             _state.update(on=False, rec=None, cuda=False, views=None, branches=None)
@@ -301,6 +312,16 @@ class Graph:
         >= 9.0). None where edges() is None."""
         return None if self._after_start is None else [(k, list(j)) for k, j in self._after_start]
 
+    def gated(self):
+        """[(k, j, head, tail)]: launch k (an index into edges()) runs beside
+        the halo exchange j of its step instead of after it, and only its
+        points with an index below head or at or past tail (per work index)
+        wait, in the kernel, for the exchange (pykokkos/_graph_branches.py;
+        CUDA captures of NVSHMEM exchanges; PKC_GRAPH_GATE=0: none). []
+        where no launch is gated, None where edges() is None."""
+        return None if self._gated is None else [(k, j, list(h), list(t))
+                                                 for k, j, h, t in self._gated]
+
     def replay(self, k=1):
         """Runs k more steps. On CUDA it returns once they are launched
         (reading a View or pk.fence() waits for them)."""
@@ -324,9 +345,9 @@ class Graph:
             if self.per_graph == 1:
                 self._exec1 = self._exec
             else:                     # the edges() of the U-step graph are kept
-                kept = self._edges, self._urgent, self._after_start
+                kept = self._edges, self._urgent, self._after_start, self._gated
                 self._exec1 = self._capture(1)[0]
-                self._edges, self._urgent, self._after_start = kept
+                self._edges, self._urgent, self._after_start, self._gated = kept
         if k:
             for v in self._views:   # host writes since reach the device first; the
                 v._to_device()      # host mirrors are stale after the launches

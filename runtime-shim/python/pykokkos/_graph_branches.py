@@ -23,6 +23,17 @@ of after its last wave (bench/mpi/graph_timeline.py showed the rim strips of
 an overlapped 128^3 step start only once the inner update had drained; on
 one GPU the priority measured within noise, docs/PERFORMANCE.md).
 
+A gated region runs beside the halo exchange it would wait for (issue 25's
+in-kernel gate): where a launch conflicts with one exchange of its step
+only by reading ghost cells that exchange writes, and both sides can do it
+(the exchange counts its completions, a Halo's gate_source; the kernel
+honours pkc_policy.gate, its footprint's "gate"), the launch does not wait
+for the exchange in the graph; instead its points whose reads can reach a
+ghost (index < head or >= tail along a dimension) wait in the kernel for
+the exchange's count, and the launch starts once every block of the
+exchange has begun (a launch-order edge), so that spinning points never
+keep the exchange off the GPU. Only a CUDA capture gates (CaptureEdges).
+
 An access is (key, box, write). key: ("mem", pointer, first byte, end byte,
 shape, strides) for a View's memory (device memory in a capture), or
 ("res", name) for state that has no elements (a halo's flags); box: per
@@ -92,19 +103,76 @@ def conflict(a, b):
     return any(_touch(x, y) for x in a for y in b)
 
 
+class GateRequest:
+    """What a launch that could be gated says of itself: per View key its
+    footprint's dims (per View dimension (work index, lo, hi), (-1, lo, hi)
+    or None: pkc_footprint_v1) and the launch bounds lo, hi (lists)."""
+
+    __slots__ = ("dims", "lo", "hi")
+
+    def __init__(self, dims, lo, hi):
+        self.dims, self.lo, self.hi = dims, lo, hi
+
+
+def _ghost_side(box, shape):
+    """(dimension, low?) of a ghost box: the first dimension along which it
+    is a slab at one end of the View; None if it is none."""
+    for v, ((lo, hi), n) in enumerate(zip(box, shape)):
+        if lo == 0 and hi < n - 1:
+            return v, True
+        if hi == n - 1 and lo > 0:
+            return v, False
+    return None
+
+
+def gate_bounds(request, pairs):
+    """(head, tail) per work index of the launch `request` (GateRequest): a
+    point at or past head and before tail along every index reads none of
+    the ghost boxes of `pairs` ([(key, box)] the exchange writes and the
+    launch reads); None where the footprint cannot say (a View dimension
+    not an offset of a work index) or more than half the points would wait."""
+    head, tail = list(request.lo), list(request.hi)
+    for key, box in pairs:
+        dims = request.dims.get(key)
+        side = _ghost_side(box, key[4]) if dims is not None and box is not None else None
+        if side is None:
+            return None
+        v, low = side
+        d = dims[v]
+        if d is None or d[0] < 0 or d[0] >= len(head):
+            return None
+        i, off_lo, off_hi = d
+        if low:
+            head[i] = max(head[i], box[v][1] - off_lo + 1)
+        else:
+            tail[i] = min(tail[i], box[v][0] - off_hi)
+    total = free = 1
+    for lo, hi, h, t in zip(request.lo, request.hi, head, tail):
+        total *= max(hi - lo, 0)
+        free *= max(min(t, hi) - max(h, lo), 0)
+    if total == 0 or 2 * free < total:
+        return None
+    return head, tail
+
+
 class Planner:
     """The regions of one step, in order. enter(label, accesses) returns
     the earlier regions the new one waits for (transitively reduced: none
     that another of them already waits for); nested regions (a halo's own
-    packing kernels) belong to the outer one."""
+    packing kernels) belong to the outer one. gating=True: a launch may be
+    gated on an exchange of its step instead of waiting for it (module
+    docstring; self.gates)."""
 
-    def __init__(self):
+    def __init__(self, gating=False):
         self.labels, self.accesses, self.waits, self._above = [], [], [], []
         self.urgent = []   # per region: a halo's, or after one (module docstring)
         self.depth = 0
         self.first = 0     # the first region of the step being planned
         self.start_first = []   # per region: the halo regions whose blocks start before it
         self._led = set()       # halo regions some region already lets start first
+        self.gating = gating
+        self.sources = []  # per region: a halo's gate source (callable) or None
+        self.gates = {}    # region -> (exchange region, head, tail) of a gated launch
 
     def next_step(self):
         """The regions entered from now on are the next step's (pk.Graph with
@@ -112,12 +180,18 @@ class Planner:
         their own, but are urgent only through a halo of their own step."""
         self.first = len(self.labels)
 
-    def enter(self, label, accesses):
+    def enter(self, label, accesses, gate=None):
+        """gate: a halo region's gate source (a callable giving the counter
+        and target of its last exchange, or None) or a launch's GateRequest."""
         self.depth += 1
         if self.depth > 1:
             return None
         k = len(self.labels)
         need = [j for j in range(k) if conflict(self.accesses[j], accesses)]
+        gated = self._gate(need, accesses, gate) if isinstance(gate, GateRequest) else None
+        if gated is not None:
+            need.remove(gated[0])
+            self.gates[k] = gated
         implied = set()
         for j in need:
             implied |= self._above[j]
@@ -125,6 +199,7 @@ class Planner:
         self.labels.append(label)
         self.accesses.append(accesses)
         self.waits.append(waits)
+        self.sources.append(gate if callable(gate) else None)
         self._above.append(implied | set(need))
         self.urgent.append(str(label).startswith("Halo.")
                            or any(self.urgent[j] for j in need if j >= self.first))
@@ -137,6 +212,39 @@ class Planner:
             self._led.update(first)
         self.start_first.append(first)
         return waits
+
+    def ungate(self, k):
+        """Region k, planned gated, waits for its exchange instead (the
+        driver could not add the launch-order edge); returns the exchange's
+        region."""
+        j = self.gates.pop(k)[0]
+        self.waits[k].append(j)
+        self._above[k] |= self._above[j] | {j}
+        self.urgent[k] = True   # after a halo of its step
+        return j
+
+    def _gate(self, need, accesses, request):
+        """(exchange region, head, tail) where the launch entering with
+        `accesses` can be gated on one exchange of this step instead of
+        waiting for it, else None."""
+        if not self.gating or accesses is ANY:
+            return None
+        halos = [j for j in need if j >= self.first and self.sources[j] is not None]
+        if len(halos) != 1:
+            return None
+        j = halos[0]
+        if self.sources[j]() is None or self.accesses[j] is ANY:
+            return None
+        pairs = []
+        for x in accesses:
+            for y in self.accesses[j]:
+                if not _touch(x, y):
+                    continue
+                if x[2] or not y[2] or x[0] != y[0]:   # only the launch's reads of ghosts
+                    return None
+                pairs.append((x[0], y[1]))
+        bounds = gate_bounds(request, pairs)
+        return None if bounds is None else (j, bounds[0], bounds[1])
 
     def exit(self):
         self.depth -= 1
@@ -170,6 +278,11 @@ class CaptureEdges:
         # within noise on one H200, docs/PERFORMANCE.md)
         self._order = (getattr(lib, "pkr_graph_set_deps_started", None)
                        if os.environ.get("PKC_GRAPH_LAUNCH_ORDER", "0") == "1" else None)
+        # gated launches (module docstring; PKC_GRAPH_GATE=0: none, for A/B
+        # runs) need the launch-order edge, so where the driver has none, none
+        self._started = getattr(lib, "pkr_graph_set_deps_started", None)
+        self.plan.gating = self._started is not None and os.environ.get("PKC_GRAPH_GATE",
+                                                                        "1") != "0"
 
     def _fail(self, what):
         """Stops setting edges (a capture invalidated by a call of the step
@@ -205,19 +318,45 @@ class CaptureEdges:
         if self.lib.pkr_graph_set_deps(arr, len(nodes), self.err, len(self.err)):
             self._fail("setting the capture's dependencies")
 
-    def enter(self, label, accesses):
-        waits = self.plan.enter(label, accesses)
+    def enter(self, label, accesses, gate=None):
+        """Sets the dependencies of the region's first node; returns the gate
+        of a gated launch, (counter address, target, head, tail), else None."""
+        waits = self.plan.enter(label, accesses, gate)
         if waits is None or self.error:
-            return
+            return None
         nodes = []
         for j in waits:
             nodes += [n for n in self.ends[j] if n not in nodes]
+        k = len(self.plan.labels) - 1
+        if k in self.plan.gates:
+            gated = self._set_gated(nodes, k)
+            if gated is not None:
+                return gated
+            nodes += [n for n in self.ends[self.plan.ungate(k)] if n not in nodes]
         started = []
         if self._order is not None:
             for j in self.plan.start_first[-1]:
                 started += [n for n in self.ends[j] if n not in nodes + started]
         self._set(nodes, started)
         self._entered = nodes + started
+        return None
+
+    def _set_gated(self, nodes, k):
+        """The dependencies of gated launch k: `nodes`, and its exchange's
+        kernel until every block of it began; its gate, or None where the
+        driver cannot (then the launch waits for the exchange instead)."""
+        import ctypes
+        j, head, tail = self.plan.gates[k]
+        source = self.plan.sources[j]()
+        started = [n for n in self.ends[j] if n not in nodes]
+        if source is None or len(started) != 1:
+            return None
+        arr = (ctypes.c_void_p * max(len(nodes), 1))(*nodes)
+        first = (ctypes.c_void_p * 1)(*started)
+        if self._started(arr, len(nodes), first, 1, self.err, len(self.err)):
+            return None
+        self._entered = nodes + started
+        return source[0], source[1], head, tail
 
     def exit(self):
         if self.plan.exit():
@@ -247,8 +386,8 @@ class DryEdges:
         self.plan = Planner()
         self.error = None
 
-    def enter(self, label, accesses):
-        self.plan.enter(label, accesses)
+    def enter(self, label, accesses, gate=None):
+        self.plan.enter(label, accesses, gate)
 
     def exit(self):
         self.plan.exit()

@@ -172,6 +172,7 @@ struct Exchange {
   uint64_t *got[kMaxFaces];
   int src[kMaxFaces];
   unsigned *done;               // two block counters (device memory, zero between calls)
+  unsigned *epoch;              // exchanges completed here (pkc_shmem_exchange's done)
   // direct: each send box goes straight into the neighbour's View (mapped
   // here by CUDA IPC) at corner plo, element strides pstride; no buffers
   void *peer_view[kMaxFaces];
@@ -271,6 +272,15 @@ __device__ void copy_to_peer(const Exchange &x, const T *__restrict__ v, int f, 
   }
 }
 
+// The exchange is complete here (this View's ghosts written, by the
+// neighbours or by this kernel's blocks, and seen by this thread): a release
+// of the count that a gated launch beside it waits for (pkc_gate; the
+// fence orders the ghost writes this thread has observed before the count).
+__device__ void count_exchange(unsigned *epoch) {
+  __threadfence();
+  atomicAdd(epoch, 1u);
+}
+
 // The direct exchange: block 0 tells the senders that this View's ghosts
 // may be written (its kernels that read them came before in stream or graph
 // order: freed = exchanges received + 1). Each send face has its own group
@@ -300,11 +310,13 @@ __global__ void exchange_direct(Exchange x) {
     if (threadIdx.x == 0)
       nvshmemx_signal_op(x.arrived[f], ++*x.sent[f], NVSHMEM_SIGNAL_SET, x.dst[f]);
   }
-  if (last_block(&x.done[kMaxFaces], static_cast<unsigned>(groups)) && threadIdx.x == 0)
+  if (last_block(&x.done[kMaxFaces], static_cast<unsigned>(groups)) && threadIdx.x == 0) {
     for (int r = 0; r < x.nrecv; r++) {
       nvshmem_signal_wait_until(x.arrived_here[r], NVSHMEM_CMP_GE, *x.got[r] + 1);
       ++*x.got[r];
     }
+    count_exchange(x.epoch);
+  }
 }
 
 template <class T>
@@ -325,9 +337,11 @@ __global__ void exchange_faces(Exchange x) {
   __syncthreads();
   for (int f = 0; f < x.nrecv; f++)
     copy_box<T, false>(x, v, static_cast<T *>(x.local[f]), x.rlo[f], x.rn[f]);
-  if (last_block(&x.done[1]) && threadIdx.x == 0)
+  if (last_block(&x.done[1]) && threadIdx.x == 0) {
+    count_exchange(x.epoch);   // every block's unpacking ordered before by last_block
     for (int f = 0; f < x.nrecv; f++)
       nvshmemx_signal_op(x.freed[f], ++*x.got[f], NVSHMEM_SIGNAL_SET, x.src[f]);
+  }
 }
 
 }  // namespace
@@ -411,13 +425,14 @@ extern "C" int pkc_shmem_put_signal(int n, void **dst, void **src, const size_t 
 // 4 (float); view: the View's device data, stride[rank] its element
 // strides; nsend/nrecv faces (0 to 6 each), boxes as corner and extents
 // (3 longs per face, row-major, rank used), the other arrays one entry per
-// face as in the header; done: kMaxFaces + 2 zeroed unsigned counters in
+// face as in the header; done: kMaxFaces + 3 unsigned counters (zeroed) in
 // device memory, used by this call site only. peer_view null: faces travel
 // through the receive buffers (exchange_faces); else the direct exchange
 // (exchange_direct): peer_view[f] is send face f's neighbour's View as this
 // GPU addresses it (pkc_ipc_open), plo its ghost box's corner there and
 // pstride that View's element strides (3 longs per face); remote and the
-// receive boxes are then unused. blocks: the most thread blocks to
+// receive boxes are then unused. done[kMaxFaces + 2] counts the exchanges
+// completed (pkc_shmem_gate_reset zeroes it). blocks: the most thread blocks to
 // run it on (0: an eighth of the SMs). Its blocks hold their SMs while they
 // wait for the neighbours, so a small grid leaves the rest of the GPU to the
 // update running beside it (64 blocks slowed a 128^3 update from 19.5 to
@@ -443,6 +458,7 @@ extern "C" int pkc_shmem_exchange(int itemsize, void *view, const long *stride, 
   Exchange x;
   memset(&x, 0, sizeof x);
   x.view = view, x.rank = rank, x.nsend = nsend, x.nrecv = nrecv, x.done = done;
+  x.epoch = done + kMaxFaces + 2;
   long most = 0;
   for (int k = 0; k < rank; k++) x.stride[k] = stride[k], x.order[k] = k;
   for (int i = 1; i < rank; i++)   // insertion sort, largest stride first (stable)
@@ -493,6 +509,16 @@ extern "C" int pkc_shmem_exchange(int itemsize, void *view, const long *stride, 
   }
   launch_urgent(kernel, grid, threads, stream, x);
   return launched(err, errlen, peer_view ? "exchange_direct" : "exchange_faces");
+}
+
+// Zeroes the count of exchanges completed at the call site whose counters
+// are `done` (pkc_shmem_exchange), in stream order: a pk.Graph capture
+// queues it before the first exchange of its steps, so that a launch gated
+// on the k-th exchange of a replay waits for a count of k.
+extern "C" int pkc_shmem_gate_reset(unsigned *done, void *stream, char *err, int errlen) {
+  cudaError_t e = cudaMemsetAsync(done + kMaxFaces + 2, 0, sizeof *done,
+                                  static_cast<cudaStream_t>(stream));
+  return e == cudaSuccess ? 0 : fail(err, errlen, "cudaMemsetAsync", cudaGetErrorString(e));
 }
 
 // CUDA IPC of a View's device memory, for the direct exchange between

@@ -521,13 +521,14 @@ class Halo:
                           "a View other than a float64/float32 pk.View, its faces travel "
                           "through the host")
 
-    def _region(self, what):
+    def _region(self, what, gate=None):
         """The region of a pk.Graph step's edges (pykokkos/_graph_branches.py)
         that this halo's exchange(), start() or finish() is: exchange() reads
-        and writes the View, start() reads the faces it sends and may write
-        the ghosts (in a captured step, NVSHMEM's fused exchange), finish()
-        writes the ghosts it receives; each orders the halo's own flags and
-        buffers."""
+        the faces it sends and writes the ghosts of every dimension with a
+        neighbour (whole faces: corners too), start() reads the faces it
+        sends and may write the ghosts (in a captured step, NVSHMEM's fused
+        exchange), finish() writes the ghosts it receives; each orders the
+        halo's own flags and buffers. gate: exchange()'s gate source."""
         if _graph.branches() is None:
             return _graph.region(None, None)
         from ._graph_branches import memory_key
@@ -537,15 +538,15 @@ class Halo:
         if key is None:
             from ._graph_branches import ANY
             return _graph.region(f"Halo.{what}", ANY)
-        if what == "exchange":
-            return _graph.region("Halo.exchange", own + [(key, None, True)])
         from mpi4py import MPI
         ghosts, faces = [], []   # finish() writes the ghosts; start() may (a fused exchange)
-        for dst, src, sidx, ridx, _ in self._faces(self._neighbour_dims(), False):
+        for dst, src, sidx, ridx, _ in self._faces(self._neighbour_dims(), what == "exchange"):
             for rank, idx, out, write in ((src, ridx, ghosts, True), (dst, sidx, faces, False)):
                 if rank != MPI.PROC_NULL:
                     lo, ext = self._box(idx)
                     out.append((key, [(a, a + e - 1) for a, e in zip(lo, ext)], write))
+        if what == "exchange":
+            return _graph.region("Halo.exchange", own + faces + ghosts, gate)
         if what == "start":
             return _graph.region("Halo.start", own + faces + ghosts)
         return _graph.region("Halo.finish", own + ghosts)
@@ -555,16 +556,23 @@ class Halo:
         one dimension after the other. Returns when done, or, on the NCCL
         path, once the exchange is queued on the device (see the module
         docstring)."""
-        with self._region("exchange"), _graph.internal():
-            self._exchange()
+        done = [None]   # NVSHMEM in a CUDA capture: (counter, target) for a gated launch
+        with self._region("exchange", lambda: done[0]), _graph.internal():
+            done[0] = self._exchange()
 
     def _exchange(self):
+        """The exchange; in a CUDA capture of NVSHMEM's fused exchange of one
+        dimension, (its completion counter's address, the count it reaches)."""
         t0 = time.perf_counter()
         nc = self._nccl_path()
+        counted = None
         if self._shmem is not None:
-            for d in self._neighbour_dims():
+            dims = self._neighbour_dims()
+            for d in dims:
                 if not self._shmem.exchange_fused([d]):
                     self._shmem.finish(*self._shmem.post([d], True))
+                elif len(dims) == 1:
+                    counted = self._shmem.counted
         elif nc is not None:
             for d in self._neighbour_dims():
                 self._unpack(self._post_nccl([d], True, nc, fork=False))
@@ -576,6 +584,7 @@ class Halo:
                     self._wait(reqs)
                     self._unpack(recv)
         self.seconds += time.perf_counter() - t0
+        return counted
 
     def start(self):
         """Posts the exchange of all faces (owned cells only, no corners) and
@@ -635,9 +644,11 @@ class Halo:
         self.seconds += time.perf_counter() - t0
 
 
-# Bytes of block counters per exchange call site: kMaxFaces + 2 unsigned
-# (pykokkos/_nvshmem_halo.cu, pkc_shmem_exchange's `done`).
-_DONE_BYTES = 32
+# Bytes of counters per exchange call site: kMaxFaces + 2 unsigned for the
+# blocks, then the count of exchanges completed (pykokkos/_nvshmem_halo.cu,
+# pkc_shmem_exchange's `done`), padded.
+_DONE_BYTES = 48
+_COUNT_AT = 32
 
 
 class _ShmemFaces:
@@ -665,7 +676,7 @@ class _ShmemFaces:
         self.recv = lib.pkc_shmem_calloc(total)       # collective, same bytes everywhere
         self.send = lib.pkc_shmem_calloc(total)       # packed faces of the put path
         # arrived, freed, sent, got (a word per slot), and the exchange kernel's
-        # block counters (8 unsigned per call site: _DONE_BYTES)
+        # counters (_DONE_BYTES per call site)
         words = lib.pkc_shmem_calloc((8 * 4 + _DONE_BYTES) * n)
         if not (self.recv and self.send and words):
             raise PkcRuntimeError(f"pykokkos.mpi.Halo(transport='nvshmem'): the symmetric heap "
@@ -684,6 +695,8 @@ class _ShmemFaces:
         self._remote = {}   # (offset, pe) -> the neighbour's buffer as this GPU addresses it
         self._views = {}    # (address, elements) -> a View over symmetric memory
         self.err = ctypes.create_string_buffer(512)
+        self._counts = {}   # call site's counters -> (capture number, exchanges queued in it)
+        self.counted = None # the last exchange_fused in a capture: (counter, count it reaches)
 
     def _buffer(self, addr, n):
         from ._nvshmem import symmetric_view
@@ -800,6 +813,8 @@ class _ShmemFaces:
         def w(base, faces):   # the flag or count word of each face's slot
             return _ptrs([base + 8 * f[0] for f in faces] or [0])
 
+        done = self.done + _DONE_BYTES * self.slot[(dims[0], 0, full)]
+        self.counted = self._count(done)
         self._call("exchange", self.lib.pkc_shmem_exchange, a.itemsize, v._dev.ptr,
                    (ctypes.c_long * rank)(*[st // a.itemsize for st in a.strides]), rank,
                    len(sends), slo, sn, _ptrs([f[2] for f in sends] or [0]),
@@ -807,12 +822,28 @@ class _ShmemFaces:
                    _ints([f[3] for f in sends] or [0]), len(recvs), rlo, rn,
                    _ptrs([f[2] for f in recvs] or [0]), w(self.arrived, recvs),
                    w(self.freed, recvs), w(self.got, recvs), _ints([f[3] for f in recvs] or [0]),
-                   self.done + _DONE_BYTES * self.slot[(dims[0], 0, full)], self.blocks,
+                   done, self.blocks,
                    _ptrs([f[0] for f in into] or [0]) if views is not None else None,
                    (ctypes.c_long * (3 * len(into) or 1))(*[x for f in into for x in f[1]]),
                    (ctypes.c_long * (3 * len(into) or 1))(*[x for f in into for x in f[2]]),
                    _order().ptr)
         return True
+
+    def _count(self, done):
+        """In a CUDA capture, (the address of the call site's count of
+        completed exchanges, the count the exchange about to be queued
+        raises it to), the count zeroed in stream order before the capture's
+        first exchange there (a graph's launches gated on its k-th exchange
+        wait for k, at every replay); None outside a capture."""
+        cap = _graph.capture_number()
+        if not cap:
+            return None
+        seen = self._counts.get(done)
+        if seen is None or seen[0] != cap:
+            self._call("gate reset", self.lib.pkc_shmem_gate_reset, done, _order().ptr)
+            seen = (cap, 0)
+        self._counts[done] = (cap, seen[1] + 1)
+        return done + _COUNT_AT, seen[1] + 1
 
     def _views_now(self, v):
         """The neighbours' Views for the direct exchange (_map_views), mapped
