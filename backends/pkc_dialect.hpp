@@ -581,7 +581,9 @@ struct flat_point<2, C> {
 template <int C>
 struct flat_point<3, C> {
   // the slowest index and the middle one: the View's memory order where C is
-  // the first (LayoutLeft, GPUs) or the last index (LayoutRight)
+  // the first (LayoutLeft, GPUs) or the last index (LayoutRight); for C = 0
+  // against the order 0, 2, 1 (one H200, bench/mdrange/gpu_flat.py's
+  // kernels): a copy 0.92 of the time at 256^3 and 512^3, Jacobi 0.98-1.00)
   static constexpr int ka = C == 0 ? 2 : 0, kb = C == 1 ? 2 : 1;
   template <class I>
   KOKKOS_FORCEINLINE_FUNCTION static Kokkos::Array<int64_t, 3> index(

@@ -19,6 +19,10 @@ launches the graph for the other steps: one host call per step instead of
 one per kernel, and nothing comes back to the host. On the host backends
 (and HIP), every step runs as plain calls, with the same numbers.
 
+With pykokkos.mpi.Halo's NVSHMEM transport on CUDA, an MDRange update that
+reads the ghosts of the step's halo.exchange() runs beside the exchange, its
+ghost-reading points waiting in the kernel (gated(); PKC_GRAPH_GATE=0: no).
+
 Rules, the same on every backend (checked on every backend, so that a
 program that passes on the CPU captures on the GPU): a step may launch
 kernels with pk.parallel_for and exchange halos, but not wait for the
