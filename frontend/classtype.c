@@ -176,12 +176,27 @@ static pki_type peek_type(pkf_ctx *c, TSNode n) {
     }
     return f ? f->type : pki_void_type;
   }
-  if (pkf_type_is(c, n, PKF_N_CALL)) { /* V2(3.0, 4.0).norm(): a temporary */
+  if (pkf_type_is(c, n, PKF_N_CALL)) { /* V2(3.0, 4.0).norm(), mk(1.0).x: temporaries */
     TSNode fn = pkf_field(c, n, PKF_F_FUNCTION);
     pki_entity *e = pkf_type_is(c, fn, PKF_N_IDENTIFIER) ? pkf_classtype_find(c, fn) : NULL;
     const char *t = e ? pkf_text(c, fn) : NULL;
     if (e && !pkf_lookup(c, t, strlen(t)))
       return pki_class_type(e);
+    const pki_func *f = NULL;
+    const char *name = pkf_text(c, fn);
+    if (pkf_type_is(c, fn, PKF_N_IDENTIFIER) && !pkf_lookup(c, name, strlen(name)))
+      for (int i = 0; i < c->ndf; i++) /* a @pk.function's value */
+        if (!strcmp(name, c->dfuncs[i]->name))
+          f = c->dfuncs[i];
+    if (pkf_type_is(c, fn, PKF_N_ATTRIBUTE)) { /* a classtype method's value */
+      pki_type o = peek_type(c, pkf_field(c, fn, PKF_F_OBJECT));
+      const char *an = pkf_text(c, pkf_field(c, fn, PKF_F_ATTRIBUTE));
+      for (int i = 0; o.kind == PKI_CLASS && i < o.cls->nfuncs; i++)
+        if (!o.cls->funcs[i]->is_ctor && !strcmp(o.cls->funcs[i]->name, an))
+          f = o.cls->funcs[i];
+    }
+    if (f && f->ret.kind == PKI_CLASS)
+      return f->ret;
   }
   if (pkf_type_is(c, n, PKF_N_SUBSCRIPT)) { /* p[i] of a View of classtype values */
     pki_type v = peek_type(c, pkf_field(c, n, PKF_F_VALUE));

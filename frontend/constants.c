@@ -50,9 +50,38 @@ static const char *math_function(pkf_ctx *c, TSNode f) {
   return a && a->kind == PKF_AL_MATHNAME ? a->orig : NULL;
 }
 
+/* min(k, ...) / max(k, ...): the first of the extreme arguments, of its own
+ * kind, as Python returns it. */
+static bool const_extreme(pkf_ctx *c, pkf_nodes args, bool max, pkf_const *out) {
+  for (uint32_t i = 0; i < args.n; i++) {
+    pkf_const k;
+    if (!eval(c, args.v[i], &k) || k.kind == PKI_E_BOOL || (k.kind == PKI_E_FLOAT && isnan(k.fval)))
+      return false;
+    if (i == 0 || (max ? as_f(&k) > as_f(out) : as_f(&k) < as_f(out)))
+      *out = k;
+  }
+  return args.n >= 2;
+}
+
+/* math.floor/ceil/trunc and round() of a constant: Python's int result. */
+static bool const_to_int(const char *name, const pkf_const *a, pkf_const *out) {
+  double v = as_f(a), r = !strcmp(name, "floor") ? floor(v) : !strcmp(name, "ceil") ? ceil(v)
+                          : !strcmp(name, "trunc") ? trunc(v) : nearbyint(v); /* half to even */
+  out->kind = PKI_E_INT;
+  if (a->kind == PKI_E_INT) {
+    out->ival = a->ival;
+    return true;
+  }
+  if (!(fabs(r) < 9.2e18))
+    return false;
+  out->ival = (int64_t)r;
+  return true;
+}
+
 /* float(k), int(k) and math functions of constant floats (math.sqrt(2.0),
  * 2 * math.atan(1.0)): evaluated with the C library Python's math module
- * calls, so the value is the one Python computes. */
+ * calls, so the value is the one Python computes; float("inf") and the
+ * like; abs, min, max and round(), math.floor/ceil/trunc. */
 static bool const_call(pkf_ctx *c, TSNode n, pkf_const *out) {
   static const struct { const char *name; double (*f1)(double); double (*f2)(double, double); }
       fns[] = {{"sqrt", sqrt, NULL},   {"exp", exp, NULL},     {"log", log, NULL},
@@ -63,15 +92,35 @@ static bool const_call(pkf_ctx *c, TSNode n, pkf_const *out) {
                {"fabs", fabs, NULL},   {"atan2", NULL, atan2}, {"hypot", NULL, hypot},
                {"pow", NULL, pow}};
   pkf_nodes args = pkf_named_children(c, pkf_field(c, n, PKF_F_ARGUMENTS));
+  TSNode f = pkf_field(c, n, PKF_F_FUNCTION);
+  bool builtin = pkf_type_is(c, f, PKF_N_IDENTIFIER) && !pkf_alias_find(c, f);
+  if (pkf_special_float(c, n, &out->fval)) {
+    out->kind = PKI_E_FLOAT;
+    return true;
+  }
+  if (builtin && (pkf_is(c, f, "min") || pkf_is(c, f, "max")))
+    return const_extreme(c, args, pkf_is(c, f, "max"), out);
   pkf_const a[2];
   if (args.n < 1 || args.n > 2)
     return false;
   for (uint32_t i = 0; i < args.n; i++)
     if (!eval(c, args.v[i], &a[i]) || a[i].kind == PKI_E_BOOL)
       return false;
-  TSNode f = pkf_field(c, n, PKF_F_FUNCTION);
-  if (args.n == 1 && pkf_type_is(c, f, PKF_N_IDENTIFIER) && !pkf_alias_find(c, f) &&
-      (pkf_is(c, f, "float") || pkf_is(c, f, "int"))) {
+  if (builtin && args.n == 1 && pkf_is(c, f, "abs")) {
+    *out = a[0];
+    out->ival = a[0].ival < 0 ? -a[0].ival : a[0].ival;
+    out->fval = fabs(a[0].fval);
+    return true;
+  }
+  if (builtin && args.n == 1 && pkf_is(c, f, "round"))
+    return const_to_int("round", &a[0], out);
+  const char *name = math_function(c, f);
+  bool of_math = !pkf_type_is(c, f, PKF_N_ATTRIBUTE) || /* not numpy's, which give floats */
+                 pkf_alias_is(c, pkf_field(c, f, PKF_F_OBJECT), PKF_AL_MATH);
+  if (name && of_math && args.n == 1 &&
+      (!strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "trunc")))
+    return const_to_int(name, &a[0], out);
+  if (builtin && args.n == 1 && (pkf_is(c, f, "float") || pkf_is(c, f, "int"))) {
     bool to_int = pkf_is(c, f, "int");
     if (to_int && a[0].kind == PKI_E_FLOAT && !(fabs(a[0].fval) < 9.2e18))
       return false;
@@ -80,7 +129,6 @@ static bool const_call(pkf_ctx *c, TSNode n, pkf_const *out) {
     out->fval = as_f(&a[0]);
     return true;
   }
-  const char *name = math_function(c, f);
   for (size_t i = 0; name && i < sizeof fns / sizeof fns[0]; i++)
     if (!strcmp(fns[i].name, name) && (fns[i].f1 ? args.n == 1 : args.n == 2)) {
       out->kind = PKI_E_FLOAT;

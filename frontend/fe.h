@@ -284,6 +284,9 @@ const pkf_alias *pkf_alias_find(pkf_ctx *c, TSNode n);
 bool pkf_alias_is(pkf_ctx *c, TSNode n, pkf_alias_kind kind);
 /* The value of math's (and numpy's) constant name: pi, e, tau, inf, nan. */
 bool pkf_math_const(const char *name, double *v);
+/* float("inf"), float("-nan"), float(" Infinity ") ...: Python's special
+ * floats from a string literal, as float() parses them; false otherwise. */
+bool pkf_special_float(pkf_ctx *c, TSNode call, double *v);
 void pkf_scope_bind(pkf_ctx *c, pki_var *v);
 pki_var *pkf_lookup(pkf_ctx *c, const char *name, size_t len);
 /* A name for a variable pkf introduces (base + "_it", then "_it1", ...) that occurs

@@ -6,8 +6,10 @@
  */
 #include "fe.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
+#include <strings.h>
 
 static pki_expr *unsupported(pkf_ctx *c, TSNode n, const char *what) {
   pki_error(c->d, pkf_span(n), "unsupported-expression", "%s", what);
@@ -76,6 +78,41 @@ bool pkf_math_const(const char *name, double *v) {
       return true;
     }
   return false;
+}
+
+bool pkf_special_float(pkf_ctx *c, TSNode call, double *v) {
+  TSNode f = pkf_field(c, call, PKF_F_FUNCTION);
+  pkf_nodes args = pkf_named_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
+  if (!pkf_type_is(c, f, PKF_N_IDENTIFIER) || !pkf_is(c, f, "float") || pkf_alias_find(c, f) ||
+      args.n != 1 || !pkf_type_is(c, args.v[0], PKF_N_STRING))
+    return false;
+  const char *s = pkf_text(c, args.v[0]);
+  while (*s == 'r' || *s == 'R' || *s == 'u' || *s == 'U')
+    s++;
+  char q = *s;
+  if (q != '\'' && q != '"')
+    return false;
+  size_t n = strlen(s), quotes = n >= 6 && s[1] == q && s[2] == q ? 3 : 1;
+  if (n < 2 * quotes)
+    return false;
+  char body[32];
+  size_t len = n - 2 * quotes;
+  const char *b = s + quotes;
+  while (len && isspace((unsigned char)*b))
+    b++, len--;
+  while (len && isspace((unsigned char)b[len - 1]))
+    len--;
+  if (len >= sizeof body)
+    return false;
+  memcpy(body, b, len);
+  body[len] = 0;
+  const char *w = body + (body[0] == '+' || body[0] == '-');
+  if (strcasecmp(w, "inf") && strcasecmp(w, "infinity") && strcasecmp(w, "nan"))
+    return false;
+  *v = tolower((unsigned char)w[0]) == 'n' ? NAN : INFINITY;
+  if (body[0] == '-')
+    *v = -*v;
+  return true;
 }
 
 static pki_expr *const_expr(pkf_ctx *c, TSNode at, const char *name) {
@@ -550,6 +587,12 @@ static pki_expr *name_call(pkf_ctx *c, TSNode call, TSNode fn) {
     return builtin_call(c, call, nm, pki_builtin_lookup(nm));
   if (!strcmp(nm, "int"))
     return cast_call(c, call, nm, pki_int_type);
+  double special;
+  if (!strcmp(nm, "float") && pkf_special_float(c, call, &special)) {
+    pki_expr *e = pki_new_expr(c->m, PKI_E_FLOAT, pkf_span(call));
+    e->fval = special;
+    return e;
+  }
   if (!strcmp(nm, "float"))
     return cast_call(c, call, nm, pki_float_type);
   if (!strcmp(nm, "bool"))

@@ -255,8 +255,12 @@ static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
       bool typed = value->kind == PKI_E_INTRINSIC && value->type.kind != PKI_VOID;
       if (typed && value->intrinsic == PKI_INTRINSIC_SCRATCH_VIEW && value->type.elem == PKI_VOID)
         value->type.elem = PKI_F64; /* unannotated: PyKokkos' default element type, double */
+      pki_type t = typed ? value->type : pki_void_type;
+      if ((value->kind == PKI_E_CONSTRUCT && value->type.kind == PKI_CLASS) ||
+          (value->kind == PKI_E_CALL && value->func && value->func->ret.kind == PKI_CLASS))
+        t = value->kind == PKI_E_CALL ? value->func->ret : value->type; /* p = mk(...) */
       pki_stmt *s = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(n));
-      s->var = new_local(c, left, typed ? value->type : pki_void_type, false);
+      s->var = new_local(c, left, t, false);
       s->value = value;
       push(c, out, s);
       return;

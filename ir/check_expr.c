@@ -736,6 +736,13 @@ static void ck_builtin(pki_ck *c, pki_expr *e) {
     }
     e->type = pki_int_type;
     return;
+  case PKI_BUILTIN_FLOOR: case PKI_BUILTIN_CEIL: case PKI_BUILTIN_TRUNC:
+    /* Python's math.floor/ceil/trunc give an int (of a float outside int64's
+     * range Python raises; the kernel's value is undefined there) */
+    e->type = pki_int_type;
+    if (ok && e->nargs > 0)
+      e->args[0] = pki_ck_conv(c, e->args[0], pki_scalar(k));
+    return;
   case PKI_BUILTIN_ISNAN: case PKI_BUILTIN_ISINF: case PKI_BUILTIN_ISFINITE:
     e->type = pki_bool_type;
     if (ok && e->nargs > 0)
