@@ -291,7 +291,8 @@ void pkf_scope_bind(pkf_ctx *c, pki_var *v);
 pki_var *pkf_lookup(pkf_ctx *c, const char *name, size_t len);
 /* A name for a variable pkf introduces (base + "_it", then "_it1", ...) that occurs
  * nowhere in the file's text, so no user name, nor a name derived from one by
- * appending, can be it. Allocated in c's arena. */
+ * appending, can be it, and that no local of the function being lowered has.
+ * Allocated in c's arena. */
 const char *pkf_fresh_name(pkf_ctx *c, const char *base);
 const pkf_dead *pkf_lookup_dead(pkf_ctx *c, const char *name, size_t len);
 

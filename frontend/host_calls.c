@@ -3,12 +3,14 @@
  * `pk.parallel_for/reduce/scan([name,] policy, k, p=x, ...)` where k names a
  * function of this file:
  *   - k is a module-level def without @pk.workunit: pkc builds no kernel for
- *     it and the launch would fail at run time; the error says what to add
+ *     it and the launch would fail at run time; the warning says what to add
  *     and where (a note at the def);
  *   - k is a FunctionSty workunit and a keyword names none of its parameters:
- *     the error names the unexpected keyword (and the parameter it is
+ *     the warning names the unexpected keyword (and the parameter it is
  *     probably meant to be), which the run would otherwise report only as the
  *     missing one.
+ * Warnings, not errors: as in Python, only the call is wrong, and only if it
+ * runs; the file's kernels build (a rarely taken path does not sink them).
  * A name the enclosing function or the module binds otherwise (an argument,
  * an assignment such as `k = pk.workunit(f)`) is left alone.
  */
@@ -80,10 +82,10 @@ static void undecorated(pkf_ctx *c, TSNode call, TSNode k) {
       (!ts_node_is_null(scope) && bound_in(c, scope, name, true, 0)))
     return;
   TSNode fn = pkf_field(c, pkf_field(c, call, PKF_F_FUNCTION), PKF_F_ATTRIBUTE);
-  pki_error(c->d, pkf_span(k), "undecorated-kernel",
-            "'%s' is not a kernel: pkc builds no C++ for it, so pk.%s would fail at run "
-            "time; add @pk.workunit on the line above 'def %s' (line %u)",
-            name, pkf_text(c, fn), name, ts_node_start_point(def).row + 1);
+  pki_warning(c->d, pkf_span(k), "undecorated-kernel",
+              "'%s' is not a kernel: pkc builds no C++ for it, so pk.%s would fail at run "
+              "time; add @pk.workunit on the line above 'def %s' (line %u)",
+              name, pkf_text(c, fn), name, ts_node_start_point(def).row + 1);
   pki_note(c->d, pkf_span(pkf_field(c, def, PKF_F_NAME)), "undecorated-kernel",
            "'%s' is defined here without @pk.workunit", name);
 }
@@ -115,10 +117,11 @@ static void keywords(pkf_ctx *c, pkf_nodes a, const pki_func *f) {
     if (known)
       continue;
     const char *near = pki_closest(word, names, f->nparams);
-    pki_error(c->d, pkf_span(kw), "unexpected-keyword",
-              "unexpected keyword argument '%s' for kernel '%s'%s%s%s; it takes %s", word,
-              f->name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "",
-              param_list(c, f));
+    pki_warning(c->d, pkf_span(kw), "unexpected-keyword",
+                "unexpected keyword argument '%s' for kernel '%s'%s%s%s; it takes %s (this "
+                "call raises TypeError when it runs)", word, f->name,
+                near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "",
+                param_list(c, f));
   }
 }
 

@@ -219,6 +219,89 @@ static void annotated_decl(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode
   push(c, out, s);
 }
 
+/* `name = value` for a name not bound yet (a new local typed by its value)
+ * or `target = value`; value already lowered. */
+static void assign_value(pkf_ctx *c, TSNode n, TSNode left, pki_expr *value, pki_block *out);
+static void assign_to(pkf_ctx *c, TSNode n, pki_expr *t, pki_expr *value, pki_block *out);
+
+/* Whether identifier left names nothing bound yet (an assignment declares it). */
+static bool new_name(pkf_ctx *c, TSNode left) {
+  uint32_t s0 = ts_node_start_byte(left);
+  return !pkf_lookup(c, c->src + s0, ts_node_end_byte(left) - s0) && !pkf_bare_member(c, left);
+}
+
+static bool is_sequence(pkf_ctx *c, TSNode n) {
+  return pkf_type_is(c, n, PKF_N_PATTERN_LIST) || pkf_type_is(c, n, PKF_N_TUPLE_PATTERN) ||
+         pkf_type_is(c, n, PKF_N_LIST_PATTERN) || pkf_type_is(c, n, PKF_N_TUPLE) ||
+         pkf_type_is(c, n, PKF_N_LIST) || pkf_type_is(c, n, PKF_N_EXPRESSION_LIST);
+}
+
+/* Whether an identifier under n is spelled as one under names. */
+static bool mentions_any(pkf_ctx *c, TSNode n, TSNode names, int depth) {
+  if (depth > 64)
+    return true;
+  if (pkf_type_is(c, n, PKF_N_IDENTIFIER)) {
+    pkf_nodes stack = pkf_named_children(c, names);
+    if (pkf_type_is(c, names, PKF_N_IDENTIFIER))
+      return pkf_is(c, names, pkf_text(c, n));
+    for (uint32_t i = 0; i < stack.n; i++)
+      if (mentions_any(c, n, stack.v[i], depth + 1))
+        return true;
+    return false;
+  }
+  pkf_nodes kids = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < kids.n; i++)
+    if (mentions_any(c, kids.v[i], names, depth + 1))
+      return true;
+  return false;
+}
+
+/* a, b = x, y (and [a, b] = ..., a, b = b, a): Python evaluates every value
+ * before it assigns any, so where a value reads a name the targets spell,
+ * the values go to fresh locals first (a swap); elsewhere each target is
+ * assigned its value in turn. Unpacking anything but as many values written
+ * out is rejected. */
+static bool tuple_assignment(pkf_ctx *c, TSNode n, TSNode left, TSNode right, pki_block *out) {
+  if (!is_sequence(c, left))
+    return false;
+  pkf_nodes t = pkf_named_children(c, left), v = pkf_named_children(c, right);
+  bool starred = false;
+  for (uint32_t i = 0; i < t.n; i++)
+    starred |= pkf_type_is(c, t.v[i], PKF_N_LIST_SPLAT_PATTERN) || is_sequence(c, t.v[i]);
+  for (uint32_t i = 0; is_sequence(c, right) && i < v.n; i++)
+    starred |= pkf_type_is(c, v.v[i], PKF_N_LIST_SPLAT);
+  if (!is_sequence(c, right) || starred || t.n != v.n || t.n == 0) {
+    if (is_sequence(c, right) && !starred)
+      pki_error(c->d, pkf_span(left), "unsupported-statement",
+                "this assignment unpacks %u values into %u targets; give as many values as "
+                "targets", v.n, t.n);
+    else
+      stmt_error(c, left, "tuple assignment in kernels takes values written out, one per "
+                          "target (a, b = x, y); assign each variable in its own statement");
+    return true;
+  }
+  pki_expr **vals = pki_alloc(c->m->arena, sizeof *vals * t.n);
+  for (uint32_t i = 0; i < v.n; i++)
+    if (!(vals[i] = pkf_expr(c, v.v[i])))
+      return true;
+  if (mentions_any(c, right, left, 0))
+    for (uint32_t i = 0; i < t.n; i++) { /* the values first, in fresh locals */
+      const char *base = pkf_type_is(c, t.v[i], PKF_N_IDENTIFIER) ? pkf_text(c, t.v[i]) : "value";
+      pki_var *tmp = pki_new_var(c->m, pkf_fresh_name(c, base), PKI_VAR_LOCAL, pki_void_type,
+                                 pkf_span(v.v[i]));
+      pki_func_add_local(c->m, c->fn, tmp);
+      pki_stmt *s = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(n));
+      s->var = tmp;
+      s->value = vals[i];
+      push(c, out, s);
+      vals[i] = pki_new_expr(c->m, PKI_E_VAR, pkf_span(v.v[i]));
+      vals[i]->var = tmp;
+    }
+  for (uint32_t i = 0; i < t.n; i++)
+    assign_value(c, n, t.v[i], vals[i], out);
+  return true;
+}
+
 static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
   TSNode left = pkf_field(c, n, PKF_F_LEFT), right = pkf_field(c, n, PKF_F_RIGHT),
          ann = pkf_field(c, n, PKF_F_TYPE);
@@ -245,13 +328,22 @@ static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
     return;
   if (pkf_nested_assign(c, n, left, ann, right, out))
     return;
+  if (tuple_assignment(c, n, left, right, out))
+    return;
+  pki_expr *value;
+  if (pkf_type_is(c, left, PKF_N_IDENTIFIER) && new_name(c, left)) {
+    if ((value = pkf_expr(c, right))) /* a new local: its type is the value's */
+      assign_value(c, n, left, value, out);
+    return;
+  }
+  pki_expr *t = pkf_target(c, left);
+  if (t && (value = pkf_expr(c, right)))
+    assign_to(c, n, t, value, out);
+}
+
+static void assign_value(pkf_ctx *c, TSNode n, TSNode left, pki_expr *value, pki_block *out) {
   if (pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
-    uint32_t s0 = ts_node_start_byte(left);
-    if (!pkf_lookup(c, c->src + s0, ts_node_end_byte(left) - s0) &&
-        !pkf_bare_member(c, left)) {
-      pki_expr *value = pkf_expr(c, right);
-      if (!value)
-        return;
+    if (new_name(c, left)) {
       bool typed = value->kind == PKI_E_INTRINSIC && value->type.kind != PKI_VOID;
       if (typed && value->intrinsic == PKI_INTRINSIC_SCRATCH_VIEW && value->type.elem == PKI_VOID)
         value->type.elem = PKI_F64; /* unannotated: PyKokkos' default element type, double */
@@ -267,11 +359,12 @@ static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
     }
   }
   pki_expr *t = pkf_target(c, left);
-  if (!t)
-    return;
-  pki_expr *value = pkf_expr(c, right), *rest;
-  if (!value)
-    return;
+  if (t)
+    assign_to(c, n, t, value, out);
+}
+
+static void assign_to(pkf_ctx *c, TSNode n, pki_expr *t, pki_expr *value, pki_block *out) {
+  pki_expr *rest;
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_ASSIGN, pkf_span(n));
   if (t->kind == PKI_E_VAR && t->var->kind == PKI_VAR_ACC &&
       (rest = pkf_acc_sum_rest(c, value, t->var))) { /* acc = acc + x: acc += x */

@@ -97,6 +97,8 @@ const char *pkf_fresh_name(pkf_ctx *c, const char *base) {
     bool seen = false;
     for (const char *p = c->src; !seen && p + n <= c->src + srclen; p++)
       seen = *p == nm[0] && !memcmp(p, nm, n);
+    for (int i = 0; !seen && c->fn && i < c->fn->nlocals; i++) /* made before (a swap's) */
+      seen = !strcmp(c->fn->locals[i]->name, nm);
     if (!seen)
       return nm;
   }

@@ -227,7 +227,7 @@ static void test_diagnostics(void **state) {
                     "    v[i] = y\n"
                     "    break\n"
                     "    v[i] = math.sqrt(1.0)\n"
-                    "    a, b = 1, 2\n"
+                    "    a, b = 1, 2, 3\n"
                     "    v[i] = abs(1, 2)\n"
                     "@pk.workload\n"
                     "class W:\n"
@@ -238,7 +238,7 @@ static void test_diagnostics(void **state) {
   expect_diag(&d, 4, 12, "name 'y' is not defined");
   expect_diag(&d, 5, 5, "'break' outside a loop");
   expect_diag(&d, 6, 12, "name 'math' is not defined"); /* math not imported */
-  expect_diag(&d, 7, 5, "tuple assignment is not supported");
+  expect_diag(&d, 7, 5, "this assignment unpacks 3 values into 2 targets");
   expect_diag(&d, 8, 12, "wrong number of arguments to 'abs'");
   /* a workload without @pk.main is a functor (PyKokkos): no diagnostic at 10:7 */
   assert_int_equal(d.errors, 5); /* the first is a note now */

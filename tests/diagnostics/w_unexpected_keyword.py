@@ -1,5 +1,5 @@
-# expect: 14:36: unexpected keyword argument 'alpah' for kernel 'scale' (did you mean 'alpha'?); it takes v, alpha
-# expect: 15:31: unexpected keyword argument 'out' for kernel 'scale'; it takes v, alpha
+# expect-warning: 14:36: unexpected keyword argument 'alpah' for kernel 'scale' (did you mean 'alpha'?); it takes v, alpha
+# expect-warning: 15:31: unexpected keyword argument 'out' for kernel 'scale'; it takes v, alpha
 # A launch with a keyword the kernel does not take names that keyword (issue
 # 27; the run would report only the missing one).
 import pykokkos as pk
