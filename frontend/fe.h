@@ -132,10 +132,11 @@ typedef struct pkf_alias {
   pkf_alias_kind kind;
 } pkf_alias;
 
-/* A name that went out of scope with the block that bound it. */
+/* A name that went out of scope with the block that bound it, or whose
+ * binding was rejected (construct NULL: its uses are not reported again). */
 typedef struct pkf_dead {
   const char *name;
-  const char *construct; /* "if", "for", ... */
+  const char *construct; /* "if", "for", ...; NULL: a rejected binding */
   pki_span at;           /* the block's statement */
 } pkf_dead;
 
@@ -295,6 +296,9 @@ pki_var *pkf_lookup(pkf_ctx *c, const char *name, size_t len);
  * Allocated in c's arena. */
 const char *pkf_fresh_name(pkf_ctx *c, const char *base);
 const pkf_dead *pkf_lookup_dead(pkf_ctx *c, const char *name, size_t len);
+/* Identifier `name` was to be bound here but its assignment was rejected
+ * (reported): later uses are not reported again, nor taken for module names. */
+void pkf_scope_reject(pkf_ctx *c, TSNode name);
 
 /* ---- Dispatch (lower_stmt.c, lower_expr.c) -------------------------------
  * Statements and expressions are lowered through tables indexed by pkf_ntype,

@@ -127,6 +127,8 @@ static pki_expr *const_expr(pkf_ctx *c, TSNode at, const char *name) {
 void pkf_unknown_name(pkf_ctx *c, TSNode n) {
   const char *t = pkf_text(c, n);
   const pkf_dead *dd = pkf_lookup_dead(c, t, strlen(t));
+  if (dd && !dd->construct)
+    return; /* its assignment was rejected, and said so */
   if (dd) {
     pki_error(c->d, pkf_span(n), "scope",
               "name '%s' is not defined here: it was bound inside the '%s' at %u:%u; "
@@ -165,6 +167,9 @@ static pki_expr *name_expr(pkf_ctx *c, TSNode n) {
     e->type = pki_class_type(c->ent);
     return e;
   }
+  const pkf_dead *dd = pkf_lookup_dead(c, c->src + s, ts_node_end_byte(n) - s);
+  if (dd && !dd->construct)
+    return NULL; /* a local whose assignment was rejected: not a module name */
   pki_expr *k = pkf_constant_lookup(c, n); /* entities helper: module constants */
   if (k)
     return k;

@@ -209,8 +209,10 @@ static void annotated_decl(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode
     ok = false;
   }
   pki_expr *value = ts_node_is_null(right) ? NULL : pkf_expr(c, right);
-  if (!ok || (!ts_node_is_null(right) && !value))
+  if (!ok || (!ts_node_is_null(right) && !value)) {
+    pkf_scope_reject(c, left);
     return;
+  }
   if (t.kind == PKI_VIEW && !view_local(c, right, value, &t))
     return;
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(n));
@@ -271,6 +273,9 @@ static bool tuple_assignment(pkf_ctx *c, TSNode n, TSNode left, TSNode right, pk
   for (uint32_t i = 0; is_sequence(c, right) && i < v.n; i++)
     starred |= pkf_type_is(c, v.v[i], PKF_N_LIST_SPLAT);
   if (!is_sequence(c, right) || starred || t.n != v.n || t.n == 0) {
+    for (uint32_t i = 0; i < t.n; i++)
+      if (new_name(c, t.v[i]))
+        pkf_scope_reject(c, t.v[i]);
     if (is_sequence(c, right) && !starred)
       pki_error(c->d, pkf_span(left), "unsupported-statement",
                 "this assignment unpacks %u values into %u targets; give as many values as "
@@ -281,9 +286,14 @@ static bool tuple_assignment(pkf_ctx *c, TSNode n, TSNode left, TSNode right, pk
     return true;
   }
   pki_expr **vals = pki_alloc(c->m->arena, sizeof *vals * t.n);
+  bool ok = true;
   for (uint32_t i = 0; i < v.n; i++)
-    if (!(vals[i] = pkf_expr(c, v.v[i])))
-      return true;
+    ok &= (vals[i] = pkf_expr(c, v.v[i])) != NULL;
+  for (uint32_t i = 0; i < t.n && !ok; i++)
+    if (pkf_type_is(c, t.v[i], PKF_N_IDENTIFIER) && new_name(c, t.v[i]))
+      pkf_scope_reject(c, t.v[i]);
+  if (!ok)
+    return true;
   if (mentions_any(c, right, left, 0))
     for (uint32_t i = 0; i < t.n; i++) { /* the values first, in fresh locals */
       const char *base = pkf_type_is(c, t.v[i], PKF_N_IDENTIFIER) ? pkf_text(c, t.v[i]) : "value";
@@ -334,6 +344,8 @@ static void assignment(pkf_ctx *c, TSNode n, pki_block *out) {
   if (pkf_type_is(c, left, PKF_N_IDENTIFIER) && new_name(c, left)) {
     if ((value = pkf_expr(c, right))) /* a new local: its type is the value's */
       assign_value(c, n, left, value, out);
+    else
+      pkf_scope_reject(c, left);
     return;
   }
   pki_expr *t = pkf_target(c, left);

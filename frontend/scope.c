@@ -44,8 +44,13 @@ void pkf_scope_pop(pkf_ctx *c) {
     return;
   for (int i = 0; i < s->n; i++)
     add_dead(c, s->parent, s->vars[i]->name, s->construct, s->at);
-  for (int i = 0; i < s->nd; i++)
-    add_dead(c, s->parent, s->dead[i].name, s->construct, s->at);
+  for (int i = 0; i < s->nd; i++) /* a rejected binding stays one */
+    add_dead(c, s->parent, s->dead[i].name, s->dead[i].construct ? s->construct : NULL, s->at);
+}
+
+void pkf_scope_reject(pkf_ctx *c, TSNode name) {
+  if (c->scope && pkf_type_is(c, name, PKF_N_IDENTIFIER))
+    add_dead(c, c->scope, pkf_text(c, name), NULL, pkf_span(name));
 }
 
 void pkf_scope_bind(pkf_ctx *c, pki_var *v) {
