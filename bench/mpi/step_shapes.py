@@ -139,17 +139,17 @@ def main():
         g.unew[...] = start
 
     def verify(fn, g, variant):
-        """Cells in which 2U + 1 replayed steps differ from as many plain
+        """Cells in which 2U + 2 replayed steps differ from as many plain
         steps from the same state (on CUDA a captured Halo.start takes
         another path than a plain one: the exchange kernel or the copy
         engines against the separate kernels)."""
         reset(g)
-        for _ in range(2 * U + 1):
+        for _ in range(2 * U + 2):
             fn()
         want = np.array(g.u)
         reset(g)
         gr = graph(fn, variant)           # a plain step, one graph of U
-        gr.replay(U)                      # and another
+        gr.replay(U + 1)                  # another, and one step of the one-step graph
         return int((np.array(g.u) != want).sum())
 
     for g in (flat, ring, bare, ring1, bare1):
