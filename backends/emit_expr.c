@@ -200,11 +200,17 @@ static const char *builtin_cxx(pki_builtin b) {
   }
 }
 
+/* math.floor/ceil/trunc of a float: an int (Python), emitted through the
+ * float the C++ function gives. */
+static bool rounded_to_int(const pki_expr *e) {
+  return e->kind == PKI_E_BUILTIN && pki_is_int(e->type.kind) && e->nargs == 1 &&
+         pki_is_float(e->args[0]->type.kind) &&
+         (e->builtin == PKI_BUILTIN_FLOOR || e->builtin == PKI_BUILTIN_CEIL ||
+          e->builtin == PKI_BUILTIN_TRUNC);
+}
+
 static void emit_builtin(pkb_ctx *c, const pki_expr *e) {
-  bool to_int = pki_is_int(e->type.kind) && e->nargs == 1 &&
-                pki_is_float(e->args[0]->type.kind) &&
-                (e->builtin == PKI_BUILTIN_FLOOR || e->builtin == PKI_BUILTIN_CEIL ||
-                 e->builtin == PKI_BUILTIN_TRUNC);
+  bool to_int = rounded_to_int(e);
   if (to_int)
     pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(e->type.kind));
   const char *name = builtin_cxx(e->builtin);
@@ -241,6 +247,17 @@ static void emit_float(pkb_ctx *c, const pki_expr *e) {
 static void emit_cast(pkb_ctx *c, const pki_expr *e) {
   const pki_expr *a = e->args[0];
   pki_kind k = e->type.kind;
+  if (pki_is_float(k) && rounded_to_int(a)) {
+    /* float(math.floor(x)): the float floor itself, so that a NaN, an
+     * infinity or a value past int64 stays what it is (Python would raise) */
+    bool same = a->args[0]->type.kind == k;
+    if (!same)
+      pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(k));
+    pkb_putf(c->b, "pkc::%s(", pki_builtins[a->builtin].py_name);
+    pkb_emit_expr(c, a->args[0]);
+    pkb_put(c->b, same ? ")" : "))");
+    return;
+  }
   if (named_constant(c, a)) { /* static_cast<double>(N): the constexpr N is used */
     pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(k));
     pkb_emit_expr(c, a);

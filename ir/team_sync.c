@@ -8,13 +8,22 @@
  *     team_rank() (or a thread-private value) is hoisted out of the `if`
  *     when its inputs do not depend on the branch (note "team-hoist"), else
  *     rejected (error "divergent-collective");
- *  2. missing barriers: after a nested TeamThreadRange / TeamVectorRange
- *     parallel_for, a team_barrier() goes before the first statement that
+ *  2. missing barriers: after a statement that writes elements of a team's
+ *     View (below), a team_barrier() goes before the first statement that
  *     may read an element another thread wrote (note "team-barrier");
  *  3. scatters: a Range/MDRange kernel writing a View element at an index
  *     that is not injective in its work index, without an atomic (warning
  *     "possible-race"; `# pkc: allow possible-race` on the line or on the
- *     kernel's def opts out).
+ *     kernel's def opts out);
+ *  4. partial values: a scalar assigned by some threads only (one branch of
+ *     a per-thread `if`, pk.single(PerTeam), a team-range closure's
+ *     nonlocal) and then read by every thread (warning "team-partial-value");
+ *  5. a team_barrier() or team-range pattern inside a nested pattern's
+ *     closure (error "collective-in-closure").
+ * Rule 2 counts as writers every statement that stores to a shared View
+ * (nested parallel_for over a team range, a per-thread `if` or loop,
+ * pk.single, a store at a per-thread index, a scan's final pass), and
+ * checks the conditions and bounds of uniform branches and loops as reads.
  *
  * Rules 1 and 2 rewrite the team workunit's body (statements only; the
  * backends emit what they find); every walk over nodes goes through the
@@ -32,6 +41,7 @@ typedef struct ts_ctx {
   pki_func *root;   /* the team workunit */
   pki_var *member;  /* its pk.TeamMember */
   pki_vec tainted;  /* pki_var *: values that differ between threads of a team */
+  pki_vec private_views; /* pki_var *: thread scratch Views (each thread its own) */
 } ts_ctx;
 
 /* ------------------------------------------------------------ var sets */
@@ -176,6 +186,19 @@ static bool divergent(ts_ctx *c, const pki_stmt *s) {
   return false;
 }
 
+/* The variables a per-thread branch assigns differ between threads; the
+ * elements of a shared View it stores to do not (they are the team's: once a
+ * barrier orders the stores, which rule 2 makes sure of, every thread reads
+ * the same). */
+static void merge_writes(ts_ctx *c, ts_taint *t, const pki_vec *writes) {
+  for (int i = 0; i < writes->n; i++) {
+    const pki_var *w = writes->items[i];
+    if (w && w->type.kind == PKI_VIEW && !pki_vec_has(&c->private_views, w))
+      continue;
+    t->found |= add(c->m->arena, &c->tainted, w);
+  }
+}
+
 static void taint_stmt(pki_visitor *v, const pki_stmt *s) {
   ts_taint *t = v->data;
   ts_ctx *c = t->c;
@@ -188,11 +211,37 @@ static void taint_stmt(pki_visitor *v, const pki_stmt *s) {
   if (divergent(c, s)) { /* whatever it assigns differs between threads */
     ts_use u = uses_of(c->m->arena, &s->body, 0, s->body.n);
     ts_use o = uses_of(c->m->arena, &s->orelse, 0, s->orelse.n);
-    for (int i = 0; i < u.writes.n; i++)
-      t->found |= add(c->m->arena, &c->tainted, u.writes.items[i]);
-    for (int i = 0; i < o.writes.n; i++)
-      t->found |= add(c->m->arena, &c->tainted, o.writes.items[i]);
+    merge_writes(c, t, &u.writes);
+    merge_writes(c, t, &o.writes);
   }
+}
+
+typedef struct ts_private {
+  ts_ctx *c;
+  bool thread;
+} ts_private;
+
+static void private_expr(pki_visitor *v, const pki_expr *e) {
+  ts_private *t = v->data;
+  t->thread |= is_intr(e, PKI_INTRINSIC_THREAD_SCRATCH);
+}
+
+static void private_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_private *t = v->data;
+  if (s->kind != PKI_S_DECL || !s->var || s->var->type.kind != PKI_VIEW || !s->value)
+    return;
+  ts_private in = {.c = t->c};
+  pki_visitor w = {.expr = private_expr, .data = &in};
+  pki_visit_expr(&w, s->value);
+  if (in.thread)
+    add(t->c->m->arena, &t->c->private_views, s->var);
+}
+
+/* The Views declared over m.thread_scratch(level): each thread's own. */
+static void find_private_views(ts_ctx *c) {
+  ts_private t = {.c = c};
+  pki_visitor v = {.stmt = private_stmt, .closures = true, .data = &t};
+  pki_visit_block(&v, &c->root->body);
 }
 
 static void compute_taint(ts_ctx *c) {
@@ -228,9 +277,16 @@ static const char *range_name(int r) {
 
 static const char *what(pki_arena *a, const pki_stmt *s) {
   static const char *pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
-  if (s->kind != PKI_S_NESTED)
-    return "team_barrier()";
-  return pki_sprintf(a, "%s over %s", pat[s->pattern % 3], range_name(s->range));
+  switch (s->kind) {
+  case PKI_S_NESTED: return pki_sprintf(a, "%s over %s", pat[s->pattern % 3], range_name(s->range));
+  case PKI_S_EXPR: return is_intr(s->value, PKI_INTRINSIC_TEAM_BARRIER) ? "team_barrier()"
+                                                                         : "statement";
+  case PKI_S_SINGLE: return "pk.single";
+  case PKI_S_IF: return "`if`";
+  case PKI_S_FOR: return "`for` loop";
+  case PKI_S_WHILE: return "`while` loop";
+  default: return "statement";
+  }
 }
 
 typedef struct ts_find {
@@ -653,6 +709,26 @@ static void add_writes(ts_ctx *c, const pki_stmt *s, pki_vec *pending) {
   }
 }
 
+/* The Views statement s (not a nested team-range parallel_for) writes, into
+ * pending: elements some thread stores (a store under a per-thread
+ * condition, in pk.single, at a per-thread index, in a ThreadVectorRange
+ * pattern or the final pass of a scan) that another thread may read next. */
+static void add_stmt_writes(ts_ctx *c, const pki_stmt *s, pki_vec *pending) {
+  ts_writes w = {.a = c->m->arena, .direct = false};
+  pki_visitor v = {.stmt = wr_stmt, .expr = wr_expr, .closures = true, .data = &w};
+  pki_visit_stmt(&v, s);
+  for (int i = 0; i < w.views.n; i++) {
+    const pki_var *view = w.views.items[i];
+    if (pki_vec_has(&c->private_views, view))
+      continue; /* a thread's own scratch */
+    ts_pending *p = pki_alloc(w.a, sizeof *p);
+    p->view = view;
+    p->writer = s;
+    p->target = NULL;
+    pki_vec_push(w.a, pending, p);
+  }
+}
+
 /* a and b are equal, reading va in a as vb in b. */
 static bool same_renamed(const pki_expr *a, const pki_expr *b, const pki_var *va,
                          const pki_var *vb) {
@@ -743,6 +819,22 @@ static bool reads_other(const ts_pending *p, const pki_stmt *s) {
   return r.all > 0;
 }
 
+/* The condition or bounds of uniform if/loop s read an element of a pending
+ * View (the blocks are checked statement by statement). */
+static const ts_pending *cond_conflict(const pki_vec *pending, const pki_stmt *s) {
+  const pki_expr *heads[] = {s->cond, s->begin, s->end, s->step};
+  for (int i = 0; i < pending->n; i++) {
+    ts_reads r = {.p = PKI_AT(*pending, i, ts_pending)};
+    pki_visitor v = {.expr = rd_expr, .data = &r};
+    for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++)
+      if (heads[h])
+        pki_visit_expr(&v, heads[h]);
+    if (r.all > 0)
+      return r.p;
+  }
+  return NULL;
+}
+
 static const ts_pending *conflict(const pki_vec *pending, const pki_stmt *s) {
   for (int i = 0; i < pending->n; i++)
     if (reads_other(PKI_AT(*pending, i, ts_pending), s))
@@ -805,15 +897,14 @@ static pki_vec barriers(ts_ctx *c, pki_block *b, pki_vec in) {
   for (int k = 0; k < b->n; k++) {
     pki_stmt *s = b->stmts[k];
     bool compound = s->kind == PKI_S_IF || s->kind == PKI_S_FOR || s->kind == PKI_S_WHILE;
-    if (compound && !divergent(c, s)) {
-      pending = barriers_compound(c, s, pending);
-      continue;
-    }
+    bool uniform = compound && !divergent(c, s);
     if (collective(s) && s->kind == PKI_S_EXPR) {
       pending.n = 0; /* the program's own barrier */
       continue;
     }
-    const ts_pending *p = pending.n ? conflict(&pending, s) : NULL;
+    /* a uniform if/loop reads its condition or bounds on every thread first */
+    const ts_pending *p = !pending.n ? NULL : uniform ? cond_conflict(&pending, s)
+                                                     : conflict(&pending, s);
     if (p) {
       insert_at(a, b, k, barrier_stmt(c, s->span));
       pki_note(c->d, s->span, "team-barrier",
@@ -825,12 +916,188 @@ static pki_vec barriers(ts_ctx *c, pki_block *b, pki_vec in) {
       pending.n = 0;
       k++;
     }
-    if (s->kind == PKI_S_NESTED && team_range(s->range) && s->pattern != PKI_PATTERN_FOR)
-      pending.n = 0; /* Kokkos' nested reduce and scan end in a barrier */
-    else if (s->kind == PKI_S_NESTED && team_range(s->range) && s->closure)
+    if (uniform)
+      pending = barriers_compound(c, s, pending);
+    else if (s->kind == PKI_S_NESTED && team_range(s->range) && s->pattern == PKI_PATTERN_REDUCE)
+      pending.n = 0; /* Kokkos' nested reduce ends in a barrier after its closure ran */
+    else if (s->kind == PKI_S_NESTED && team_range(s->range) && s->pattern == PKI_PATTERN_SCAN) {
+      pending.n = 0; /* the scan's barrier comes before the stores of its final pass */
+      add_stmt_writes(c, s, &pending);
+    } else if (s->kind == PKI_S_NESTED && team_range(s->range) && s->closure)
       add_writes(c, s, &pending);
+    else if (!collective(s))
+      add_stmt_writes(c, s, &pending);
   }
   return pending;
+}
+
+/* ---------------------------------------- collectives inside closures */
+
+typedef struct ts_inner {
+  ts_ctx *c;
+  const pki_stmt *outer; /* the nested pattern whose closure is walked */
+} ts_inner;
+
+static void inner_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_inner *in = v->data;
+  if (!collective(s))
+    return;
+  pki_error(in->c->d, s->span, "collective-in-closure",
+            "%s is inside the closure of the %s at line %u, which each thread runs for "
+            "its own iterations only (a different number of times, or not at all), but "
+            "every thread of the team must reach it together (on GPUs the kernel hangs or "
+            "computes wrong values); end the %s before it and start another after it",
+            what(in->c->m->arena, s), what(in->c->m->arena, in->outer),
+            (unsigned)in->outer->span.line, what(in->c->m->arena, in->outer));
+}
+
+static void nested_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_inner *in = v->data;
+  if (s->kind != PKI_S_NESTED || !s->closure)
+    return;
+  ts_inner inner = {.c = in->c, .outer = s};
+  pki_visitor w = {.stmt = inner_stmt, .closures = true, .data = &inner};
+  pki_visit_block(&w, &s->closure->body);
+}
+
+/* Rule 5: no team barrier or team-range pattern inside a nested pattern's
+ * closure (Kokkos' nesting is team range, then vector range). */
+static void check_closure_collectives(ts_ctx *c) {
+  ts_inner in = {.c = c};
+  pki_visitor v = {.stmt = nested_stmt, .data = &in};
+  pki_visit_block(&v, &c->root->body);
+}
+
+/* ------------------------------------------------------- partial values */
+
+/* Variables stored to by statements, and those they declare. */
+typedef struct ts_assigns {
+  pki_arena *a;
+  pki_vec set, declared;
+} ts_assigns;
+
+static void as_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_assigns *w = v->data;
+  if (s->kind == PKI_S_DECL || s->kind == PKI_S_FOR)
+    add(w->a, &w->declared, s->var);
+  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && s->target &&
+      s->target->kind == PKI_E_VAR)
+    add(w->a, &w->set, s->target->var);
+}
+
+/* The scalars block b (closures included) assigns that it does not declare. */
+static pki_vec assigned_outer(ts_ctx *c, const pki_block *b, const pki_func *closure) {
+  ts_assigns w = {.a = c->m->arena};
+  pki_visitor v = {.stmt = as_stmt, .closures = true, .data = &w};
+  if (closure)
+    owned(w.a, closure, &w.declared);
+  pki_visit_block(&v, b);
+  pki_vec out = {0};
+  for (int i = 0; i < w.set.n; i++) {
+    const pki_var *x = w.set.items[i];
+    if (x->type.kind != PKI_VIEW && x->kind != PKI_VAR_ACC && !pki_vec_has(&w.declared, x))
+      add(w.a, &out, x);
+  }
+  return out;
+}
+
+/* The scalars writer s leaves with a value on some threads only: assigned in
+ * one branch of a per-thread `if`, in pk.single(pk.PerTeam), or (each
+ * thread its own part) in a team-range parallel_for's closure. */
+static pki_vec partial_vars(ts_ctx *c, const pki_stmt *s) {
+  pki_vec out = {0};
+  if (s->kind == PKI_S_IF && divergent(c, s)) {
+    pki_vec body = assigned_outer(c, &s->body, NULL), other = assigned_outer(c, &s->orelse, NULL);
+    for (int i = 0; i < body.n; i++)
+      if (!pki_vec_has(&other, body.items[i]))
+        add(c->m->arena, &out, body.items[i]);
+    for (int i = 0; i < other.n; i++)
+      if (!pki_vec_has(&body, other.items[i]))
+        add(c->m->arena, &out, other.items[i]);
+  } else if ((s->kind == PKI_S_SINGLE && s->range != PKI_RANGE_PER_THREAD && s->closure) ||
+             (s->kind == PKI_S_NESTED && team_range(s->range) && s->closure &&
+              s->pattern == PKI_PATTERN_FOR))
+    out = assigned_outer(c, &s->closure->body, s->closure);
+  return out;
+}
+
+typedef struct ts_read_var {
+  const pki_var *var;
+  bool found;
+} ts_read_var;
+
+static void rv_expr(pki_visitor *v, const pki_expr *e) {
+  ts_read_var *r = v->data;
+  r->found |= e->kind == PKI_E_VAR && e->var == r->var;
+}
+
+/* `x = value`: x itself is not read. */
+static void rv_target(pki_visitor *v, const pki_stmt *s, const pki_expr *t) {
+  if (!(s->kind == PKI_S_ASSIGN && t->kind == PKI_E_VAR))
+    pki_visit_expr(v, t);
+}
+
+static bool reads_var(const pki_stmt *s, const pki_var *x) {
+  ts_read_var r = {.var = x};
+  pki_visitor v = {.expr = rv_expr, .target = rv_target, .closures = true, .data = &r};
+  pki_visit_stmt(&v, s);
+  return r.found;
+}
+
+/* s runs on the threads writer w ran on (a branch on the same condition,
+ * or a rank-0 branch after pk.single). */
+static bool same_threads(const pki_stmt *w, const pki_stmt *s) {
+  if (s->kind != PKI_S_IF || !s->cond)
+    return false;
+  if (w->kind == PKI_S_IF)
+    return pki_same_expr(w->cond, s->cond) || (rank0(w->cond) && rank0(s->cond));
+  return w->kind == PKI_S_SINGLE && rank0(s->cond);
+}
+
+static void partial_warning(ts_ctx *c, const pki_stmt *w, const pki_var *x, const pki_stmt *at) {
+  const char *who = w->kind == PKI_S_IF       ? "only the threads that take the `if`"
+                    : w->kind == PKI_S_SINGLE ? "only the thread that runs the pk.single"
+                                              : "each thread, for its own iterations only, in "
+                                                "the parallel_for";
+  const char *fix = w->kind == PKI_S_NESTED
+                        ? pki_sprintf(c->m->arena, "to combine every thread's part use "
+                                                   "pk.parallel_reduce(pk.%s(...), ...)",
+                                      range_name(w->range))
+                        : "to share it, store it in a team scratch View (or a View) there and "
+                          "read it back here (pkc orders the two with a barrier)";
+  pki_warning(c->d, at->span, "team-partial-value",
+              "'%s' is assigned by %s at line %u, and read here by every thread of the team: "
+              "the other threads still hold their own earlier value (on GPUs the team has "
+              "many threads, so the result is wrong); %s",
+              x->name, who, (unsigned)w->span.line, fix);
+}
+
+/* Rule 4 over block b of the team body (and the uniform blocks in it): a
+ * value left on some threads only, then read by every thread. */
+static void partial_values(ts_ctx *c, const pki_block *b) {
+  for (int k = 0; k < b->n; k++) {
+    const pki_stmt *s = b->stmts[k];
+    bool compound = s->kind == PKI_S_IF || s->kind == PKI_S_FOR || s->kind == PKI_S_WHILE;
+    if (compound && !divergent(c, s)) {
+      partial_values(c, &s->body);
+      partial_values(c, &s->orelse);
+      continue;
+    }
+    pki_vec vars = partial_vars(c, s);
+    for (int i = 0; i < vars.n; i++)
+      for (int j = k + 1; j < b->n; j++) {
+        const pki_stmt *r = b->stmts[j];
+        if (same_threads(s, r))
+          continue;
+        if (reads_var(r, vars.items[i])) {
+          partial_warning(c, s, vars.items[i], r);
+          break;
+        }
+        if (r->kind == PKI_S_ASSIGN && r->target && r->target->kind == PKI_E_VAR &&
+            r->target->var == vars.items[i] && !tainted(c, r->value))
+          break; /* every thread assigns it again */
+      }
+  }
 }
 
 /* ------------------------------------------------------------ scatters */
@@ -1037,12 +1304,16 @@ static void team_body(pki_module *m, pki_diags *d, pki_func *f) {
       f->nindex != 1 || !f->index[0] || f->index[0]->type.kind != PKI_TEAM_MEMBER)
     return;
   ts_ctx c = {.m = m, .d = d, .root = f, .member = f->index[0]};
+  find_private_views(&c);
   compute_taint(&c);
   int errors = d->errors;
+  check_closure_collectives(&c);
   fix_divergence(&c, &f->body, NULL);
   check_early_return(&c);
-  if (d->errors == errors)
+  if (d->errors == errors) {
     barriers(&c, &f->body, (pki_vec){0});
+    partial_values(&c, &f->body);
+  }
 }
 
 int pki_team_sync(pki_module *m, pki_diags *d) {

@@ -112,8 +112,9 @@ class TestCHost(Base):
     def test_c_host_abi_mismatch(self):
         r = subprocess.run([C_HOST, BAD_SO], capture_output=True, text=True)
         self.assertEqual(r.returncode, 1)
+        from pykokkos._abiconst import ABI_VERSION
         self.assertIn("ABI version 999", r.stderr)
-        self.assertIn("ABI version 2", r.stderr)
+        self.assertIn(f"ABI version {ABI_VERSION}", r.stderr)
 
     def test_abi_struct_layout_matches_ctypes(self):
         from pykokkos import _abi
@@ -123,7 +124,8 @@ class TestCHost(Base):
                                       "layout", "access"],
                    "pkc_policy": ["kind", "rank", "begin", "end", "tile", "league_size",
                                   "team_size", "vector_length", "scratch_team",
-                                  "scratch_thread", "iterate", "reserved"],
+                                  "scratch_thread", "iterate", "reserved", "gate"],
+                   "pkc_gate": ["counter", "target", "reserved", "head", "tail"],
                    "pkc_kernel_desc": [f for f, _ in _abi.pkc_kernel_desc._fields_],
                    "pkc_module_desc": [f for f, _ in _abi.pkc_module_desc._fields_]}
         body = "".join(f'printf("{s} %zu\\n", sizeof({s}));' +
@@ -392,7 +394,9 @@ class TestModuleLoading(unittest.TestCase):
         layout(self.tmp, so=BAD_SO)
         r = self._call_nstream()
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn("ABI version 999 but this runtime implements ABI version 2", r.stderr)
+        from pykokkos._abiconst import ABI_VERSION
+        self.assertIn(f"ABI version 999 but this runtime implements ABI version {ABI_VERSION}",
+                      r.stderr)
 
     def test_view_alive_at_exit_exits_cleanly(self):
         layout(self.tmp)
@@ -447,7 +451,9 @@ class TestDialectHost(unittest.TestCase):
         q.set_scratch_size(0, pk.PerThread(8))          # rebuilds the struct
         c = _abi.pkc_policy.from_address(q.c_addr())
         self.assertEqual(list(c.scratch_thread), [8, 16])
-        self.assertEqual(ctypes.sizeof(c), _abi.pkc_policy.reserved.offset + 4)
+        self.assertEqual(c.gate, None)       # no gate: pk.Graph sets one only on CUDA
+        self.assertEqual(ctypes.sizeof(c),
+                         _abi.pkc_policy.gate.offset + ctypes.sizeof(ctypes.c_void_p))
         with self.assertRaisesRegex(ValueError, "level must be 0 or 1"):
             q.set_scratch_size(2, pk.PerTeam(1))
         with self.assertRaisesRegex(TypeError, r"expected pk.PerTeam\(bytes\)"):

@@ -396,6 +396,167 @@ static void test_scatter_quiet(void **state) {
   pki_module_free(m);
 }
 
+/* Writers other than a nested parallel_for: a loop under `if team_rank()
+ * == 0`, pk.single, the final pass of a scan, a store at the thread's own
+ * slot; and a uniform `if` reading in its condition what a nested
+ * parallel_for counted: each gets a barrier before the first reader. */
+static void test_barrier_after_other_writers(void **state) {
+  (void)state;
+  static const struct { const char *body; unsigned line, col; const char *writer; } cases[] = {
+      {"    if tm.team_rank() == 0:\n"
+       "        for j in range(N):\n"
+       "            s[j] = a[e][j] * 2.0\n"
+       "    def rd(j: int):\n"
+       "        out[e][j] = s[N - 1 - j]\n"
+       "    pk.parallel_for(pk.TeamThreadRange(tm, N), rd)\n",
+       11, 5, "in the `if` at line 6"},
+      {"    def head():\n"
+       "        s[0] = a[e][0]\n"
+       "    pk.single(pk.PerTeam(tm), head)\n"
+       "    def rd(j: int):\n"
+       "        out[e][j] = a[e][j] / s[0]\n"
+       "    pk.parallel_for(pk.TeamThreadRange(tm, N), rd)\n",
+       11, 5, "in the pk.single at line 8"},
+      {"    def scan(j: int, acc: pk.Acc[pk.double], final: bool):\n"
+       "        if final:\n"
+       "            s[j] = acc\n"
+       "        acc += a[e][j]\n"
+       "    pk.parallel_scan(pk.TeamThreadRange(tm, N), scan)\n"
+       "    def rd(j: int):\n"
+       "        out[e][j] = s[N - 1 - j]\n"
+       "    pk.parallel_for(pk.TeamThreadRange(tm, N), rd)\n",
+       13, 5, "in the parallel_scan over TeamThreadRange at line 10"},
+      {"    r: int = tm.team_rank()\n"
+       "    s[r] = a[e][r]\n"
+       "    if r == 0:\n"
+       "        out[e][0] = s[0] + s[1]\n",
+       8, 5, "in the statement at line 7"},
+      {"    def count(j: int):\n"
+       "        if a[e][j] > 0.5:\n"
+       "            pk.atomic_add(s, [0], 1.0)\n"
+       "    pk.parallel_for(pk.TeamThreadRange(tm, N), count)\n"
+       "    if s[0] > 2.0:\n"
+       "        def rd(j: int):\n"
+       "            out[e][j] = 1.0\n"
+       "        pk.parallel_for(pk.TeamThreadRange(tm, N), rd)\n",
+       10, 5, "in the parallel_for over TeamThreadRange at line 9"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char src[2048];
+    snprintf(src, sizeof src,
+             "import pykokkos as pk\n"
+             "@pk.workunit\n"
+             "def k(tm: pk.TeamMember, N: int, a: pk.View2D[pk.double], out: pk.View2D[pk.double]):\n"
+             "    e: int = tm.league_rank()\n"
+             "    s: pk.ScratchView1D[pk.double] = pk.ScratchView1D(tm.team_scratch(0), N)\n"
+             "%s", cases[i].body);
+    pki_diags d;
+    pki_module *m = checked(src, &d);
+    assert_int_equal(barriers_in(&first_func(m)->body), 1);
+    const pki_diag *n = at(&d, "team-barrier", cases[i].line, cases[i].col);
+    if (!strstr(n->message, cases[i].writer))
+      fail_msg("case %zu: '%s' lacks '%s'", i, n->message, cases[i].writer);
+    pki_module_free(m);
+  }
+}
+
+/* A flag thread 0 stores, then the program's own barrier: every thread reads
+ * the same value, so a collective in a branch on it is not divergent (no
+ * error) and needs no further barrier. */
+static void test_flag_after_barrier_uniform(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked(
+      "import pykokkos as pk\n"
+      "@pk.workunit\n"
+      "def k(tm: pk.TeamMember, N: int, a: pk.View2D[pk.double], flag: pk.View1D[pk.int32]):\n"
+      "    e: int = tm.league_rank()\n"
+      "    if tm.team_rank() == 0:\n"
+      "        flag[e] = 1 if a[e][0] > 0.5 else 0\n"
+      "    tm.team_barrier()\n"
+      "    if flag[e] == 1:\n"
+      "        def big(j: int):\n"
+      "            a[e][j] = 2.0 * a[e][j]\n"
+      "        pk.parallel_for(pk.TeamThreadRange(tm, N), big)\n",
+      &d);
+  assert_int_equal(d.errors, 0);
+  assert_int_equal(count(&d, PKI_SEV_NOTE, "team-barrier"), 0);
+  pki_module_free(m);
+}
+
+/* Rule 4: a value only thread 0 (or pk.single, or each thread for its own
+ * iterations) assigned, read by every thread: a warning at the read. */
+static void test_partial_value_warns(void **state) {
+  (void)state;
+  static const struct { const char *body; unsigned line; const char *who; } cases[] = {
+      {"    mx: float = 1.0\n"
+       "    if tm.team_rank() == 0:\n"
+       "        for j in range(N):\n"
+       "            mx = max(mx, a[e][j])\n"
+       "    def norm(j: int):\n"
+       "        out[e][j] = a[e][j] / mx\n"
+       "    pk.parallel_for(pk.TeamThreadRange(tm, N), norm)\n",
+       11, "only the threads that take the `if` at line 6"},
+      {"    cnt: int = 0\n"
+       "    def body(j: int):\n"
+       "        nonlocal cnt\n"
+       "        cnt += 1\n"
+       "    pk.parallel_for(pk.TeamThreadRange(tm, N), body)\n"
+       "    out[e][0] = cnt\n",
+       10, "pk.parallel_reduce(pk.TeamThreadRange(...), ...)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char src[2048];
+    snprintf(src, sizeof src,
+             "import pykokkos as pk\n"
+             "@pk.workunit\n"
+             "def k(tm: pk.TeamMember, N: int, a: pk.View2D[pk.double], out: pk.View2D[pk.double]):\n"
+             "    e: int = tm.league_rank()\n"
+             "%s", cases[i].body);
+    pki_diags d;
+    pki_module *m = checked(src, &d);
+    const pki_diag *w = at(&d, "team-partial-value", cases[i].line, 5);
+    assert_int_equal(w->severity, PKI_SEV_WARNING);
+    if (!strstr(w->message, cases[i].who))
+      fail_msg("case %zu: '%s' lacks '%s'", i, w->message, cases[i].who);
+    pki_module_free(m);
+  }
+  /* per-thread partial sums of a strided loop, stored at the thread's slot */
+  pki_diags d;
+  pki_module *m = checked(
+      "import pykokkos as pk\n"
+      "@pk.workunit\n"
+      "def k(tm: pk.TeamMember, N: int, a: pk.View2D[pk.double], out: pk.View2D[pk.double]):\n"
+      "    e: int = tm.league_rank()\n"
+      "    r: int = tm.team_rank()\n"
+      "    part: float = 0.0\n"
+      "    for j in range(r, N, tm.team_size()):\n"
+      "        part += a[e][j]\n"
+      "    out[e][r] = part\n",
+      &d);
+  assert_int_equal(count(&d, PKI_SEV_WARNING, "team-partial-value"), 0);
+  pki_module_free(m);
+}
+
+/* Rule 5: a team barrier inside a TeamThreadRange closure is an error. */
+static void test_collective_in_closure(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = lower("import pykokkos as pk\n"
+                        "@pk.workunit\n"
+                        "def k(tm: pk.TeamMember, N: int, a: pk.View1D[pk.double]):\n"
+                        "    def step(j: int):\n"
+                        "        a[j] = 2.0 * a[j]\n"
+                        "        tm.team_barrier()\n"
+                        "    pk.parallel_for(pk.TeamThreadRange(tm, N), step)\n",
+                        &d);
+  pki_check(m, &d);
+  const pki_diag *e = at(&d, "collective-in-closure", 6, 9);
+  assert_int_equal(e->severity, PKI_SEV_ERROR);
+  assert_non_null(strstr(e->message, "parallel_for over TeamThreadRange at line 7"));
+  pki_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_hoist_reduce),
@@ -411,6 +572,10 @@ int main(void) {
       cmocka_unit_test(test_existing_sync_kept),
       cmocka_unit_test(test_scatter_warns),
       cmocka_unit_test(test_scatter_quiet),
+      cmocka_unit_test(test_barrier_after_other_writers),
+      cmocka_unit_test(test_flag_after_barrier_uniform),
+      cmocka_unit_test(test_partial_value_warns),
+      cmocka_unit_test(test_collective_in_closure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
