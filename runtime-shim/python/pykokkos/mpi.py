@@ -150,8 +150,8 @@ _nccl_comms = {}   # id(Cartesian communicator) -> (NcclCommunicator, stream), o
 def _nccl(comm):
     """(NcclCommunicator, CuPy stream) over comm's ranks for the CUDA backend,
     made once per communicator (rank 0 makes the id, MPI broadcasts it); None
-    where the backend is not CUDA, CuPy or its NCCL is missing, or
-    PKC_HALO_NCCL=0."""
+    where the backend is not CUDA, CuPy or its NCCL is missing, two ranks
+    share a GPU (NCCL refuses that: invalid usage), or PKC_HALO_NCCL=0."""
     key = id(comm)
     if key in _nccl_comms:
         return _nccl_comms[key]
@@ -164,8 +164,17 @@ def _nccl(comm):
             ok = bool(getattr(nccl, "available", True))
         except Exception:   # no CuPy, or a CuPy built without NCCL
             ok = False
-        ok = all(comm.allgather(ok))   # every rank or none
+        gpu = None
         if ok:
+            from mpi4py import MPI
+            from ._spaces import get_device_id
+            try:
+                gpu = (MPI.Get_processor_name(), cupy.cuda.Device(get_device_id()).pci_bus_id)
+            except Exception:   # no device to ask: NCCL could not run either
+                ok = False
+        gpus = comm.allgather(gpu if ok else None)
+        ok = all(g is not None for g in gpus) and len(set(gpus)) == len(gpus)
+        if ok:   # every rank or none
             from ._spaces import get_device_id
             cupy.cuda.Device(get_device_id()).use()
             uid = comm.bcast(nccl.get_unique_id() if comm.Get_rank() == 0 else None, root=0)
