@@ -1268,26 +1268,75 @@ static unsigned guard_pins(const pki_func *f, const pki_access *x) {
   return g.pinned;
 }
 
-static void check_scatters(pki_module *m, pki_diags *d, const pki_func *f) {
-  if (f->policy == PKI_POLICY_TEAM || f->runtime_typed || line_allows(m, f->span.line))
+/* Every index of access x is the same for all work items (out[e] += ...): in
+ * a nested pattern's closure, every iteration writes that one element. (An
+ * index read from a View, such as a permutation of the iterations, is left
+ * alone there: upstream team codes index so.) */
+static bool same_element(const pki_access *x) {
+  for (int k = 0; k < x->rank; k++)
+    if (x->idx[k].kind != PKI_IDX_INDEPENDENT)
+      return false;
+  return x->rank > 0;
+}
+
+/* f: a Range/MDRange kernel, or (pattern not NULL) the closure of a nested
+ * parallel_for, whose iterations run on different threads (of a team, or
+ * lanes of a vector). */
+static void scatters_in(pki_module *m, pki_diags *d, const pki_func *f, const pki_stmt *pattern,
+                        const char *pattern_text) {
+  if ((!pattern && f->policy == PKI_POLICY_TEAM) || f->runtime_typed || f->nindex < 1 ||
+      line_allows(m, f->span.line))
     return;
   const pki_access_summary *s = pki_access_summarize(m, f);
   for (int i = 0; i < s->accesses.n; i++) {
     const pki_access *x = PKI_AT(s->accesses, i, pki_access);
     if (!(x->mode & PKI_MEM_WRITE) || (x->mode & PKI_MEM_ATOMIC) ||
-        (x->view->type.traits & PKI_TRAIT_ATOMIC) || !may_race(s, x, guard_pins(f, x)) || slot_index(m, f, x))
+        (x->view->type.traits & PKI_TRAIT_ATOMIC) || !may_race(s, x, guard_pins(f, x)) ||
+        slot_index(m, f, x) || (pattern && !same_element(x)))
       continue;
     pki_span at = x->callee ? x->call : x->span;
     if (line_allows(m, at.line) || line_allows(m, x->span.line))
       continue;
-    pki_warning(d, at, "possible-race",
-                "kernel '%s' writes '%s' at %s, which is not one element per work item: "
-                "two work items may write the same element at once (a race; on GPUs "
-                "updates are lost). Use an atomic (pk.atomic_add(%s, [...], value)) or a "
-                "View with pk.Atomic, or if the indices are distinct add the comment "
-                "`# pkc: allow possible-race` to this line",
-                s->name, x->view->name, pki_access_where(m->arena, s, x), x->view->name);
+    if (pattern)
+      pki_warning(d, at, "possible-race",
+                  "'%s' (the closure of the %s at line %u) writes '%s' at %s, which is not "
+                  "one element per iteration: the iterations run on different threads, so "
+                  "two may write the same element at once (a race; on GPUs updates are "
+                  "lost). Use an atomic (pk.atomic_add(%s, [...], value)), a nested "
+                  "pk.parallel_reduce for a sum, or if the indices are distinct add the "
+                  "comment `# pkc: allow possible-race` to this line",
+                  f->name, pattern_text, (unsigned)pattern->span.line, x->view->name,
+                  pki_access_where(m->arena, s, x), x->view->name);
+    else
+      pki_warning(d, at, "possible-race",
+                  "kernel '%s' writes '%s' at %s, which is not one element per work item: "
+                  "two work items may write the same element at once (a race; on GPUs "
+                  "updates are lost). Use an atomic (pk.atomic_add(%s, [...], value)) or a "
+                  "View with pk.Atomic, or if the indices are distinct add the comment "
+                  "`# pkc: allow possible-race` to this line",
+                  s->name, x->view->name, pki_access_where(m->arena, s, x), x->view->name);
   }
+}
+
+static void check_scatters(pki_module *m, pki_diags *d, const pki_func *f) {
+  scatters_in(m, d, f, NULL, NULL);
+}
+
+typedef struct ts_nested_scatter {
+  ts_ctx *c;
+} ts_nested_scatter;
+
+static void nested_scatter_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_nested_scatter *n = v->data;
+  if (s->kind == PKI_S_NESTED && s->pattern == PKI_PATTERN_FOR && s->closure)
+    scatters_in(n->c->m, n->c->d, s->closure, s, what(n->c->m->arena, s));
+}
+
+/* Rule 3 in a team body: the closures of its nested parallel_for patterns. */
+static void check_team_scatters(ts_ctx *c) {
+  ts_nested_scatter n = {.c = c};
+  pki_visitor v = {.stmt = nested_scatter_stmt, .closures = true, .data = &n};
+  pki_visit_block(&v, &c->root->body);
 }
 
 /* ---------------------------------------------------------------- entry */
@@ -1313,6 +1362,7 @@ static void team_body(pki_module *m, pki_diags *d, pki_func *f) {
   if (d->errors == errors) {
     barriers(&c, &f->body, (pki_vec){0});
     partial_values(&c, &f->body);
+    check_team_scatters(&c);
   }
 }
 

@@ -557,6 +557,28 @@ static void test_collective_in_closure(void **state) {
   pki_module_free(m);
 }
 
+/* Rule 3 in a team: a TeamThreadRange closure adding into one element for
+ * every iteration races between the team's threads; one element per
+ * iteration does not. */
+static void test_closure_same_element(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(tm: pk.TeamMember, N: int, a: pk.View2D[pk.double], "
+                          "out: pk.View2D[pk.double], tot: pk.View1D[pk.double]):\n"
+                          "    e: int = tm.league_rank()\n"
+                          "    def add(j: int):\n"
+                          "        tot[e] += a[e][j]\n"
+                          "        out[e][j] = 2.0 * a[e][j]\n"
+                          "    pk.parallel_for(pk.TeamThreadRange(tm, N), add)\n",
+                          &d);
+  const pki_diag *w = at(&d, "possible-race", 6, 9);
+  assert_non_null(strstr(w->message, "parallel_for over TeamThreadRange at line 8"));
+  assert_int_equal(count(&d, PKI_SEV_WARNING, "possible-race"), 1);
+  pki_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_hoist_reduce),
@@ -576,6 +598,7 @@ int main(void) {
       cmocka_unit_test(test_flag_after_barrier_uniform),
       cmocka_unit_test(test_partial_value_warns),
       cmocka_unit_test(test_collective_in_closure),
+      cmocka_unit_test(test_closure_same_element),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
