@@ -643,8 +643,9 @@ static void check_early_return(ts_ctx *c) {
 /* A View written by a nested parallel_for since the last barrier. */
 typedef struct ts_pending {
   const pki_var *view;
-  const pki_stmt *writer;  /* the nested parallel_for */
+  const pki_stmt *writer;  /* the statement that wrote it */
   const pki_expr *target;  /* its one element written (y[j][i]), NULL: several or unknown */
+  bool atomic;             /* written by atomics only: other atomics need no barrier */
 } ts_pending;
 
 typedef struct ts_writes {
@@ -653,6 +654,7 @@ typedef struct ts_writes {
   pki_vec own;    /* the closure's own variables */
   pki_vec views;  /* const pki_var * written */
   pki_vec target; /* per view: its one target expression (NULL: several) */
+  pki_vec plain;  /* views also written other than by an atomic */
   bool direct;    /* visiting the closure's own body (not a nested closure) */
 } ts_writes;
 
@@ -677,8 +679,10 @@ static void wr_note(ts_writes *w, const pki_var *v, const pki_expr *t) {
 static void wr_stmt(pki_visitor *v, const pki_stmt *s) {
   ts_writes *w = v->data;
   if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && s->target &&
-      s->target->kind == PKI_E_INDEX)
+      s->target->kind == PKI_E_INDEX) {
     wr_note(w, root_var(s->target), w->direct ? s->target : NULL);
+    add(w->a, &w->plain, root_var(s->target));
+  }
 }
 
 static void wr_expr(pki_visitor *v, const pki_expr *e) {
@@ -687,8 +691,10 @@ static void wr_expr(pki_visitor *v, const pki_expr *e) {
     wr_note(w, root_var(e->args[0]), NULL);
   if (e->kind == PKI_E_CALL)
     for (int i = 0; i < e->nargs; i++)
-      if (e->args[i] && e->args[i]->type.kind == PKI_VIEW)
+      if (e->args[i] && e->args[i]->type.kind == PKI_VIEW) {
         wr_note(w, root_var(e->args[i]), NULL);
+        add(w->a, &w->plain, root_var(e->args[i]));
+      }
 }
 
 /* The Views nested parallel_for s writes, into pending. */
@@ -705,6 +711,7 @@ static void add_writes(ts_ctx *c, const pki_stmt *s, pki_vec *pending) {
     p->view = w.views.items[i];
     p->writer = s;
     p->target = w.target.items[i];
+    p->atomic = !pki_vec_has(&w.plain, p->view);
     pki_vec_push(w.a, pending, p);
   }
 }
@@ -725,6 +732,7 @@ static void add_stmt_writes(ts_ctx *c, const pki_stmt *s, pki_vec *pending) {
     p->view = view;
     p->writer = s;
     p->target = NULL;
+    p->atomic = !pki_vec_has(&w.plain, view);
     pki_vec_push(w.a, pending, p);
   }
 }
@@ -761,6 +769,9 @@ static void rd_expr(pki_visitor *v, const pki_expr *e) {
   if (e->kind == PKI_E_EXTENT && e->nargs > 0 && e->args[0] &&
       e->args[0]->kind == PKI_E_VAR && e->args[0]->var == r->p->view)
     r->all--; /* v.extent(k) reads no element; its operand is counted next */
+  if (r->p->atomic && e->kind == PKI_E_INTRINSIC && is_atomic(e->intrinsic) && e->nargs > 0 &&
+      root_var(e->args[0]) == r->p->view)
+    r->all--; /* an atomic after atomics: they need no order; its View is counted next */
   if ((e->kind == PKI_E_VAR || e->kind == PKI_E_FIELD) && e->var == r->p->view)
     r->all++;
   if (e->kind == PKI_E_INDEX && r->reader && root_var(e) == r->p->view && r->p->target &&

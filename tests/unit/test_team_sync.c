@@ -579,6 +579,32 @@ static void test_closure_same_element(void **state) {
   pki_module_free(m);
 }
 
+/* Atomics after atomics into the same View need no barrier (the updates
+ * commute); a plain read after them does. */
+static void test_atomics_after_atomics(void **state) {
+  (void)state;
+  const char *fmt = "import pykokkos as pk\n"
+                    "@pk.workunit\n"
+                    "def k(tm: pk.TeamMember, N: int, out: pk.View1D[pk.int64]):\n"
+                    "    def once():\n"
+                    "        pk.atomic_add(out, [0], 1)\n"
+                    "    pk.single(pk.PerThread(tm), once)\n"
+                    "    def count(j: int):\n"
+                    "        %s\n"
+                    "    pk.parallel_for(pk.TeamThreadRange(tm, N), count)\n";
+  char src[1024];
+  pki_diags d;
+  snprintf(src, sizeof src, fmt, "pk.atomic_add(out, [1], 1)");
+  pki_module *m = checked(src, &d);
+  assert_int_equal(barriers_in(&first_func(m)->body), 0);
+  pki_module_free(m);
+  snprintf(src, sizeof src, fmt, "out[2 + j] = out[0]");
+  m = checked(src, &d);
+  assert_int_equal(barriers_in(&first_func(m)->body), 1);
+  at(&d, "team-barrier", 9, 5);
+  pki_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_hoist_reduce),
@@ -599,6 +625,7 @@ int main(void) {
       cmocka_unit_test(test_partial_value_warns),
       cmocka_unit_test(test_collective_in_closure),
       cmocka_unit_test(test_closure_same_element),
+      cmocka_unit_test(test_atomics_after_atomics),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
