@@ -238,22 +238,16 @@ static bool is_sequence(pkf_ctx *c, TSNode n) {
          pkf_type_is(c, n, PKF_N_LIST) || pkf_type_is(c, n, PKF_N_EXPRESSION_LIST);
 }
 
-/* Whether an identifier under n is spelled as one under names. */
-static bool mentions_any(pkf_ctx *c, TSNode n, TSNode names, int depth) {
+/* Whether an identifier under n is spelled `name` (or, name NULL, as one
+ * under names). */
+static bool mentions(pkf_ctx *c, TSNode n, const char *name, TSNode names, int depth) {
   if (depth > 64)
     return true;
-  if (pkf_type_is(c, n, PKF_N_IDENTIFIER)) {
-    pkf_nodes stack = pkf_named_children(c, names);
-    if (pkf_type_is(c, names, PKF_N_IDENTIFIER))
-      return pkf_is(c, names, pkf_text(c, n));
-    for (uint32_t i = 0; i < stack.n; i++)
-      if (mentions_any(c, n, stack.v[i], depth + 1))
-        return true;
-    return false;
-  }
+  if (pkf_type_is(c, n, PKF_N_IDENTIFIER))
+    return name ? pkf_is(c, n, name) : mentions(c, names, pkf_text(c, n), names, 0);
   pkf_nodes kids = pkf_named_children(c, n);
   for (uint32_t i = 0; i < kids.n; i++)
-    if (mentions_any(c, kids.v[i], names, depth + 1))
+    if (mentions(c, kids.v[i], name, names, depth + 1))
       return true;
   return false;
 }
@@ -294,7 +288,7 @@ static bool tuple_assignment(pkf_ctx *c, TSNode n, TSNode left, TSNode right, pk
       pkf_scope_reject(c, t.v[i]);
   if (!ok)
     return true;
-  if (mentions_any(c, right, left, 0))
+  if (mentions(c, right, NULL, left, 0))
     for (uint32_t i = 0; i < t.n; i++) { /* the values first, in fresh locals */
       const char *base = pkf_type_is(c, t.v[i], PKF_N_IDENTIFIER) ? pkf_text(c, t.v[i]) : "value";
       pki_var *tmp = pki_new_var(c->m, pkf_fresh_name(c, base), PKI_VAR_LOCAL, pki_void_type,

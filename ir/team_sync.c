@@ -697,6 +697,22 @@ static void wr_expr(pki_visitor *v, const pki_expr *e) {
       }
 }
 
+/* The Views w found written by statement s, into pending (but those in skip). */
+static void push_pending(const ts_writes *w, const pki_stmt *s, const pki_vec *skip,
+                         pki_vec *pending) {
+  for (int i = 0; i < w->views.n; i++) {
+    const pki_var *view = w->views.items[i];
+    if (skip && pki_vec_has(skip, view))
+      continue;
+    ts_pending *p = pki_alloc(w->a, sizeof *p);
+    p->view = view;
+    p->writer = s;
+    p->target = w->target.items[i];
+    p->atomic = !pki_vec_has(&w->plain, view);
+    pki_vec_push(w->a, pending, p);
+  }
+}
+
 /* The Views nested parallel_for s writes, into pending. */
 static void add_writes(ts_ctx *c, const pki_stmt *s, pki_vec *pending) {
   ts_writes w = {.a = c->m->arena, .g = s->closure, .direct = true};
@@ -706,14 +722,7 @@ static void add_writes(ts_ctx *c, const pki_stmt *s, pki_vec *pending) {
   w.direct = false;
   for (int i = 0; i < s->closure->nclosures; i++)
     pki_visit_func(&v, s->closure->closures[i]);
-  for (int i = 0; i < w.views.n; i++) {
-    ts_pending *p = pki_alloc(w.a, sizeof *p);
-    p->view = w.views.items[i];
-    p->writer = s;
-    p->target = w.target.items[i];
-    p->atomic = !pki_vec_has(&w.plain, p->view);
-    pki_vec_push(w.a, pending, p);
-  }
+  push_pending(&w, s, NULL, pending);
 }
 
 /* The Views statement s (not a nested team-range parallel_for) writes, into
@@ -724,17 +733,7 @@ static void add_stmt_writes(ts_ctx *c, const pki_stmt *s, pki_vec *pending) {
   ts_writes w = {.a = c->m->arena, .direct = false};
   pki_visitor v = {.stmt = wr_stmt, .expr = wr_expr, .closures = true, .data = &w};
   pki_visit_stmt(&v, s);
-  for (int i = 0; i < w.views.n; i++) {
-    const pki_var *view = w.views.items[i];
-    if (pki_vec_has(&c->private_views, view))
-      continue; /* a thread's own scratch */
-    ts_pending *p = pki_alloc(w.a, sizeof *p);
-    p->view = view;
-    p->writer = s;
-    p->target = NULL;
-    p->atomic = !pki_vec_has(&w.plain, view);
-    pki_vec_push(w.a, pending, p);
-  }
+  push_pending(&w, s, &c->private_views, pending); /* not a thread's own scratch */
 }
 
 /* a and b are equal, reading va in a as vb in b. */
