@@ -20,6 +20,8 @@
  *     nonlocal) and then read by every thread (warning "team-partial-value");
  *  5. a team_barrier() or team-range pattern inside a nested pattern's
  *     closure (error "collective-in-closure").
+ * What differs between threads is a forward flow over the body (a uniform
+ * reassignment makes a value the same on every thread again).
  * Rule 2 counts as writers every statement that stores to a shared View
  * (nested parallel_for over a team range, a per-thread `if` or loop,
  * pk.single, a store at a per-thread index, a scan's final pass), and
@@ -40,8 +42,10 @@ typedef struct ts_ctx {
   pki_diags *d;
   pki_func *root;   /* the team workunit */
   pki_var *member;  /* its pk.TeamMember */
-  pki_vec tainted;  /* pki_var *: values that differ between threads of a team */
+  pki_vec tainted;  /* pki_var *: values that differ between threads somewhere */
   pki_vec private_views; /* pki_var *: thread scratch Views (each thread its own) */
+  pki_vec snaps;    /* ts_snap *: what differs before each statement (taint below) */
+  pki_vec changing; /* pki_var *: assigned again after they are set (find_changing) */
 } ts_ctx;
 
 /* ------------------------------------------------------------ var sets */
@@ -51,6 +55,11 @@ static bool add(pki_arena *a, pki_vec *v, const void *x) {
     return false;
   pki_vec_push(a, v, (void *)x);
   return true;
+}
+
+static void merge(pki_arena *a, pki_vec *into, const pki_vec *from) {
+  for (int i = 0; i < from->n; i++)
+    add(a, into, from->items[i]);
 }
 
 static bool meets(const pki_vec *a, const pki_vec *b) {
@@ -148,10 +157,26 @@ static bool leaves(const pki_block *b, int from, int to, bool in_loop, bool rets
   return false;
 }
 
+static bool team_range(int r) {
+  return r == PKI_RANGE_TEAM_THREAD || r == PKI_RANGE_TEAM_VECTOR || r == PKI_RANGE_TEAM_THREAD_MD;
+}
+
 /* ------------------------------------------------------------- taint */
 
+/* Which scalars differ between the threads of a team is a forward flow over
+ * the body: `t = <uniform value>` makes t the same on every thread again
+ * (a team reduce's result, say, after a rank-0 branch set t), a per-thread
+ * branch or loop makes whatever it assigns differ, and a loop's body sees
+ * what its later iterations leave. Each statement keeps the set that holds
+ * before it (ts_snap); statements that later passes create (splits, hoists)
+ * have none and see every value that differs anywhere (c->tainted). */
+typedef struct ts_snap {
+  const pki_stmt *s;
+  pki_vec set; /* pki_var *: the values that differ before s */
+} ts_snap;
+
 typedef struct ts_taint {
-  ts_ctx *c;
+  const pki_vec *set;
   bool found;
 } ts_taint;
 
@@ -164,56 +189,163 @@ static void taint_expr(pki_visitor *v, const pki_expr *e) {
       (e->kind == PKI_E_INTRINSIC && e->intrinsic >= PKI_INTRINSIC_ATOMIC_FETCH_ADD &&
        e->intrinsic <= PKI_INTRINSIC_ATOMIC_FETCH_RSHIFT) ||
       is_intr(e, PKI_INTRINSIC_ATOMIC_COMPARE_EXCHANGE) ||
-      (e->kind == PKI_E_VAR && pki_vec_has(&t->c->tainted, e->var)))
+      (e->kind == PKI_E_VAR && pki_vec_has(t->set, e->var)))
     t->found = true;
 }
 
-/* e's value may differ between the threads of one team. */
-static bool tainted(ts_ctx *c, const pki_expr *e) {
-  ts_taint t = {.c = c};
+static bool tainted_in(const pki_vec *set, const pki_expr *e) {
+  ts_taint t = {.set = set};
   pki_visitor v = {.expr = taint_expr, .data = &t};
   pki_visit_expr(&v, e);
   return t.found;
 }
 
-/* s chooses what runs by a thread-dependent value (if/while condition,
- * loop bounds). */
-static bool divergent(ts_ctx *c, const pki_stmt *s) {
+/* The set that holds before statement s (see ts_snap). */
+static const pki_vec *taint_before(const ts_ctx *c, const pki_stmt *s) {
+  for (int i = 0; s && i < c->snaps.n; i++) {
+    const ts_snap *p = c->snaps.items[i];
+    if (p->s == s)
+      return &p->set;
+  }
+  return &c->tainted;
+}
+
+/* e, evaluated at statement s, may differ between the threads of one team. */
+static bool tainted(const ts_ctx *c, const pki_stmt *s, const pki_expr *e) {
+  return tainted_in(taint_before(c, s), e);
+}
+
+static bool head_tainted(const pki_vec *set, const pki_stmt *s) {
   if (s->kind == PKI_S_IF || s->kind == PKI_S_WHILE)
-    return tainted(c, s->cond);
+    return tainted_in(set, s->cond);
   if (s->kind == PKI_S_FOR)
-    return tainted(c, s->begin) || tainted(c, s->end) || tainted(c, s->step);
+    return tainted_in(set, s->begin) || tainted_in(set, s->end) || tainted_in(set, s->step);
   return false;
 }
 
-/* The variables a per-thread branch assigns differ between threads; the
- * elements of a shared View it stores to do not (they are the team's: once a
- * barrier orders the stores, which rule 2 makes sure of, every thread reads
- * the same). */
-static void merge_writes(ts_ctx *c, ts_taint *t, const pki_vec *writes) {
-  for (int i = 0; i < writes->n; i++) {
-    const pki_var *w = writes->items[i];
-    if (w && w->type.kind == PKI_VIEW && !pki_vec_has(&c->private_views, w))
-      continue;
-    t->found |= add(c->m->arena, &c->tainted, w);
+/* s chooses what runs by a thread-dependent value (if/while condition,
+ * loop bounds). */
+static bool divergent(const ts_ctx *c, const pki_stmt *s) {
+  return head_tainted(taint_before(c, s), s);
+}
+
+/* A per-thread nested pattern (ThreadVectorRange) whose bounds or closure
+ * read a per-thread value: each thread's result is its own. */
+static bool per_thread_result(const pki_vec *set, const pki_stmt *s) {
+  if (team_range(s->range) || !s->closure)
+    return false;
+  ts_taint t = {.set = set};
+  pki_visitor v = {.expr = taint_expr, .closures = true, .data = &t};
+  for (int i = 1; i < s->nargs; i++)
+    pki_visit_expr(&v, s->args[i]);
+  pki_visit_func(&v, s->closure);
+  return t.found;
+}
+
+static void flow_block(ts_ctx *c, const pki_block *b, pki_vec *set);
+
+static pki_vec copy_set(pki_arena *a, const pki_vec *from) {
+  pki_vec out = {0};
+  for (int i = 0; i < from->n; i++)
+    pki_vec_push(a, &out, from->items[i]);
+  return out;
+}
+
+static void remove_var(pki_vec *set, const pki_var *x) {
+  for (int i = 0; i < set->n; i++)
+    if (set->items[i] == x) {
+      set->items[i] = set->items[--set->n];
+      return;
+    }
+}
+
+static void snapshot(ts_ctx *c, const pki_stmt *s, const pki_vec *set) {
+  pki_arena *a = c->m->arena;
+  for (int i = 0; i < c->snaps.n; i++) {
+    ts_snap *p = c->snaps.items[i];
+    if (p->s == s) { /* a loop's body again: sets only grow */
+      for (int k = 0; k < set->n; k++)
+        add(a, &p->set, set->items[k]);
+      return;
+    }
+  }
+  ts_snap *p = pki_alloc(a, sizeof *p);
+  *p = (ts_snap){.s = s, .set = copy_set(a, set)};
+  pki_vec_push(a, &c->snaps, p);
+}
+
+/* The variables a per-thread branch or loop assigns differ between threads;
+ * the elements of a shared View it stores to do not (they are the team's:
+ * once a barrier orders the stores, which rule 2 makes sure of, every thread
+ * reads the same). */
+static void taint_writes(ts_ctx *c, const pki_block *b, pki_vec *set) {
+  ts_use u = uses_of(c->m->arena, b, 0, b->n);
+  for (int i = 0; i < u.writes.n; i++) {
+    const pki_var *w = u.writes.items[i];
+    if (!(w && w->type.kind == PKI_VIEW && !pki_vec_has(&c->private_views, w)))
+      add(c->m->arena, set, w);
   }
 }
 
-static void taint_stmt(pki_visitor *v, const pki_stmt *s) {
-  ts_taint *t = v->data;
-  ts_ctx *c = t->c;
-  const pki_var *w = s->kind == PKI_S_DECL || s->kind == PKI_S_FOR ? s->var
-                     : s->target && s->target->kind == PKI_E_VAR ? s->target->var : NULL;
-  bool val = (s->value && s->kind != PKI_S_NESTED && tainted(c, s->value)) ||
-             (s->kind == PKI_S_FOR && divergent(c, s));
-  if (w && val && add(c->m->arena, &c->tainted, w))
-    t->found = true;
-  if (divergent(c, s)) { /* whatever it assigns differs between threads */
-    ts_use u = uses_of(c->m->arena, &s->body, 0, s->body.n);
-    ts_use o = uses_of(c->m->arena, &s->orelse, 0, s->orelse.n);
-    merge_writes(c, t, &u.writes);
-    merge_writes(c, t, &o.writes);
+/* A loop: its body runs with what earlier iterations left, until nothing
+ * new differs; the loop may also run no iteration. */
+static void flow_loop(ts_ctx *c, const pki_stmt *s, pki_vec *set) {
+  pki_arena *a = c->m->arena;
+  for (int round = 0; round < 16; round++) {
+    bool div = head_tainted(set, s);
+    pki_vec in = copy_set(a, set);
+    if (s->kind == PKI_S_FOR && div)
+      add(a, &in, s->var);
+    flow_block(c, &s->body, &in);
+    if (div)
+      taint_writes(c, &s->body, &in);
+    bool grew = false;
+    for (int i = 0; i < in.n; i++)
+      grew |= add(a, set, in.items[i]);
+    if (!grew)
+      return;
   }
+}
+
+static void flow_stmt(ts_ctx *c, const pki_stmt *s, pki_vec *set) {
+  pki_arena *a = c->m->arena;
+  snapshot(c, s, set);
+  const pki_var *w = s->kind == PKI_S_DECL ? s->var
+                     : s->target && s->target->kind == PKI_E_VAR ? s->target->var : NULL;
+  if (s->kind == PKI_S_IF) {
+    pki_vec other = copy_set(a, set);
+    flow_block(c, &s->body, set);
+    flow_block(c, &s->orelse, &other);
+    for (int i = 0; i < other.n; i++)
+      add(a, set, other.items[i]);
+    if (head_tainted(taint_before(c, s), s)) {
+      taint_writes(c, &s->body, set);
+      taint_writes(c, &s->orelse, set);
+    }
+  } else if (s->kind == PKI_S_FOR || s->kind == PKI_S_WHILE) {
+    flow_loop(c, s, set);
+  } else if (s->kind == PKI_S_NESTED) {
+    if (w && per_thread_result(set, s))
+      add(a, set, w);
+    else if (w && s->pattern != PKI_PATTERN_FOR)
+      remove_var(set, w); /* a team reduce or scan gives every thread its result */
+  } else if (w && pki_vec_has(&c->private_views, w)) {
+    /* a thread's own scratch View stays its own */
+  } else if (w && (s->kind == PKI_S_DECL || s->kind == PKI_S_ASSIGN)) {
+    if (s->value && tainted_in(set, s->value))
+      add(a, set, w);
+    else
+      remove_var(set, w);
+  } else if (w && s->kind == PKI_S_AUGASSIGN && tainted_in(set, s->value)) {
+    add(a, set, w);
+  }
+  for (int i = 0; i < set->n; i++)
+    add(a, &c->tainted, set->items[i]);
+}
+
+static void flow_block(ts_ctx *c, const pki_block *b, pki_vec *set) {
+  for (int i = 0; i < b->n; i++)
+    flow_stmt(c, b->stmts[i], set);
 }
 
 typedef struct ts_private {
@@ -245,20 +377,13 @@ static void find_private_views(ts_ctx *c) {
 }
 
 static void compute_taint(ts_ctx *c) {
-  for (int round = 0; round < 16; round++) {
-    ts_taint t = {.c = c};
-    pki_visitor v = {.stmt = taint_stmt, .data = &t};
-    pki_visit_block(&v, &c->root->body);
-    if (!t.found)
-      break;
-  }
+  pki_vec set = copy_set(c->m->arena, &c->private_views);
+  c->tainted = copy_set(c->m->arena, &c->private_views);
+  flow_block(c, &c->root->body, &set);
 }
 
 /* ---------------------------------------------------------- collectives */
 
-static bool team_range(int r) {
-  return r == PKI_RANGE_TEAM_THREAD || r == PKI_RANGE_TEAM_VECTOR || r == PKI_RANGE_TEAM_THREAD_MD;
-}
 
 /* s is a pattern every thread of the team must enter. */
 static bool collective(const pki_stmt *s) {
@@ -342,10 +467,10 @@ static bool rank0(const pki_expr *e) {
 
 /* Every `and` operand of cond depends on the thread (a team-uniform guard
  * such as `e < n and m.team_rank() == 0` may protect the collective's reads). */
-static bool selects_threads(ts_ctx *c, const pki_expr *e) {
+static bool selects_threads(ts_ctx *c, const pki_stmt *br, const pki_expr *e) {
   if (e->kind == PKI_E_LOGICAL && e->op == PKI_OP_AND)
-    return selects_threads(c, e->args[0]) && selects_threads(c, e->args[1]);
-  return tainted(c, e);
+    return selects_threads(c, br, e->args[0]) && selects_threads(c, br, e->args[1]);
+  return tainted(c, br, e);
 }
 
 /* Variables the closure of nested pattern s owns (its index, accumulator,
@@ -428,7 +553,7 @@ static const char *split_blocker(ts_ctx *c, const pki_stmt *br) {
   ts_use cu = uses_of_expr(a, br->cond);
   if (cu.calls || cu.effects)
     return "the condition calls functions or draws random numbers";
-  if (!selects_threads(c, br->cond))
+  if (!selects_threads(c, br, br->cond))
     return "the condition also tests a value that is the same for the whole team (split it: "
            "an outer `if` on that value, an inner one on team_rank())";
   ts_use all = uses_of(a, &br->body, 0, br->body.n);
@@ -796,21 +921,57 @@ static void rd_target(pki_visitor *v, const pki_stmt *s, const pki_expr *t) {
 }
 
 /* The reader runs the writer's iterations on the same threads: the same
- * kind of range over the same bounds. */
-static bool same_range(const pki_stmt *a, const pki_stmt *b) {
+ * kind of range over the same bounds, whose values cannot have changed in
+ * between (no variable or View they name is assigned after it is set). */
+static bool same_range(const ts_ctx *c, const pki_stmt *a, const pki_stmt *b) {
   if (a->kind != PKI_S_NESTED || b->kind != PKI_S_NESTED || a->range != b->range ||
       a->nargs != b->nargs || !a->closure || !b->closure || a->closure->nindex != 1 ||
       b->closure->nindex != 1)
     return false;
-  for (int i = 1; i < a->nargs; i++)
+  for (int i = 1; i < a->nargs; i++) {
     if (!pki_same_expr(a->args[i], b->args[i]))
       return false;
+    ts_use u = uses_of_expr(c->m->arena, a->args[i]);
+    if (meets(&u.refs, &c->changing))
+      return false;
+  }
   return true;
 }
 
+typedef struct ts_changes {
+  ts_ctx *c;
+  pki_vec once; /* variables assigned once so far */
+} ts_changes;
+
+static void changes_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_changes *t = v->data;
+  pki_arena *a = t->c->m->arena;
+  if (s->kind == PKI_S_FOR || s->kind == PKI_S_WHILE) {
+    ts_use u = uses_of(a, &s->body, 0, s->body.n);
+    merge(a, &t->c->changing, &u.writes); /* assigned again every iteration */
+    add(a, &t->c->changing, s->var);
+  }
+  ts_use u = {.a = a};
+  pki_visitor w = {.expr = use_expr, .stmt = use_stmt, .data = &u};
+  pki_visit_stmt(&w, s); /* only this statement's own writes: blocks are visited next */
+  for (int i = 0; i < u.writes.n; i++) {
+    const pki_var *x = u.writes.items[i];
+    if (x->type.kind == PKI_VIEW || !add(a, &t->once, x))
+      add(a, &t->c->changing, x);
+  }
+}
+
+/* c->changing: the variables of the team body assigned more than once or in
+ * a loop, and the Views it stores to. */
+static void find_changing(ts_ctx *c) {
+  ts_changes t = {.c = c};
+  pki_visitor v = {.stmt = changes_stmt, .closures = true, .data = &t};
+  pki_visit_block(&v, &c->root->body);
+}
+
 /* Statement s may read an element of p's View written by another thread. */
-static bool reads_other(const ts_pending *p, const pki_stmt *s) {
-  ts_reads r = {.p = p, .reader = same_range(p->writer, s) ? s : NULL};
+static bool reads_other(const ts_ctx *c, const ts_pending *p, const pki_stmt *s) {
+  ts_reads r = {.p = p, .reader = same_range(c, p->writer, s) ? s : NULL};
   pki_visitor v = {.expr = rd_expr, .target = rd_target, .closures = !r.reader, .data = &r};
   if (r.reader) {
     /* the accesses directly in the reader's body may be the thread's own */
@@ -845,9 +1006,9 @@ static const ts_pending *cond_conflict(const pki_vec *pending, const pki_stmt *s
   return NULL;
 }
 
-static const ts_pending *conflict(const pki_vec *pending, const pki_stmt *s) {
+static const ts_pending *conflict(const ts_ctx *c, const pki_vec *pending, const pki_stmt *s) {
   for (int i = 0; i < pending->n; i++)
-    if (reads_other(PKI_AT(*pending, i, ts_pending), s))
+    if (reads_other(c, PKI_AT(*pending, i, ts_pending), s))
       return PKI_AT(*pending, i, ts_pending);
   return NULL;
 }
@@ -871,10 +1032,6 @@ static void insert_at(pki_arena *a, pki_block *b, int k, pki_stmt *s) {
   b->stmts[k] = s;
 }
 
-static void merge(pki_arena *a, pki_vec *into, const pki_vec *from) {
-  for (int i = 0; i < from->n; i++)
-    add(a, into, from->items[i]);
-}
 
 static pki_vec barriers(ts_ctx *c, pki_block *b, pki_vec pending);
 
@@ -914,7 +1071,7 @@ static pki_vec barriers(ts_ctx *c, pki_block *b, pki_vec in) {
     }
     /* a uniform if/loop reads its condition or bounds on every thread first */
     const ts_pending *p = !pending.n ? NULL : uniform ? cond_conflict(&pending, s)
-                                                     : conflict(&pending, s);
+                                                     : conflict(c, &pending, s);
     if (p) {
       insert_at(a, b, k, barrier_stmt(c, s->span));
       pki_note(c->d, s->span, "team-barrier",
@@ -1041,10 +1198,19 @@ static void rv_expr(pki_visitor *v, const pki_expr *e) {
   r->found |= e->kind == PKI_E_VAR && e->var == r->var;
 }
 
-/* `x = value`: x itself is not read. */
+/* `x = value` and `x = pk.parallel_reduce(...)`: x itself is not read. */
 static void rv_target(pki_visitor *v, const pki_stmt *s, const pki_expr *t) {
-  if (!(s->kind == PKI_S_ASSIGN && t->kind == PKI_E_VAR))
+  if (!((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_NESTED) && t->kind == PKI_E_VAR))
     pki_visit_expr(v, t);
+}
+
+/* Statement r gives x one value on every thread again. */
+static bool reassigns_all(const ts_ctx *c, const pki_stmt *r, const pki_var *x) {
+  if (!r->target || r->target->kind != PKI_E_VAR || r->target->var != x)
+    return false;
+  if (r->kind == PKI_S_ASSIGN)
+    return !tainted(c, r, r->value);
+  return r->kind == PKI_S_NESTED && team_range(r->range) && r->pattern != PKI_PATTERN_FOR;
 }
 
 static bool reads_var(const pki_stmt *s, const pki_var *x) {
@@ -1103,8 +1269,7 @@ static void partial_values(ts_ctx *c, const pki_block *b) {
           partial_warning(c, s, vars.items[i], r);
           break;
         }
-        if (r->kind == PKI_S_ASSIGN && r->target && r->target->kind == PKI_E_VAR &&
-            r->target->var == vars.items[i] && !tainted(c, r->value))
+        if (reassigns_all(c, r, vars.items[i]))
           break; /* every thread assigns it again */
       }
   }
@@ -1365,6 +1530,7 @@ static void team_body(pki_module *m, pki_diags *d, pki_func *f) {
   ts_ctx c = {.m = m, .d = d, .root = f, .member = f->index[0]};
   find_private_views(&c);
   compute_taint(&c);
+  find_changing(&c);
   int errors = d->errors;
   check_closure_collectives(&c);
   fix_divergence(&c, &f->body, NULL);

@@ -605,6 +605,70 @@ static void test_atomics_after_atomics(void **state) {
   pki_module_free(m);
 }
 
+/* Taint follows the flow: a scalar set on thread 0 only and then given every
+ * thread the team reduce's result is uniform again, so a branch on it may
+ * hold a collective; a per-thread ThreadVectorRange reduce's result is not. */
+static void test_taint_flows(void **state) {
+  (void)state;
+  const char *fmt = "import pykokkos as pk\n"
+                    "@pk.workunit\n"
+                    "def k(tm: pk.TeamMember, n: int, a: pk.View2D[pk.double], "
+                    "out: pk.View2D[pk.double]):\n"
+                    "    e: int = tm.league_rank()\n"
+                    "    r: int = tm.team_rank()\n"
+                    "    t: float = 0.0\n"
+                    "    if r == 0:\n"
+                    "        t = a[e][0]\n"
+                    "        out[e][0] = t\n"
+                    "    def body(j: int, acc: pk.Acc[pk.double]):\n"
+                    "        acc += %s\n"
+                    "    t = pk.parallel_reduce(pk.%s(tm, n), body)\n"
+                    "    if t > 0.5 * n:\n"
+                    "        def hi(j: int):\n"
+                    "            out[e][j] = t\n"
+                    "        pk.parallel_for(pk.TeamThreadRange(tm, n), hi)\n";
+  char src[2048];
+  pki_diags d;
+  snprintf(src, sizeof src, fmt, "a[e][j]", "TeamThreadRange");
+  pki_module *m = checked(src, &d);
+  assert_int_equal(d.errors, 0);
+  assert_int_equal(count(&d, PKI_SEV_WARNING, "team-partial-value"), 0);
+  pki_module_free(m);
+  snprintf(src, sizeof src, fmt, "a[e][j] * (1 - 2 * (r % 2))", "ThreadVectorRange");
+  m = lower(src, &d);
+  pki_check(m, &d);
+  assert_int_equal(at(&d, "divergent-collective", 16, 9)->severity, PKI_SEV_ERROR);
+  pki_module_free(m);
+}
+
+/* Two sweeps over the same range expression run their iterations on the same
+ * threads only if its value cannot change between them: a bound that shrinks
+ * in the loop moves elements to other threads, so the next sweep needs a
+ * barrier; a fixed bound needs none. */
+static void test_same_range_changing_bound(void **state) {
+  (void)state;
+  const char *fmt = "import pykokkos as pk\n"
+                    "@pk.workunit\n"
+                    "def k(tm: pk.TeamMember, n: int, iters: int, out: pk.View2D[pk.int64]):\n"
+                    "    e: int = tm.league_rank()\n"
+                    "    m_: int = n\n"
+                    "    for it in range(iters):\n"
+                    "        def upd(j: int):\n"
+                    "            out[e][j] = out[e][j] + 1\n"
+                    "        pk.parallel_for(pk.TeamThreadRange(tm, m_), upd)\n"
+                    "        %s\n";
+  char src[1024];
+  pki_diags d;
+  snprintf(src, sizeof src, fmt, "m_ = m_ - 1");
+  pki_module *m = checked(src, &d);
+  at(&d, "team-barrier", 9, 9);
+  pki_module_free(m);
+  snprintf(src, sizeof src, fmt, "pass");
+  m = checked(src, &d);
+  assert_int_equal(count(&d, PKI_SEV_NOTE, "team-barrier"), 0);
+  pki_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_hoist_reduce),
@@ -626,6 +690,8 @@ int main(void) {
       cmocka_unit_test(test_collective_in_closure),
       cmocka_unit_test(test_closure_same_element),
       cmocka_unit_test(test_atomics_after_atomics),
+      cmocka_unit_test(test_taint_flows),
+      cmocka_unit_test(test_same_range_changing_bound),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
