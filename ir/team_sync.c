@@ -10,7 +10,9 @@
  *     rejected (error "divergent-collective");
  *  2. missing barriers: after a statement that writes elements of a team's
  *     View (below), a team_barrier() goes before the first statement that
- *     may read an element another thread wrote (note "team-barrier");
+ *     may read an element another thread wrote, and before a store that may
+ *     overwrite an element another thread read since the last barrier
+ *     (note "team-barrier");
  *  3. scatters: a Range/MDRange kernel writing a View element at an index
  *     that is not injective in its work index, without an atomic (warning
  *     "possible-race"; `# pkc: allow possible-race` on the line or on the
@@ -46,6 +48,7 @@ typedef struct ts_ctx {
   pki_vec private_views; /* pki_var *: thread scratch Views (each thread its own) */
   pki_vec snaps;    /* ts_snap *: what differs before each statement (taint below) */
   pki_vec changing; /* pki_var *: assigned again after they are set (find_changing) */
+  pki_vec rank_vars; /* pki_var *: declared as m.team_rank() (find_changing) */
 } ts_ctx;
 
 /* ------------------------------------------------------------ var sets */
@@ -78,6 +81,12 @@ static const pki_var *root_var(const pki_expr *e) {
 
 static bool is_intr(const pki_expr *e, pki_intrinsic k) {
   return e && e->kind == PKI_E_INTRINSIC && e->intrinsic == k;
+}
+
+static const pki_expr *uncast(const pki_expr *e) {
+  while (e && e->kind == PKI_E_CAST && e->nargs > 0)
+    e = e->args[0];
+  return e;
 }
 
 static bool is_atomic(pki_intrinsic k) {
@@ -854,8 +863,25 @@ static void add_writes(ts_ctx *c, const pki_stmt *s, pki_vec *pending) {
  * pending: elements some thread stores (a store under a per-thread
  * condition, in pk.single, at a per-thread index, in a ThreadVectorRange
  * pattern or the final pass of a scan) that another thread may read next. */
+typedef struct ts_closures {
+  bool found;
+} ts_closures;
+
+static void closure_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_closures *t = v->data;
+  t->found |= s->closure != NULL;
+}
+
+static bool has_closure(const pki_stmt *s) {
+  ts_closures t = {0};
+  pki_visitor v = {.stmt = closure_stmt, .data = &t};
+  pki_visit_stmt(&v, s);
+  return t.found;
+}
+
 static void add_stmt_writes(ts_ctx *c, const pki_stmt *s, pki_vec *pending) {
-  ts_writes w = {.a = c->m->arena, .direct = false};
+  /* without a closure inside, its indices are the team body's own */
+  ts_writes w = {.a = c->m->arena, .direct = !has_closure(s)};
   pki_visitor v = {.stmt = wr_stmt, .expr = wr_expr, .closures = true, .data = &w};
   pki_visit_stmt(&v, s);
   push_pending(&w, s, &c->private_views, pending); /* not a thread's own scratch */
@@ -886,7 +912,32 @@ typedef struct ts_reads {
   const ts_pending *p;
   const pki_stmt *reader; /* a nested pattern of the same range as the writer, or NULL */
   int all, own;           /* accesses of the View; those at the writer's element */
+  bool stores;            /* plain stores count too (a write after this statement) */
+  const ts_ctx *c;
 } ts_reads;
+
+/* e is m.team_rank(), or a local set to it once: each thread its own value. */
+static bool rank_value(const ts_ctx *c, const pki_expr *e) {
+  e = uncast(e);
+  return is_intr(e, PKI_INTRINSIC_TEAM_RANK) ||
+         (e && e->kind == PKI_E_VAR && pki_vec_has(&c->rank_vars, e->var) &&
+          !pki_vec_has(&c->changing, e->var));
+}
+
+/* Accesses a and b (of one View, at the team body's level) never reach
+ * one element from two threads: two different constants at some index, or
+ * the same indices with one of them the thread's rank (its own slot). */
+static bool thread_apart(const ts_ctx *c, const pki_expr *a, const pki_expr *b) {
+  bool same = true, slot = false;
+  for (int k = 1; k < a->nargs; k++) {
+    int64_t x, y;
+    if (pki_const_int(a->args[k], &x) && pki_const_int(b->args[k], &y) && x != y)
+      return true;
+    same = same && pki_same_expr(a->args[k], b->args[k]);
+    slot = slot || rank_value(c, a->args[k]);
+  }
+  return same && slot;
+}
 
 static void rd_expr(pki_visitor *v, const pki_expr *e) {
   ts_reads *r = v->data;
@@ -898,13 +949,17 @@ static void rd_expr(pki_visitor *v, const pki_expr *e) {
     r->all--; /* an atomic after atomics: they need no order; its View is counted next */
   if ((e->kind == PKI_E_VAR || e->kind == PKI_E_FIELD) && e->var == r->p->view)
     r->all++;
-  if (e->kind == PKI_E_INDEX && r->reader && root_var(e) == r->p->view && r->p->target &&
+  if (e->kind == PKI_E_INDEX && root_var(e) == r->p->view && r->p->target &&
       e->nargs == r->p->target->nargs) {
-    const pki_var *vw = r->p->writer->closure->index[0];
-    const pki_var *vr = r->reader->closure->index[0];
-    bool same = true;
-    for (int k = 1; k < e->nargs && same; k++)
-      same = same_renamed(r->p->target->args[k], e->args[k], vw, vr);
+    bool same = !!r->reader;
+    if (r->reader) {
+      const pki_var *vw = r->p->writer->closure->index[0];
+      const pki_var *vr = r->reader->closure->index[0];
+      for (int k = 1; k < e->nargs && same; k++)
+        same = same_renamed(r->p->target->args[k], e->args[k], vw, vr);
+    } else if (r->p->writer->kind != PKI_S_NESTED) {
+      same = thread_apart(r->c, r->p->target, e);
+    }
     r->own += same;
   }
 }
@@ -912,7 +967,7 @@ static void rd_expr(pki_visitor *v, const pki_expr *e) {
 /* Plain stores `y[...] = x` are not reads (their indices are). */
 static void rd_target(pki_visitor *v, const pki_stmt *s, const pki_expr *t) {
   ts_reads *r = v->data;
-  if (s->kind == PKI_S_ASSIGN && t->kind == PKI_E_INDEX && !r->reader) {
+  if (s->kind == PKI_S_ASSIGN && t->kind == PKI_E_INDEX && !r->reader && !r->stores) {
     for (int k = 1; k < t->nargs; k++)
       pki_visit_expr(v, t->args[k]);
     return;
@@ -951,6 +1006,8 @@ static void changes_stmt(pki_visitor *v, const pki_stmt *s) {
     merge(a, &t->c->changing, &u.writes); /* assigned again every iteration */
     add(a, &t->c->changing, s->var);
   }
+  if (s->kind == PKI_S_DECL && s->var && s->value && is_intr(uncast(s->value), PKI_INTRINSIC_TEAM_RANK))
+    add(a, &t->c->rank_vars, s->var);
   ts_use u = {.a = a};
   pki_visitor w = {.expr = use_expr, .stmt = use_stmt, .data = &u};
   pki_visit_stmt(&w, s); /* only this statement's own writes: blocks are visited next */
@@ -969,9 +1026,11 @@ static void find_changing(ts_ctx *c) {
   pki_visit_block(&v, &c->root->body);
 }
 
-/* Statement s may read an element of p's View written by another thread. */
-static bool reads_other(const ts_ctx *c, const ts_pending *p, const pki_stmt *s) {
-  ts_reads r = {.p = p, .reader = same_range(c, p->writer, s) ? s : NULL};
+/* Statement s may read an element of p's View written by another thread
+ * (stores: or store to one; p's writer then comes after s). */
+static bool touches_other(const ts_ctx *c, const ts_pending *p, const pki_stmt *s, bool stores) {
+  ts_reads r = {.p = p, .reader = same_range(c, p->writer, s) ? s : NULL, .stores = stores,
+                .c = c};
   pki_visitor v = {.expr = rd_expr, .target = rd_target, .closures = !r.reader, .data = &r};
   if (r.reader) {
     /* the accesses directly in the reader's body may be the thread's own */
@@ -987,23 +1046,30 @@ static bool reads_other(const ts_ctx *c, const ts_pending *p, const pki_stmt *s)
     return r.all > 0 || direct_all > direct_own;
   }
   pki_visit_stmt(&v, s);
-  return r.all > 0;
+  return r.all > r.own;
 }
 
 /* The condition or bounds of uniform if/loop s read an element of a pending
  * View (the blocks are checked statement by statement). */
-static const ts_pending *cond_conflict(const pki_vec *pending, const pki_stmt *s) {
+static bool heads_read(const ts_pending *p, const pki_stmt *s) {
   const pki_expr *heads[] = {s->cond, s->begin, s->end, s->step};
-  for (int i = 0; i < pending->n; i++) {
-    ts_reads r = {.p = PKI_AT(*pending, i, ts_pending)};
-    pki_visitor v = {.expr = rd_expr, .data = &r};
-    for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++)
-      if (heads[h])
-        pki_visit_expr(&v, heads[h]);
-    if (r.all > 0)
-      return r.p;
-  }
+  ts_reads r = {.p = p};
+  pki_visitor v = {.expr = rd_expr, .data = &r};
+  for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++)
+    if (heads[h])
+      pki_visit_expr(&v, heads[h]);
+  return r.all > 0;
+}
+
+static const ts_pending *cond_conflict(const pki_vec *pending, const pki_stmt *s) {
+  for (int i = 0; i < pending->n; i++)
+    if (heads_read(PKI_AT(*pending, i, ts_pending), s))
+      return PKI_AT(*pending, i, ts_pending);
   return NULL;
+}
+
+static bool reads_other(const ts_ctx *c, const ts_pending *p, const pki_stmt *s) {
+  return touches_other(c, p, s, false);
 }
 
 static const ts_pending *conflict(const ts_ctx *c, const pki_vec *pending, const pki_stmt *s) {
@@ -1033,69 +1099,140 @@ static void insert_at(pki_arena *a, pki_block *b, int k, pki_stmt *s) {
 }
 
 
-static pki_vec barriers(ts_ctx *c, pki_block *b, pki_vec pending);
+/* What rule 2 carries from statement to statement: the stores not yet
+ * ordered by a barrier (ts_pending *), and the statements run since the last
+ * barrier, whose reads a later store must not overtake (ts_reader *). */
+typedef struct ts_state {
+  pki_vec writes;
+  pki_vec readers;
+} ts_state;
 
-/* A uniform if/loop: its blocks see what is pending; a loop's body runs
- * again after itself. */
-static pki_vec barriers_compound(ts_ctx *c, pki_stmt *s, pki_vec pending) {
-  pki_arena *a = c->m->arena;
-  pki_vec out = barriers(c, &s->body, pending);
-  if (s->kind == PKI_S_IF) {
-    pki_vec o2 = barriers(c, &s->orelse, pending);
-    merge(a, &out, &o2);
-    return out;
-  }
-  if (out.n) { /* the next iteration reads what this one wrote */
-    pki_vec again = {0};
-    merge(a, &again, &pending);
-    merge(a, &again, &out);
-    out = barriers(c, &s->body, again);
-  }
-  merge(a, &out, &pending); /* the loop may run no iteration */
+typedef struct ts_reader {
+  const pki_stmt *s;
+  bool heads; /* a uniform if/loop: only its condition or bounds */
+} ts_reader;
+
+static void push_reader(pki_arena *a, ts_state *st, const pki_stmt *s, bool heads) {
+  ts_reader *r = pki_alloc(a, sizeof *r);
+  *r = (ts_reader){.s = s, .heads = heads};
+  pki_vec_push(a, &st->readers, r);
+}
+
+static ts_state merge_states(pki_arena *a, const ts_state *x, const ts_state *y) {
+  ts_state out = {0};
+  merge(a, &out.writes, &x->writes);
+  merge(a, &out.writes, &y->writes);
+  merge(a, &out.readers, &x->readers);
+  merge(a, &out.readers, &y->readers);
   return out;
 }
 
-/* Rule 2 over block b of the team body, with the Views written and not yet
- * synchronized on entry; returns those pending at its end. */
-static pki_vec barriers(ts_ctx *c, pki_block *b, pki_vec in) {
+static ts_state barriers(ts_ctx *c, pki_block *b, ts_state in);
+
+/* A uniform if/loop: its blocks see what is pending; a loop's body runs
+ * again after itself. */
+static ts_state barriers_compound(ts_ctx *c, pki_stmt *s, ts_state in) {
   pki_arena *a = c->m->arena;
-  pki_vec pending = {0};
-  merge(a, &pending, &in);
+  ts_state out = barriers(c, &s->body, in);
+  if (s->kind == PKI_S_IF) {
+    ts_state o2 = barriers(c, &s->orelse, in);
+    return merge_states(a, &out, &o2);
+  }
+  if (out.writes.n || out.readers.n) { /* the next iteration follows this one */
+    ts_state again = merge_states(a, &in, &out);
+    out = barriers(c, &s->body, again);
+  }
+  return merge_states(a, &out, &in); /* the loop may run no iteration */
+}
+
+/* The stores statement s makes on some threads (rule 2's writers). */
+static pki_vec stmt_writes(ts_ctx *c, const pki_stmt *s) {
+  pki_vec out = {0};
+  if (s->kind == PKI_S_NESTED && team_range(s->range) && s->closure)
+    add_writes(c, s, &out);
+  else if (!collective(s))
+    add_stmt_writes(c, s, &out);
+  return out;
+}
+
+/* A store of s may overwrite an element another thread still reads (or
+ * stores) in a statement since the last barrier: *by gets that statement. */
+static const ts_pending *war_conflict(const ts_ctx *c, const pki_vec *mine,
+                                      const pki_vec *readers, const pki_stmt **by) {
+  for (int i = 0; i < mine->n; i++) {
+    const ts_pending *p = mine->items[i];
+    for (int k = 0; k < readers->n; k++) {
+      const ts_reader *r = readers->items[k];
+      if (r->s != p->writer &&
+          (r->heads ? heads_read(p, r->s) : touches_other(c, p, r->s, true))) {
+        *by = r->s;
+        return p;
+      }
+    }
+  }
+  return NULL;
+}
+
+static void barrier_before(ts_ctx *c, pki_block *b, int k, ts_state *st) {
+  insert_at(c->m->arena, b, k, barrier_stmt(c, b->stmts[k]->span));
+  st->writes.n = 0;
+  st->readers.n = 0;
+}
+
+/* Rule 2 over block b of the team body, with what is pending on entry;
+ * returns what is pending at its end. */
+static ts_state barriers(ts_ctx *c, pki_block *b, ts_state in) {
+  pki_arena *a = c->m->arena;
+  ts_state st = merge_states(a, &in, &(ts_state){0});
   for (int k = 0; k < b->n; k++) {
     pki_stmt *s = b->stmts[k];
     bool compound = s->kind == PKI_S_IF || s->kind == PKI_S_FOR || s->kind == PKI_S_WHILE;
     bool uniform = compound && !divergent(c, s);
     if (collective(s) && s->kind == PKI_S_EXPR) {
-      pending.n = 0; /* the program's own barrier */
+      st.writes.n = st.readers.n = 0; /* the program's own barrier */
       continue;
     }
     /* a uniform if/loop reads its condition or bounds on every thread first */
-    const ts_pending *p = !pending.n ? NULL : uniform ? cond_conflict(&pending, s)
-                                                     : conflict(c, &pending, s);
+    const ts_pending *p = !st.writes.n ? NULL : uniform ? cond_conflict(&st.writes, s)
+                                                        : conflict(c, &st.writes, s);
+    pki_vec mine = uniform ? (pki_vec){0} : stmt_writes(c, s);
+    const pki_stmt *by = NULL;
+    const ts_pending *w = p ? NULL : war_conflict(c, &mine, &st.readers, &by);
     if (p) {
-      insert_at(a, b, k, barrier_stmt(c, s->span));
+      barrier_before(c, b, k, &st);
       pki_note(c->d, s->span, "team-barrier",
                "pkc inserted %s.team_barrier() before this statement: it may read elements "
                "of '%s' that other threads of the team wrote in the %s at line %u, and "
                "nothing ordered those writes before this read (on GPUs it may see old "
                "values)",
                c->member->name, p->view->name, what(a, p->writer), (unsigned)p->writer->span.line);
-      pending.n = 0;
+      k++;
+    } else if (w) {
+      barrier_before(c, b, k, &st);
+      pki_note(c->d, s->span, "team-barrier",
+               "pkc inserted %s.team_barrier() before this statement: it may store to "
+               "elements of '%s' that other threads of the team still read in the %s at "
+               "line %u, and nothing ordered those reads before this store (on GPUs they "
+               "may see the new values)",
+               c->member->name, w->view->name, what(a, by), (unsigned)by->span.line);
       k++;
     }
-    if (uniform)
-      pending = barriers_compound(c, s, pending);
-    else if (s->kind == PKI_S_NESTED && team_range(s->range) && s->pattern == PKI_PATTERN_REDUCE)
-      pending.n = 0; /* Kokkos' nested reduce ends in a barrier after its closure ran */
-    else if (s->kind == PKI_S_NESTED && team_range(s->range) && s->pattern == PKI_PATTERN_SCAN) {
-      pending.n = 0; /* the scan's barrier comes before the stores of its final pass */
-      add_stmt_writes(c, s, &pending);
-    } else if (s->kind == PKI_S_NESTED && team_range(s->range) && s->closure)
-      add_writes(c, s, &pending);
-    else if (!collective(s))
-      add_stmt_writes(c, s, &pending);
+    if (uniform) {
+      push_reader(a, &st, s, true);
+      st = barriers_compound(c, s, st);
+    } else if (s->kind == PKI_S_NESTED && team_range(s->range) && s->pattern == PKI_PATTERN_REDUCE) {
+      st.writes.n = st.readers.n = 0; /* Kokkos' nested reduce ends in a barrier */
+    } else if (s->kind == PKI_S_NESTED && team_range(s->range) && s->pattern == PKI_PATTERN_SCAN) {
+      /* the scan's barrier comes before the stores of its final pass */
+      st.writes.n = st.readers.n = 0;
+      add_stmt_writes(c, s, &st.writes);
+      push_reader(a, &st, s, false);
+    } else {
+      merge(a, &st.writes, &mine);
+      push_reader(a, &st, s, false);
+    }
   }
-  return pending;
+  return st;
 }
 
 /* ---------------------------------------- collectives inside closures */
@@ -1319,11 +1456,6 @@ static bool may_race(const pki_access_summary *s, const pki_access *x, unsigned 
   return true;
 }
 
-static const pki_expr *uncast(const pki_expr *e) {
-  while (e && e->kind == PKI_E_CAST && e->nargs > 0)
-    e = e->args[0];
-  return e;
-}
 
 /* Slots reserved atomically: `slot = pk.atomic_fetch_add(count, [b], 1)`
  * (never reassigned) differs between work items, as does an index using it. */
@@ -1536,7 +1668,7 @@ static void team_body(pki_module *m, pki_diags *d, pki_func *f) {
   fix_divergence(&c, &f->body, NULL);
   check_early_return(&c);
   if (d->errors == errors) {
-    barriers(&c, &f->body, (pki_vec){0});
+    barriers(&c, &f->body, (ts_state){0});
     partial_values(&c, &f->body);
     check_team_scatters(&c);
   }
