@@ -1,10 +1,11 @@
 """Team kernels whose threads share values through team scratch written by
 some of them (issue 23's rule 2, widened): a fill by thread 0 under `if
 team_rank() == 0`, a value from pk.single, the final pass of a nested scan
-read backwards, a count that a uniform `if` tests, and a flag thread 0 sets
-before the program's own barrier. pkc puts a team_barrier() before each
-first reader (on GPUs, and on CPUs with teams of several threads, the
-readers would otherwise see stale elements). Teams of two threads on
+read backwards, a count that a uniform `if` tests, a flag thread 0 sets
+before the program's own barrier, and smoothing in scratch whose copy back
+overwrites what other threads still read. pkc puts a team_barrier() before
+each first reader, and before that copy (on GPUs, and on CPUs with teams of
+several threads, the readers would otherwise see stale or new elements). Teams of two threads on
 OpenMP, one on Serial; numbers against numpy."""
 import os
 
@@ -93,6 +94,45 @@ def counted(team: pk.TeamMember, n: int, a: pk.View2D[pk.double], out: pk.View2D
         pk.parallel_for(pk.TeamThreadRange(team, n), double)
 
 
+@pk.workunit
+def smoothed(team: pk.TeamMember, n: int, sweeps: int, a: pk.View2D[pk.double],
+             out: pk.View2D[pk.double]):
+    e: int = team.league_rank()
+    s: pk.ScratchView1D[pk.double] = pk.ScratchView1D(team.team_scratch(0), n)
+    tmp: pk.ScratchView1D[pk.double] = pk.ScratchView1D(team.team_scratch(0), n)
+
+    def load(j: int):
+        s[j] = a[e][j]
+
+    pk.parallel_for(pk.TeamThreadRange(team, n), load)
+    for sweep in range(sweeps):
+        def smooth(j: int):
+            left: float = s[j - 1] if j > 0 else s[j]
+            right: float = s[j + 1] if j < n - 1 else s[j]
+            tmp[j] = 0.25 * left + 0.5 * s[j] + 0.25 * right
+
+        pk.parallel_for(pk.TeamThreadRange(team, n), smooth)
+
+        def copy(j: int):
+            s[j] = tmp[j]
+
+        pk.parallel_for(pk.TeamThreadRange(team, n), copy)
+
+    def store(j: int):
+        out[e][j] = s[j]
+
+    pk.parallel_for(pk.TeamThreadRange(team, n), store)
+
+
+def smoothed_numpy(x, sweeps):
+    x = x.copy()
+    for _ in range(sweeps):
+        left = np.concatenate([x[:, :1], x[:, :-1]], axis=1)
+        right = np.concatenate([x[:, 1:], x[:, -1:]], axis=1)
+        x = 0.25 * left + 0.5 * x + 0.25 * right
+    return x
+
+
 league, n = 6, 37
 rng = np.random.default_rng(11)
 host = rng.random((league, n))
@@ -116,5 +156,11 @@ pk.parallel_for(policy, counted, n=n, a=a, out=out, cnt=cnt, flag=flag)
 many = (host > 0.5).sum(axis=1) > n // 2
 want = np.where(many[:, None], 1.0, -1.0) * np.where(host[:, :1] > 0.5, 2.0, 1.0)
 checks.append(("counted", np.asarray(out).tolist(), np.broadcast_to(want, (league, n)).tolist()))
+two = pk.TeamPolicy(league, size).set_scratch_size(0, pk.PerTeam(2 * scratch))
+want = smoothed_numpy(host, 5)
+for _ in range(20):
+    out = pk.View([league, n], pk.double)
+    pk.parallel_for(two, smoothed, n=n, sweeps=5, a=a, out=out)
+    checks.append(("smoothed", np.allclose(np.asarray(out), want, rtol=1e-14), True))
 bad = [c[0] for c in checks if c[1] != c[2]]
 print("OK" if not bad else f"BAD {sorted(set(bad))}")
