@@ -648,6 +648,7 @@ void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e) {
   case PKI_INTRINSIC_LEAGUE_SIZE: team_query(c, e, "league_size"); return;
   case PKI_INTRINSIC_TEAM_SIZE: team_query(c, e, "team_size"); return;
   case PKI_INTRINSIC_TEAM_BARRIER: method(c, e, "team_barrier"); return;
+  case PKI_INTRINSIC_TEAM_BROADCAST: method(c, e, "team_broadcast"); return;
   case PKI_INTRINSIC_TEAM_SCRATCH: method(c, e, "team_scratch"); return;
   case PKI_INTRINSIC_THREAD_SCRATCH: method(c, e, "thread_scratch"); return;
   case PKI_INTRINSIC_SCRATCH_VIEW: {

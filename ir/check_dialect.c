@@ -313,6 +313,11 @@ static void ck_team_method(pki_ck *c, pki_expr *e) {
     return;
   if (e->intrinsic == PKI_INTRINSIC_TEAM_BARRIER)
     e->type = pki_void_type;
+  else if (e->intrinsic == PKI_INTRINSIC_TEAM_BROADCAST) {
+    e->args[1] = pki_ck_expr(c, e->args[1]);
+    e->args[2] = pki_ck_expr(c, e->args[2]);
+    e->type = pki_void_type;
+  }
   else if (e->intrinsic == PKI_INTRINSIC_TEAM_SCRATCH ||
            e->intrinsic == PKI_INTRINSIC_THREAD_SCRATCH)
     pki_error(c->d, e->span, "bad-scratch",
@@ -482,7 +487,8 @@ void pki_ck_intrinsic(pki_ck *c, pki_expr *e, bool as_stmt) {
   } else {
     ck_timer(c, e);
   }
-  bool void_op = k == PKI_INTRINSIC_TEAM_BARRIER || k == PKI_INTRINSIC_POOL_FREE_STATE ||
+  bool void_op = k == PKI_INTRINSIC_TEAM_BARRIER || k == PKI_INTRINSIC_TEAM_BROADCAST ||
+                 k == PKI_INTRINSIC_POOL_FREE_STATE ||
                  k == PKI_INTRINSIC_TIMER_RESET || k == PKI_INTRINSIC_FENCE ||
                  k == PKI_INTRINSIC_BINSORT_CREATE || k == PKI_INTRINSIC_BINSORT_SORT ||
                  atomic_void(k);

@@ -295,6 +295,9 @@ typedef enum pki_builtin {
   X(LEAGUE_RANK, "m.league_rank", 1, 1) X(TEAM_RANK, "m.team_rank", 1, 1)         \
   X(LEAGUE_SIZE, "m.league_size", 1, 1) X(TEAM_SIZE, "m.team_size", 1, 1)         \
   X(TEAM_BARRIER, "m.team_barrier", 1, 1)                                         \
+  /* m.team_broadcast(x, 0): x from team rank 0 to every thread; pkc inserts it   \
+     (ir/team_sync.c), the dialect has no spelling for it */                      \
+  X(TEAM_BROADCAST, "m.team_broadcast", 3, 3)                                     \
   X(TEAM_SCRATCH, "m.team_scratch", 2, 2) X(THREAD_SCRATCH, "m.thread_scratch", 2, 2) \
   /* pk.ScratchView1D..3D(m.team_scratch(level), n0[, n1, n2]): type = the View */ \
   X(SCRATCH_VIEW, "pk.ScratchView", 2, 4)                                         \

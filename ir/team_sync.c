@@ -19,7 +19,9 @@
  *     kernel's def opts out);
  *  4. partial values: a scalar assigned by some threads only (one branch of
  *     a per-thread `if`, pk.single(PerTeam), a team-range closure's
- *     nonlocal) and then read by every thread (warning "team-partial-value");
+ *     nonlocal) and then read by every thread: broadcast from team rank 0
+ *     when only rank 0 assigned it (note "team-broadcast"), else warning
+ *     "team-partial-value";
  *  5. a team_barrier() or team-range pattern inside a nested pattern's
  *     closure (error "collective-in-closure").
  * What differs between threads is a forward flow over the body (a uniform
@@ -29,7 +31,7 @@
  * pk.single, a store at a per-thread index, a scan's final pass), and
  * checks the conditions and bounds of uniform branches and loops as reads.
  *
- * Rules 1 and 2 rewrite the team workunit's body (statements only; the
+ * Rules 1, 2 and 4 rewrite the team workunit's body (statements only; the
  * backends emit what they find); every walk over nodes goes through the
  * visitor (visit.c); the loops over a block's statements here only find
  * where to insert.
@@ -49,6 +51,7 @@ typedef struct ts_ctx {
   pki_vec snaps;    /* ts_snap *: what differs before each statement (taint below) */
   pki_vec changing; /* pki_var *: assigned again after they are set (find_changing) */
   pki_vec rank_vars; /* pki_var *: declared as m.team_rank() (find_changing) */
+  bool exits;       /* some threads may leave early (find_exits): no broadcasts */
 } ts_ctx;
 
 /* ------------------------------------------------------------ var sets */
@@ -759,6 +762,19 @@ static void ret_stmt(pki_visitor *v, const pki_stmt *s) {
   }
 }
 
+static void exit_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_ctx *c = v->data;
+  c->exits |= s->kind == PKI_S_IF && divergent(c, s) &&
+              (leaves(&s->body, 0, s->body.n, false, true) ||
+               leaves(&s->orelse, 0, s->orelse.n, false, true));
+}
+
+/* c->exits: a return, break or continue under a per-thread condition. */
+static void find_exits(ts_ctx *c) {
+  pki_visitor v = {.stmt = exit_stmt, .data = c};
+  pki_visit_block(&v, &c->root->body);
+}
+
 static void check_early_return(ts_ctx *c) {
   ts_ret r = {.c = c};
   pki_visitor v = {.stmt = ret_stmt, .data = &r};
@@ -1079,6 +1095,16 @@ static const ts_pending *conflict(const ts_ctx *c, const pki_vec *pending, const
   return NULL;
 }
 
+/* Where a statement pkc adds goes: the start of the one it belongs to, with
+ * no width, so that it holds none of that statement's code (ir/extents.c
+ * reads spans as regions). */
+static pki_span at_start(pki_span s) {
+  s.end_line = s.line;
+  s.end_col = s.col;
+  s.end_byte = s.start_byte;
+  return s;
+}
+
 static pki_stmt *barrier_stmt(ts_ctx *c, pki_span at) {
   pki_expr *mv = pki_new_expr(c->m, PKI_E_VAR, at);
   mv->var = c->member;
@@ -1174,7 +1200,7 @@ static const ts_pending *war_conflict(const ts_ctx *c, const pki_vec *mine,
 }
 
 static void barrier_before(ts_ctx *c, pki_block *b, int k, ts_state *st) {
-  insert_at(c->m->arena, b, k, barrier_stmt(c, b->stmts[k]->span));
+  insert_at(c->m->arena, b, k, barrier_stmt(c, at_start(b->stmts[k]->span)));
   st->writes.n = 0;
   st->readers.n = 0;
 }
@@ -1385,11 +1411,64 @@ static void partial_warning(ts_ctx *c, const pki_stmt *w, const pki_var *x, cons
               x->name, who, (unsigned)w->span.line, fix);
 }
 
+/* Writer w leaves x on team rank 0 alone: pk.single(pk.PerTeam(m)) (which
+ * rank 0 runs), or the then-branch of `if m.team_rank() == 0:` when its
+ * else-branch does not assign x. */
+static bool from_rank0(const ts_ctx *c, const pki_stmt *w, const pki_var *x) {
+  if (w->kind == PKI_S_SINGLE)
+    return w->range == PKI_RANGE_PER_TEAM;
+  if (w->kind != PKI_S_IF || !rank0(w->cond))
+    return false;
+  pki_vec other = assigned_outer((ts_ctx *)c, &w->orelse, NULL);
+  return !pki_vec_has(&other, x);
+}
+
+static pki_stmt *broadcast_stmt(ts_ctx *c, const pki_var *x, pki_span at) {
+  pki_expr *mv = pki_new_expr(c->m, PKI_E_VAR, at);
+  mv->var = c->member;
+  mv->type = c->member->type;
+  pki_expr *xv = pki_new_expr(c->m, PKI_E_VAR, at);
+  xv->var = (pki_var *)x;
+  xv->type = x->type;
+  pki_expr *rank = pki_new_expr(c->m, PKI_E_INT, at);
+  rank->ival = 0;
+  rank->type = pki_int_type;
+  pki_expr *call = pki_new_expr_n(c->m, PKI_E_INTRINSIC, at, 3);
+  call->intrinsic = PKI_INTRINSIC_TEAM_BROADCAST;
+  call->type = pki_void_type;
+  call->args[0] = mv;
+  call->args[1] = xv;
+  call->args[2] = rank;
+  pki_stmt *st = pki_new_stmt(c->m, PKI_S_EXPR, at);
+  st->value = call;
+  return st;
+}
+
+/* The first statement after b[k] that every thread runs and that reads x
+ * before every thread assigns it again, or NULL. */
+static const pki_stmt *partial_reader(const ts_ctx *c, const pki_block *b, int k,
+                                      const pki_var *x) {
+  const pki_stmt *s = b->stmts[k];
+  for (int j = k + 1; j < b->n; j++) {
+    const pki_stmt *r = b->stmts[j];
+    if (same_threads(s, r))
+      continue;
+    if (reads_var(r, x))
+      return r;
+    if (reassigns_all(c, r, x))
+      return NULL;
+  }
+  return NULL;
+}
+
 /* Rule 4 over block b of the team body (and the uniform blocks in it): a
- * value left on some threads only, then read by every thread. */
-static void partial_values(ts_ctx *c, const pki_block *b) {
+ * value left on some threads only, then read by every thread. Left on team
+ * rank 0 (pk.single, a rank-0 branch), every thread gets rank 0's value
+ * through m.team_broadcast (as on a CPU, where a team is one thread); else
+ * the warning. */
+static void partial_values(ts_ctx *c, pki_block *b) {
   for (int k = 0; k < b->n; k++) {
-    const pki_stmt *s = b->stmts[k];
+    pki_stmt *s = b->stmts[k];
     bool compound = s->kind == PKI_S_IF || s->kind == PKI_S_FOR || s->kind == PKI_S_WHILE;
     if (compound && !divergent(c, s)) {
       partial_values(c, &s->body);
@@ -1397,18 +1476,25 @@ static void partial_values(ts_ctx *c, const pki_block *b) {
       continue;
     }
     pki_vec vars = partial_vars(c, s);
-    for (int i = 0; i < vars.n; i++)
-      for (int j = k + 1; j < b->n; j++) {
-        const pki_stmt *r = b->stmts[j];
-        if (same_threads(s, r))
-          continue;
-        if (reads_var(r, vars.items[i])) {
-          partial_warning(c, s, vars.items[i], r);
-          break;
-        }
-        if (reassigns_all(c, r, vars.items[i]))
-          break; /* every thread assigns it again */
+    int added = 0;
+    for (int i = 0; i < vars.n; i++) {
+      const pki_var *x = vars.items[i];
+      const pki_stmt *r = partial_reader(c, b, k, x);
+      if (!r)
+        continue;
+      if (c->exits || !from_rank0(c, s, x)) {
+        partial_warning(c, s, x, r);
+        continue;
       }
+      insert_at(c->m->arena, b, k + 1 + added++, broadcast_stmt(c, x, at_start(s->span)));
+      pki_note(c->d, s->span, "team-broadcast",
+               "pkc inserted %s.team_broadcast(%s, 0) after this %s: only team rank 0 "
+               "assigns '%s' here, and every thread of the team reads it at line %u, so "
+               "every thread gets rank 0's value (on GPUs the others would keep their own)",
+               c->member->name, x->name, s->kind == PKI_S_SINGLE ? "pk.single" : "`if`",
+               x->name, (unsigned)r->span.line);
+    }
+    k += added;
   }
 }
 
@@ -1663,6 +1749,7 @@ static void team_body(pki_module *m, pki_diags *d, pki_func *f) {
   find_private_views(&c);
   compute_taint(&c);
   find_changing(&c);
+  find_exits(&c);
   int errors = d->errors;
   check_closure_collectives(&c);
   fix_divergence(&c, &f->body, NULL);

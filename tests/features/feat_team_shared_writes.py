@@ -5,7 +5,10 @@ read backwards, a count that a uniform `if` tests, a flag thread 0 sets
 before the program's own barrier, and smoothing in scratch whose copy back
 overwrites what other threads still read. pkc puts a team_barrier() before
 each first reader, and before that copy (on GPUs, and on CPUs with teams of
-several threads, the readers would otherwise see stale or new elements). Teams of two threads on
+several threads, the readers would otherwise see stale or new elements).
+Locals that only team rank 0 assigns (in pk.single through nonlocal, or
+under `if team_rank() == 0`) and every thread reads get rank 0's value
+(m.team_broadcast): without it the other threads keep their own. Teams of two threads on
 OpenMP, one on Serial; numbers against numpy."""
 import os
 
@@ -124,6 +127,27 @@ def smoothed(team: pk.TeamMember, n: int, sweeps: int, a: pk.View2D[pk.double],
     pk.parallel_for(pk.TeamThreadRange(team, n), store)
 
 
+@pk.workunit
+def broadcast(team: pk.TeamMember, n: int, a: pk.View2D[pk.double], out: pk.View2D[pk.double]):
+    e: int = team.league_rank()
+    scale: float = 0.0
+    shift: float = 0.0
+
+    def head():
+        nonlocal scale
+        scale = 1.0 / a[e][0]
+
+    pk.single(pk.PerTeam(team), head)
+    if team.team_rank() == 0:
+        for j in range(n):
+            shift = max(shift, a[e][j])
+
+    def norm(j: int):
+        out[e][j] = a[e][j] * scale + shift
+
+    pk.parallel_for(pk.TeamThreadRange(team, n), norm)
+
+
 def smoothed_numpy(x, sweeps):
     x = x.copy()
     for _ in range(sweeps):
@@ -144,7 +168,8 @@ policy = pk.TeamPolicy(league, size).set_scratch_size(0, pk.PerTeam(scratch))
 checks = []
 for kernel, want in ((shared, host[:, ::-1] * 2.0),
                      (scaled, host / host.max(axis=1, keepdims=True)),
-                     (scanned, (np.cumsum(host, axis=1) - host)[:, ::-1])):
+                     (scanned, (np.cumsum(host, axis=1) - host)[:, ::-1]),
+                     (broadcast, host / host[:, :1] + host.max(axis=1, keepdims=True))):
     out = pk.View([league, n], pk.double)
     for _ in range(20):   # races show up now and then, not every run
         pk.parallel_for(policy, kernel, n=n, a=a, out=out)

@@ -493,7 +493,7 @@ static void test_partial_value_warns(void **state) {
   (void)state;
   static const struct { const char *body; unsigned line; const char *who; } cases[] = {
       {"    mx: float = 1.0\n"
-       "    if tm.team_rank() == 0:\n"
+       "    if tm.team_rank() < 2:\n"
        "        for j in range(N):\n"
        "            mx = max(mx, a[e][j])\n"
        "    def norm(j: int):\n"
@@ -709,6 +709,64 @@ static void test_write_after_read(void **state) {
   pki_module_free(m);
 }
 
+/* A value only team rank 0 assigned (pk.single, a rank-0 branch) and every
+ * thread reads gets m.team_broadcast(x, 0) after the writer; not where some
+ * threads may have left early (they would never reach it). */
+static void test_rank0_value_broadcast(void **state) {
+  (void)state;
+  static const char *writers[] = {
+      "    def head():\n"
+      "        nonlocal scale\n"
+      "        scale = 1.0 / a[e][0]\n"
+      "    pk.single(pk.PerTeam(tm), head)\n",
+      "    if tm.team_rank() == 0:\n"
+      "        scale = 1.0 / a[e][0]\n"
+      "        scale = scale * 1.0\n"
+      "    \n",
+  };
+  for (size_t i = 0; i < 2; i++) {
+    char src[2048];
+    snprintf(src, sizeof src,
+             "import pykokkos as pk\n"
+             "@pk.workunit\n"
+             "def k(tm: pk.TeamMember, N: int, a: pk.View2D[pk.double], out: pk.View2D[pk.double]):\n"
+             "    e: int = tm.league_rank()\n"
+             "    scale: float = 0.0\n"
+             "%s"
+             "    def norm(j: int):\n"
+             "        out[e][j] = a[e][j] * scale\n"
+             "    pk.parallel_for(pk.TeamThreadRange(tm, N), norm)\n",
+             writers[i]);
+    pki_diags d;
+    pki_module *m = checked(src, &d);
+    assert_int_equal(count(&d, PKI_SEV_WARNING, "team-partial-value"), 0);
+    const pki_diag *n = at(&d, "team-broadcast", i == 0 ? 9 : 6, 5);
+    assert_non_null(strstr(n->message, "every thread of the team reads it at line 12"));
+    pki_block *body = &first_func(m)->body;
+    const pki_stmt *b = body->stmts[3]; /* right after the writer */
+    assert_int_equal(b->kind, PKI_S_EXPR);
+    assert_int_equal(b->value->intrinsic, PKI_INTRINSIC_TEAM_BROADCAST);
+    assert_string_equal(b->value->args[1]->var->name, "scale");
+    pki_module_free(m);
+  }
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(tm: pk.TeamMember, N: int, a: pk.View2D[pk.double], "
+                          "out: pk.View2D[pk.double]):\n"
+                          "    e: int = tm.league_rank()\n"
+                          "    if tm.team_rank() >= N:\n"
+                          "        return\n"
+                          "    scale: float = 0.0\n"
+                          "    if tm.team_rank() == 0:\n"
+                          "        scale = 1.0 / a[e][0]\n"
+                          "    out[e][tm.team_rank()] = a[e][tm.team_rank()] * scale\n",
+                          &d);
+  assert_int_equal(count(&d, PKI_SEV_NOTE, "team-broadcast"), 0);
+  at(&d, "team-partial-value", 10, 5);
+  pki_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_hoist_reduce),
@@ -733,6 +791,7 @@ int main(void) {
       cmocka_unit_test(test_taint_flows),
       cmocka_unit_test(test_same_range_changing_bound),
       cmocka_unit_test(test_write_after_read),
+      cmocka_unit_test(test_rank0_value_broadcast),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
