@@ -155,6 +155,59 @@ static void emit_binary_op(pkb_ctx *c, const pki_expr *e) {
   emit_sub(c, r, rp);
 }
 
+static const pki_expr *uncast_op(const pki_expr *e) {
+  while (e && e->kind == PKI_E_CAST && e->nargs > 0)
+    e = e->args[0];
+  return e;
+}
+
+/* e is a chained comparison: `and`s of COMPAREs, each sharing its left
+ * operand (the node itself) with the right one of the one before (the
+ * frontend lowers `a < m < b` so). Its compares in order into out, or 0. */
+static int chain_compares(const pki_expr *e, const pki_expr **out, int max) {
+  if (e->kind == PKI_E_COMPARE) {
+    out[0] = e;
+    return 1;
+  }
+  if (e->kind != PKI_E_LOGICAL || e->op != PKI_OP_AND || e->args[1]->kind != PKI_E_COMPARE)
+    return 0;
+  int n = chain_compares(e->args[0], out, max);
+  if (!n || n >= max || uncast_op(out[n - 1]->args[1]) != uncast_op(e->args[1]->args[0]))
+    return 0;
+  out[n] = e->args[1];
+  return n + 1;
+}
+
+/* compares[i] && ... && compares[n - 1], each operand with effects that two
+ * of them share evaluated once, as Python does: in a local of a lambda
+ * called in place, so that it runs only where the comparisons before it hold. */
+static void emit_chain(pkb_ctx *c, const pki_expr **cmps, int i, int n) {
+  const pki_expr *m = i + 1 < n ? uncast_op(cmps[i]->args[1]) : NULL;
+  bool bind = m && pki_expr_has_effects(m) && c->nchain < (int)(sizeof c->chain / sizeof *c->chain);
+  if (bind) {
+    pkb_putf(c->b, "[&] { const auto pkc_chain%d = ", c->nchain);
+    pkb_emit_expr(c, m);
+    pkb_put(c->b, "; return ");
+    c->chain[c->nchain++] = m;
+  }
+  emit_sub(c, cmps[i], true);
+  if (i + 1 < n) {
+    pkb_put(c->b, " && ");
+    emit_chain(c, cmps, i + 1, n);
+  }
+  if (bind) {
+    pkb_put(c->b, "; }()");
+    c->nchain--;
+  }
+}
+
+static bool chain_has_effects(const pki_expr **cmps, int n) {
+  for (int i = 0; i + 1 < n; i++)
+    if (pki_expr_has_effects(uncast_op(cmps[i]->args[1])))
+      return true;
+  return false;
+}
+
 static void emit_call_args(pkb_ctx *c, pki_expr *const *args, int n) {
   c->nest++;
   for (int i = 0; i < n; i++) {
@@ -538,11 +591,12 @@ void pkb_module_constants(pkb_ctx *c) {
     if (clashes(&q, k->cname))
       continue;
     c->consts[c->nconsts++] = k;
-    pkb_begin(c->b, "constexpr %s ", k->kind == PKI_E_INT ? "int64_t" : "double");
+    pkb_begin(c->b, "constexpr %s ", k->kind != PKI_E_INT ? "double"
+                                     : k->unsigned_lit ? "uint64_t" : "int64_t");
     pkb_put_ident(c->b, k->cname);
     pkb_put(c->b, " = ");
     if (k->kind == PKI_E_INT)
-      put_int(c->b, k->ival, PKI_I64, false);
+      put_int(c->b, k->ival, k->unsigned_lit ? PKI_U64 : PKI_I64, false);
     else
       put_float(c->b, k->fval, PKI_F64);
     pkb_put(c->b, ";\n");
@@ -566,7 +620,7 @@ static bool emit_constant(pkb_ctx *c, const pki_expr *e) {
   const pki_expr *k = named_constant(c, e);
   if (!k)
     return false;
-  pki_kind own = k->kind == PKI_E_INT ? PKI_I64 : PKI_F64;
+  pki_kind own = k->kind == PKI_E_INT ? (k->unsigned_lit ? PKI_U64 : PKI_I64) : PKI_F64;
   bool cast = e->type.kind != own && e->type.kind != PKI_VOID;
   if (cast)
     pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(e->type.kind));
@@ -580,6 +634,17 @@ void pkb_emit_expr(pkb_ctx *c, const pki_expr *e) {
   pkb_buf *b = c->b;
   if ((e->kind == PKI_E_INT || e->kind == PKI_E_FLOAT) && emit_constant(c, e))
     return;
+  for (int k = 0; k < c->nchain; k++)
+    if (c->chain[k] == e) {
+      pkb_putf(b, "pkc_chain%d", k);
+      return;
+    }
+  const pki_expr *cmps[8];
+  int ncmp = e->kind == PKI_E_LOGICAL ? chain_compares(e, cmps, 8) : 0;
+  if (ncmp > 1 && chain_has_effects(cmps, ncmp)) {
+    emit_chain(c, cmps, 0, ncmp);
+    return;
+  }
   /* long lines break only between the operands of operators outside calls,
    * indexing and the like */
   bool operands = e->kind == PKI_E_BINARY || e->kind == PKI_E_COMPARE ||

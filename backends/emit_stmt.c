@@ -230,23 +230,41 @@ static const char *aug_text(pki_op op) {
 
 static void emit_augassign(pkb_ctx *c, const pki_stmt *s) {
   const char *t = aug_text(s->op);
-  pkb_begin(c->b, "%s", "");
-  expr(c, s->target);
   if (t) {
+    pkb_begin(c->b, "%s", "");
+    expr(c, s->target);
     pkb_putf(c->b, " %s ", t);
     value(c, s->value);
-  } else { /* //=, %=, **= through the Python-semantics helpers */
-    const char *fn = s->op == PKI_OP_FLOORDIV ? "pkc::floordiv"
-                     : s->op == PKI_OP_MOD    ? "pkc::pymod"
-                     : pki_is_float(s->target->type.kind) ? "pkc::pow"
-                                                          : "pkc::ipow";
+    pkb_put(c->b, ";\n");
+    return;
+  }
+  /* //=, %=, **= through the Python-semantics helpers; a target whose
+   * index has effects (an atomic, a draw, a call) is found once */
+  const char *fn = s->op == PKI_OP_FLOORDIV ? "pkc::floordiv"
+                   : s->op == PKI_OP_MOD    ? "pkc::pymod"
+                   : pki_is_float(s->target->type.kind) ? "pkc::pow"
+                                                        : "pkc::ipow";
+  bool once = s->target->kind != PKI_E_VAR && pki_expr_has_effects(s->target);
+  if (once) {
+    pkb_line(c->b, "{");
+    c->b->indent++;
+    pkb_begin(c->b, "auto &pkc_target = ");
+    expr(c, s->target);
+    pkb_put(c->b, ";\n");
+    pkb_begin(c->b, "pkc_target = %s(pkc_target, ", fn);
+  } else {
+    pkb_begin(c->b, "%s", "");
+    expr(c, s->target);
     pkb_putf(c->b, " = %s(", fn);
     expr(c, s->target);
     pkb_put(c->b, ", ");
-    expr(c, s->value);
-    pkb_put(c->b, ")");
   }
-  pkb_put(c->b, ";\n");
+  expr(c, s->value);
+  pkb_put(c->b, ");\n");
+  if (once) {
+    c->b->indent--;
+    pkb_line(c->b, "}");
+  }
 }
 
 static void open_block(pkb_ctx *c) {

@@ -108,6 +108,10 @@ typedef struct pkb_ctx {
   const pki_var *const *point_vars;
   const char *const *point_names;
   int npoint;
+  /* the operands of a chained comparison evaluated once into a local
+   * (pkc_chain<k>, k < nchain): written by that name */
+  const pki_expr *chain[8];
+  int nchain;
 } pkb_ctx;
 
 /* Finds the module constants (pki_expr.cname) the kernels use whose names

@@ -180,7 +180,7 @@ PKC_MATH1(atan) PKC_MATH1(sinh) PKC_MATH1(cosh) PKC_MATH1(tanh)
 PKC_MATH1(asinh) PKC_MATH1(acosh) PKC_MATH1(atanh)
 PKC_MATH1(floor) PKC_MATH1(ceil) PKC_MATH1(trunc) PKC_MATH1(fabs)
 PKC_MATH1(erf) PKC_MATH1(erfc) PKC_MATH1(lgamma) PKC_MATH1(tgamma)
-PKC_MATH2(pow) PKC_MATH2(atan2) PKC_MATH2(hypot) PKC_MATH2(fmod)
+PKC_MATH2(pow) PKC_MATH2(atan2) PKC_MATH2(hypot) PKC_MATH2(fmod) PKC_MATH2(remainder)
 PKC_PRED1(isnan) PKC_PRED1(isinf) PKC_PRED1(isfinite)
 
 #undef PKC_MATH1

@@ -6,6 +6,7 @@
  * may read the first value), `NAME += ...` and `global NAME` in a function
  * make NAME a non-constant global, which kernels read at each launch.
  */
+#include <errno.h>
 #include "ents.h"
 
 #include <math.h>
@@ -26,7 +27,7 @@ static pkf_const *find_const(pkf_ctx *c, const char *name, size_t len) {
 }
 
 static double as_f(const pkf_const *v) {
-  return v->kind == PKI_E_FLOAT ? v->fval : (double)v->ival;
+  return v->kind == PKI_E_FLOAT ? v->fval : v->u64 ? (double)(uint64_t)v->ival : (double)v->ival;
 }
 
 static bool eval(pkf_ctx *c, TSNode n, pkf_const *out);
@@ -70,6 +71,7 @@ static bool const_to_int(const char *name, const pkf_const *a, pkf_const *out) {
   out->kind = PKI_E_INT;
   if (a->kind == PKI_E_INT) {
     out->ival = a->ival;
+    out->u64 = a->u64;
     return true;
   }
   if (!(fabs(r) < 9.2e18))
@@ -106,6 +108,10 @@ static bool const_call(pkf_ctx *c, TSNode n, pkf_const *out) {
   for (uint32_t i = 0; i < args.n; i++)
     if (!eval(c, args.v[i], &a[i]) || a[i].kind == PKI_E_BOOL)
       return false;
+  if (builtin && args.n == 1 && pkf_is(c, f, "abs") && a[0].u64) {
+    *out = a[0];
+    return true;
+  }
   if (builtin && args.n == 1 && pkf_is(c, f, "abs")) {
     *out = a[0];
     out->ival = a[0].ival < 0 ? -a[0].ival : a[0].ival;
@@ -126,6 +132,7 @@ static bool const_call(pkf_ctx *c, TSNode n, pkf_const *out) {
       return false;
     out->kind = to_int ? PKI_E_INT : PKI_E_FLOAT;
     out->ival = a[0].kind == PKI_E_INT ? a[0].ival : (int64_t)a[0].fval; /* int() truncates */
+    out->u64 = to_int && a[0].kind == PKI_E_INT && a[0].u64;
     out->fval = as_f(&a[0]);
     return true;
   }
@@ -141,12 +148,17 @@ static bool const_call(pkf_ctx *c, TSNode n, pkf_const *out) {
 /* Evaluates a constant expression; false if it is not one. */
 static bool eval(pkf_ctx *c, TSNode n, pkf_const *out) {
   pkf_ntype t = pkf_ntype_of(c, n);
+  out->u64 = false;
   if (t == PKF_N_INTEGER) {
     char *end;
     const char *s = pkf_text(c, n);
     out->kind = PKI_E_INT;
-    out->ival = strtoll(s, &end, 0);
-    return *end == 0 && !strchr(s, '_');
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    out->ival = (int64_t)v;
+    out->u64 = v > (unsigned long long)INT64_MAX;
+    /* beyond 64 bits: not a constant (a global, which a launch refuses) */
+    return *end == 0 && !strchr(s, '_') && errno != ERANGE && s[0] != '-';
   }
   if (t == PKF_N_FLOAT) {
     char *end;
@@ -181,6 +193,8 @@ static bool eval(pkf_ctx *c, TSNode n, pkf_const *out) {
       return false;
     const char *op = pkf_text(c, pkf_field(c, n, PKF_F_OPERATOR));
     if (!strcmp(op, "-")) {
+      if (out->kind == PKI_E_INT && (out->u64 || out->ival == INT64_MIN))
+        return false; /* -(2**63) and below: beyond int64 */
       out->ival = -out->ival;
       out->fval = -out->fval;
     }
@@ -202,21 +216,34 @@ static bool eval(pkf_ctx *c, TSNode n, pkf_const *out) {
       return true;
     }
     if (ints) {
-      int64_t x = a.ival, y = b.ival;
-      if (!strcmp(op, "+")) out->ival = x + y;
-      else if (!strcmp(op, "-")) out->ival = x - y;
-      else if (!strcmp(op, "*")) out->ival = x * y;
-      else if (!strcmp(op, "//") && y) out->ival = x / y - ((x % y != 0) && ((x < 0) != (y < 0)));
-      else if (!strcmp(op, "%") && y) out->ival = ((x % y) + y) % y;
-      else if (!strcmp(op, "**") && y >= 0 && y < 64) {
-        int64_t r = 1;
-        for (int64_t k = 0; k < y; k++)
-          r *= x;
-        out->ival = r;
-      } else if (!strcmp(op, "<<") && y >= 0 && y < 63) out->ival = x << y;
-      else if (!strcmp(op, ">>") && y >= 0 && y < 64) out->ival = x >> y;
+      /* Python's ints do not wrap: a result beyond int64 is no constant
+       * (the name becomes a global, which a launch refuses by name) */
+      if (a.u64 || b.u64)
+        return false;
+      int64_t x = a.ival, y = b.ival, r = 0;
+      bool over = false;
+      if (!strcmp(op, "+")) over = __builtin_add_overflow(x, y, &r);
+      else if (!strcmp(op, "-")) over = __builtin_sub_overflow(x, y, &r);
+      else if (!strcmp(op, "*")) over = __builtin_mul_overflow(x, y, &r);
+      else if (!strcmp(op, "//") && y && !(x == INT64_MIN && y == -1))
+        r = x / y - ((x % y != 0) && ((x < 0) != (y < 0)));
+      else if (!strcmp(op, "%") && y && y != -1) r = ((x % y) + y) % y;
+      else if (!strcmp(op, "%") && y == -1) r = 0;
+      else if (!strcmp(op, "**") && y >= 0) {
+        r = 1; /* 0, 1 and -1 never overflow; others do within 64 steps */
+        for (int64_t k = 0; k < y && !over; k++) {
+          over = __builtin_mul_overflow(r, x, &r);
+          if (x == 0 || x == 1 || (x == -1 && k > 0)) {
+            r = x == -1 ? ((y & 1) ? -1 : 1) : x;
+            break;
+          }
+        }
+      } else if (!strcmp(op, "<<") && y >= 0 && y < 63 && x >= 0 && x <= (INT64_MAX >> y))
+        r = x << y;
+      else if (!strcmp(op, ">>") && y >= 0) r = y < 64 ? x >> y : (x < 0 ? -1 : 0);
       else return false;
-      return true;
+      out->ival = r;
+      return !over;
     }
     double x = as_f(&a), y = as_f(&b);
     if (!strcmp(op, "+")) out->fval = x + y;
@@ -436,6 +463,7 @@ pki_expr *pkf_constant_lookup(pkf_ctx *c, TSNode name) {
   pki_expr *e = pki_new_expr(c->m, k->kind, pkf_span(name));
   e->ival = k->ival;
   e->fval = k->fval;
+  e->unsigned_lit = k->kind == PKI_E_INT && k->u64;
   e->cname = k->name;
   return e;
 }

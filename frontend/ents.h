@@ -14,6 +14,7 @@ typedef struct pkf_const {
   pki_expr_kind kind; /* PKI_E_INT / FLOAT / BOOL */
   int64_t ival;
   double fval;
+  bool u64; /* PKI_E_INT: a literal above INT64_MAX, its bits in ival (uint64) */
   int calls_at; /* pkf_ents.call_stmts when bound: a call between two bindings
                    (a launch may read the first) makes the name a global */
 } pkf_const;

@@ -44,13 +44,17 @@ static pki_expr *int_literal(pkf_ctx *c, TSNode n, bool negate) {
     v = v * (uint64_t)base + (uint64_t)dg;
   }
   uint64_t lim = negate ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-  if (over || v > lim) {
+  if (over || (negate && v > lim)) {
     pki_error(c->d, pkf_span(n), "int-overflow",
-              "integer literal %s does not fit in a 64-bit signed integer", t);
+              "integer literal %s%s does not fit in 64 bits (kernels compute with int64, "
+              "or uint64 for a literal up to 2**64 - 1); write it as a float if a float "
+              "is meant",
+              negate ? "-" : "", t);
     return NULL;
   }
   pki_expr *e = pki_new_expr(c->m, PKI_E_INT, pkf_span(n));
   e->ival = negate ? (int64_t)(0 - v) : (int64_t)v;
+  e->unsigned_lit = v > lim; /* 0xff51afd7ed558ccd: uint64 */
   return e;
 }
 
@@ -650,8 +654,12 @@ static bool pk_module_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
   if (pkf_kernel_pk_call(c, mc, out))
     return true; /* kernels helper: atomics, subviews, scratch views */
   *out = NULL;
+  pki_type t;
   if (!strcmp(mc->name, "printf"))
     unsupported(c, mc->call, "pk.printf(...) is a statement; call it on its own line");
+  else if (pkf_type_quiet(c, mc->fn, false, &t) &&
+           (pki_is_numeric(t.kind) || t.kind == PKI_BOOL)) /* pk.uint64(x): a conversion */
+    *out = cast_call(c, mc->call, pkf_text(c, mc->fn), t);
   else
     pki_error(c->d, pkf_span(mc->fn), "unsupported-function",
               "'%s' is not supported in kernels yet", pkf_text(c, mc->fn));
@@ -661,6 +669,12 @@ static bool pk_module_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
 static bool numpy_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
   if (!pkf_alias_is(c, mc->obj, PKF_AL_NP))
     return false;
+  pki_type t;
+  if (pkf_type_quiet(c, mc->fn, false, &t) && (pki_is_numeric(t.kind) || t.kind == PKI_BOOL)) {
+    *out = cast_call(c, mc->call, pkf_text(c, mc->fn), t); /* np.float32(x): a conversion */
+    return true;
+  }
+  *out = NULL;
   pki_error(c->d, pkf_span(mc->fn), "unsupported-function",
             "numpy functions cannot be called in kernels; use the math module (math.%s)",
             mc->name);

@@ -798,6 +798,15 @@ typedef struct stmt_rule {
 
 #define IMPORT_MSG "imports are not allowed inside kernels; import at the top of the file"
 
+/* `global x`: rejected once here; later uses of x are not reported again. */
+static void global_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
+  (void)out;
+  stmt_error(c, n, "'global' is not supported in kernels; pass the value as a kernel argument");
+  pkf_nodes names = pkf_named_children(c, n);
+  for (uint32_t i = 0; i < names.n; i++)
+    pkf_scope_reject(c, names.v[i]);
+}
+
 static const stmt_rule stmt_rules[PKF_N_COUNT] = {
     [PKF_N_EXPRESSION_STATEMENT] = {{pkf_ent_stmt, pkf_kernel_pattern}, expr_stmt, NULL},
     [PKF_N_IF_STATEMENT] = {{NULL}, if_stmt, NULL},
@@ -815,8 +824,7 @@ static const stmt_rule stmt_rules[PKF_N_COUNT] = {
         "'nonlocal' is not supported yet (it is meant for nested team closures)"},
     [PKF_N_TYPE_ALIAS_STATEMENT] = {{soft_type_assign}, NULL,
         "'type' aliases are not supported in kernels"},
-    [PKF_N_GLOBAL_STATEMENT] = {{NULL}, NULL,
-        "'global' is not supported in kernels; pass the value as a kernel argument"},
+    [PKF_N_GLOBAL_STATEMENT] = {{NULL}, global_stmt, NULL},
     [PKF_N_DELETE_STATEMENT] = {{NULL}, NULL, "'del' is not supported in kernels"},
     [PKF_N_WITH_STATEMENT] = {{NULL}, NULL, "'with' is not supported in kernels"},
     [PKF_N_TRY_STATEMENT] = {{NULL}, NULL,

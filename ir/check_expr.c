@@ -159,7 +159,8 @@ static pki_kind arith(pki_ck *c, const pki_expr *a, const pki_expr *b, pki_span 
   pki_kind k = promote(kind_of(a), nonneg_lit(a), kind_of(b), nonneg_lit(b), &mix);
   if (mix)
     pki_error(c->d, at, "type-mismatch",
-              "mixing signed and unsigned 64-bit ints (%s and %s); cast with int()",
+              "mixing signed and unsigned 64-bit ints (%s and %s); convert one side: "
+              "pk.uint64(x) to compute in uint64 (hashes), int(x) in int64",
               pki_kind_name(kind_of(a)), pki_kind_name(kind_of(b)));
   return k;
 }
@@ -763,7 +764,7 @@ pki_expr *pki_ck_expr(pki_ck *c, pki_expr *e) {
   if (!e)
     return NULL;
   switch (e->kind) {
-  case PKI_E_INT: e->type = pki_int_type; break;
+  case PKI_E_INT: e->type = e->unsigned_lit ? pki_scalar(PKI_U64) : pki_int_type; break;
   case PKI_E_FLOAT: e->type = pki_float_type; break;
   case PKI_E_BOOL: e->type = pki_bool_type; break;
   case PKI_E_STR: e->type = pki_scalar(PKI_STR); break;

@@ -275,6 +275,7 @@ typedef enum pki_op {
   X(ACOSH, "acosh", 1, 1) X(ATANH, "atanh", 1, 1) X(HYPOT, "hypot", 2, 2)    \
   X(FLOOR, "floor", 1, 1) X(CEIL, "ceil", 1, 1) X(TRUNC, "trunc", 1, 1)      \
   X(FABS, "fabs", 1, 1) X(FMOD, "fmod", 2, 2) X(COPYSIGN, "copysign", 2, 2)  \
+  X(REMAINDER, "remainder", 2, 2)                                            \
   X(ISNAN, "isnan", 1, 1) X(ISINF, "isinf", 1, 1) X(ISFINITE, "isfinite", 1, 1) \
   X(ERF, "erf", 1, 1) X(ERFC, "erfc", 1, 1) X(LGAMMA, "lgamma", 1, 1)        \
   X(TGAMMA, "gamma", 1, 1) X(ROUND, "round", 1, 2) /* Python's round(), not math's */
@@ -374,6 +375,9 @@ typedef struct pki_expr {
   int nargs;
   /* PKI_E_BINARY // or %: C++'s / and % compute it (pki_nonneg_plan_module) */
   bool plain_div;
+  /* PKI_E_INT: a literal above INT64_MAX (a 64-bit hash constant), typed
+   * uint64; ival holds its bits */
+  bool unsigned_lit;
 } pki_expr;
 
 /* ----------------------------------------------------------- statements */
@@ -725,6 +729,10 @@ bool pki_span_in_entity(const pki_entity *e, pki_span at);
  * calls a method that assigns fields, or passes it on to a function that
  * does): such parameters are passed by reference, as Python passes objects. */
 bool pki_param_written(const pki_func *f, const pki_var *p);
+/* Whether evaluating e may do more than compute a value: an atomic, a random
+ * draw, or a call (a function may do either); such an operand must be
+ * evaluated once (the middle of a chained comparison, a target's index). */
+bool pki_expr_has_effects(const pki_expr *e);
 /* Whether call (a PKI_E_CALL of a @pk.function or method) changes its
  * argument i: a method's receiver (i 0) when the method changes self, else
  * the classtype parameter that argument binds to (pki_param_written). */

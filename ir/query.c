@@ -4,6 +4,29 @@
 #include "ir.h"
 
 
+typedef struct effects_q {
+  bool hit;
+} effects_q;
+
+static void effects_expr(pki_visitor *v, const pki_expr *e) {
+  effects_q *q = v->data;
+  if (e->kind == PKI_E_CALL || e->kind == PKI_E_CONSTRUCT)
+    q->hit = true; /* a function may draw, count or store */
+  if (e->kind == PKI_E_INTRINSIC &&
+      ((e->intrinsic >= PKI_INTRINSIC_ATOMIC_FETCH_ADD &&
+        e->intrinsic <= PKI_INTRINSIC_ATOMIC_COMPARE_EXCHANGE) ||
+       (e->intrinsic >= PKI_INTRINSIC_POOL_GET_STATE && e->intrinsic <= PKI_INTRINSIC_RAND_NORMAL)))
+    q->hit = true;
+}
+
+bool pki_expr_has_effects(const pki_expr *e) {
+  effects_q q = {0};
+  pki_visitor v = {.expr = effects_expr, .data = &q};
+  if (e)
+    pki_visit_expr(&v, e);
+  return q.hit;
+}
+
 typedef struct scratch_q {
   int level;
   bool thread, hit;

@@ -1544,7 +1544,8 @@ static bool may_race(const pki_access_summary *s, const pki_access *x, unsigned 
 
 
 /* Slots reserved atomically: `slot = pk.atomic_fetch_add(count, [b], 1)`
- * (never reassigned) differs between work items, as does an index using it. */
+ * (never reassigned, or the call itself as the index) differs between work
+ * items, as does an index using it. */
 typedef struct ts_slots {
   pki_arena *a;
   pki_vec vars;
@@ -1565,10 +1566,17 @@ static bool slot_invariant(const pki_expr *e) {
 
 /* A slot, or a slot shifted by a value the same for every work item
  * (`first + slot`, `slot - 1`): distinct between work items too. */
+static bool reserves_slot(const pki_expr *x) {
+  return x && x->kind == PKI_E_INTRINSIC && (x->intrinsic == PKI_INTRINSIC_ATOMIC_FETCH_ADD ||
+                                             x->intrinsic == PKI_INTRINSIC_ATOMIC_FETCH_SUB);
+}
+
 static bool slot_like(const ts_slots *t, const pki_expr *e) {
   e = uncast(e);
   if (!e)
     return false;
+  if (reserves_slot(e)) /* items[pk.atomic_fetch_add(count, [0], 1)] = i */
+    return true;
   if (e->kind == PKI_E_VAR)
     return pki_vec_has(&t->vars, e->var);
   if (e->kind != PKI_E_BINARY || (e->op != PKI_OP_ADD && e->op != PKI_OP_SUB))
@@ -1582,9 +1590,7 @@ static void slot_stmt(pki_visitor *v, const pki_stmt *s) {
   const pki_expr *x = uncast(s->value);
   if (s->kind != PKI_S_DECL || !s->var || (s->var->uses & PKI_USE_ASSIGNED) || !x)
     return;
-  if ((x->kind == PKI_E_INTRINSIC && (x->intrinsic == PKI_INTRINSIC_ATOMIC_FETCH_ADD ||
-                                      x->intrinsic == PKI_INTRINSIC_ATOMIC_FETCH_SUB)) ||
-      slot_like(t, x))
+  if (slot_like(t, x))
     add(t->a, &t->vars, s->var);
 }
 

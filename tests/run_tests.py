@@ -60,6 +60,8 @@ EXAMPLE_ARGS = {
 }
 EXPECT_RE = re.compile(r"^#\s*expect(?:-(error|warning|note))?:\s*(\d+):(\d+):\s*(.*)$")
 FLAGS_RE = re.compile(r"^#\s*flags:(.*)$")
+# `# expect-only` after the expectations: no error or warning beyond them
+ONLY_RE = re.compile(r"^#\s*expect-only\s*$")
 
 
 class Results:
@@ -229,6 +231,9 @@ def expectations(path):
             if fm:
                 flags += fm.group(1).split()
                 continue
+            if ONLY_RE.match(line):
+                flags.append("--expect-only")
+                continue
             if not m:
                 break
             exps.append((m.group(1) or "error", int(m.group(2)), int(m.group(3)), m.group(4)))
@@ -248,6 +253,8 @@ def check_diag_file(res, path):
     if not exps:
         res.fail(name, "no `# expect: LINE:COL: TEXT` header line")
         return
+    only = "--expect-only" in flags
+    flags = [f for f in flags if f != "--expect-only"]
     rc, out, _ = run([PKC, "check"] + flags + [rel(path)], timeout=20)
     want = 1 if any(sev == "error" for sev, _, _, _ in exps) else 0
     if rc != want:
@@ -255,6 +262,11 @@ def check_diag_file(res, path):
         return
     missing = [f"{l}:{c}: {sev}: {t}" for sev, l, c, t in exps
                if not find_diag(out, path, l, c, t, sev)]
+    if only and not missing:
+        base = re.escape(os.path.basename(path))
+        seen = re.findall(rf"^(?:.*/)?{base}:\d+:\d+: (?:error|warning): .*$", out, re.M)
+        if len(seen) > len([e for e in exps if e[0] != "note"]):
+            missing = [f"only the expected errors and warnings, got {len(seen)}"]
     res.check(name, not missing, "missing diagnostic " + "; ".join(missing), out)
 
 

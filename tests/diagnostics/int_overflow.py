@@ -1,4 +1,4 @@
-# expect: 7:12: integer literal 99999999999999999999 does not fit in a
+# expect: 7:12: integer literal 99999999999999999999 does not fit in 64 bits
 import pykokkos as pk
 import math
 

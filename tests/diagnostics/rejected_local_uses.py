@@ -1,4 +1,5 @@
-# expect: 13:10: method call 'out.foo(...)' is not supported in kernels
+# expect: 14:10: method call 'out.foo(...)' is not supported in kernels
+# expect-only
 # A local whose value is rejected is reported once: its later uses are not
 # reported again, nor taken for the module global of the same name (r2), and
 # the names of a rejected tuple assignment neither.

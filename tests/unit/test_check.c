@@ -109,7 +109,8 @@ static void test_unsigned_and_bitwise(void **state) {
   assert_int_equal(a->type.kind, PKI_U64);
   assert_int_equal(b->type.kind, PKI_I64);
   expect_diag(&x->d, PKI_SEV_ERROR, 5, 9,
-              "mixing signed and unsigned 64-bit ints (uint64 and int64); cast with int()");
+              "mixing signed and unsigned 64-bit ints (uint64 and int64); convert one side: "
+              "pk.uint64(x) to compute in uint64 (hashes), int(x) in int64");
   expect_diag(&x->d, PKI_SEV_ERROR, 6, 9, "bitwise operator '&' on float; use int(...)");
 }
 
