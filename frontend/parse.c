@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int pkf_read_file(const char *path, char **out, size_t *len) {
   FILE *f = fopen(path, "rb");
@@ -187,9 +188,123 @@ static void syntax_walk(pkf_ctx *c, TSNode n, int *count) {
   ts_tree_cursor_delete(&cur);
 }
 
+/* ------------------------------------------------------------ indentation */
+
+/* Python's indentation rules, which tree-sitter's scanner does not enforce:
+ * it recovers from a dedent that matches no outer level, an unexpected
+ * indent or a header without a body with no ERROR node, and the statement
+ * then lands in another block (or at the top level) where Python stops with
+ * IndentationError. A line's indentation is the whitespace before its first
+ * statement; a block's must extend its header's (the same bytes, then more:
+ * mixing tabs and spaces otherwise is a TabError), every statement of a block
+ * that starts a line has the block's, elif/else/except/finally clauses their
+ * statement's, and the top level none. */
+typedef struct indent {
+  uint32_t from, len; /* the whitespace's bytes in the source */
+} indent;
+
+/* n's indentation, if n is the first thing on its line. */
+static bool indent_of(const pkf_ctx *c, TSNode n, indent *out) {
+  uint32_t b = ts_node_start_byte(n), s = b;
+  while (s > 0 && c->src[s - 1] != '\n')
+    s--;
+  for (uint32_t i = s; i < b; i++)
+    if (c->src[i] != ' ' && c->src[i] != '\t' && c->src[i] != '\f')
+      return false;
+  *out = (indent){s, b - s};
+  return true;
+}
+
+static bool same_indent(const pkf_ctx *c, indent a, indent b) {
+  return a.len == b.len && memcmp(c->src + a.from, c->src + b.from, a.len) == 0;
+}
+
+/* b is a's indentation and more. */
+static bool extends(const pkf_ctx *c, indent a, indent b) {
+  return b.len > a.len && memcmp(c->src + a.from, c->src + b.from, a.len) == 0;
+}
+
+static void indent_error(pkf_ctx *c, TSNode n, int *count, const char *msg) {
+  if (*count >= MAX_SYNTAX_ERRORS)
+    return;
+  pki_span sp = pkf_span(n);
+  sp.end_line = sp.line; /* the first line only */
+  sp.end_col = sp.col + 1;
+  pki_error(c->d, sp, "syntax-error", "indentation error: %s (Python stops here with "
+            "IndentationError)", msg);
+  (*count)++;
+}
+
+static void indent_walk(pkf_ctx *c, TSNode n, indent own, int *count);
+
+/* The statements of block (or the module: top) under a header indented by head. */
+static void indent_block(pkf_ctx *c, TSNode block, TSNode header, indent head, bool top,
+                         int *count) {
+  uint32_t k = ts_node_named_child_count(block);
+  indent first = {0}, at;
+  bool have = top, any = false;
+  uint32_t header_row = ts_node_start_point(header).row;
+  for (uint32_t i = 0; i < k && *count < MAX_SYNTAX_ERRORS; i++) {
+    TSNode st = ts_node_named_child(block, i);
+    if (ts_node_is_extra(st))
+      continue; /* comments may sit anywhere */
+    any = true;
+    if (!indent_of(c, st, &at)) { /* `if x: y = 1` or `a = 1; b = 2` */
+      indent_walk(c, st, head, count);
+      continue;
+    }
+    if (!have) {
+      if (!top && !extends(c, head, at) &&
+          ts_node_start_point(st).row != header_row) {
+        indent_error(c, st, count, pki_sprintf(c->m->arena, "the body of the statement at "
+                     "line %u must be indented more than it",
+                     (unsigned)ts_node_start_point(header).row + 1));
+        continue;
+      }
+      first = at;
+      have = true;
+    } else if (!same_indent(c, first, at)) {
+      indent_error(c, st, count, top ? "unexpected indent (top-level statements start at "
+                                       "column 1)"
+                                     : "this line's indentation matches neither the "
+                                       "statements before it in its block nor an outer "
+                                       "block (tabs and spaces must be used alike)");
+      continue;
+    }
+    indent_walk(c, st, at, count);
+  }
+  if (!any && !top)
+    indent_error(c, header, count, "expected an indented block after this line");
+}
+
+/* The blocks and clauses of statement n, which is indented by own. */
+static void indent_walk(pkf_ctx *c, TSNode n, indent own, int *count) {
+  uint32_t k = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < k && *count < MAX_SYNTAX_ERRORS; i++) {
+    TSNode ch = ts_node_named_child(n, i);
+    pkf_ntype t = pkf_ntype_of(c, ch);
+    indent at;
+    if (t == PKF_N_BLOCK) {
+      indent_block(c, ch, n, own, false, count);
+    } else if (t == PKF_N_ELIF_CLAUSE || t == PKF_N_ELSE_CLAUSE ||
+               !strcmp(ts_node_type(ch), "except_clause") ||
+               !strcmp(ts_node_type(ch), "finally_clause")) {
+      if (indent_of(c, ch, &at) && !same_indent(c, own, at))
+        indent_error(c, ch, count, "this clause must line up with the statement it "
+                                   "belongs to");
+      indent_walk(c, ch, own, count);
+    } else if (t == PKF_N_FUNCTION_DEFINITION || t == PKF_N_CLASS_DEFINITION ||
+               t == PKF_N_DECORATED_DEFINITION) {
+      indent_walk(c, ch, indent_of(c, ch, &at) ? at : own, count);
+    }
+  }
+}
+
 int pkf_syntax_errors(pkf_ctx *c, TSNode root) {
   int count = 0;
   syntax_walk(c, root, &count);
+  if (count == 0)
+    indent_block(c, root, root, (indent){0}, true, &count);
   return count;
 }
 
