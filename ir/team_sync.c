@@ -1067,9 +1067,9 @@ static bool touches_other(const ts_ctx *c, const ts_pending *p, const pki_stmt *
 
 /* The condition or bounds of uniform if/loop s read an element of a pending
  * View (the blocks are checked statement by statement). */
-static bool heads_read(const ts_pending *p, const pki_stmt *s) {
+static bool heads_read(const ts_ctx *c, const ts_pending *p, const pki_stmt *s) {
   const pki_expr *heads[] = {s->cond, s->begin, s->end, s->step};
-  ts_reads r = {.p = p};
+  ts_reads r = {.p = p, .c = c};
   pki_visitor v = {.expr = rd_expr, .data = &r};
   for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++)
     if (heads[h])
@@ -1077,9 +1077,10 @@ static bool heads_read(const ts_pending *p, const pki_stmt *s) {
   return r.all > 0;
 }
 
-static const ts_pending *cond_conflict(const pki_vec *pending, const pki_stmt *s) {
+static const ts_pending *cond_conflict(const ts_ctx *c, const pki_vec *pending,
+                                       const pki_stmt *s) {
   for (int i = 0; i < pending->n; i++)
-    if (heads_read(PKI_AT(*pending, i, ts_pending), s))
+    if (heads_read(c, PKI_AT(*pending, i, ts_pending), s))
       return PKI_AT(*pending, i, ts_pending);
   return NULL;
 }
@@ -1190,7 +1191,7 @@ static const ts_pending *war_conflict(const ts_ctx *c, const pki_vec *mine,
     for (int k = 0; k < readers->n; k++) {
       const ts_reader *r = readers->items[k];
       if (r->s != p->writer &&
-          (r->heads ? heads_read(p, r->s) : touches_other(c, p, r->s, true))) {
+          (r->heads ? heads_read(c, p, r->s) : touches_other(c, p, r->s, true))) {
         *by = r->s;
         return p;
       }
@@ -1219,7 +1220,7 @@ static ts_state barriers(ts_ctx *c, pki_block *b, ts_state in) {
       continue;
     }
     /* a uniform if/loop reads its condition or bounds on every thread first */
-    const ts_pending *p = !st.writes.n ? NULL : uniform ? cond_conflict(&st.writes, s)
+    const ts_pending *p = !st.writes.n ? NULL : uniform ? cond_conflict(c, &st.writes, s)
                                                         : conflict(c, &st.writes, s);
     pki_vec mine = uniform ? (pki_vec){0} : stmt_writes(c, s);
     const pki_stmt *by = NULL;

@@ -767,6 +767,23 @@ static void test_rank0_value_broadcast(void **state) {
   pki_module_free(m);
 }
 
+/* A store inside a uniform branch whose condition read the same View is a
+ * write after those reads (the barrier goes inside, before the store; every
+ * thread has read the condition by then). Crashed pkc check once. */
+static void test_store_after_condition_read(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(m: pk.TeamMember, b: pk.View1D[pk.double]):\n"
+                          "    i: int = 0\n"
+                          "    if b[0] > 0.0:\n"
+                          "        b[i] = 1.0\n",
+                          &d);
+  assert_non_null(strstr(at(&d, "team-barrier", 6, 9)->message, "still read in the `if` at line 5"));
+  pki_module_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_hoist_reduce),
@@ -792,6 +809,7 @@ int main(void) {
       cmocka_unit_test(test_same_range_changing_bound),
       cmocka_unit_test(test_write_after_read),
       cmocka_unit_test(test_rank0_value_broadcast),
+      cmocka_unit_test(test_store_after_condition_read),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
