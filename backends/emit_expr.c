@@ -5,6 +5,7 @@
  * would ask for them (mixed bitwise/shift/logical operators, chained
  * comparisons). Python semantics come from pkc_kokkos.hpp helpers.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,10 @@ enum { P_COND = 3, P_OR = 4, P_AND = 5, P_BITOR = 6, P_BITXOR = 7, P_BITAND = 8,
 /* Appends a floating literal that reads back exactly (for kind F32/F64). */
 static void put_float(pkb_buf *b, double v, pki_kind k) {
   const char *suffix = k == PKI_F32 ? "f" : "";
+  if (k == PKI_F32 && isfinite(v) && fabs(v) >= (double)FLT_MAX + ldexp(1.0, 103))
+    v = v < 0 ? -INFINITY : INFINITY; /* 1e300 as float32: inf, as numpy gives */
+  else if (k == PKI_F32 && v != 0 && (float)v == 0.0f)
+    v = signbit(v) ? -0.0 : 0.0; /* 1e-300 as float32: 0 */
   if (isnan(v)) {
     pkb_put(b, k == PKI_F32 ? "static_cast<float>(pkc::nan)" : "pkc::nan");
     return;
@@ -330,6 +335,15 @@ static void emit_cast(pkb_ctx *c, const pki_expr *e) {
     put_int(c->b, a->ival, k, false);
     return;
   }
+  if (k == PKI_BOOL && a->type.kind != PKI_BOOL && a->kind != PKI_E_VAR &&
+      a->kind != PKI_E_INDEX && a->kind != PKI_E_FIELD) {
+    /* the truth of a computed number: x * y != 0 (a cast of `x * y`, `n << 2`
+     * or `c ? n : 2` to bool draws g++'s -Wint-in-bool-context) */
+    pkb_put(c->b, "(");
+    emit_sub(c, a, expr_prec(a) < P_UNARY);
+    pkb_put(c->b, " != 0)");
+    return;
+  }
   pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(k));
   pkb_emit_expr(c, a);
   pkb_put(c->b, ")");
@@ -337,11 +351,18 @@ static void emit_cast(pkb_ctx *c, const pki_expr *e) {
 
 static void emit_unary(pkb_ctx *c, const pki_expr *e) {
   const pki_expr *a = e->args[0];
+  /* ~ of a uint8/uint16 stays that type (numpy), where C++ promotes to int:
+   * ~x of uint16 5 is 65530, not -6 */
+  bool narrow = e->op == PKI_OP_INVERT && (e->type.kind == PKI_U8 || e->type.kind == PKI_U16);
+  if (narrow)
+    pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(e->type.kind));
   pkb_put(c->b, op_text(e->op));
   bool parens = expr_prec(a) < P_UNARY || a->kind == PKI_E_UNARY ||
                 (a->kind == PKI_E_INT && a->ival < 0) ||
                 (a->kind == PKI_E_FLOAT && signbit(a->fval));
   emit_sub(c, a, parens);
+  if (narrow)
+    pkb_put(c->b, ")");
 }
 
 static void emit_cond(pkb_ctx *c, const pki_expr *e) {

@@ -347,6 +347,16 @@ int pkf_params(pkf_ctx *c, TSNode def, bool report, pkf_param **out) {
     } else {
       continue; /* '*' or '/' separators */
     }
+    bool dup = false;
+    for (int k = 0; k < n && !dup; k++)
+      dup = !strcmp(pkf_text(c, ps[k].name), pkf_text(c, q.name));
+    if (dup) {
+      if (report)
+        pki_error(c->d, pkf_span(q.name), "syntax-error",
+                  "duplicate parameter '%s' (Python: SyntaxError: duplicate argument); "
+                  "rename one", pkf_text(c, q.name));
+      continue;
+    }
     ps[n++] = q;
   }
   *out = ps;

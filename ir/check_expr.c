@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "access.h"
 #include "check_priv.h"
 
 static pki_kind kind_of(const pki_expr *e) { return e ? e->type.kind : PKI_VOID; }
@@ -423,6 +424,40 @@ static void ck_unary(pki_ck *c, pki_expr *e) {
   e->args[0] = pki_ck_conv(c, a, e->type);
 }
 
+/* A 64-bit constant expression the C++ compiler would warn about: one that
+ * wraps around (`9223372036854775807 + 1000`; pkc's integers wrap, as numpy's
+ * int64 do, and pkc says so) or a left shift of a negative constant
+ * (`(-1) << 2`, -4 in Python) becomes its value. */
+static void fold_wrapping_constant(pki_ck *c, pki_expr *e) {
+  int64_t a, b;
+  pki_kind k = e->type.kind;
+  if ((k != PKI_I64 && k != PKI_U64) || e->nargs != 2 ||
+      !(e->op == PKI_OP_ADD || e->op == PKI_OP_SUB || e->op == PKI_OP_MUL ||
+        e->op == PKI_OP_SHL) ||
+      !pki_const_int(e->args[0], &a) || !pki_const_int(e->args[1], &b))
+    return;
+  __int128 x = k == PKI_U64 ? (__int128)(uint64_t)a : a, y = k == PKI_U64 ? (__int128)(uint64_t)b : b;
+  if (e->op == PKI_OP_SHL && (y < 0 || y > 63))
+    return; /* ck_shift_count reports it */
+  __int128 r = e->op == PKI_OP_ADD ? x + y : e->op == PKI_OP_SUB ? x - y
+               : e->op == PKI_OP_MUL ? x * y : x * ((__int128)1 << y);
+  __int128 lo = k == PKI_U64 ? 0 : INT64_MIN, hi = k == PKI_U64 ? (__int128)UINT64_MAX : INT64_MAX;
+  bool wraps = r < lo || r > hi;
+  if (!wraps && !(e->op == PKI_OP_SHL && x < 0))
+    return;
+  if (wraps)
+    pki_warning(c->d, e->span, "constant-overflow",
+                "this constant expression is %s%llu in Python, which does not fit %s: it wraps "
+                "around to %lld (pkc's integers are 64-bit, as numpy's)",
+                r < 0 ? "-" : "", (unsigned long long)(r < 0 ? -r : r), pki_kind_name(k),
+                (long long)(int64_t)(uint64_t)r);
+  e->kind = PKI_E_INT;
+  e->ival = (int64_t)(uint64_t)r;
+  e->unsigned_lit = k == PKI_U64;
+  e->nargs = 0;
+  e->cname = NULL;
+}
+
 static void ck_binary(pki_ck *c, pki_expr *e) {
   e->type = pki_void_type;
   if (e->nargs < 2)
@@ -433,6 +468,7 @@ static void ck_binary(pki_ck *c, pki_expr *e) {
   e->type = pki_ck_binop(c, e->op, e->args[0], e->args[1], e->span, &operand);
   e->args[0] = pki_ck_conv(c, e->args[0], operand);
   e->args[1] = pki_ck_conv(c, e->args[1], operand);
+  fold_wrapping_constant(c, e);
 }
 
 /* Common type of two operands compared or joined (bool with bool stays bool). */
@@ -478,8 +514,8 @@ static bool operand_range(const pki_expr *e, __int128 *lo, __int128 *hi) {
 static bool int_literal(const pki_expr *e, __int128 *v) {
   while (e && e->kind == PKI_E_CAST && e->nargs == 1)
     e = e->args[0];
-  if (!e || e->kind != PKI_E_INT)
-    return false;
+  if (!e || (e->kind != PKI_E_INT && e->kind != PKI_E_BOOL))
+    return false; /* False and True are 0 and 1 */
   *v = e->type.kind == PKI_U64 ? (__int128)(uint64_t)e->ival : (__int128)e->ival;
   return true;
 }
@@ -532,6 +568,17 @@ static void fold_trivial_compare(pki_expr *e) {
   e->nargs = 0;
 }
 
+/* `n < n` of an integer n is false and `n >= n` true (Python's value; g++
+ * warns on a self-comparison). Floats are left alone: x == x is false for NaN. */
+static void fold_self_compare(pki_expr *e) {
+  if (!pure(e->args[0]) || !pki_same_expr(e->args[0], e->args[1]))
+    return;
+  bool r = e->op == PKI_OP_LE || e->op == PKI_OP_GE || e->op == PKI_OP_EQ;
+  e->kind = PKI_E_BOOL;
+  e->ival = r;
+  e->nargs = 0;
+}
+
 static void ck_compare(pki_ck *c, pki_expr *e) {
   e->type = pki_bool_type;
   if (e->nargs < 2)
@@ -545,6 +592,8 @@ static void ck_compare(pki_ck *c, pki_expr *e) {
   e->args[1] = pki_ck_conv(c, e->args[1], pki_scalar(k));
   if (pki_is_int(k))
     fold_trivial_compare(e);
+  if (pki_is_int(k) && e->kind == PKI_E_COMPARE)
+    fold_self_compare(e);
 }
 
 static void ck_logical(pki_ck *c, pki_expr *e) {

@@ -198,10 +198,21 @@ bool pki_const_int(const pki_expr *e, int64_t *v) {
     *v = e->ival;
     return true;
   }
-  if (e && e->kind == PKI_E_UNARY && e->op == PKI_OP_NEG && e->nargs == 1 &&
-      pki_const_int(e->args[0], v)) {
-    *v = -*v;
+  if (e && e->kind == PKI_E_UNARY && (e->op == PKI_OP_NEG || e->op == PKI_OP_INVERT) &&
+      e->nargs == 1 && pki_const_int(e->args[0], v)) {
+    if (e->op == PKI_OP_NEG && *v == INT64_MIN)
+      return false;
+    *v = e->op == PKI_OP_NEG ? -*v : ~*v;
     return true;
+  }
+  int64_t a, b;
+  if (e && e->kind == PKI_E_BINARY && e->nargs == 2 && pki_is_int(e->type.kind) &&
+      (e->op == PKI_OP_ADD || e->op == PKI_OP_SUB || e->op == PKI_OP_MUL) &&
+      pki_const_int(e->args[0], &a) && pki_const_int(e->args[1], &b)) {
+    bool over = e->op == PKI_OP_ADD   ? __builtin_add_overflow(a, b, v)
+                : e->op == PKI_OP_SUB ? __builtin_sub_overflow(a, b, v)
+                                      : __builtin_mul_overflow(a, b, v);
+    return !over; /* (0 - 1), 2 * 3: constants too */
   }
   return false;
 }
