@@ -67,8 +67,10 @@ static bool assigns(pkf_ctx *c, TSNode t, TSNode name) {
  * and then a 3-D MDRangePolicy), else the first after it; its assignment
  * node (the scope for looking further), or null. */
 static void find_assigned(pkf_ctx *c, TSNode t, TSNode name, const char *policy, int depth,
-                          TSNode *before, TSNode *after) {
-  if (ts_node_is_null(t) || depth > 200)
+                          bool skip_defs, TSNode *before, TSNode *after) {
+  if (ts_node_is_null(t) || depth > 200 ||
+      (skip_defs && (pkf_type_is(c, t, PKF_N_FUNCTION_DEFINITION) ||
+                     pkf_type_is(c, t, PKF_N_CLASS_DEFINITION))))
     return;
   if (assigns(c, t, name) && is_pk_call(c, pkf_field(c, t, PKF_F_RIGHT), policy)) {
     if (ts_node_start_byte(t) < ts_node_start_byte(name))
@@ -78,12 +80,29 @@ static void find_assigned(pkf_ctx *c, TSNode t, TSNode name, const char *policy,
   }
   pkf_nodes ch = pkf_children(c, t);
   for (uint32_t i = 0; i < ch.n; i++)
-    find_assigned(c, ch.v[i], name, policy, depth + 1, before, after);
+    find_assigned(c, ch.v[i], name, policy, depth + 1, skip_defs, before, after);
 }
 
+/* The assignment of a policy to name, looked for where Python looks the
+ * name up: under t, or (t the module) in the function using name, then in
+ * the module's own statements (not in other functions: a file of many
+ * launches would be walked once per launch). */
 static TSNode assigned_policy(pkf_ctx *c, TSNode t, TSNode name, const char *policy, int depth) {
   TSNode before = {0}, after = {0};
-  find_assigned(c, t, name, policy, depth, &before, &after);
+  if (!ts_node_eq(t, c->root)) {
+    find_assigned(c, t, name, policy, depth, false, &before, &after);
+    return ts_node_is_null(before) ? after : before;
+  }
+  for (TSNode def = pkf_parent(c, name); !ts_node_is_null(def) && ts_node_is_null(before) &&
+                                         ts_node_is_null(after);
+       def = pkf_parent(c, def)) /* the function, then the functions around it */
+    if (pkf_type_is(c, def, PKF_N_FUNCTION_DEFINITION))
+      find_assigned(c, def, name, policy, depth, false, &before, &after);
+  if (ts_node_is_null(before) && ts_node_is_null(after)) {
+    pkf_nodes top = pkf_children(c, c->root);
+    for (uint32_t i = 0; i < top.n; i++)
+      find_assigned(c, top.v[i], name, policy, depth + 1, true, &before, &after);
+  }
   return ts_node_is_null(before) ? after : before;
 }
 

@@ -303,6 +303,18 @@ def group_cli(res, bad):
     res.check("cli/unknown-command", rc == 2, f"{status_text(rc)}, expected exit 2", out)
     rc, out, _ = run([PKC, "check"], timeout=10)
     res.check("cli/check-without-files", rc == 2, f"{status_text(rc)}, expected exit 2", out)
+    # a file of many launches whose policy is a name: each launch once looked
+    # the name up over the whole file (4000 launches: 80 s), so a big
+    # generated file looked like a hang
+    with tempfile.TemporaryDirectory() as d:
+        big = os.path.join(d, "many_launches.py")
+        with open(big, "w") as f:
+            f.write("import pykokkos as pk\n\n@pk.workunit\n"
+                    "def k(i: int, v: pk.View1D[pk.double]):\n    v[i] = 1.0\n\n")
+            for i in range(4000):
+                f.write(f"def f{i}(v):\n    n = 10\n    pk.parallel_for(n, k, v=v)\n\n")
+        rc, out, _ = run([PKC, "check", big], timeout=20)
+        res.check("cli/many-launches", rc == 0, f"{status_text(rc)}, expected exit 0 within 20 s", out)
     if not bad:
         res.fail("cli/json", "no tests/diagnostics/*.py with expectations to use")
         return
