@@ -9,11 +9,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int pkf_read_file(const char *path, char **out, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f)
     return -1;
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    errno = EISDIR; /* fopen opens a directory; reading it fails with EIO */
+    return -1;
+  }
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap + 1);
   for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {

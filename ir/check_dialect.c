@@ -202,6 +202,14 @@ static void ck_atomic(pki_ck *c, pki_expr *e) {
               iname(e), vname(e->args[0]), pki_kind_name(v.elem));
     return;
   }
+  for (int i = 1; i <= nidx; i++) {
+    int64_t x;
+    if (e->args[i] && pki_const_int(e->args[i], &x) && x < 0)
+      pki_error(c->d, e->args[i]->span, "negative-index",
+                "negative index %lld: Kokkos Views do not wrap around as Python lists do; "
+                "write %s.extent(%d) - %lld for this index", (long long)x,
+                vname(e->args[0]), i - 1, (long long)-x);
+  }
   pki_type el = pki_scalar(v.elem);
   const char *place = pki_sprintf(c->m->arena, "to %s element of View%dD '%s'",
                                   pki_kind_name(v.elem), v.rank, vname(e->args[0]));

@@ -391,8 +391,8 @@ static bool printf_one(pki_ck *c, pki_stmt *s, const char **pp, char *out, size_
     return false;
   }
   const char *spec_end = p;
-  while (*p && strchr("hlLqjzt", *p))
-    p++; /* Python ignores length modifiers; pkc picks its own */
+  while (*p && strchr("hlL", *p))
+    p++; /* Python ignores length modifiers (h, l, L); pkc picks its own */
   pki_kind k = PKI_VOID;
   const char *conv = *p ? printf_conv(*p, &k) : NULL;
   if (!conv) {
@@ -401,8 +401,12 @@ static bool printf_one(pki_ck *c, pki_stmt *s, const char **pp, char *out, size_
     else if (*p == 's' || *p == 'r' || *p == 'a')
       pki_error(c->d, at, "printf-format",
                 "pk.printf cannot print strings in kernels (%%%c); use %%d or %%f", *p);
-    else
+    else if (*p > ' ' && *p < 127)
       pki_error(c->d, at, "printf-format", "pk.printf: unsupported conversion '%%%c'", *p);
+    else
+      pki_error(c->d, at, "printf-format",
+                "pk.printf: '%%' is followed by character 0x%02x, which is no conversion "
+                "(write %%%% for a percent sign)", (unsigned)(unsigned char)*p);
     return false;
   }
   out[(*o)++] = '%';

@@ -307,6 +307,10 @@ def group_cli(res, bad):
     # the name up over the whole file (4000 launches: 80 s), so a big
     # generated file looked like a hang
     with tempfile.TemporaryDirectory() as d:
+        os.mkdir(os.path.join(d, "dir.py"))
+        rc, out, _ = run([PKC, "check", os.path.join(d, "dir.py")], timeout=10)
+        res.check("cli/directory-input", rc == 2 and "Is a directory" in out,
+                  f"{status_text(rc)}, expected exit 2 and 'Is a directory'", out)
         big = os.path.join(d, "many_launches.py")
         with open(big, "w") as f:
             f.write("import pykokkos as pk\n\n@pk.workunit\n"
