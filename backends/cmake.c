@@ -55,6 +55,26 @@ static bool in_generated_code(const pki_module *m, const char *line) {
   return false;
 }
 
+/* A compiler line `app.py:12:35: warning: ...` (a #line back to the Python
+ * source) names the column of the C++, not of the Python: printed as
+ * `app.py:12: warning: ...`. Other lines as they are. */
+static void print_py_located(const char *line) {
+  const char *py = strstr(line, ".py:");
+  char *after;
+  if (py) {
+    long ln = strtol(py + 4, &after, 10);
+    if (ln > 0 && *after == ':') {
+      char *col_end;
+      strtol(after + 1, &col_end, 10);
+      if (col_end != after + 1 && *col_end == ':') {
+        fprintf(stderr, "%.*s%s\n", (int)(after - line), line, col_end);
+        return;
+      }
+    }
+  }
+  fprintf(stderr, "%s\n", line);
+}
+
 /* Prints the compiler warnings located in the module's code (a pkc bug:
  * accepted input must give warning-free C++) and returns how many. */
 static int show_generated_warnings(const pki_module *m, const char *log) {
@@ -65,7 +85,7 @@ static int show_generated_warnings(const pki_module *m, const char *log) {
   for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
     if (strstr(line, "warning") && in_generated_code(m, line)) {
       if (n++ < 20)
-        fprintf(stderr, "%s\n", line);
+        print_py_located(line);
     }
   free(text);
   return n;

@@ -223,6 +223,12 @@ static void emit_call_args(pkb_ctx *c, pki_expr *const *args, int n) {
   c->nest--;
 }
 
+bool pkb_is_two(const pki_expr *e) {
+  while (e && e->kind == PKI_E_CAST && e->nargs == 1)
+    e = e->args[0];
+  return e && ((e->kind == PKI_E_INT && e->ival == 2) || (e->kind == PKI_E_FLOAT && e->fval == 2.0));
+}
+
 static void emit_binary(pkb_ctx *c, const pki_expr *e) {
   const char *fn = NULL;
   if (e->plain_div) /* dividend >= 0, divisor a positive constant */
@@ -233,6 +239,12 @@ static void emit_binary(pkb_ctx *c, const pki_expr *e) {
     fn = "pkc::pymod";
   else if (e->op == PKI_OP_POW)
     fn = pki_is_float(e->type.kind) ? "pkc::pow" : "pkc::ipow";
+  if (e->op == PKI_OP_POW && pki_is_float(e->type.kind) && pkb_is_two(e->args[1])) {
+    pkb_put(c->b, "pkc::square("); /* x ** 2: x * x, exact as CPython's (GPU pow is not) */
+    pkb_emit_expr(c, e->args[0]);
+    pkb_put(c->b, ")");
+    return;
+  }
   if (!fn) {
     emit_binary_op(c, e);
     return;

@@ -126,8 +126,97 @@ bool pkb_put_extent_guard(pkb_buf *b, const struct pki_extent_rule *r, const cha
   return true;
 }
 
+/* e's value at the launch, from the functor obj's members: constants,
+ * parameters the kernel never assigns, their Views' extents, and + - * of
+ * those; false (nothing written) if e is anything else. */
+static bool put_launch_value(pkb_ctx *c, pkb_buf *b, const pki_func *f, const pki_expr *e,
+                             const char *obj) {
+  while (e && e->kind == PKI_E_CAST && e->nargs == 1)
+    e = e->args[0];
+  if (!e)
+    return false;
+  if (e->kind == PKI_E_INT) {
+    pkb_putf(b, "int64_t(%lld)", (long long)e->ival);
+    return true;
+  }
+  if (e->kind == PKI_E_VAR && e->var->kind == PKI_VAR_PARAM && pki_is_int(e->var->type.kind) &&
+      !pki_block_assigns(&f->body, e->var)) {
+    pkb_putf(b, "int64_t(%s.", obj);
+    pkb_put_ident(b, e->var->name);
+    pkb_put(b, ")");
+    return true;
+  }
+  if (e->kind == PKI_E_EXTENT && e->args[0]->kind == PKI_E_VAR &&
+      e->args[0]->var->kind == PKI_VAR_PARAM) {
+    pkb_putf(b, "int64_t(%s.", obj);
+    pkb_put_ident(b, e->args[0]->var->name);
+    pkb_putf(b, ".extent(%lld))", (long long)e->ival);
+    return true;
+  }
+  if (e->kind == PKI_E_BINARY &&
+      (e->op == PKI_OP_ADD || e->op == PKI_OP_SUB || e->op == PKI_OP_MUL)) {
+    pkb_put(b, "(");
+    if (!put_launch_value(c, b, f, e->args[0], obj))
+      return false;
+    pkb_putf(b, " %s ", e->op == PKI_OP_ADD ? "+" : e->op == PKI_OP_SUB ? "-" : "*");
+    if (!put_launch_value(c, b, f, e->args[1], obj))
+      return false;
+    pkb_put(b, ")");
+    return true;
+  }
+  return false;
+}
+
+/* The bytes the team scratch Views declared at the top of team kernel f's
+ * body take at level (their elements, padding aside), as a C++ expression
+ * over the functor obj, into b; false if some size is not known at the launch. */
+static bool team_scratch_bytes(pkb_ctx *c, pkb_buf *b, const pki_func *f, int level,
+                               const char *obj) {
+  int n = 0;
+  for (int i = 0; i < f->body.n; i++) {
+    const pki_stmt *s = f->body.stmts[i];
+    const pki_expr *v = s->kind == PKI_S_DECL ? s->value : NULL;
+    while (v && v->kind == PKI_E_CAST && v->nargs == 1)
+      v = v->args[0];
+    if (!v || v->kind != PKI_E_INTRINSIC || v->intrinsic != PKI_INTRINSIC_SCRATCH_VIEW ||
+        v->nargs < 2)
+      continue;
+    const pki_expr *space = v->args[0];
+    int64_t lv;
+    if (space->kind != PKI_E_INTRINSIC || space->intrinsic != PKI_INTRINSIC_TEAM_SCRATCH ||
+        space->nargs < 2 || !pki_const_int(space->args[1], &lv))
+      return false;
+    if (lv != level)
+      continue;
+    pkb_putf(b, "%sint64_t(sizeof(%s))", n++ ? " + " : "", pkb_scalar_ctype(s->var->type.elem));
+    for (int k = 1; k < v->nargs; k++) {
+      pkb_put(b, " * ");
+      if (!put_launch_value(c, b, f, v->args[k], obj))
+        return false;
+    }
+  }
+  return n > 0;
+}
+
+/* Team scratch Views larger than the policy gives the team: Kokkos hands
+ * out a null pointer, which the kernel would then write through. */
+static void check_team_scratch(pkb_ctx *c, const pki_func *f, const char *functor) {
+  for (int level = 0; level < 2; level++) {
+    pkb_buf bytes;
+    pkb_buf_init(&bytes);
+    if (team_scratch_bytes(c, &bytes, f, level, functor)) {
+      pkb_line(c->b, "if (!pkc::team_scratch_fits(*policy, %d, %.*s, kernel, err, errlen))", level,
+               (int)bytes.len, bytes.data ? bytes.data : "");
+      pkb_line(c->b, "  return PKC_ERROR_VALUE;");
+    }
+    pkb_buf_free(&bytes);
+  }
+}
+
 void pkb_abi_check_extents(pkb_ctx *c, const pki_func *f, const char *functor) {
   pkb_buf *b = c->b;
+  if (f->policy == PKI_POLICY_TEAM)
+    check_team_scratch(c, f, functor);
   for (int i = 0; i < f->extent_rules.n; i++) {
     const pki_extent_rule *r = PKI_AT(f->extent_rules, i, pki_extent_rule);
     pkb_begin(b, "if (");

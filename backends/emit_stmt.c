@@ -244,22 +244,27 @@ static void emit_augassign(pkb_ctx *c, const pki_stmt *s) {
                    : s->op == PKI_OP_MOD    ? "pkc::pymod"
                    : pki_is_float(s->target->type.kind) ? "pkc::pow"
                                                         : "pkc::ipow";
+  bool square = s->op == PKI_OP_POW && pki_is_float(s->target->type.kind) && pkb_is_two(s->value);
   bool once = s->target->kind != PKI_E_VAR && pki_expr_has_effects(s->target);
+  if (square)
+    fn = "pkc::square";
   if (once) {
     pkb_line(c->b, "{");
     c->b->indent++;
     pkb_begin(c->b, "auto &pkc_target = ");
     expr(c, s->target);
     pkb_put(c->b, ";\n");
-    pkb_begin(c->b, "pkc_target = %s(pkc_target, ", fn);
+    pkb_begin(c->b, "pkc_target = %s(pkc_target%s", fn, square ? "" : ", ");
   } else {
     pkb_begin(c->b, "%s", "");
     expr(c, s->target);
     pkb_putf(c->b, " = %s(", fn);
     expr(c, s->target);
-    pkb_put(c->b, ", ");
+    if (!square)
+      pkb_put(c->b, ", ");
   }
-  expr(c, s->value);
+  if (!square)
+    expr(c, s->value);
   pkb_put(c->b, ");\n");
   if (once) {
     c->b->indent--;

@@ -114,6 +114,9 @@ typedef struct pkb_ctx {
   int nchain;
 } pkb_ctx;
 
+/* e is the constant 2 (int or float, through conversions): x ** 2 is x * x. */
+bool pkb_is_two(const pki_expr *e);
+
 /* Finds the module constants (pki_expr.cname) the kernels use whose names
  * clash with nothing else in the C++ namespace, declares them `constexpr`
  * with their Python names and lets pkb_emit_expr write those names. */

@@ -92,6 +92,27 @@ inline bool team_fits(const pkc_policy &p, const Functor &f, PatternTag pattern,
   return true;
 }
 
+// Whether the team scratch Views at the top of a team kernel's body (bytes:
+// their elements, padding aside) fit what the policy gives a team at level
+// (set_scratch_size: per team, plus per thread times the team size); past
+// the end Kokkos hands out a null pointer, which the kernel would write
+// through. With pk.AUTO and a per-thread size the team size is not known:
+// no verdict.
+inline bool team_scratch_fits(const pkc_policy &p, int level, int64_t bytes, const char *kernel,
+                              char *err, size_t errlen) {
+  const int64_t team = p.scratch_team[level], thread = p.scratch_thread[level];
+  if (p.team_size <= 0 && thread > 0) return true;
+  const int64_t have = team + thread * (p.team_size > 0 ? p.team_size : 0);
+  if (bytes <= have) return true;
+  char msg[320];
+  std::snprintf(msg, sizeof msg,
+                "its team scratch Views at level %d take %lld bytes, but the policy gives a team "
+                "%lld (set_scratch_size(%d, pk.PerTeam(...)) with the sum of "
+                "pk.ScratchView1D.shmem_size(n) of the Views)",
+                level, static_cast<long long>(bytes), static_cast<long long>(have), level);
+  return fail(err, errlen, kernel, msg) == 0;
+}
+
 // team_fits for a TeamPolicy dispatch inside @pk.main (team 0: Kokkos::AUTO):
 // throws range_error (ValueError) instead of letting Kokkos abort the process.
 template <class Tag, class Functor, class PatternTag>

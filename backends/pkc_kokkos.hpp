@@ -185,6 +185,10 @@ PKC_PRED1(isnan) PKC_PRED1(isinf) PKC_PRED1(isfinite)
 
 #undef PKC_MATH1
 #undef PKC_MATH2
+// x ** 2 of a float: x * x, correctly rounded as CPython's pow(x, 2.0) (a
+// GPU's pow may be an ulp off)
+KOKKOS_FORCEINLINE_FUNCTION double square(double x) { return x * x; }
+KOKKOS_FORCEINLINE_FUNCTION float square(float x) { return x * x; }
 #undef PKC_PRED1
 
 #if KOKKOS_VERSION >= 40000

@@ -798,7 +798,13 @@ def _make_plan(func, pattern, class_sty, kw=None):
                                f"@pk.workunit function or a functor's bound method, got "
                                f"{type(func).__name__}")
     name = func.__name__
-    entity = func.__qualname__.split(".")[-2] if class_sty else name
+    qual = func.__qualname__.split(".")
+    if not class_sty and len(qual) > 1 and qual[-2] != "<locals>":
+        raise PkcArgumentError(f"pykokkos: {_PATTERN_WORD[pattern]}: '{func.__qualname__}' is a "
+                               f"method of the functor class {qual[-2]}: launch it on an "
+                               f"instance, e.g. {_PATTERN_WORD[pattern]}(n, {qual[-2]}(...)."
+                               f"{name})")
+    entity = qual[-2] if class_sty else name
     kname = f"{entity}.{name}" if class_sty else name
     import os
     hints = None

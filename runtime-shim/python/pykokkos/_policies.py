@@ -105,6 +105,10 @@ class MDRangePolicy:
         if len(args) not in (2, 3):
             raise PkcArgumentError("MDRangePolicy([space,] begins, ends[, tiles], iterate=...)")
         self.space = space
+        for name, a in zip(("begins", "ends", "tiles"), args):
+            if not hasattr(a, "__iter__"):
+                raise PkcArgumentError(f"pk.MDRangePolicy: {name} must be a list of ints "
+                                       f"(one per dimension), got {a!r}")
         b, e = [list(a) for a in args[:2]]
         t = list(args[2]) if len(args) == 3 else [0] * len(b)
         if not (len(b) == len(e) == len(t)):
@@ -185,6 +189,9 @@ class TeamPolicy:
         if not 1 <= len(sizes) <= 2:
             raise PkcArgumentError("set_scratch_size(level, pk.PerTeam(bytes)[, pk.PerThread(bytes)])")
         for s in sizes:
+            if isinstance(s, (PerTeam, PerThread)) and _int(s.value, "a scratch size") < 0:
+                raise PkcValueError(f"pk.TeamPolicy.set_scratch_size: {type(s).__name__}"
+                                    f"({s.value!r}): a scratch size must not be negative")
             if isinstance(s, PerTeam):
                 self.scratch_team[level] = _int(s.value, "a scratch size")
             elif isinstance(s, PerThread):
