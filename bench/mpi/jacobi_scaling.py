@@ -392,7 +392,13 @@ def worker(a):
                 t_pl = g.timed_blocks(lambda: plain.replay(per), blocks, 1) / per
                 graph += (f" | graph_chain_ms={t_ch * 1e3:.4f} | graph_nourgent_ms={t_pl * 1e3:.4f}"
                           f" | graph_nodes={gr.nodes}/{chain.nodes}")
-                del chain, plain
+                # the launches gated on the exchange beside them, and the same
+                # capture without gates (PKC_GRAPH_GATE=0)
+                nogate = captured(g, overlap, warm, "PKC_GRAPH_GATE", a.steps_per_graph)
+                t_ng = g.timed_blocks(lambda: nogate.replay(per), blocks, 1) / per
+                graph += (f" | graph_nogate_ms={t_ng * 1e3:.4f}"
+                          f" | gated={len(gr.gated() or [])}")
+                del chain, plain, nogate
             if cart.Get_rank() == 0:
                 bad = [f"rank {r}: {e}" for r, e in enumerate(errs) if e]
                 print(f"CASE {name} | overlap={'on' if overlap else 'off'} | ranks={ranks} | "
