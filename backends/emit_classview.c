@@ -64,14 +64,23 @@ static bool fparam_template(const pki_module *m, const pki_func *f, const pki_va
          class_in_view(m, p->type.cls);
 }
 
+/* A View parameter of scalars: its type is the argument's (template type
+ * fparam_tname, by value as Kokkos passes Views), so that a LayoutLeft
+ * View, a strided subview, a scratch View or an Atomic View passes as it is
+ * (a fixed pkc::View<T *, DefaultLayout> dropped the Atomic trait, and
+ * Kokkos refused or aborted the others' conversion). */
+static bool fparam_view(const pki_var *p) {
+  return p->type.kind == PKI_VIEW && !pki_is_class_view(p->type);
+}
+
 static const char *fparam_tname(pki_arena *a, const pki_var *p) {
-  return pki_sprintf(a, "pkc_T_%s", pkb_ident(a, p->name));
+  return pki_sprintf(a, "%s_%s", fparam_view(p) ? "pkc_V" : "pkc_T", pkb_ident(a, p->name));
 }
 
 void pkb_template_head(pkb_ctx *c, const pki_func *f) {
   int n = 0;
   for (int i = 0; i < f->nparams; i++) {
-    if (!fparam_template(c->m, f, f->params[i]))
+    if (!fparam_template(c->m, f, f->params[i]) && !fparam_view(f->params[i]))
       continue;
     const char *t = fparam_tname(c->m->arena, f->params[i]);
     if (n++)
@@ -397,6 +406,11 @@ void pkb_put_fparam(pkb_ctx *c, const pki_func *f, const pki_var *v) {
   pkb_buf *b = c->b;
   if (fparam_template(c->m, f, v)) { /* a local or an SoA element's proxy */
     pkb_putf(b, "%s &&", fparam_tname(c->m->arena, v));
+    pkb_put_ident(b, v->name);
+    return;
+  }
+  if (fparam_view(v)) {
+    pkb_putf(b, "%s ", fparam_tname(c->m->arena, v));
     pkb_put_ident(b, v->name);
     return;
   }
