@@ -472,6 +472,15 @@ bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
       return true;
     }
   }
+  if (pkf_type_is(c, obj, PKF_N_ATTRIBUTE)) { /* c.cc.a: is cc a field of c? */
+    TSNode in = pkf_field(c, obj, PKF_F_ATTRIBUTE);
+    pki_type it = peek_type(c, pkf_field(c, obj, PKF_F_OBJECT));
+    if (it.kind == PKI_CLASS && it.cls && !pki_entity_member(it.cls, pkf_text(c, in))) {
+      pki_error(c->d, pkf_span(in), "unknown-field", "classtype '%s' has no field '%s'",
+                it.cls->name, pkf_text(c, in));
+      return true;
+    }
+  }
   pki_type t = peek_type(c, obj);
   if (t.kind != PKI_CLASS)
     return untyped_elem_attr(c, attr, obj, an);

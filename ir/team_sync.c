@@ -1618,8 +1618,9 @@ static bool slot_index(pki_module *m, const pki_func *f, const pki_access *x) {
   return t.unique;
 }
 
-/* Work indices an `if i == c:` around the access fixes (c a constant: one
- * work item takes the branch). */
+/* Work indices an `if i == c:` around the access fixes (c a constant, or a
+ * parameter or member, the same for every work item: one work item takes
+ * the branch). */
 typedef struct ts_guard {
   const pki_func *f;
   pki_span at;
@@ -1642,9 +1643,9 @@ static unsigned fixed_by(const pki_func *f, const pki_expr *c) {
   if (!c || c->kind != PKI_E_COMPARE || c->op != PKI_OP_EQ)
     return 0;
   int a = work_of(f, c->args[0]), b = work_of(f, c->args[1]);
-  if (a >= 0 && pki_const_int(c->args[1], &v))
+  if (a >= 0 && (pki_const_int(c->args[1], &v) || slot_invariant(c->args[1])))
     return 1u << a;
-  if (b >= 0 && pki_const_int(c->args[0], &v))
+  if (b >= 0 && (pki_const_int(c->args[0], &v) || slot_invariant(c->args[0])))
     return 1u << b;
   return 0;
 }

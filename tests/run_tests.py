@@ -371,7 +371,7 @@ def check_build_warnings(res):
         env = dict(os.environ, CXXFLAGS="-Wfloat-equal")
         out_dir = os.path.join(tmp, "zeros.pk")
         rc, out, _ = run([PKC, "build", "-j2", src, "-o", out_dir], env=env, timeout=300)
-        shown = re.search(r"zeros\.py:5:\d+: warning: .*Wfloat-equal", out)
+        shown = re.search(r"zeros\.py:5: warning: .*Wfloat-equal", out)  # no C++ column
         res.check("cli/build-fails-on-generated-warning",
                   rc == 3 and shown and "pkc build --allow-warnings" in out
                   and not os.path.exists(os.path.join(out_dir, "zeros.openmp.key")),

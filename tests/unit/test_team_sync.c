@@ -390,10 +390,17 @@ static void test_scatter_quiet(void **state) {
       "        for j in range(n):\n"
       "            A[0][j] = 0.0\n"
       "    r: int = i // c\n"
-      "    A[r * c + (i - r * c)][0] = 1.0\n",
+      "    A[r * c + (i - r * c)][0] = 1.0\n"
+      "@pk.workunit\n"
+      "def h(i: int, src: int, front: pk.View1D[pk.int32], items: pk.View1D[pk.int32], "
+      "cnt: pk.View1D[pk.int32]):\n"
+      "    if i == src:\n"
+      "        front[0] = i\n"
+      "    items[pk.atomic_fetch_add(cnt, [0], 1)] = i\n",
       &d);
   /* only f's store, the one without an atomic or the comment; g's first store
-   * runs on one work item, its second's index pkc cannot tell (division) */
+   * runs on one work item, its second's index pkc cannot tell (division); h's
+   * runs on the one item equal to a parameter, and at an atomic slot */
   assert_int_equal(count(&d, PKI_SEV_WARNING, "possible-race"), 1);
   at(&d, "possible-race", 19, 5);
   pki_module_free(m);
