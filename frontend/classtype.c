@@ -411,7 +411,7 @@ bool pkf_list_member_error(pkf_ctx *c, TSNode at, const char *name) {
   if (!pkf_is_python_list_member(c, c->ent, name))
     return false;
   pki_error(c->d, pkf_span(at), "list-member",
-            "data member 'self.%s' is a Python list (typing.List), which stays in Python: "
+            "data member 'self.%s' is a Python list (or dict, str, ...), which stays in Python: "
             "kernels and @pk.main cannot read it; make it a View, e.g. "
             "'self.%s: pk.View1D[pk.double] = pk.View([n], pk.double)'", name, name);
   return true;

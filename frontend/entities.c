@@ -482,6 +482,24 @@ static bool retype_ok(pki_type from, pki_type to) {
   return (fs && ts) || (fa && ta);
 }
 
+/* `list`, `dict`, `set`, `tuple`, `str`, `object`, `Any` or Dict[...]/Tuple[...]:
+ * a Python object, which only host code (callbacks, the caller) uses. */
+static bool python_object_annotation(pkf_ctx *c, TSNode ann) {
+  static const char *const names[] = {"list", "dict", "set", "tuple", "str", "object", "Any",
+                                      "Dict", "Set", "Tuple", "Optional"};
+  TSNode n = pkf_unwrap_type(c, ann);
+  if (pkf_type_is(c, n, PKF_N_SUBSCRIPT) || pkf_type_is(c, n, PKF_N_GENERIC_TYPE))
+    n = pkf_type_is(c, n, PKF_N_SUBSCRIPT) ? pkf_field(c, n, PKF_F_VALUE) : pkf_named_child(c, n, 0);
+  if (pkf_type_is(c, n, PKF_N_ATTRIBUTE)) /* typing.Dict */
+    n = pkf_field(c, n, PKF_F_ATTRIBUTE);
+  if (!pkf_type_is(c, n, PKF_N_IDENTIFIER))
+    return false;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (pkf_is(c, n, names[i]))
+      return true;
+  return false;
+}
+
 static void functor_members(pkf_ctx *c, pki_entity *e, TSNode init) {
   pkf_nodes st = pkf_children(c, pkf_field(c, init, PKF_F_BODY));
   for (uint32_t i = 0; i < st.n; i++) {
@@ -497,9 +515,10 @@ static void functor_members(pkf_ctx *c, pki_entity *e, TSNode init) {
     TSNode name = pkf_field(c, left, PKF_F_ATTRIBUTE);
     const char *nm = pkf_text(c, name);
     pki_type t;
-    if (!pkf_type(c, ann, false, &t))
+    bool python = python_object_annotation(c, ann);
+    if (!python && !pkf_type(c, ann, false, &t))
       continue;
-    if (t.kind == PKI_ARRAY) { /* a Python list member: host code only (ExaMiniMD's) */
+    if (python || t.kind == PKI_ARRAY) { /* a Python list (dict, ...) member: host code only (ExaMiniMD's) */
       struct pkf_ents *es = pkf_ents_get(c);
       es->pylists = pki_grow(c->m->arena, es->pylists, es->npyl, &es->cappyl,
                              sizeof *es->pylists);

@@ -1,4 +1,4 @@
-# expect: 19:27: data member 'self.num_ghost' is a Python list (typing.List), which stays in Python: kernels and @pk.main cannot read it; make it a View
+# expect: 19:27: data member 'self.num_ghost' is a Python list (or dict, str, ...), which stays in Python: kernels and @pk.main cannot read it; make it a View
 from typing import List
 import pykokkos as pk
 

@@ -1,6 +1,6 @@
-# expect: 20:13: data member 'self.num_ghost' is a Python list (typing.List), which stays in Python
-# expect: 21:27: data member 'self.num_ghost' is a Python list (typing.List), which stays in Python
-# expect: 26:23: data member 'self.num_ghost' is a Python list (typing.List), which stays in Python
+# expect: 20:13: data member 'self.num_ghost' is a Python list (or dict, str, ...), which stays in Python
+# expect: 21:27: data member 'self.num_ghost' is a Python list (or dict, str, ...), which stays in Python
+# expect: 26:23: data member 'self.num_ghost' is a Python list (or dict, str, ...), which stays in Python
 from typing import List
 
 import pykokkos as pk
