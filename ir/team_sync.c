@@ -1225,23 +1225,20 @@ static ts_state barriers(ts_ctx *c, pki_block *b, ts_state in) {
     pki_vec mine = uniform ? (pki_vec){0} : stmt_writes(c, s);
     const pki_stmt *by = NULL;
     const ts_pending *w = p ? NULL : war_conflict(c, &mine, &st.readers, &by);
-    if (p) {
+    const char *why =
+        p ? pki_sprintf(a, "it may read elements of '%s' that other threads of the team wrote "
+                           "in the %s at line %u, and nothing ordered those writes before this "
+                           "read (on GPUs it may see old values)",
+                        p->view->name, what(a, p->writer), (unsigned)p->writer->span.line)
+        : w ? pki_sprintf(a, "it may store to elements of '%s' that other threads of the team "
+                             "still read in the %s at line %u, and nothing ordered those reads "
+                             "before this store (on GPUs they may see the new values)",
+                          w->view->name, what(a, by), (unsigned)by->span.line)
+            : NULL;
+    if (why) {
       barrier_before(c, b, k, &st);
       pki_note(c->d, s->span, "team-barrier",
-               "pkc inserted %s.team_barrier() before this statement: it may read elements "
-               "of '%s' that other threads of the team wrote in the %s at line %u, and "
-               "nothing ordered those writes before this read (on GPUs it may see old "
-               "values)",
-               c->member->name, p->view->name, what(a, p->writer), (unsigned)p->writer->span.line);
-      k++;
-    } else if (w) {
-      barrier_before(c, b, k, &st);
-      pki_note(c->d, s->span, "team-barrier",
-               "pkc inserted %s.team_barrier() before this statement: it may store to "
-               "elements of '%s' that other threads of the team still read in the %s at "
-               "line %u, and nothing ordered those reads before this store (on GPUs they "
-               "may see the new values)",
-               c->member->name, w->view->name, what(a, by), (unsigned)by->span.line);
+               "pkc inserted %s.team_barrier() before this statement: %s", c->member->name, why);
       k++;
     }
     if (uniform) {
