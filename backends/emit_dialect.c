@@ -108,8 +108,7 @@ static void put_bound(pkb_ctx *c, const pki_expr *e) {
 }
 
 static bool zero_literal(const pki_expr *e) {
-  while (e && e->kind == PKI_E_CAST)
-    e = e->args[0];
+  e = pki_uncast(e);
   return !e || (e->kind == PKI_E_INT && e->ival == 0);
 }
 

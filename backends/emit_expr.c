@@ -160,12 +160,6 @@ static void emit_binary_op(pkb_ctx *c, const pki_expr *e) {
   emit_sub(c, r, rp);
 }
 
-static const pki_expr *uncast_op(const pki_expr *e) {
-  while (e && e->kind == PKI_E_CAST && e->nargs > 0)
-    e = e->args[0];
-  return e;
-}
-
 /* e is a chained comparison: `and`s of COMPAREs, each sharing its left
  * operand (the node itself) with the right one of the one before (the
  * frontend lowers `a < m < b` so). Its compares in order into out, or 0. */
@@ -177,7 +171,7 @@ static int chain_compares(const pki_expr *e, const pki_expr **out, int max) {
   if (e->kind != PKI_E_LOGICAL || e->op != PKI_OP_AND || e->args[1]->kind != PKI_E_COMPARE)
     return 0;
   int n = chain_compares(e->args[0], out, max);
-  if (!n || n >= max || uncast_op(out[n - 1]->args[1]) != uncast_op(e->args[1]->args[0]))
+  if (!n || n >= max || pki_uncast(out[n - 1]->args[1]) != pki_uncast(e->args[1]->args[0]))
     return 0;
   out[n] = e->args[1];
   return n + 1;
@@ -187,7 +181,7 @@ static int chain_compares(const pki_expr *e, const pki_expr **out, int max) {
  * of them share evaluated once, as Python does: in a local of a lambda
  * called in place, so that it runs only where the comparisons before it hold. */
 static void emit_chain(pkb_ctx *c, const pki_expr **cmps, int i, int n) {
-  const pki_expr *m = i + 1 < n ? uncast_op(cmps[i]->args[1]) : NULL;
+  const pki_expr *m = i + 1 < n ? pki_uncast(cmps[i]->args[1]) : NULL;
   bool bind = m && pki_expr_has_effects(m) && c->nchain < (int)(sizeof c->chain / sizeof *c->chain);
   if (bind) {
     pkb_putf(c->b, "[&] { const auto pkc_chain%d = ", c->nchain);
@@ -208,7 +202,7 @@ static void emit_chain(pkb_ctx *c, const pki_expr **cmps, int i, int n) {
 
 static bool chain_has_effects(const pki_expr **cmps, int n) {
   for (int i = 0; i + 1 < n; i++)
-    if (pki_expr_has_effects(uncast_op(cmps[i]->args[1])))
+    if (pki_expr_has_effects(pki_uncast(cmps[i]->args[1])))
       return true;
   return false;
 }
@@ -224,8 +218,7 @@ static void emit_call_args(pkb_ctx *c, pki_expr *const *args, int n) {
 }
 
 bool pkb_is_two(const pki_expr *e) {
-  while (e && e->kind == PKI_E_CAST && e->nargs == 1)
-    e = e->args[0];
+  e = pki_uncast(e);
   return e && ((e->kind == PKI_E_INT && e->ival == 2) || (e->kind == PKI_E_FLOAT && e->fval == 2.0));
 }
 

@@ -131,8 +131,7 @@ bool pkb_put_extent_guard(pkb_buf *b, const struct pki_extent_rule *r, const cha
  * those; false (nothing written) if e is anything else. */
 static bool put_launch_value(pkb_ctx *c, pkb_buf *b, const pki_func *f, const pki_expr *e,
                              const char *obj) {
-  while (e && e->kind == PKI_E_CAST && e->nargs == 1)
-    e = e->args[0];
+  e = pki_uncast(e);
   if (!e)
     return false;
   if (e->kind == PKI_E_INT) {
@@ -176,8 +175,7 @@ static bool team_scratch_bytes(pkb_ctx *c, pkb_buf *b, const pki_func *f, int le
   for (int i = 0; i < f->body.n; i++) {
     const pki_stmt *s = f->body.stmts[i];
     const pki_expr *v = s->kind == PKI_S_DECL ? s->value : NULL;
-    while (v && v->kind == PKI_E_CAST && v->nargs == 1)
-      v = v->args[0];
+    v = pki_uncast(v);
     if (!v || v->kind != PKI_E_INTRINSIC || v->intrinsic != PKI_INTRINSIC_SCRATCH_VIEW ||
         v->nargs < 2)
       continue;

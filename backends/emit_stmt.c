@@ -168,8 +168,7 @@ static bool emit_special_decl(pkb_ctx *c, const pki_stmt *s) {
  * (a variable or a literal): leaving it out changes nothing. */
 static bool dead_store(const pkb_ctx *c, const pki_stmt *s) {
   const pki_expr *t = s->target, *v = s->value;
-  while (v && v->kind == PKI_E_CAST)
-    v = v->args[0];
+  v = pki_uncast(v);
   return c->fn && t && t->kind == PKI_E_VAR && t->var->kind == PKI_VAR_LOCAL &&
          !pkb_var_read(c->fn, t->var) && v &&
          (v->kind == PKI_E_VAR || v->kind == PKI_E_INT || v->kind == PKI_E_FLOAT ||
@@ -321,8 +320,7 @@ static bool simple_bound(const pki_expr *e) {
 static bool bound_stable(const pki_expr *e, const pki_block *body) {
   if (!simple_bound(e))
     return false;
-  while (e->kind == PKI_E_CAST)
-    e = e->args[0];
+  e = pki_uncast(e);
   if (e->kind == PKI_E_VAR)
     return !pki_block_assigns(body, e->var);
   return true;

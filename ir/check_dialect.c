@@ -307,8 +307,7 @@ static void ck_subview(pki_ck *c, pki_expr *e) {
 }
 
 bool pki_ck_view_local_ok(const pki_expr *value) {
-  while (value && value->kind == PKI_E_CAST && value->nargs > 0)
-    value = value->args[0];
+  value = pki_uncast(value);
   return value && value->kind == PKI_E_INTRINSIC &&
          (value->intrinsic == PKI_INTRINSIC_SUBVIEW ||
           value->intrinsic == PKI_INTRINSIC_SCRATCH_VIEW);

@@ -512,8 +512,7 @@ static bool operand_range(const pki_expr *e, __int128 *lo, __int128 *hi) {
 
 /* An integer literal (after the checker's conversions), into *v. */
 static bool int_literal(const pki_expr *e, __int128 *v) {
-  while (e && e->kind == PKI_E_CAST && e->nargs == 1)
-    e = e->args[0];
+  e = pki_uncast(e);
   if (!e || (e->kind != PKI_E_INT && e->kind != PKI_E_BOOL))
     return false; /* False and True are 0 and 1 */
   *v = e->type.kind == PKI_U64 ? (__int128)(uint64_t)e->ival : (__int128)e->ival;

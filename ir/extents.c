@@ -76,16 +76,10 @@ static bool launch_value(const pki_func *f, const pki_var *v) {
   return !pki_block_assigns(&f->body, v);
 }
 
-static const pki_expr *uncast(const pki_expr *e) {
-  while (e && e->kind == PKI_E_CAST && e->nargs == 1)
-    e = e->args[0];
-  return e;
-}
-
 /* The guard of loop s (`for j in range(c, end)`, step 1), or NULL where its
  * trip count is not known at the launch or is 0. */
 static const pki_extent_guard *loop_guard(region *r, const pki_stmt *s) {
-  const pki_expr *b = uncast(s->begin), *e = uncast(s->end), *st = uncast(s->step);
+  const pki_expr *b = pki_uncast(s->begin), *e = pki_uncast(s->end), *st = pki_uncast(s->step);
   if (r->guard || !e || (b && b->kind != PKI_E_INT) || (st && (st->kind != PKI_E_INT ||
                                                                st->ival != 1)))
     return NULL; /* a loop inside a loop: not followed */

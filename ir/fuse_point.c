@@ -16,8 +16,7 @@ typedef struct point_ctx {
 } point_ctx;
 
 static const pki_var *base_var(const pki_expr *e) {
-  while (e && e->kind == PKI_E_CAST && e->nargs == 1)
-    e = e->args[0];
+  e = pki_uncast(e);
   return e && (e->kind == PKI_E_VAR || e->kind == PKI_E_FIELD) ? e->var : NULL;
 }
 

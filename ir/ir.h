@@ -681,6 +681,9 @@ bool pki_uses_scratch(const pki_block *b, int level, bool thread);
 /* f (closures included) has a parallel_scan over a team's threads
  * (TeamThreadRange), which Kokkos runs on GPUs only with a power-of-two team. */
 bool pki_has_team_scan(const pki_func *f);
+/* e with its conversions (CASTs the checker inserted or pk.<dtype>(x)) peeled
+ * off; NULL for NULL. Borrowed: a node of e. */
+const pki_expr *pki_uncast(const pki_expr *e);
 /* e is an integer constant (through casts and unary minus): its value in *v. */
 bool pki_const_int(const pki_expr *e, int64_t *v);
 /* Where Python would raise inside f or the functions it calls: integer // or

@@ -37,8 +37,7 @@ static void scratch_expr(pki_visitor *v, const pki_expr *e) {
   pki_intrinsic want = q->thread ? PKI_INTRINSIC_THREAD_SCRATCH : PKI_INTRINSIC_TEAM_SCRATCH;
   if (e->kind == PKI_E_INTRINSIC && e->intrinsic == want && e->nargs >= 2) {
     const pki_expr *l = e->args[1];
-    while (l->kind == PKI_E_CAST)
-      l = l->args[0];
+    l = pki_uncast(l);
     if (l->kind != PKI_E_INT || l->ival == q->level)
       q->hit = true;
   }
@@ -191,9 +190,14 @@ bool pki_has_team_scan(const pki_func *f) {
 
 /* ---- constants */
 
-bool pki_const_int(const pki_expr *e, int64_t *v) {
+const pki_expr *pki_uncast(const pki_expr *e) {
   while (e && e->kind == PKI_E_CAST && e->nargs == 1)
     e = e->args[0];
+  return e;
+}
+
+bool pki_const_int(const pki_expr *e, int64_t *v) {
+  e = pki_uncast(e);
   if (e && e->kind == PKI_E_INT) {
     *v = e->ival;
     return true;

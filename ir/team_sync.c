@@ -86,12 +86,6 @@ static bool is_intr(const pki_expr *e, pki_intrinsic k) {
   return e && e->kind == PKI_E_INTRINSIC && e->intrinsic == k;
 }
 
-static const pki_expr *uncast(const pki_expr *e) {
-  while (e && e->kind == PKI_E_CAST && e->nargs > 0)
-    e = e->args[0];
-  return e;
-}
-
 static bool is_atomic(pki_intrinsic k) {
   return k >= PKI_INTRINSIC_ATOMIC_FETCH_ADD && k <= PKI_INTRINSIC_ATOMIC_COMPARE_EXCHANGE;
 }
@@ -463,16 +457,13 @@ static void divergence_error(ts_ctx *c, const pki_stmt *coll, const pki_stmt *br
 
 /* cond is exactly `m.team_rank() == 0`: one thread of every team takes it. */
 static bool rank0(const pki_expr *e) {
-  while (e && e->kind == PKI_E_CAST)
-    e = e->args[0];
+  e = pki_uncast(e);
   if (!e || e->kind != PKI_E_COMPARE || e->op != PKI_OP_EQ)
     return false;
   int64_t v;
   const pki_expr *a = e->args[0], *b = e->args[1];
-  while (a && a->kind == PKI_E_CAST)
-    a = a->args[0];
-  while (b && b->kind == PKI_E_CAST)
-    b = b->args[0];
+  a = pki_uncast(a);
+  b = pki_uncast(b);
   return (is_intr(a, PKI_INTRINSIC_TEAM_RANK) && pki_const_int(b, &v) && v == 0) ||
          (is_intr(b, PKI_INTRINSIC_TEAM_RANK) && pki_const_int(a, &v) && v == 0);
 }
@@ -934,7 +925,7 @@ typedef struct ts_reads {
 
 /* e is m.team_rank(), or a local set to it once: each thread its own value. */
 static bool rank_value(const ts_ctx *c, const pki_expr *e) {
-  e = uncast(e);
+  e = pki_uncast(e);
   return is_intr(e, PKI_INTRINSIC_TEAM_RANK) ||
          (e && e->kind == PKI_E_VAR && pki_vec_has(&c->rank_vars, e->var) &&
           !pki_vec_has(&c->changing, e->var));
@@ -1022,7 +1013,7 @@ static void changes_stmt(pki_visitor *v, const pki_stmt *s) {
     merge(a, &t->c->changing, &u.writes); /* assigned again every iteration */
     add(a, &t->c->changing, s->var);
   }
-  if (s->kind == PKI_S_DECL && s->var && s->value && is_intr(uncast(s->value), PKI_INTRINSIC_TEAM_RANK))
+  if (s->kind == PKI_S_DECL && s->var && s->value && is_intr(pki_uncast(s->value), PKI_INTRINSIC_TEAM_RANK))
     add(a, &t->c->rank_vars, s->var);
   ts_use u = {.a = a};
   pki_visitor w = {.expr = use_expr, .stmt = use_stmt, .data = &u};
@@ -1554,7 +1545,7 @@ typedef struct ts_slots {
 /* A value the same for every work item: a constant, or a parameter or data
  * member (kernels never assign those). */
 static bool slot_invariant(const pki_expr *e) {
-  e = uncast(e);
+  e = pki_uncast(e);
   if (e && e->kind == PKI_E_BINARY)
     return slot_invariant(e->args[0]) && slot_invariant(e->args[1]);
   return e && (e->kind == PKI_E_INT ||
@@ -1570,7 +1561,7 @@ static bool reserves_slot(const pki_expr *x) {
 }
 
 static bool slot_like(const ts_slots *t, const pki_expr *e) {
-  e = uncast(e);
+  e = pki_uncast(e);
   if (!e)
     return false;
   if (reserves_slot(e)) /* items[pk.atomic_fetch_add(count, [0], 1)] = i */
@@ -1585,7 +1576,7 @@ static bool slot_like(const ts_slots *t, const pki_expr *e) {
 
 static void slot_stmt(pki_visitor *v, const pki_stmt *s) {
   ts_slots *t = v->data;
-  const pki_expr *x = uncast(s->value);
+  const pki_expr *x = pki_uncast(s->value);
   if (s->kind != PKI_S_DECL || !s->var || (s->var->uses & PKI_USE_ASSIGNED) || !x)
     return;
   if (slot_like(t, x))
@@ -1625,7 +1616,7 @@ typedef struct ts_guard {
 } ts_guard;
 
 static int work_of(const pki_func *f, const pki_expr *e) {
-  e = uncast(e);
+  e = pki_uncast(e);
   for (int k = 0; e && e->kind == PKI_E_VAR && k < f->nindex && k < 32; k++)
     if (f->index[k] == e->var)
       return k;
@@ -1634,7 +1625,7 @@ static int work_of(const pki_func *f, const pki_expr *e) {
 
 static unsigned fixed_by(const pki_func *f, const pki_expr *c) {
   int64_t v;
-  c = uncast(c);
+  c = pki_uncast(c);
   if (c && c->kind == PKI_E_LOGICAL && c->op == PKI_OP_AND)
     return fixed_by(f, c->args[0]) | fixed_by(f, c->args[1]);
   if (!c || c->kind != PKI_E_COMPARE || c->op != PKI_OP_EQ)
