@@ -16,7 +16,10 @@
  *  3. scatters: a Range/MDRange kernel writing a View element at an index
  *     that is not injective in its work index, without an atomic (warning
  *     "possible-race"; `# pkc: allow possible-race` on the line or on the
- *     kernel's def opts out);
+ *     kernel's def opts out); in a nested parallel_for's closure, a write of
+ *     one element for all iterations or an update through an index read
+ *     from a View, and for team scratch that update is made atomic instead
+ *     (note "team-atomic");
  *  4. partial values: a scalar assigned by some threads only (one branch of
  *     a per-thread `if`, pk.single(PerTeam), a team-range closure's
  *     nonlocal) and then read by every thread: broadcast from team rank 0
@@ -31,10 +34,10 @@
  * pk.single, a store at a per-thread index, a scan's final pass), and
  * checks the conditions and bounds of uniform branches and loops as reads.
  *
- * Rules 1, 2 and 4 rewrite the team workunit's body (statements only; the
- * backends emit what they find); every walk over nodes goes through the
- * visitor (visit.c); the loops over a block's statements here only find
- * where to insert.
+ * Rules 1, 2, 3 (team scratch) and 4 rewrite the team workunit's body
+ * (statements only; the backends emit what they find); every walk over nodes
+ * goes through the visitor (visit.c); the loops over a block's statements
+ * here only find where to insert.
  */
 #include <string.h>
 
@@ -1657,15 +1660,19 @@ static unsigned guard_pins(const pki_func *f, const pki_access *x) {
   return g.pinned;
 }
 
-/* Every index of access x is the same for all work items (out[e] += ...): in
- * a nested pattern's closure, every iteration writes that one element. (An
- * index read from a View, such as a permutation of the iterations, is left
- * alone there: upstream team codes index so.) */
-static bool same_element(const pki_access *x) {
-  for (int k = 0; k < x->rank; k++)
-    if (x->idx[k].kind != PKI_IDX_INDEPENDENT)
-      return false;
-  return x->rank > 0;
+/* In a nested pattern's closure, access x races between iterations: every
+ * index is the same for all of them (out[e] += ...: every iteration writes
+ * that one element), or x updates (reads and writes, h[key[j]] += 1) an
+ * element chosen through a View, a histogram. (A plain store through an index
+ * read from a View, such as a permutation of the iterations, is left alone:
+ * upstream team codes index so.) */
+static bool closure_races(const pki_access *x) {
+  bool same = x->rank > 0, indirect = false;
+  for (int k = 0; k < x->rank; k++) {
+    same &= x->idx[k].kind == PKI_IDX_INDEPENDENT;
+    indirect |= x->idx[k].kind == PKI_IDX_INDIRECT;
+  }
+  return same || (indirect && (x->mode & PKI_MEM_READ));
 }
 
 /* f: a Range/MDRange kernel, or (pattern not NULL) the closure of a nested
@@ -1681,7 +1688,7 @@ static void scatters_in(pki_module *m, pki_diags *d, const pki_func *f, const pk
     const pki_access *x = PKI_AT(s->accesses, i, pki_access);
     if (!(x->mode & PKI_MEM_WRITE) || (x->mode & PKI_MEM_ATOMIC) ||
         (x->view->type.traits & PKI_TRAIT_ATOMIC) || !may_race(s, x, guard_pins(f, x)) ||
-        slot_index(m, f, x) || (pattern && !same_element(x)))
+        slot_index(m, f, x) || (pattern && !closure_races(x)))
       continue;
     pki_span at = x->callee ? x->call : x->span;
     if (line_allows(m, at.line) || line_allows(m, x->span.line))
@@ -1711,14 +1718,136 @@ static void check_scatters(pki_module *m, pki_diags *d, const pki_func *f) {
   scatters_in(m, d, f, NULL, NULL);
 }
 
+/* Histograms in team scratch (the access summary does not follow scratch
+ * Views): `h[k] += 1` in a nested parallel_for's closure, h shared by the
+ * team and k read from a View, directly or through the closure's locals. */
+typedef struct ts_from_view {
+  const pki_func *closure;
+  const pki_var *find; /* decl_of: the local looked for */
+  const pki_expr *value;
+  int depth;
+  bool hit;
+} ts_from_view;
+
+static void decl_of_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_from_view *t = v->data;
+  if (s->kind == PKI_S_DECL && s->var == t->find && !t->value)
+    t->value = s->value;
+}
+
+static void from_view_expr(pki_visitor *v, const pki_expr *e) {
+  ts_from_view *t = v->data;
+  if (t->hit)
+    return;
+  if (e->kind == PKI_E_INDEX && e->nargs > 0 && e->args[0]->type.kind == PKI_VIEW) {
+    t->hit = true;
+    return;
+  }
+  if (e->kind != PKI_E_VAR || e->var->kind != PKI_VAR_LOCAL || t->depth >= 4)
+    return;
+  ts_from_view d = {.find = e->var};
+  pki_visitor w = {.stmt = decl_of_stmt, .data = &d};
+  pki_visit_func(&w, t->closure);
+  if (!d.value)
+    return;
+  ts_from_view in = {.closure = t->closure, .depth = t->depth + 1};
+  pki_visitor x = {.expr = from_view_expr, .data = &in};
+  pki_visit_expr(&x, d.value);
+  t->hit = in.hit;
+}
+
+static bool read_from_view(const pki_func *closure, const pki_expr *e) {
+  ts_from_view t = {.closure = closure};
+  pki_visitor v = {.expr = from_view_expr, .data = &t};
+  pki_visit_expr(&v, e);
+  return t.hit;
+}
+
+/* The atomic that does augmented assignment s to an element of View h
+ * with the same result, or PKI_INTRINSIC_COUNT for none (Python's //, %, ** and shifts,
+ * or a value whose kind, integer or floating, differs from h's elements). */
+static pki_intrinsic atomic_update(const pki_stmt *s, const pki_var *h) {
+  pki_kind ek = h->type.elem, vk = s->value ? s->value->type.kind : PKI_VOID;
+  if (!(pki_is_int(ek) && pki_is_int(vk)) && !(pki_is_float(ek) && pki_is_float(vk)))
+    return PKI_INTRINSIC_COUNT;
+  switch (s->op) {
+  case PKI_OP_ADD: return PKI_INTRINSIC_ATOMIC_ADD;
+  case PKI_OP_SUB: return PKI_INTRINSIC_ATOMIC_SUB;
+  case PKI_OP_MUL: return PKI_INTRINSIC_ATOMIC_FETCH_MUL;
+  case PKI_OP_BITAND: return pki_is_int(ek) ? PKI_INTRINSIC_ATOMIC_FETCH_AND : PKI_INTRINSIC_COUNT;
+  case PKI_OP_BITOR: return pki_is_int(ek) ? PKI_INTRINSIC_ATOMIC_FETCH_OR : PKI_INTRINSIC_COUNT;
+  case PKI_OP_BITXOR: return pki_is_int(ek) ? PKI_INTRINSIC_ATOMIC_FETCH_XOR : PKI_INTRINSIC_COUNT;
+  default: return PKI_INTRINSIC_COUNT;
+  }
+}
+
+/* Augmented assignment s (`h[k] op= v`) becomes the expression statement
+ * `pk.atomic_<op>(h, [k], v)`. */
+static void make_atomic(pki_module *m, pki_stmt *s, pki_intrinsic atomic) {
+  const pki_expr *t = s->target;
+  pki_expr *call = pki_new_expr_n(m, PKI_E_INTRINSIC, s->span, t->nargs + 1);
+  call->intrinsic = atomic;
+  bool fetch = atomic != PKI_INTRINSIC_ATOMIC_ADD && atomic != PKI_INTRINSIC_ATOMIC_SUB;
+  call->type = fetch ? t->type : pki_void_type;
+  for (int k = 0; k < t->nargs; k++)
+    call->args[k] = t->args[k];
+  call->args[t->nargs] = s->value;
+  s->kind = PKI_S_EXPR;
+  s->target = NULL;
+  s->op = PKI_OP_NONE;
+  s->value = call;
+}
+
 typedef struct ts_nested_scatter {
   ts_ctx *c;
+  const pki_stmt *pattern; /* scratch_hist_stmt: the nested pattern walked */
 } ts_nested_scatter;
+
+static void scratch_hist_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_nested_scatter *n = v->data;
+  const pki_expr *t = s->kind == PKI_S_AUGASSIGN ? s->target : NULL;
+  if (!t || t->kind != PKI_E_INDEX || t->nargs < 2 || t->args[0]->kind != PKI_E_VAR)
+    return;
+  const pki_var *h = t->args[0]->var;
+  if (h->type.space != PKI_SPACE_SCRATCH || pki_vec_has(&n->c->private_views, h) ||
+      line_allows(n->c->m, s->span.line) || line_allows(n->c->m, n->pattern->closure->span.line))
+    return;
+  bool indirect = false;
+  for (int k = 1; k < t->nargs; k++)
+    indirect |= read_from_view(n->pattern->closure, t->args[k]);
+  if (!indirect)
+    return;
+  pki_intrinsic atomic = atomic_update(s, h);
+  if (atomic == PKI_INTRINSIC_COUNT) {
+    pki_warning(n->c->d, s->span, "possible-race",
+                "'%s' (the closure of the %s at line %u) updates team scratch '%s' at an "
+                "index read from a View: two iterations with the same index update one "
+                "element at once on different threads (a race; on GPUs updates are lost). "
+                "Use a pk.atomic_fetch_* call, or if the indices are distinct add the comment "
+                "`# pkc: allow possible-race` to this line",
+                n->pattern->closure->name, what(n->c->m->arena, n->pattern),
+                (unsigned)n->pattern->span.line, h->name);
+    return;
+  }
+  pki_note(n->c->d, s->span, "team-atomic",
+           "'%s' (the closure of the %s at line %u) updates team scratch '%s' at an index "
+           "read from a View, where two iterations on different threads may meet: the "
+           "update is made atomic (as pk.atomic_%s would); add `# pkc: allow possible-race` "
+           "to this line if the indices are distinct",
+           n->pattern->closure->name, what(n->c->m->arena, n->pattern),
+           (unsigned)n->pattern->span.line, h->name,
+           pki_intrinsics[atomic].py_name + strlen("pk.atomic_"));
+  make_atomic(n->c->m, (pki_stmt *)s, atomic); /* the IR the pass owns (rule 2 inserts too) */
+}
 
 static void nested_scatter_stmt(pki_visitor *v, const pki_stmt *s) {
   ts_nested_scatter *n = v->data;
-  if (s->kind == PKI_S_NESTED && s->pattern == PKI_PATTERN_FOR && s->closure)
-    scatters_in(n->c->m, n->c->d, s->closure, s, what(n->c->m->arena, s));
+  if (s->kind != PKI_S_NESTED || s->pattern != PKI_PATTERN_FOR || !s->closure)
+    return;
+  scatters_in(n->c->m, n->c->d, s->closure, s, what(n->c->m->arena, s));
+  ts_nested_scatter in = {.c = n->c, .pattern = s};
+  pki_visitor w = {.stmt = scratch_hist_stmt, .data = &in};
+  pki_visit_block(&w, &s->closure->body);
 }
 
 /* Rule 3 in a team body: the closures of its nested parallel_for patterns. */

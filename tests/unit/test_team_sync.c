@@ -589,6 +589,44 @@ static void test_closure_same_element(void **state) {
   pki_module_free(m);
 }
 
+/* Histograms in a TeamThreadRange closure: an update of team scratch at an
+ * index read from a View becomes an atomic (note "team-atomic"), one of a
+ * global View warns, a plain store through such an index (a permutation)
+ * and an update the comment allows stay as written. */
+static void test_closure_histogram(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(tm: pk.TeamMember, N: int, key: pk.View1D[pk.int32], "
+                          "out: pk.View1D[pk.int32], perm: pk.View1D[pk.double]):\n"
+                          "    h: pk.ScratchView1D[pk.int32] = pk.ScratchView1D(tm.team_scratch(0), 8)\n"
+                          "    def count(j: int):\n"
+                          "        b: int = key[j] % 8\n"
+                          "        h[b] += 1\n"
+                          "        out[key[j]] += 1\n"
+                          "        perm[key[j]] = 1.0\n"
+                          "        h[key[j]] |= 2  # pkc: allow possible-race\n"
+                          "        h[j % 8] += 1\n"
+                          "    pk.parallel_for(pk.TeamThreadRange(tm, N), count)\n",
+                          &d);
+  const pki_diag *n = at(&d, "team-atomic", 7, 9);
+  assert_int_equal(n->severity, PKI_SEV_NOTE);
+  assert_non_null(strstr(n->message, "parallel_for over TeamThreadRange at line 12"));
+  assert_non_null(strstr(n->message, "as pk.atomic_add would"));
+  assert_int_equal(count(&d, PKI_SEV_NOTE, "team-atomic"), 1);
+  at(&d, "possible-race", 8, 9);
+  assert_int_equal(count(&d, PKI_SEV_WARNING, "possible-race"), 1);
+  const pki_func *body = first_func(m)->body.stmts[1]->closure;
+  assert_non_null(body);
+  const pki_stmt *s = body->body.stmts[1];
+  assert_int_equal(s->kind, PKI_S_EXPR);
+  assert_int_equal(s->value->intrinsic, PKI_INTRINSIC_ATOMIC_ADD);
+  assert_int_equal(body->body.stmts[4]->kind, PKI_S_AUGASSIGN); /* allowed */
+  assert_int_equal(body->body.stmts[5]->kind, PKI_S_AUGASSIGN); /* j % 8: not from a View */
+  pki_module_free(m);
+}
+
 /* Atomics after atomics into the same View need no barrier (the updates
  * commute); a plain read after them does. */
 static void test_atomics_after_atomics(void **state) {
@@ -811,6 +849,7 @@ int main(void) {
       cmocka_unit_test(test_partial_value_warns),
       cmocka_unit_test(test_collective_in_closure),
       cmocka_unit_test(test_closure_same_element),
+      cmocka_unit_test(test_closure_histogram),
       cmocka_unit_test(test_atomics_after_atomics),
       cmocka_unit_test(test_taint_flows),
       cmocka_unit_test(test_same_range_changing_bound),
