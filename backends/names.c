@@ -181,8 +181,15 @@ static unsigned utf8_cp(const unsigned char *s, int *len) {
  * trailing '_', `_X`, `pkc...`/`pku...`) as `pku_` + its characters with '_'
  * written `_0` and a non-ASCII code point `_<hex>x` (`pku_0` before a
  * leading one of those). Injective, never contains '__' and
- * never starts with `pkc_`, the prefix of generated temporaries. */
+ * never starts with `pkc_`, the prefix of generated temporaries; the
+ * frontend's temporaries, named `pkc.<word>` (no Python name has a '.'),
+ * are written `pkc_<word>`. */
 static void ident_write(pkb_buf *b, const char *name) {
+  if (!strncmp(name, "pkc.", 4)) { /* a temporary the frontend made: pkc.x -> pkc_x */
+    pkb_put(b, "pkc_");
+    pkb_put(b, name + 4);
+    return;
+  }
   if (ident_plain(name)) {
     pkb_put(b, name);
     if (ident_taken(name))

@@ -37,7 +37,13 @@ struct pkf_ents {
   pkf_callback *pylists; /* List-typed data members of functors/workloads: Python only */
   int npyl, cappyl;
   int nlambda;
-  struct pkf_policy_alias { const char *name; TSNode node; pki_func *fn; } *pols;
+  struct pkf_policy_alias {
+    const char *name;
+    TSNode node;
+    pki_func *fn;
+    TSNode *sizes; /* later `p.set_scratch_size(...)` statements, in source order */
+    int nsizes, capsizes;
+  } *pols;
   int npol, cappol; /* `p = pk.XPolicy(...)` locals of @pk.main, substituted at dispatches */
 };
 

@@ -178,6 +178,11 @@ typedef struct pkf_ctx {
    * ents = module-level state (constants, globals, classtypes, callbacks). */
   bool host;
   struct pkf_ents *ents;
+  /* entities helper: dispatches inside an expression of @pk.main
+   * (`self.mean = pk.parallel_reduce(...) / n`), run just before their
+   * statement into a temporary that the expression reads instead */
+  struct pkf_hoisted { TSNode call; pki_var *var; } *hoisted;
+  int nhoisted, caphoisted;
   TSNode root; /* the module node (call-site inference) */
   /* kernels helper (lower_team.c, lower_kexpr.c): real = what pk.real means
    * (PKI_VOID = default PKI_F64; set from the --real option); ndefs = nested

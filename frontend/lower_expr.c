@@ -651,6 +651,13 @@ static bool math_method(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
 static bool pk_module_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
   if (!pkf_alias_is(c, mc->obj, PKF_AL_PK))
     return false;
+  for (int i = 0; c->host && i < c->nhoisted; i++)
+    if (ts_node_eq(c->hoisted[i].call, mc->call)) { /* a dispatch run before its statement */
+      *out = pki_new_expr(c->m, PKI_E_VAR, pkf_span(mc->call));
+      (*out)->var = c->hoisted[i].var;
+      (*out)->type = c->hoisted[i].var->type;
+      return true;
+    }
   if (pkf_kernel_pk_call(c, mc, out))
     return true; /* kernels helper: atomics, subviews, scratch views */
   *out = NULL;
@@ -660,6 +667,13 @@ static bool pk_module_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
   else if (pkf_type_quiet(c, mc->fn, false, &t) &&
            (pki_is_numeric(t.kind) || t.kind == PKI_BOOL)) /* pk.uint64(x): a conversion */
     *out = cast_call(c, mc->call, pkf_text(c, mc->fn), t);
+  else if (c->host && (!strcmp(mc->name, "parallel_for") || !strcmp(mc->name, "parallel_reduce") ||
+                        !strcmp(mc->name, "parallel_scan")))
+    pki_error(c->d, pkf_span(mc->fn), "unsupported-function",
+              "'%s' is supported in @pk.main as a statement or inside the value of an "
+              "assignment (not in a condition, an if-expression, `and`/`or` or a "
+              "comprehension); assign its result to a variable on a line of its own first",
+              pkf_text(c, mc->fn));
   else
     pki_error(c->d, pkf_span(mc->fn), "unsupported-function",
               "'%s' is not supported in kernels yet", pkf_text(c, mc->fn));

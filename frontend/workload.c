@@ -41,6 +41,13 @@ static int dispatch_pattern(pkf_ctx *c, TSNode n) {
   return -1;
 }
 
+static pki_var *declare_named(pkf_ctx *c, const char *name, pki_span at, pki_type t) {
+  pki_var *v = pki_new_var(c->m, name, PKI_VAR_LOCAL, t, at);
+  pki_func_add_local(c->m, c->fn, v);
+  pkf_scope_bind(c, v);
+  return v;
+}
+
 static pki_var *declare(pkf_ctx *c, TSNode name, pki_type t, bool annotated) {
   pki_var *v = pki_new_var(c->m, pkf_text(c, name), PKI_VAR_LOCAL, t, pkf_span(name));
   v->annotated = annotated;
@@ -110,8 +117,31 @@ static bool policy_alias(pkf_ctx *c, TSNode a) {
       return true;
     }
   st->pols = pki_grow(c->m->arena, st->pols, st->npol, &st->cappol, sizeof *st->pols);
-  st->pols[st->npol++] = (struct pkf_policy_alias){pkf_text(c, left), right, c->fn};
+  st->pols[st->npol++] =
+      (struct pkf_policy_alias){.name = pkf_text(c, left), .node = right, .fn = c->fn};
   return true;
+}
+
+/* `p.set_scratch_size(...)` as a statement of main, p a policy alias:
+ * remembered with p, applied at the dispatches of p after it. */
+static bool policy_sizes_stmt(pkf_ctx *c, TSNode x) {
+  if (!c->host || !pkf_type_is(c, x, PKF_N_CALL))
+    return false;
+  TSNode fn = pkf_field(c, x, PKF_F_FUNCTION);
+  if (!pkf_type_is(c, fn, PKF_N_ATTRIBUTE) ||
+      !pkf_is(c, pkf_field(c, fn, PKF_F_ATTRIBUTE), "set_scratch_size"))
+    return false;
+  TSNode base = scratch_chain_base(c, x);
+  struct pkf_ents *st = pkf_ents_get(c);
+  for (int i = 0; pkf_type_is(c, base, PKF_N_IDENTIFIER) && i < st->npol; i++) {
+    struct pkf_policy_alias *a = &st->pols[i];
+    if (a->fn != c->fn || !pkf_is(c, base, a->name))
+      continue;
+    a->sizes = pki_grow(c->m->arena, a->sizes, a->nsizes, &a->capsizes, sizeof *a->sizes);
+    a->sizes[a->nsizes++] = x;
+    return true;
+  }
+  return false;
 }
 
 /* POLICY.set_scratch_size(level, pk.PerTeam(x)[, pk.PerThread(y)]) (chains
@@ -155,9 +185,16 @@ static bool policy(pkf_ctx *c, TSNode p, pki_stmt *s) {
   if (!sizes_ok)
     return false;
   if (pkf_type_is(c, p, PKF_N_IDENTIFIER) && c->ents)
-    for (int i = 0; i < c->ents->npol; i++)
-      if (c->ents->pols[i].fn == c->fn && pkf_is(c, p, c->ents->pols[i].name))
-        p = scratch_sizes(c, c->ents->pols[i].node, s, &sizes_ok);
+    for (int i = 0; i < c->ents->npol; i++) {
+      const struct pkf_policy_alias *al = &c->ents->pols[i];
+      if (al->fn != c->fn || !pkf_is(c, p, al->name))
+        continue;
+      uint32_t at = ts_node_start_byte(p);
+      p = scratch_sizes(c, al->node, s, &sizes_ok);
+      for (int k = 0; k < al->nsizes && ts_node_start_byte(al->sizes[k]) < at; k++)
+        scratch_sizes(c, al->sizes[k], s, &sizes_ok); /* later calls set their levels again */
+      break;
+    }
   if (!sizes_ok)
     return false;
   int kind = pk_call_named(c, p, "RangePolicy") ? PKI_POLICY_RANGE
@@ -330,8 +367,11 @@ static pki_func *workunit_ref(pkf_ctx *c, TSNode k, int pattern) {
 }
 
 /* Lowers a dispatch; left/ann: the assignment's target and annotation (may be null). */
-static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode ann,
-                     pki_block *out) {
+/* Lowers dispatch `call` of statement stmt into out: its result goes to left
+ * (annotated ann), or, temp not NULL, to a new local of that name whose
+ * variable is returned (NULL after an error). */
+static pki_var *dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode ann,
+                         const char *temp, pki_block *out) {
   int pattern = dispatch_pattern(c, call);
   pki_stmt *s = pki_new_stmt(c->m, PKI_S_DISPATCH, pkf_span(stmt));
   s->pattern = pattern;
@@ -348,11 +388,11 @@ static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode a
     pki_error(c->d, pkf_span(call), "bad-dispatch",
               "a dispatch takes ([label,] policy, kernel), e.g. pk.parallel_for(n, self.work), "
               "or ([label,] policy, lambda i: value, view) to fill a View");
-    return;
+    return NULL;
   }
   if (pattern == PKI_PATTERN_FOR && !ts_node_is_null(left)) {
     pki_error(c->d, pkf_span(stmt), "bad-dispatch", "pk.parallel_for returns nothing");
-    return;
+    return NULL;
   }
   bool ok = policy(c, ch.v[k], s);
   /* the target and its type */
@@ -361,15 +401,17 @@ static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode a
   if (!ts_node_is_null(ann) && pkf_type(c, ann, false, &t))
     annotated = true;
   pki_var *tv = NULL;
-  bool fresh = false;
-  if (pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
+  bool fresh = temp != NULL;
+  if (temp) {
+    /* the temporary: declared below */
+  } else if (pkf_type_is(c, left, PKF_N_IDENTIFIER)) {
     const char *nm = pkf_text(c, left);
     tv = pkf_lookup(c, nm, strlen(nm));
     pki_var *m = tv ? NULL : pkf_bare_member(c, left);
     if (m) { /* `energy = pk.parallel_reduce(...)` into the member energy */
       pki_expr *te = pkf_bare_member_target(c, left, m);
       if (!te)
-        return;
+        return NULL;
       tv = te->var;
     }
     fresh = tv == NULL;
@@ -379,7 +421,7 @@ static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode a
       if (te == NULL && !pkf_type_is(c, left, PKF_N_ATTRIBUTE))
         pki_error(c->d, pkf_span(left), "bad-dispatch",
                   "the result of a dispatch goes to a variable or a scalar member (self.x)");
-      return;
+      return NULL;
     }
     tv = te->var;
   }
@@ -398,28 +440,30 @@ static void dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNode a
               "@pk.main dispatches a workunit of its workload (self.name) or a lambda");
   }
   if (!ok || !f)
-    return;
+    return NULL;
   s->closure = f;
   static const char *const pols[] = {"pk.RangePolicy (or an int)", "pk.MDRangePolicy",
                                      "pk.TeamPolicy"};
   if (!f->is_closure && f->policy != (pki_policy)s->range) {
     pki_error(c->d, pkf_span(ch.v[k]), "bad-dispatch",
               "workunit '%s' must be dispatched with %s", f->name, pols[f->policy]);
-    return;
+    return NULL;
   }
   if (f->is_closure)
     f->policy = (pki_policy)s->range;
   if (fresh) { /* `s = pk.parallel_reduce(...)`: a declaration, then the dispatch */
-    tv = declare(c, left, t.kind == PKI_VOID && f->acc ? f->acc->type : t, annotated);
+    pki_type vt = t.kind == PKI_VOID && f->acc ? f->acc->type : t;
+    tv = temp ? declare_named(c, temp, pkf_span(call), vt) : declare(c, left, vt, annotated);
     pki_stmt *decl = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(stmt));
     decl->var = tv;
     pki_block_push(c->m->arena, out, decl);
   }
   if (tv) {
-    s->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(left));
+    s->target = pki_new_expr(c->m, PKI_E_VAR, pkf_span(temp ? call : left));
     s->target->var = tv;
   }
   pki_block_push(c->m->arena, out, s);
+  return tv;
 }
 
 /* `self.x: T = v` in a classtype constructor: an assignment to the field. */
@@ -495,19 +539,61 @@ static bool typed_decl(pkf_ctx *c, TSNode a, pki_block *out) {
   return true;
 }
 
+/* Dispatches inside expression x of a main statement (not x itself, nor the
+ * right side of an assignment: those are the statement's own), where Python
+ * always evaluates them: each runs before the statement into a temporary
+ * (c->hoisted). Ones under `if`-expressions, `and`/`or`, lambdas and
+ * comprehensions stay where they are (and are rejected there). */
+static void hoist_dispatches(pkf_ctx *c, TSNode stmt, TSNode x, pki_block *out) {
+  pkf_stack st = {0};
+  pkf_push(c, &st, x);
+  TSNode top = pkf_type_is(c, x, PKF_N_ASSIGNMENT) ? pkf_field(c, x, PKF_F_RIGHT) : x;
+  TSNode found[8];
+  int n = 0;
+  while (st.n > 0 && n < 8) {
+    TSNode y = st.v[--st.n];
+    if (dispatch_pattern(c, y) >= 0 && !ts_node_eq(y, top)) {
+      found[n++] = y;
+      continue;
+    }
+    int t = pkf_ntype_of(c, y);
+    if (t == PKF_N_CONDITIONAL_EXPRESSION || t == PKF_N_BOOLEAN_OPERATOR || t == PKF_N_LAMBDA ||
+        t == PKF_N_LIST_COMPREHENSION || t == PKF_N_GENERATOR_EXPRESSION ||
+        t == PKF_N_SET_COMPREHENSION || t == PKF_N_DICTIONARY_COMPREHENSION)
+      continue;
+    pkf_nodes ch = pkf_children(c, y);
+    for (uint32_t i = ch.n; i-- > 0;) /* pushed last first: popped in source order */
+      pkf_push(c, &st, ch.v[i]);
+  }
+  for (int i = 0; i < n; i++) {
+    const char *name = pki_sprintf(c->m->arena, "pkc.result_%u_%u", pkf_span(found[i]).line,
+                                   pkf_span(found[i]).col);
+    pki_var *v = dispatch(c, stmt, found[i], (TSNode){0}, (TSNode){0}, name, out);
+    if (!v)
+      continue;
+    c->hoisted = pki_grow(c->m->arena, c->hoisted, c->nhoisted, &c->caphoisted,
+                          sizeof *c->hoisted);
+    c->hoisted[c->nhoisted++] = (struct pkf_hoisted){.call = found[i], .var = v};
+  }
+}
+
 bool pkf_ent_stmt(pkf_ctx *c, TSNode n, pki_block *out) {
   if (pkf_named_child_count(c, n) != 1)
     return false;
   TSNode x = pkf_named_child(c, n, 0);
+  if (c->host)
+    hoist_dispatches(c, n, x, out);
   if (c->host && dispatch_pattern(c, x) >= 0) {
-    dispatch(c, n, x, (TSNode){0}, (TSNode){0}, out);
+    dispatch(c, n, x, (TSNode){0}, (TSNode){0}, NULL, out);
     return true;
   }
+  if (policy_sizes_stmt(c, x))
+    return true;
   if (!pkf_type_is(c, x, PKF_N_ASSIGNMENT))
     return false;
   TSNode right = pkf_field(c, x, PKF_F_RIGHT);
   if (c->host && dispatch_pattern(c, right) >= 0) {
-    dispatch(c, n, right, pkf_field(c, x, PKF_F_LEFT), pkf_field(c, x, PKF_F_TYPE), out);
+    dispatch(c, n, right, pkf_field(c, x, PKF_F_LEFT), pkf_field(c, x, PKF_F_TYPE), NULL, out);
     return true;
   }
   return ctor_field_decl(c, x, out) || typed_decl(c, x, out) || policy_alias(c, x);

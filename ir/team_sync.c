@@ -1535,13 +1535,20 @@ static bool may_race(const pki_access_summary *s, const pki_access *x, unsigned 
 }
 
 
-/* Slots reserved atomically: `slot = pk.atomic_fetch_add(count, [b], 1)`
- * (never reassigned, or the call itself as the index) differs between work
- * items, as does an index using it. */
+/* Elements a work item owns: a slot reserved atomically, `slot =
+ * pk.atomic_fetch_add(count, [b], 1)` (never reassigned, or the call itself
+ * as the index), differs between work items, as does an index using it
+ * (`first + slot`, `start[b] + slot`); so does the element of a claim won,
+ * `if old == -1:` after `old = pk.atomic_compare_exchange(level, [v], -1, 1)`,
+ * at index v. */
 typedef struct ts_slots {
   pki_arena *a;
-  pki_vec vars;
+  pki_vec vars;       /* slot locals */
+  pki_vec reserves;   /* the atomic each of vars comes from (same order) */
+  pki_vec claims;     /* locals `old = pk.atomic_compare_exchange(...)` */
+  pki_vec cas;        /* their atomics (same order) */
   pki_span at;        /* the access looked for */
+  const pki_expr *access; /* its INDEX node, once found */
   bool found, unique; /* found: the access; unique: one of its indices is a slot */
 } ts_slots;
 
@@ -1563,6 +1570,36 @@ static bool reserves_slot(const pki_expr *x) {
                                              x->intrinsic == PKI_INTRINSIC_ATOMIC_FETCH_SUB);
 }
 
+/* The atomic that reserved slot expression e (see slot_like), or NULL. */
+static const pki_expr *slot_reserve(const ts_slots *t, const pki_expr *e) {
+  e = pki_uncast(e);
+  if (!e)
+    return NULL;
+  if (reserves_slot(e))
+    return e;
+  for (int i = 0; e->kind == PKI_E_VAR && i < t->vars.n; i++)
+    if (t->vars.items[i] == e->var)
+      return t->reserves.items[i];
+  if (e->kind != PKI_E_BINARY || e->nargs != 2)
+    return NULL;
+  const pki_expr *r = slot_reserve(t, e->args[0]);
+  return r ? r : slot_reserve(t, e->args[1]);
+}
+
+/* off is the element of a View at the index of the atomic that reserved
+ * slot s (`start[b] + pk.atomic_fetch_add(fill, [b], 1)`): each bucket's
+ * offset, from which its slots count (a counting sort's scatter). */
+static bool bucket_offset(const ts_slots *t, const pki_expr *off, const pki_expr *s) {
+  const pki_expr *r = slot_reserve(t, s);
+  off = pki_uncast(off);
+  if (!r || !off || off->kind != PKI_E_INDEX || off->nargs != r->nargs - 1 || off->nargs < 2)
+    return false;
+  for (int k = 1; k < off->nargs; k++)
+    if (!pki_same_expr(pki_uncast(off->args[k]), pki_uncast(r->args[k])))
+      return false;
+  return true;
+}
+
 static bool slot_like(const ts_slots *t, const pki_expr *e) {
   e = pki_uncast(e);
   if (!e)
@@ -1573,6 +1610,9 @@ static bool slot_like(const ts_slots *t, const pki_expr *e) {
     return pki_vec_has(&t->vars, e->var);
   if (e->kind != PKI_E_BINARY || (e->op != PKI_OP_ADD && e->op != PKI_OP_SUB))
     return false;
+  if (e->op == PKI_OP_ADD && ((slot_like(t, e->args[1]) && bucket_offset(t, e->args[0], e->args[1])) ||
+                              (slot_like(t, e->args[0]) && bucket_offset(t, e->args[1], e->args[0]))))
+    return true;
   return (slot_like(t, e->args[0]) && slot_invariant(e->args[1])) ||
          (e->op == PKI_OP_ADD && slot_invariant(e->args[0]) && slot_like(t, e->args[1]));
 }
@@ -1582,8 +1622,11 @@ static void slot_stmt(pki_visitor *v, const pki_stmt *s) {
   const pki_expr *x = pki_uncast(s->value);
   if (s->kind != PKI_S_DECL || !s->var || (s->var->uses & PKI_USE_ASSIGNED) || !x)
     return;
-  if (slot_like(t, x))
-    add(t->a, &t->vars, s->var);
+  if (slot_like(t, x) && add(t->a, &t->vars, s->var))
+    pki_vec_push(t->a, &t->reserves, (void *)slot_reserve(t, x));
+  if (x->kind == PKI_E_INTRINSIC && x->intrinsic == PKI_INTRINSIC_ATOMIC_COMPARE_EXCHANGE &&
+      x->nargs >= 4 && add(t->a, &t->claims, s->var))
+    pki_vec_push(t->a, &t->cas, (void *)x);
 }
 
 static void slot_expr(pki_visitor *v, const pki_expr *e) {
@@ -1592,9 +1635,74 @@ static void slot_expr(pki_visitor *v, const pki_expr *e) {
       e->span.end_byte != t->at.end_byte)
     return;
   t->found = true;
+  t->access = e;
   for (int k = 1; k < e->nargs; k++) {
     t->unique |= slot_like(t, e->args[k]);
   }
+}
+
+/* cond is `old == expected` of a claim: the work item whose
+ * compare-exchange found the expected value, one per element. That
+ * atomic, or NULL. */
+static const pki_expr *claim_won(const ts_slots *t, const pki_expr *cond) {
+  cond = pki_uncast(cond);
+  if (!cond || cond->kind != PKI_E_COMPARE || cond->op != PKI_OP_EQ)
+    return NULL;
+  for (int side = 0; side < 2; side++) {
+    const pki_expr *a = pki_uncast(cond->args[side]), *b = pki_uncast(cond->args[1 - side]);
+    for (int i = 0; a && a->kind == PKI_E_VAR && i < t->claims.n; i++) {
+      const pki_expr *x = t->cas.items[i];
+      if (t->claims.items[i] == a->var &&
+          pki_same_expr(b, pki_uncast(x->args[x->nargs - 2])))
+        return x;
+    }
+  }
+  return NULL;
+}
+
+/* Stores to the element of access e (the same View, the same indices)
+ * in b, and how many of them are under an `if` won by a claim at that
+ * element (`if old == -1: parent[v] = i` after `old =
+ * pk.atomic_compare_exchange(level, [v], -1, 1)`). */
+typedef struct ts_claimed {
+  const ts_slots *t;
+  int stores, won;
+  bool under; /* walking the body of a won `if` */
+} ts_claimed;
+
+static bool same_element_as(const pki_expr *a, const pki_expr *b) {
+  if (!a || !b || a->kind != PKI_E_INDEX || b->kind != PKI_E_INDEX || a->nargs != b->nargs ||
+      a->args[0]->kind != PKI_E_VAR || b->args[0]->kind != PKI_E_VAR ||
+      a->args[0]->var != b->args[0]->var)
+    return false;
+  for (int k = 1; k < a->nargs; k++)
+    if (!pki_same_expr(pki_uncast(a->args[k]), pki_uncast(b->args[k])))
+      return false;
+  return true;
+}
+
+static bool claims_element(const pki_expr *x, const pki_expr *e) {
+  if (!x || x->nargs - 3 != e->nargs - 1)
+    return false;
+  for (int k = 1; k < e->nargs; k++)
+    if (!pki_same_expr(pki_uncast(e->args[k]), pki_uncast(x->args[k])))
+      return false;
+  return true;
+}
+
+static void claimed_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_claimed *c = v->data;
+  const pki_expr *e = c->t->access;
+  if ((s->kind == PKI_S_ASSIGN || s->kind == PKI_S_AUGASSIGN) && same_element_as(s->target, e)) {
+    c->stores++;
+    c->won += c->under;
+  }
+  if (s->kind != PKI_S_IF || c->under || !claims_element(claim_won(c->t, s->cond), e))
+    return;
+  ts_claimed in = {.t = c->t, .under = true};
+  pki_visitor w = {.stmt = claimed_stmt, .data = &in};
+  pki_visit_block(&w, &s->body);
+  c->won += in.won;
 }
 
 static bool slot_index(pki_module *m, const pki_func *f, const pki_access *x) {
@@ -1606,7 +1714,12 @@ static bool slot_index(pki_module *m, const pki_func *f, const pki_access *x) {
   v.stmt = NULL;
   v.expr = slot_expr;
   pki_visit_func(&v, f);
-  return t.unique;
+  if (t.unique || !t.access || t.claims.n == 0)
+    return t.unique;
+  ts_claimed c = {.t = &t};
+  pki_visitor w = {.stmt = claimed_stmt, .data = &c};
+  pki_visit_func(&w, f);
+  return c.stores > 0 && c.won == c.stores;
 }
 
 /* Work indices an `if i == c:` around the access fixes (c a constant, or a

@@ -589,6 +589,42 @@ static void test_closure_same_element(void **state) {
   pki_module_free(m);
 }
 
+/* Elements a work item owns: the bucket offset plus a slot reserved at the
+ * same bucket (a counting sort's scatter), and the element of a
+ * compare-exchange it won (BFS's claim). An offset read at another index,
+ * a claim at another element and a store on a lost claim still warn. */
+static void test_scatter_owned_elements(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked(
+      "import pykokkos as pk\n"
+      "@pk.workunit\n"
+      "def place(i: int, key: pk.View1D[pk.int32], start: pk.View1D[pk.int32], "
+      "fill: pk.View1D[pk.int32], out: pk.View1D[pk.int32]):\n"
+      "    b: int = key[i]\n"
+      "    slot: int = pk.atomic_fetch_add(fill, [b], 1)\n"
+      "    out[start[b] + slot] = i\n"
+      "    out[start[b] + pk.atomic_fetch_add(fill, [b], 1)] = i\n"
+      "    out[start[i] + slot] = i\n"
+      "@pk.workunit\n"
+      "def claim(i: int, nbr: pk.View1D[pk.int32], level: pk.View1D[pk.int32], "
+      "parent: pk.View1D[pk.int32]):\n"
+      "    v: int = nbr[i]\n"
+      "    old: int = pk.atomic_compare_exchange(level, [v], -1, 1)\n"
+      "    if old == -1:\n"
+      "        parent[v] = i\n"
+      "        parent[v + 1] = i\n"
+      "    if old == 1:\n"
+      "        parent[v] = i\n",
+      &d);
+  at(&d, "possible-race", 8, 5);  /* start[i]: not the slot's bucket */
+  at(&d, "possible-race", 15, 9); /* another element than the claim's */
+  at(&d, "possible-race", 14, 9); /* parent[v] once more at line 17, on a lost claim (the
+                                      summary reports an element at its first store) */
+  assert_int_equal(count(&d, PKI_SEV_WARNING, "possible-race"), 3);
+  pki_module_free(m);
+}
+
 /* Histograms in a TeamThreadRange closure: an update of team scratch at an
  * index read from a View becomes an atomic (note "team-atomic"), one of a
  * global View warns, a plain store through such an index (a permutation)
@@ -844,6 +880,7 @@ int main(void) {
       cmocka_unit_test(test_existing_sync_kept),
       cmocka_unit_test(test_scatter_warns),
       cmocka_unit_test(test_scatter_quiet),
+      cmocka_unit_test(test_scatter_owned_elements),
       cmocka_unit_test(test_barrier_after_other_writers),
       cmocka_unit_test(test_flag_after_barrier_uniform),
       cmocka_unit_test(test_partial_value_warns),
