@@ -1,4 +1,4 @@
-# expect: 12:21: is supported in @pk.main as a statement or inside the value of an assignment
+# expect: 13:21: is supported in @pk.main as a statement or inside the value of an assignment
 import pykokkos as pk
 
 
