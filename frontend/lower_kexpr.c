@@ -396,16 +396,22 @@ pki_expr *pkf_list_literal(pkf_ctx *c, TSNode list, pki_kind elem) {
   int64_t times = 1;
   if (pkf_type_is(c, list, PKF_N_BINARY_OPERATOR) &&
       pkf_is(c, pkf_field(c, list, PKF_F_OPERATOR), "*") &&
-      pkf_type_is(c, pkf_field(c, list, PKF_F_LEFT), PKF_N_LIST) &&
-      pkf_type_is(c, pkf_field(c, list, PKF_F_RIGHT), PKF_N_INTEGER)) {
+      pkf_type_is(c, pkf_field(c, list, PKF_F_LEFT), PKF_N_LIST)) {
+    /* [0.0] * 3, [0.0] * K (a module constant), [0.0] * (2 * K) */
+    TSNode count = pkf_field(c, list, PKF_F_RIGHT);
+    const pki_expr *k = pkf_type_is(c, count, PKF_N_INTEGER) ? NULL : pkf_expr(c, count);
     lit = pkf_field(c, list, PKF_F_LEFT);
-    times = strtoll(pkf_text(c, pkf_field(c, list, PKF_F_RIGHT)), NULL, 10);
+    if (pkf_type_is(c, count, PKF_N_INTEGER))
+      times = strtoll(pkf_text(c, count), NULL, 10);
+    else if (!k || !pki_const_int(k, &times))
+      times = 0;
   }
   pkf_nodes el = pkf_type_is(c, lit, PKF_N_LIST) ? pkf_children(c, lit) : (pkf_nodes){0};
   if (!pkf_type_is(c, lit, PKF_N_LIST) || el.n == 0 || times < 1 || times * el.n > 4096) {
     pki_error(c->d, pkf_span(list), "bad-list",
               "a typing.List local needs a list literal of fixed, non-zero length, e.g. "
-              "[0.0, 0.0, 0.0] or [0.0] * 3 (with a literal count)");
+              "[0.0, 0.0, 0.0] or [0.0] * 3 (a count known at compile time: a literal or "
+              "a module-level constant)");
     return NULL;
   }
   int n = (int)(el.n * times);

@@ -191,8 +191,10 @@ static void annotated_decl(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode
     if (ts_node_is_null(right))
       pki_error(c->d, pkf_span(n), "bad-list",
                 "a typing.List local needs a list literal initializer, e.g. [0.0, 0.0]");
-    if (!lst)
+    if (!lst) {
+      pkf_scope_reject(c, left); /* its uses: no second error */
       return;
+    }
     pki_stmt *s = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(n));
     s->var = new_local(c, left, lst->type, true);
     s->value = lst;

@@ -210,7 +210,8 @@ bool pki_const_int(const pki_expr *e, int64_t *v) {
     return true;
   }
   int64_t a, b;
-  if (e && e->kind == PKI_E_BINARY && e->nargs == 2 && pki_is_int(e->type.kind) &&
+  if (e && e->kind == PKI_E_BINARY && e->nargs == 2 &&
+      (pki_is_int(e->type.kind) || e->type.kind == PKI_VOID) && /* VOID: not yet checked */
       (e->op == PKI_OP_ADD || e->op == PKI_OP_SUB || e->op == PKI_OP_MUL) &&
       pki_const_int(e->args[0], &a) && pki_const_int(e->args[1], &b)) {
     bool over = e->op == PKI_OP_ADD   ? __builtin_add_overflow(a, b, v)
