@@ -415,7 +415,10 @@ void pkb_put_fparam(pkb_ctx *c, const pki_func *f, const pki_var *v) {
     return;
   }
   pkb_put_type(b, v->type);
-  pkb_put(b, v->type.kind == PKI_CLASS && pki_param_written(f, v) ? " &" : " ");
+  /* a random state draws through a reference: the caller's state advances */
+  bool ref = (v->type.kind == PKI_CLASS && pki_param_written(f, v)) ||
+             v->type.kind == PKI_RAND_STATE;
+  pkb_put(b, ref ? " &" : " ");
   pkb_put_ident(b, v->name);
 }
 

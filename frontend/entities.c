@@ -219,9 +219,10 @@ static pki_var *typed_param(pkf_ctx *c, const pkf_param *p, pki_var_kind kind, p
     t = unannotated_kernel_param(c, p, kernel, pn);
   } else if (ts_node_is_null(p->ann)) {
     pki_error(c->d, pkf_span(p->node), "missing-annotation",
-              "parameter '%s' needs a type annotation, e.g. '%s: float' or "
-              "'%s: pk.View1D[pk.double]'",
-              pkf_text(c, p->name), pkf_text(c, p->name), pkf_text(c, p->name));
+              "parameter '%s' needs a type annotation, e.g. '%s: float', "
+              "'%s: pk.View1D[pk.double]' or, for a random pool's state, "
+              "'%s: pk.Random_XorShift64'",
+              pn, pn, pn, pn);
   } else if (pkf_is_acc(c, p->ann)) {
     pki_error(c->d, pkf_span(p->ann), "bad-signature",
               "pk.Acc[T] is only allowed right after the work index of a workunit");

@@ -116,7 +116,8 @@ static const char *const pk_type_names[] = {
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
     "float64", "double", "real", "View1D", "View2D", "View3D", "View4D", "View5D", "View6D",
     "View7D", "View8D", "ScratchView1D", "ScratchView2D", "ScratchView3D", "Acc", "Sum",
-    "Prod", "Max", "Min", "TeamMember", "Random_XorShift64_Pool", "Random_XorShift1024_Pool"};
+    "Prod", "Max", "Min", "TeamMember", "Random_XorShift64_Pool", "Random_XorShift1024_Pool",
+    "Random_XorShift64", "Random_XorShift1024"};
 
 /* " (did you mean 'pk.double'?)" for a misspelled pk.NAME or np.NAME type (n, or
  * the value of subscript n), else "". */
@@ -255,7 +256,8 @@ static bool generic_type(pkf_ctx *c, TSNode n, bool as_elem, pki_type *out) {
   return true;
 }
 
-/* pk.TeamMember, pk.Random_XorShift64_Pool / _1024_Pool. */
+/* pk.TeamMember, pk.Random_XorShift64_Pool / _1024_Pool, and a pool's state
+ * pk.Random_XorShift64 / _1024 (what get_state() returns). */
 static bool pk_object_type(pkf_ctx *c, TSNode n, pki_type *out) {
   TSNode a = pk_attr(c, n);
   if (ts_node_is_null(a))
@@ -267,6 +269,10 @@ static bool pk_object_type(pkf_ctx *c, TSNode n, pki_type *out) {
     out->kind = PKI_POOL, out->rank = 64;
   else if (pkf_is(c, a, "Random_XorShift1024_Pool"))
     out->kind = PKI_POOL, out->rank = 1024;
+  else if (pkf_is(c, a, "Random_XorShift64")) /* a pool's state (Kokkos' generator type) */
+    out->kind = PKI_RAND_STATE, out->rank = 64;
+  else if (pkf_is(c, a, "Random_XorShift1024"))
+    out->kind = PKI_RAND_STATE, out->rank = 1024;
   return out->kind != PKI_VOID;
 }
 

@@ -1,4 +1,4 @@
-# expect: 6:7: parameter 'a' needs a type annotation, e.g. 'a: float' or
+# expect: 6:7: parameter 'a' needs a type annotation, e.g. 'a: float', 'a: pk.View1D[pk.double]' or, for a random pool's state, 'a: pk.Random_XorShift64'
 import pykokkos as pk
 import math
 

@@ -26,7 +26,8 @@ from ._view import View, from_numpy
 from ._view_api import ALL, subview, deep_copy, resize_view as resize
 from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO, Iterate,
                         PerTeam, PerThread)
-from ._random import Random_XorShift64_Pool, Random_XorShift1024_Pool
+from ._random import (Random_XorShift64_Pool, Random_XorShift1024_Pool, Random_XorShift64,
+                      Random_XorShift1024)
 from ._dispatch import parallel_for, parallel_reduce, parallel_scan
 from ._graph import Graph
 from ._spaces import (ExecutionSpaceInstance, set_device_id, get_device_id,
@@ -199,7 +200,8 @@ __all__ = [
     "RangePolicy", "MDRangePolicy", "TeamPolicy", "AUTO", "Iterate", "PerTeam",
     "PerThread", "parallel_for", "parallel_reduce", "parallel_scan", "fence",
     "execute", "printf", "Timer", "num_threads", "Graph",
-    "Random_XorShift64_Pool", "Random_XorShift1024_Pool",
+    "Random_XorShift64_Pool", "Random_XorShift1024_Pool", "Random_XorShift64",
+    "Random_XorShift1024",
     "BinSort", "BinOp1D", "BinOp3D",
     # errors (pykokkos._errors)
     "PkcError", "PkcArgumentError", "PkcValueError", "PkcIndexError",

@@ -84,6 +84,24 @@ class Random_XorShift1024_Pool(_Pool):
     bits = 1024
 
 
+class Random_XorShift64:
+    """The state pool.get_state() gives a kernel (Kokkos' generator type of
+    Random_XorShift64_Pool): only an annotation, e.g. of a @pk.function
+    parameter `state: pk.Random_XorShift64`, which draws through the caller's
+    state (by reference)."""
+    __slots__ = ()
+
+    def __init__(self, *a, **k):
+        raise PkcArgumentError("pk.Random_XorShift64 is a kernel annotation (a pool's state); "
+                               "create a pk.Random_XorShift64_Pool(seed) and call get_state() "
+                               "in a kernel")
+
+
+class Random_XorShift1024(Random_XorShift64):
+    """The state of a Random_XorShift1024_Pool (see Random_XorShift64)."""
+    __slots__ = ()
+
+
 def destroy_all():
     """Destroys every live pool handle (the atexit hook; also for tests)."""
     for pool in list(_live[0]) if _live else ():
