@@ -674,6 +674,10 @@ static bool pk_module_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
               "assignment (not in a condition, an if-expression, `and`/`or` or a "
               "comprehension); assign its result to a variable on a line of its own first",
               pkf_text(c, mc->fn));
+  else if (c->host)
+    pki_error(c->d, pkf_span(mc->fn), "unsupported-function",
+              "'%s' is not supported in @pk.main; call it in the Python code around "
+              "pk.execute(...), or do the work in a workunit", pkf_text(c, mc->fn));
   else
     pki_error(c->d, pkf_span(mc->fn), "unsupported-function",
               "'%s' is not supported in kernels yet", pkf_text(c, mc->fn));

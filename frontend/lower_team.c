@@ -609,6 +609,19 @@ static int range_args(pkf_ctx *c, TSNode rn, pki_stmt *s, bool single) {
   return r == PKI_RANGE_TEAM_THREAD_MD ? (int)a.n - 1 : per ? 0 : 1;
 }
 
+/* pk.Sum / pk.Prod / pk.Max / pk.Min given as a nested reduction's third
+ * argument: its pki_reducer, or -1. */
+static int reducer_named(pkf_ctx *c, TSNode n) {
+  if (!pkf_type_is(c, n, PKF_N_ATTRIBUTE) || !pkf_alias_is(c, pkf_field(c, n, PKF_F_OBJECT), PKF_AL_PK))
+    return -1;
+  TSNode a = pkf_field(c, n, PKF_F_ATTRIBUTE);
+  return pkf_is(c, a, "Sum")    ? PKI_REDUCER_SUM
+         : pkf_is(c, a, "Prod") ? PKI_REDUCER_PROD
+         : pkf_is(c, a, "Min")  ? PKI_REDUCER_MIN
+         : pkf_is(c, a, "Max")  ? PKI_REDUCER_MAX
+                                : -1;
+}
+
 static const char *pattern_name(int p) {
   return p == PKI_PATTERN_REDUCE ? "parallel_reduce" : p == PKI_PATTERN_SCAN ? "parallel_scan"
                                                                            : "parallel_for";
@@ -628,11 +641,16 @@ static pki_stmt *nested(pkf_ctx *c, TSNode call, int pattern, pki_type acc) {
               range_of(c, at) >= 0 && rn ? rn : what);
     return NULL;
   }
+  int reducer = -1; /* pk.parallel_reduce(range, fn, pk.Max): the closure's own, repeated */
+  if (pattern == PKI_PATTERN_REDUCE && a.n == 3 && (reducer = reducer_named(c, a.v[2])) >= 0)
+    a.n = 2;
   for (uint32_t i = 0; i < a.n; i++)
     if (!pkf_type_is(c, a.v[i], PKF_N_IDENTIFIER) && !pkf_type_is(c, a.v[i], PKF_N_CALL)) {
       pki_error(c->d, pkf_span(a.v[i]), "bad-nested-pattern",
                 "pk.%s in a team workunit takes two positional arguments: the range and "
-                "the name of a nested def", what);
+                "the name of a nested def%s", what,
+                pattern == PKI_PATTERN_REDUCE ? " (then, if given, the reducer: pk.Sum, "
+                                                "pk.Prod, pk.Max or pk.Min)" : "");
       return NULL;
     }
   if (a.n != 2) {
@@ -655,6 +673,15 @@ static pki_stmt *nested(pkf_ctx *c, TSNode call, int pattern, pki_type acc) {
   }
   shape sh = {pattern, nidx, acc};
   s->closure = lower_closure(c, d, &sh, call);
+  if (s->closure && reducer >= 0 && s->closure->acc && (int)s->closure->reducer != reducer) {
+    static const char *const names[] = {"pk.Sum (pk.Acc)", "pk.Prod", "pk.Min", "pk.Max",
+                                        "pk.MaxLoc", "pk.MinLoc"};
+    pki_error(c->d, pkf_span(a.v[1] /* the def */), "bad-nested-pattern",
+              "'%s' accumulates with %s but the reduction names %s; annotate the "
+              "accumulator with the reducer you mean (e.g. 'acc: pk.Max[pk.double]')",
+              s->closure->name, names[s->closure->reducer], names[reducer]);
+    return NULL;
+  }
   return s->closure ? s : NULL;
 }
 
@@ -710,8 +737,11 @@ bool pkf_nested_assign(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode rig
   if (old && ts_node_is_null(ann) && !(tgt = pkf_target(c, left)))
     return true;
   pki_stmt *s = nested(c, right, p, t);
-  if (!s)
+  if (!s) {
+    if (!old)
+      pkf_scope_reject(c, left); /* its uses: no second error */
     return true;
+  }
   if (!tgt) {
     pki_stmt *d = pki_new_stmt(c->m, PKI_S_DECL, pkf_span(n));
     bool annotated = !ts_node_is_null(ann);
