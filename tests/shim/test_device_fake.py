@@ -157,8 +157,9 @@ class DeviceArgs(unittest.TestCase):
         try:
             v = pk.View([3, 4], pk.double)
             right(3, {"v": v})                      # placed C-ordered
-            with self.assertRaisesRegex(TypeError, "default_kernel: argument 'v': expected a "
-                                        "LayoutLeft View, got the other layout"):
+            with self.assertRaisesRegex(TypeError, r"default_kernel: argument 'v': expected a "
+                                        r"LayoutLeft View, got a LayoutRight one; .*"
+                                        r"\(v=pk.ViewTypeInfo\(layout=pk.LayoutRight\)\)"):
                 default(3, {"v": v})
             w = pk.View([3, 4], pk.double)
             default(3, {"v": w})                    # placed as the GPU default: LayoutLeft

@@ -215,9 +215,13 @@ class Plan:
             placed = not (self.dev and v._deflt and v._dev is None)
             if p.rank > 1 and placed and _other_order(v._a, want_left):
                 # TypeError: a kernel typed per call builds a specialization for it
-                raise PkcArgumentError(f"{self.kname}: argument '{self.names[i]}': expected a "
-                                       + ("LayoutLeft" if want_left else "LayoutRight")
-                                       + " View, got the other layout")
+                have = "LayoutRight" if want_left else "LayoutLeft"
+                raise PkcArgumentError(
+                    f"{self.kname}: argument '{self.names[i]}': expected a "
+                    + ("LayoutLeft" if want_left else "LayoutRight")
+                    + f" View, got a {have} one; declare the layout on the "
+                    f"@pk.workunit, @pk.functor or @pk.workload decorator "
+                    f"({self.names[i]}=pk.ViewTypeInfo(layout=pk.{have}))")
             self.args[i] = v._dlpack_addr(self.dev and _want_left(p, True))
             # a subview on a GPU points into its parent's device memory: bound
             # afresh at each call, so the parent is made current first
