@@ -63,13 +63,15 @@ void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f) {
       for (int th = 0; th < 2; th++)
         if (pki_uses_scratch(&f->body, level, th)) { /* PerThread sizes count for the team */
           if (th)
-            pkb_line(b, "if (policy->scratch_thread[%d] <= 0)", level);
+            pkb_line(b, "if (policy->scratch_thread[%d] <= 0) {", level);
           else
-            pkb_line(b, "if (policy->scratch_team[%d] <= 0 && policy->scratch_thread[%d] <= 0)",
+            pkb_line(b, "if (policy->scratch_team[%d] <= 0 && policy->scratch_thread[%d] <= 0) {",
                      level, level);
-          pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"uses %s scratch level %d but the "
-                      "policy sets no scratch size; call set_scratch_size\");",
+          pkb_line(b, "  pkc::fail(err, errlen, kernel, \"uses %s scratch level %d but the policy "
+                      "sets no scratch size; call set_scratch_size\");",
                    th ? "thread" : "team", level);
+          pkb_line(b, "  return PKC_ERROR_VALUE; // ValueError, as a too small size");
+          pkb_line(b, "}");
         }
   } else {
     pkb_line(b, "if (!policy || policy->kind != PKC_POLICY_MDRANGE || policy->rank != %d)",

@@ -205,7 +205,7 @@ int k_team_sum(void *const *args, const pkc_policy *pol, pkc_value *res,
   if (pol->scratch_team[0] + pol->scratch_thread[0] == 0) {
     snprintf(err, errlen, "team_sum: uses team scratch level 0 but the policy sets "
              "no scratch size; call set_scratch_size");
-    return 1;
+    return PKC_ERROR_VALUE;  /* as generated modules: a ValueError */
   }
   V2 x(data_of<double>(args[0]), extent(args[0], 0), extent(args[0], 1));
   double r = 0;

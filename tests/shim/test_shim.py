@@ -564,7 +564,7 @@ class TestDialectKernels(Base):
         r = pk.parallel_reduce(pk.TeamPolicy(10, 1).set_scratch_size(0, pk.PerTeam(need)),
                                self.fake.team_sum, x=x)      # first 10 rows only
         self.assertAlmostEqual(r, float(x[:10].sum()), places=9)
-        with self.assertRaisesRegex(RuntimeError, "team_sum: uses team scratch level 0 but "
+        with self.assertRaisesRegex(ValueError, "team_sum: uses team scratch level 0 but "
                                                   "the policy sets no scratch size"):
             pk.parallel_reduce(pk.TeamPolicy(37, pk.AUTO), self.fake.team_sum, x=x)
 
