@@ -3,7 +3,9 @@
 # the two shapes pkc fixes at compile time (tests/features/feat_team_hoist.py:
 # a team reduction under `if team_rank() == 0`, which summed only thread 0's
 # share on CUDA; feat_team_barrier.py: a read after a nested TeamThreadRange
-# parallel_for, which saw stale values), with teams of 128 threads on CUDA,
+# parallel_for, which saw stale values; feat_team_shared_writes.py: rank-0
+# fills, broadcasts and write-after-read; feat_team_histogram.py: `h[k] += 1`
+# in team scratch, made atomic), with teams of 128 threads on CUDA,
 # then the team examples (tutorial_team_policy*, tutorial_team_vector_loop*,
 # bytes_and_flops*), each built for CUDA and run with PKC_BACKEND=cuda.
 # pkc's notes for the feature programs are printed first (what it moved,
@@ -13,7 +15,8 @@
 LOG=${1:-}
 [[ -n $LOG ]] || unset LOG
 source "$(dirname "${BASH_SOURCE[0]}")/cuda_env.sh"
-feats=(tests/features/feat_team_hoist.py tests/features/feat_team_barrier.py)
+feats=(tests/features/feat_team_hoist.py tests/features/feat_team_barrier.py
+       tests/features/feat_team_shared_writes.py tests/features/feat_team_histogram.py)
 exs=(examples/tutorial_team_policy*.py examples/tutorial_team_vector_loop*.py examples/bytes_and_flops*.py)
 for f in "${feats[@]}"; do
   pkc check "$f" 2>&1 | grep -E ": (note|warning|error):" | cut -c1-200
