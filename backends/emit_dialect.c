@@ -667,6 +667,12 @@ void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e) {
   case PKI_INTRINSIC_POOL_GET_STATE: method(c, e, "get_state"); return;
   case PKI_INTRINSIC_POOL_FREE_STATE: method(c, e, "free_state"); return;
   case PKI_INTRINSIC_SUBVIEW: pkb_emit_subview(c, e->args, e->nargs); return;
+  case PKI_INTRINSIC_LOWER_BOUND:
+  case PKI_INTRINSIC_UPPER_BOUND:
+    pkb_put(b, id == PKI_INTRINSIC_LOWER_BOUND ? "pkc::lower_bound(" : "pkc::upper_bound(");
+    args_from(c, e, 0);
+    pkb_put(b, ")");
+    return;
   case PKI_INTRINSIC_TIMER_NEW: pkb_put(b, "Kokkos::Timer()"); return;
   case PKI_INTRINSIC_TIMER_SECONDS: method(c, e, "seconds"); return;
   case PKI_INTRINSIC_TIMER_RESET: method(c, e, "reset"); return;

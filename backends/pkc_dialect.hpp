@@ -1082,6 +1082,31 @@ KOKKOS_INLINE_FUNCTION T atomic_compare_exchange(T *p, const typename same<T>::t
   return Kokkos::atomic_compare_exchange(p, expected, desired);
 }
 
+// ------------------------------------------------------------ binary search
+// pk.lower_bound / pk.upper_bound(view, n, value) (PyKokkos): the first index
+// in [0, n) of sorted view whose element is >= value (upper: > value), else
+// n; n is clamped to the View's extent.
+template <bool Upper, class V, class T>
+KOKKOS_INLINE_FUNCTION int64_t bound_search(const V &v, int64_t n, const T &value) {
+  int64_t lo = 0, hi = n < 0 ? 0 : n > int64_t(v.extent(0)) ? int64_t(v.extent(0)) : n;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (Upper ? !(value < v(mid)) : v(mid) < value)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+template <class V, class T>
+KOKKOS_INLINE_FUNCTION int64_t lower_bound(const V &v, int64_t n, const T &value) {
+  return bound_search<false>(v, n, value);
+}
+template <class V, class T>
+KOKKOS_INLINE_FUNCTION int64_t upper_bound(const V &v, int64_t n, const T &value) {
+  return bound_search<true>(v, n, value);
+}
+
 // ------------------------------------------------------------ subviews
 // A half-open index range [b, e) of a subview (Python slice b:e).
 KOKKOS_INLINE_FUNCTION Kokkos::pair<int64_t, int64_t> range(int64_t b, int64_t e) {

@@ -275,12 +275,23 @@ bool pkf_kernel_pk_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
   bool subview = !strcmp(an, "subview");
   int id = pki_intrinsic_lookup(pki_sprintf(c->m->arena, "pk.%s", an));
   bool atomic = id >= 0 && !strncmp(an, "atomic_", 7);
+  bool search = id == PKI_INTRINSIC_LOWER_BOUND || id == PKI_INTRINSIC_UPPER_BOUND;
   int srank = !strncmp(an, "ScratchView", 11) && an[11] >= '1' && an[11] <= '3' &&
                       !strcmp(an + 12, "D") ? an[11] - '0' : 0;
-  if (!subview && !atomic && !srank)
+  if (!subview && !atomic && !srank && !search)
     return false;
   if (!positional(c, call, &a))
     return fail(out);
+  if (search) { /* pk.lower_bound(view, n, value) */
+    if (!arity(c, call, pkf_text(c, fn), 3, 3, (int)a.n))
+      return fail(out);
+    pki_expr **args = pki_alloc(c->m->arena, sizeof *args * 3);
+    bool ok = true;
+    for (int i = 0; i < 3; i++)
+      ok &= (args[i] = pkf_expr(c, a.v[i])) != NULL;
+    *out = ok ? intrinsic_node(c, (pki_intrinsic)id, pkf_span(call), args, 3) : NULL;
+    return true;
+  }
   if (subview)
     *out = subview_call(c, call, &a);
   else if (atomic)

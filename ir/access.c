@@ -667,6 +667,10 @@ static void on_intrinsic(walk *w, const pki_expr *e) {
     on_atomic(w, e);
   else if (k == PKI_INTRINSIC_SUBVIEW && e->nargs)
     handle(w, e->args[0]);
+  else if ((k == PKI_INTRINSIC_LOWER_BOUND || k == PKI_INTRINSIC_UPPER_BOUND) && e->nargs) {
+    handle(w, e->args[0]); /* a binary search: reads elements it picks itself */
+    record(w, e->args[0], NULL, 0, PKI_MEM_READ, PKI_ATOMIC_NONE, e->span);
+  }
   else if (k == PKI_INTRINSIC_TEAM_SCRATCH || k == PKI_INTRINSIC_THREAD_SCRATCH ||
            k == PKI_INTRINSIC_SCRATCH_VIEW)
     s->scratch = true;

@@ -333,6 +333,35 @@ static void ck_team_method(pki_ck *c, pki_expr *e) {
     e->type = pki_int_type;
 }
 
+/* pk.lower_bound / pk.upper_bound(view, n, value): a rank-1 View of numbers
+ * (scratch too), an integer count and a number; an int64 index. */
+static void ck_search(pki_ck *c, pki_expr *e) {
+  if (!ck_operand(c, e, PKI_VIEW, PKI_ACCESS_READ, "a View of numbers"))
+    return;
+  const pki_type vt = e->args[0]->type;
+  e->args[1] = pki_ck_expr(c, e->args[1]);
+  e->args[2] = pki_ck_expr(c, e->args[2]);
+  if (vt.rank != 1 || !pki_is_numeric(vt.elem)) {
+    pki_error(c->d, e->args[0]->span, "bad-intrinsic",
+              "%s searches a rank-1 View of numbers, but '%s' is %s", iname(e),
+              vname(e->args[0]), tstr(c, vt));
+    return;
+  }
+  if (e->args[1]->type.kind != PKI_VOID && !pki_is_int(e->args[1]->type.kind)) {
+    pki_error(c->d, e->args[1]->span, "bad-intrinsic",
+              "%s takes the number of sorted elements as an integer, not %s", iname(e),
+              tstr(c, e->args[1]->type));
+    return;
+  }
+  if (e->args[2]->type.kind != PKI_VOID && !pki_is_numeric(e->args[2]->type.kind)) {
+    pki_error(c->d, e->args[2]->span, "bad-intrinsic",
+              "%s compares the View's elements with a number, not %s", iname(e),
+              tstr(c, e->args[2]->type));
+    return;
+  }
+  e->type = pki_int_type;
+}
+
 static void ck_timer(pki_ck *c, pki_expr *e) {
   switch (e->intrinsic) {
   case PKI_INTRINSIC_TIMER_NEW: e->type = pki_scalar(PKI_TIMER); break;
@@ -483,6 +512,8 @@ void pki_ck_intrinsic(pki_ck *c, pki_expr *e, bool as_stmt) {
     ck_random(c, e);
   } else if (k == PKI_INTRINSIC_SUBVIEW) {
     ck_subview(c, e);
+  } else if (k == PKI_INTRINSIC_LOWER_BOUND || k == PKI_INTRINSIC_UPPER_BOUND) {
+    ck_search(c, e);
   } else if (k == PKI_INTRINSIC_FENCE) {
     e->type = pki_void_type;
   } else if (k >= PKI_INTRINSIC_BINOP_NEW && k <= PKI_INTRINSIC_BINSORT_PERMUTE) {

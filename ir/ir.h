@@ -323,6 +323,9 @@ typedef enum pki_builtin {
   X(RAND_NORMAL, "s.normal", 1, 3)                                                \
   /* subviews: args[0] = view, then one index or PKI_E_SLICE per dimension */     \
   X(SUBVIEW, "pk.subview", 2, 9)                                                  \
+  /* binary search of sorted View elements [0, n): pk.lower_bound(view, n, value) \
+     is the first index whose element is >= value (upper_bound: > value), else n */ \
+  X(LOWER_BOUND, "pk.lower_bound", 3, 3) X(UPPER_BOUND, "pk.upper_bound", 3, 3)   \
   /* host code of @pk.main */                                                     \
   X(TIMER_NEW, "pk.Timer", 0, 0) X(TIMER_SECONDS, "t.seconds", 1, 1)              \
   X(TIMER_RESET, "t.reset", 1, 1) X(FENCE, "pk.fence", 0, 0)                     \

@@ -214,7 +214,7 @@ __all__ = [
     "atomic_fetch_add", "atomic_fetch_sub", "atomic_fetch_mul", "atomic_fetch_div",
     "atomic_fetch_max", "atomic_fetch_min", "atomic_fetch_mod", "atomic_fetch_and",
     "atomic_fetch_or", "atomic_fetch_xor", "atomic_fetch_lshift",
-    "atomic_fetch_rshift",
+    "atomic_fetch_rshift", "lower_bound", "upper_bound",
     # the array library (pykokkos.lib.NAMES)
     "abs", "absolute", "acos", "acosh", "add", "add_num", "all", "allclose", "amax",
     "amin", "any", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",

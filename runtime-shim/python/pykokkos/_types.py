@@ -429,7 +429,8 @@ ScratchView1D, ScratchView2D, ScratchView3D = (
 KERNEL_ONLY = ("TeamThreadRange", "ThreadVectorRange", "TeamVectorRange",
                "TeamThreadMDRange", "ThreadVectorMDRange", "TeamVectorMDRange",
                "single", "atomic_add", "atomic_sub", "atomic_increment",
-               "atomic_decrement", "atomic_compare_exchange") + tuple(
+               "atomic_decrement", "atomic_compare_exchange", "lower_bound",
+               "upper_bound") + tuple(
     "atomic_fetch_" + op for op in ("add", "sub", "mul", "div", "max", "min", "mod",
                                     "and", "or", "xor", "lshift", "rshift"))
 
