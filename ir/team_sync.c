@@ -1586,18 +1586,23 @@ static const pki_expr *slot_reserve(const ts_slots *t, const pki_expr *e) {
   return r ? r : slot_reserve(t, e->args[1]);
 }
 
+/* Indices 1..n-1 of index or atomic nodes a and b are the same expressions
+ * (an element's indices, after the View). */
+static bool same_indices(const pki_expr *a, const pki_expr *b, int n) {
+  for (int k = 1; k < n; k++)
+    if (!pki_same_expr(pki_uncast(a->args[k]), pki_uncast(b->args[k])))
+      return false;
+  return true;
+}
+
 /* off is the element of a View at the index of the atomic that reserved
  * slot s (`start[b] + pk.atomic_fetch_add(fill, [b], 1)`): each bucket's
  * offset, from which its slots count (a counting sort's scatter). */
 static bool bucket_offset(const ts_slots *t, const pki_expr *off, const pki_expr *s) {
   const pki_expr *r = slot_reserve(t, s);
   off = pki_uncast(off);
-  if (!r || !off || off->kind != PKI_E_INDEX || off->nargs != r->nargs - 1 || off->nargs < 2)
-    return false;
-  for (int k = 1; k < off->nargs; k++)
-    if (!pki_same_expr(pki_uncast(off->args[k]), pki_uncast(r->args[k])))
-      return false;
-  return true;
+  return r && off && off->kind == PKI_E_INDEX && off->nargs == r->nargs - 1 && off->nargs >= 2 &&
+         same_indices(off, r, off->nargs);
 }
 
 static bool slot_like(const ts_slots *t, const pki_expr *e) {
@@ -1671,23 +1676,15 @@ typedef struct ts_claimed {
 } ts_claimed;
 
 static bool same_element_as(const pki_expr *a, const pki_expr *b) {
-  if (!a || !b || a->kind != PKI_E_INDEX || b->kind != PKI_E_INDEX || a->nargs != b->nargs ||
-      a->args[0]->kind != PKI_E_VAR || b->args[0]->kind != PKI_E_VAR ||
-      a->args[0]->var != b->args[0]->var)
-    return false;
-  for (int k = 1; k < a->nargs; k++)
-    if (!pki_same_expr(pki_uncast(a->args[k]), pki_uncast(b->args[k])))
-      return false;
-  return true;
+  return a && b && a->kind == PKI_E_INDEX && b->kind == PKI_E_INDEX && a->nargs == b->nargs &&
+         a->args[0]->kind == PKI_E_VAR && b->args[0]->kind == PKI_E_VAR &&
+         a->args[0]->var == b->args[0]->var && same_indices(a, b, a->nargs);
 }
 
+/* x, a compare-exchange (view, indices..., expected, desired), is at the
+ * element of index node e. */
 static bool claims_element(const pki_expr *x, const pki_expr *e) {
-  if (!x || x->nargs - 3 != e->nargs - 1)
-    return false;
-  for (int k = 1; k < e->nargs; k++)
-    if (!pki_same_expr(pki_uncast(e->args[k]), pki_uncast(x->args[k])))
-      return false;
-  return true;
+  return x && x->nargs - 3 == e->nargs - 1 && same_indices(e, x, e->nargs);
 }
 
 static void claimed_stmt(pki_visitor *v, const pki_stmt *s) {
