@@ -99,7 +99,7 @@ def _reduce_all(op, a, dt):
         k = -(-n // _builtins.min(n, 1024))
         m = -(-n // k)
         return _combine(op, _launch_reduce(op, dt, flat, k, 1, k, n, m))
-    if h.ndim > 2:
+    if h.ndim != 2:   # a strided 1-D slice (v[::2], M[:, j]) or a 3-D one: a copy
         return _reduce_all(op, np.ascontiguousarray(h), dt)
     rows = _reduce_axis(op, a, dt, h.ndim - 1)
     return _combine(op, rows)
