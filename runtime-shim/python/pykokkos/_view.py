@@ -429,6 +429,15 @@ class View:
             raise PkcArgumentError("len() of a rank-0 View")
         return s[0]
 
+    def __bool__(self):
+        """A View of one element (any rank, rank 0 too) is that element's
+        truth, as numpy's and PyKokkos' (`if pk.any(x, axis=0, keepdims=True)`);
+        a larger one is true unless its first extent is 0, as before."""
+        a = self._a
+        if a.size == 1:
+            return bool(self[(0,) * a.ndim] if a.ndim else self[()])
+        return bool(a.shape[0]) if a.ndim else True
+
     # -- element access (host) --
     def __getitem__(self, idx):
         """v[i, j] / v[i][j]: an element (numpy scalar); v[i] of a View of
