@@ -778,6 +778,11 @@ def _kernel_run(mod, entity, name, kname, pattern, class_sty, glob=None):
     return _gen_run(plan, class_sty)
 
 
+def _global_params(plan):
+    """Names of plan's parameters read from the module at each call."""
+    return {n for n, p in zip(plan.names, plan.params) if p.flags & PARAM_FROM_GLOBAL}
+
+
 def _spec_runner(entity, name, kname, pattern, func):
     """make_run(module, signature) for a Specializer: the run of the kernel in
     the specialization's module."""
@@ -821,6 +826,9 @@ def _make_plan(func, pattern, class_sty, kw=None):
                 return []
     mod = RUNTIME.module_for(os.path.abspath(code.co_filename), hints)
     run = _kernel_run(mod, entity, name, kname, pattern, class_sty, func.__globals__)
+    if run is not None:   # module constants another module rebound since: refused
+        from ._constants import stale
+        stale(kname, [func], func.__globals__, _global_params(run.plan))
     if run is None:
         why, diag = mod.omitted.get(entity, (None, None))
         if why == "rejected":

@@ -61,6 +61,9 @@ def _make_main_plan(cls):
     plan = D.Plan(kname, k, mod)
     import sys
     plan.glob = getattr(sys.modules.get(cls.__module__), "__dict__", {})  # globals main reads
+    from ._constants import stale   # module constants another module rebound: refused
+    stale(kname, [getattr(v, "__wrapped__", v) for v in vars(cls).values() if callable(v)],
+          plan.glob, D._global_params(plan))
     run = D._gen_run(plan, True)
     D._plans[D.MAIN][cls] = run
     return run
