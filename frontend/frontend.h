@@ -35,12 +35,15 @@ int pkf_translate(const char *path, pki_module **out_module, pki_diags *d,
                   FILE *err);
 
 /* A run-time specialization signature (`--specialize`, specialize.c):
- * kernel(name: type, ...); types as the shim derives them from a call. */
+ * kernel(name: type, ...) or kernel[R](...); types as the shim derives them
+ * from a call, R the rank of the MDRangePolicy it was launched with (the
+ * work-index count where the kernel's file has no launch of it). */
 typedef struct pkf_spec {
   const char *kernel;
   const char **names;
   pki_type *types;
   int n;
+  int rank; /* 0: from the file's call sites */
 } pkf_spec;
 
 /* Parses a signature into out (arena memory). Returns false with a message in

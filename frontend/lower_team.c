@@ -322,6 +322,9 @@ static int index_count(pkf_ctx *c, pki_func *f, const pkf_param *ps, int n, int 
     nint++; /* (pk.Max[int] is an int annotation too: an accumulator ends the run) */
   while (k + nfree < n && (ts_node_is_null(ps[k + nfree].ann) || is_int_ann(c, ps[k + nfree].ann)))
     nfree++;
+  if (c->spec && c->spec->rank > 1 && !strcmp(c->spec->kernel, f->name) &&
+      nfree >= c->spec->rank)
+    return c->spec->rank; /* the launch's MDRangePolicy (a kernel launched from another file) */
   if (cs.rank > 1 && nfree >= cs.rank && nint < cs.rank)
     return cs.rank; /* unannotated MDRange indices: the policy says how many */
   if (cs.rank < 0) /* an MDRangePolicy whose rank only the call knows: the int-annotated

@@ -5,7 +5,10 @@
  * parameters, the way the shim derives them from a call's arguments:
  *
  *   kernel(x: pk.View1D[pk.float32], A: pk.View2D[pk.float64, pk.LayoutLeft], n: int)
+ *   kernel[2](a: pk.View2D[pk.float64], ny: int)
  *
+ * `[R]`: launched with an MDRangePolicy of rank R, so its first R integer
+ * parameters are its work indices (a kernel its own file never launches).
  * Types: int (int64), float (float64), bool, pk.<dtype> (int8..uint64,
  * float32, float64, double), pk.View<R>D[pk.<dtype>] with an optional
  * pk.LayoutLeft / pk.LayoutRight. Only parameters without an annotation
@@ -137,6 +140,13 @@ bool pkf_spec_parse(pki_arena *a, const char *text, pkf_spec *out, int *col, cha
   cursor c = {text, text, a};
   memset(out, 0, sizeof *out);
   const char *nm = ident(&c);
+  if (nm && eat(&c, "[")) { /* kernel[R]: launched with an MDRangePolicy of rank R */
+    skip_ws(&c);
+    int r = *c.p - '0';
+    if (r < 2 || r > 6 || (c.p++, !eat(&c, "]")))
+      return fail(&c, col, err, errlen, "expected 'kernel[R](...)' with R in 2..6%s", NULL);
+    out->rank = r;
+  }
   if (!nm || !eat(&c, "("))
     return fail(&c, col, err, errlen, "expected 'kernel(name: type, ...)'%s", NULL);
   out->kernel = nm;

@@ -1,7 +1,7 @@
 /*
  * test_specialize.c - run-time specialization signatures (frontend/
  * specialize.c): the signature parser (columns of malformed input, Unicode
- * names, `pk.View1D)` without '['), the sidecar parser (file:line:col per
+ * names, `pk.View1D)` without '[', an MDRange rank `k[3](...)`), the sidecar parser (file:line:col per
  * bad line) and the sidecar reader (a FIFO or a device is refused at once).
  */
 #include <setjmp.h>
@@ -48,6 +48,10 @@ static void test_spec_malformed(void **state) {
   bad("(x: int)", 1, "expected 'kernel(");
   bad("", 1, "expected 'kernel(");
   bad("1k(x: int)", 1, "expected 'kernel(");
+  bad("k[1](x: int)", 3, "with R in 2..6");
+  bad("k[7](x: int)", 3, "with R in 2..6");
+  bad("k[2(x: int)", 4, "with R in 2..6");
+  bad("k[](x: int)", 3, "with R in 2..6");
 }
 
 static void test_spec_ok(void **state) {
@@ -63,6 +67,13 @@ static void test_spec_ok(void **state) {
   assert_string_equal(s.names[1], "\xce\xb1");
   assert_int_equal(s.types[0].kind, PKI_VIEW);
   assert_int_equal(s.types[0].rank, 2);
+  assert_int_equal(s.rank, 0);
+  /* launched with an MDRangePolicy of rank 3 */
+  assert_true(pkf_spec_parse(a, "fill[ 3 ](a: pk.View3D[pk.float64], n: int)", &s, &col, err,
+                             sizeof err));
+  assert_string_equal(s.kernel, "fill");
+  assert_int_equal(s.rank, 3);
+  assert_int_equal(s.n, 2);
   /* a long name: no fixed buffer */
   char *big = malloc(70000);
   memset(big, 'a', 65000);

@@ -8,7 +8,8 @@ addresses. Plans are cached per (pattern, function) and dropped when the
 backend changes.
 """
 from ._abiconst import (ACCESS_WRITE, KERNEL_INFERRED, LAYOUT_DEFAULT, LAYOUT_LEFT,
-                        PARAM_FROM_GLOBAL, PATTERN_MAIN, kDLCPU, kDLCUDA, kDLCUDAManaged)
+                        PARAM_FROM_GLOBAL, PATTERN_MAIN, POLICY_RANGE, kDLCPU, kDLCUDA,
+                        kDLCUDAManaged)
 from ._errors import (PkcArgumentError, PkcIndexError, PkcKernelError, PkcOverflowError,
                       PkcRuntimeError, PkcValueError, PkcZeroDivisionError)
 from . import _types as T
@@ -778,6 +779,24 @@ def _kernel_run(mod, entity, name, kname, pattern, class_sty, glob=None):
     return _gen_run(plan, class_sty)
 
 
+class _RangeOrMD:
+    """The run of a FunctionSty kernel built for a RangePolicy that is also
+    launched with MDRangePolicies (from another file than its own): those go
+    to its specializations with the policy's rank (`kernel[R](...)`)."""
+    __slots__ = ("base", "md", "plan")
+
+    def __init__(self, base, md):
+        self.base, self.md, self.plan = base, md, base.plan
+
+    def __call__(self, policy, kw):
+        if policy.__class__ is MDRangePolicy:
+            return self.md(policy, kw)
+        return self.base(policy, kw)
+
+    def all_runs(self):
+        return [self.base] + self.md.all_runs()
+
+
 def _global_params(plan):
     """Names of plan's parameters read from the module at each call."""
     return {n for n, p in zip(plan.names, plan.params) if p.flags & PARAM_FROM_GLOBAL}
@@ -795,7 +814,7 @@ def _spec_runner(entity, name, kname, pattern, func):
     return make_run
 
 
-def _make_plan(func, pattern, class_sty, kw=None):
+def _make_plan(func, pattern, class_sty, kw=None, policy=None):
     """Finds func's kernel in the module built for its file; builds its plan.
     A FunctionSty workunit typed per call (omitted as runtime-typed, or with
     inferred parameter types) runs through a Specializer. kw: the launch's
@@ -840,6 +859,12 @@ def _make_plan(func, pattern, class_sty, kw=None):
     elif class_sty or not run.plan.kdesc.flags & KERNEL_INFERRED:
         if not class_sty:   # a link of chains pkc fused: launched through the queue
             run = _fusion.wrap(run, mod, name, func)
+        from ._specialize import Specializer, md_rank
+        if not class_sty and run.plan.kdesc.policy == POLICY_RANGE and md_rank(policy):
+            # built as a range kernel (its file never launches it) and launched
+            # with an MDRangePolicy: a specialization with that many work indices
+            run = _RangeOrMD(run, Specializer(func, pattern, _spec_runner(entity, name, kname,
+                                                                          pattern, func)))
         _plans[pattern][func] = run
         return run
     from ._specialize import Specializer
@@ -973,7 +998,7 @@ def _dispatch(pattern, args, kw):
             kw = {k: getattr(obj, k) for k in getattr(obj, "__slots__", ())}
         run = _plans[pattern].get(func) or _make_plan(func, pattern, True)
     else:
-        run = _plans[pattern].get(kernel) or _make_plan(kernel, pattern, False, kw)
+        run = _plans[pattern].get(kernel) or _make_plan(kernel, pattern, False, kw, policy)
     if _held and run.__class__ is not _Chain:
         _flush_held()
     return run(policy, kw)

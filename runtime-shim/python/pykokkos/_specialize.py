@@ -96,10 +96,18 @@ def _typeable(v):
         return False
 
 
-def signature(kname, kw):
-    """The signature text for a call of FunctionSty workunit kname with kwargs kw."""
+def signature(kname, kw, rank=0):
+    """The signature text for a call of FunctionSty workunit kname with kwargs
+    kw; rank >= 2: launched with an MDRangePolicy of that rank (`kname[2](...)`:
+    its first rank integer parameters are the work indices)."""
     parts = [f"{n}: {type_of(kname, n, kw[n])}" for n in sorted(kw)]
-    return f"{kname}({', '.join(parts)})"
+    return f"{kname}{f'[{rank}]' if rank >= 2 else ''}({', '.join(parts)})"
+
+
+def md_rank(policy):
+    """The rank of an MDRangePolicy (>= 2), else 0."""
+    from ._policies import MDRangePolicy
+    return len(policy.begin) if isinstance(policy, MDRangePolicy) else 0
 
 
 def spec_paths(source, backend, kernel, sig):
@@ -259,7 +267,7 @@ def _build(source, backend, sig, others=()):
     if others:
         from ._loader import freshness, source_sha256
         _build_with(exe, source, backend, [sig] + list(others))
-        so, keyf = spec_paths(source, backend, sig.split("(", 1)[0], sig)
+        so, keyf = spec_paths(source, backend, _kernel_of(sig), sig)
         if freshness(so, keyf, source_sha256(source)) == "fresh":
             return
     try:
@@ -278,7 +286,12 @@ def _unbuilt(source, backend, sigs):
     from ._loader import freshness, source_sha256
     sha = source_sha256(source)
     return [s for s in sigs
-            if freshness(*spec_paths(source, backend, s.split("(", 1)[0], s), sha) != "fresh"]
+            if freshness(*spec_paths(source, backend, _kernel_of(s), s), sha) != "fresh"]
+
+
+def _kernel_of(sig):
+    """The kernel name of a signature ('fill' of 'fill[2](a: ...)')."""
+    return sig.split("(", 1)[0].split("[", 1)[0]
 
 
 def module_for(source, kernel, sig, hints=None):
@@ -335,6 +348,12 @@ class Specializer:
         if self.filter_kw:   # only values a kernel parameter can take
             kw = {n: v for n, v in kw.items() if _typeable(v)}
         sig = signature(self.name, kw)
+        rank = md_rank(policy)
+        if rank and sig not in self.runs and _unbuilt(self.source, RUNTIME.backend(), [sig]):
+            # an MDRange launch: the rank goes in the signature unless a build
+            # without it is there already (recorded before, or from the file's
+            # own MDRange launches of the kernel)
+            sig = signature(self.name, kw, rank)
         run = self.runs.get(sig)
         if run is None:
             hints = None
