@@ -63,6 +63,18 @@ class BadLaunches(unittest.TestCase):
         self.assertIn("in_scratch", str(e.exception))
         self.assertIn(f"take {12 * (1 << 20)} bytes", str(e.exception))
 
+    def test_one_argument_scratch_size_is_level_0_per_team(self):
+        out = pk.View([2], pk.double)
+        n = 16
+        need = pk.ScratchView1D.shmem_size(n) + pk.ScratchView1D[pk.int32].shmem_size(n)
+        for size in (need, pk.PerTeam(need)):   # PyKokkos' short form
+            p = pk.TeamPolicy(2, 1).set_scratch_size(size)
+            self.assertEqual((p.scratch_team[0], p.scratch_thread[0]), (need, 0))
+            pk.parallel_for(p, in_scratch, n=n, out=out)
+            self.assertEqual(list(out), [2.0 * (n - 1)] * 2)
+        with self.assertRaises(PkcValueError):
+            pk.TeamPolicy(2, 1).set_scratch_size(-8)
+
     def test_negative_scratch_size(self):
         with self.assertRaises(PkcValueError) as e:
             pk.TeamPolicy(2, pk.AUTO).set_scratch_size(0, pk.PerTeam(-1))

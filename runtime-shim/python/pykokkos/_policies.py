@@ -182,7 +182,14 @@ class TeamPolicy:
         self._c = self._a = None
 
     def set_scratch_size(self, level, *sizes):
-        """Scratch bytes at level 0/1: pk.PerTeam(b) and/or pk.PerThread(b)."""
+        """Scratch bytes at level 0/1: pk.PerTeam(b) and/or pk.PerThread(b).
+        One argument (PyKokkos' short form): bytes per team at level 0, given
+        as a number or as pk.PerTeam(b) / pk.PerThread(b)."""
+        if not sizes:
+            if isinstance(level, (PerTeam, PerThread)):
+                level, sizes = 0, (level,)
+            elif isinstance(level, int) and not isinstance(level, bool):
+                level, sizes = 0, (PerTeam(level),)
         if level not in (0, 1):
             raise PkcValueError(f"pk.TeamPolicy.set_scratch_size: level must be 0 or 1, "
                                 f"got {level!r}")
