@@ -239,6 +239,12 @@ static pki_expr *attribute_expr(pkf_ctx *c, TSNode n) {
               pkf_text(c, n));
     return NULL;
   }
+  if (pkf_type_is(c, obj, PKF_N_IDENTIFIER)) {
+    uint32_t s0 = ts_node_start_byte(obj);
+    const pkf_dead *dead = pkf_lookup_dead(c, c->src + s0, ts_node_end_byte(obj) - s0);
+    if (dead && !dead->construct && c->d->errors > 0)
+      return NULL; /* a name whose binding was rejected (reported there) */
+  }
   pki_error(c->d, pkf_span(n), "unsupported-expression",
             "attribute access '%s' is not supported in kernels", pkf_text(c, n));
   return NULL;

@@ -740,9 +740,17 @@ bool pkf_nested_assign(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode rig
   if (old && ts_node_is_null(ann) && !(tgt = pkf_target(c, left)))
     return true;
   pki_stmt *s = nested(c, right, p, t);
+  if (s && (s->closure->reducer == PKI_REDUCER_MAXLOC ||
+            s->closure->reducer == PKI_REDUCER_MINLOC)) {
+    pki_error(c->d, s->span, "unsupported-reducer",
+              "MaxLoc/MinLoc reductions run from Python (pk.parallel_reduce in host code), "
+              "not from @pk.main or inside a team workunit; reduce the value with pk.Max / "
+              "pk.Min, then find its index in a second nested reduction");
+    s = NULL;
+  }
   if (!s) {
     if (!old)
-      pkf_scope_reject(c, left); /* its uses: no second error */
+      pkf_scope_reject(c, left); /* its uses (res.loc too): no second error */
     return true;
   }
   if (!tgt) {
