@@ -93,6 +93,44 @@ static dec_kind decorator(pkf_ctx *c, TSNode dec) {
   return DEC_NONE;
 }
 
+/* `from pykokkos import *` at the top of the file. */
+static bool pk_star_import(pkf_ctx *c) {
+  pkf_nodes top = pkf_children(c, c->root);
+  for (uint32_t i = 0; i < top.n; i++) {
+    if (!pkf_type_is(c, top.v[i], PKF_N_IMPORT_FROM_STATEMENT) ||
+        !pkf_is(c, pkf_field(c, top.v[i], PKF_F_MODULE_NAME), "pykokkos"))
+      continue;
+    pkf_nodes ns = pkf_all_children(c, top.v[i]);
+    for (uint32_t k = 0; k < ns.n; k++)
+      if (!strcmp(ts_node_type(ns.v[k]), "wildcard_import"))
+        return true;
+  }
+  return false;
+}
+
+/* A decorator written bare (`@workunit` after `from pykokkos import workunit`
+ * or `import *`): pkc finds kernels by `@pk.<decorator>`, so it is reported
+ * rather than the function left out of the module unsaid. */
+static void bare_decorator(pkf_ctx *c, TSNode dec) {
+  static const char *const names[] = {"workunit", "function", "functor", "workload",
+                                      "main", "callback", "classtype"};
+  TSNode e = pkf_named_child(c, dec, 0);
+  if (pkf_type_is(c, e, PKF_N_CALL))
+    e = pkf_field(c, e, PKF_F_FUNCTION);
+  if (!pkf_type_is(c, e, PKF_N_IDENTIFIER))
+    return;
+  const pkf_alias *a = pkf_alias_find(c, e);
+  const char *nm = a && a->kind == PKF_AL_PKNAME ? a->orig : a ? NULL : pkf_text(c, e);
+  for (size_t i = 0; nm && i < sizeof names / sizeof *names; i++)
+    if (!strcmp(nm, names[i]) && (a || pk_star_import(c))) {
+      pki_error(c->d, pkf_span(dec), "bare-decorator",
+                "pkc finds kernels by their decorator written through the module: use "
+                "`import pykokkos as pk` and @pk.%s (a bare @%s from `from pykokkos import "
+                "...` is not translated, as in PyKokkos)", nm, pkf_text(c, e));
+      return;
+    }
+}
+
 /* The first pykokkos decorator of a decorated_definition; *at gets its node. */
 static dec_kind decorators(pkf_ctx *c, TSNode dd, TSNode *at) {
   pkf_nodes ns = pkf_children(c, dd);
@@ -105,6 +143,9 @@ static dec_kind decorators(pkf_ctx *c, TSNode dd, TSNode *at) {
       return k;
     }
   }
+  for (uint32_t i = 0; i < ns.n; i++)
+    if (pkf_type_is(c, ns.v[i], PKF_N_DECORATOR))
+      bare_decorator(c, ns.v[i]);
   return DEC_NONE;
 }
 
