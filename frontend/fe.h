@@ -304,6 +304,9 @@ const pkf_dead *pkf_lookup_dead(pkf_ctx *c, const char *name, size_t len);
 /* Identifier `name` was to be bound here but its assignment was rejected
  * (reported): later uses are not reported again, nor taken for module names. */
 void pkf_scope_reject(pkf_ctx *c, TSNode name);
+/* The module a top-level `from M import name` (or `... as name`) of the file
+ * takes name from, for diagnostics (pkc reads one file); NULL if none. */
+const char *pkf_imported_from(pkf_ctx *c, const char *name);
 
 /* ---- Dispatch (lower_stmt.c, lower_expr.c) -------------------------------
  * Statements and expressions are lowered through tables indexed by pkf_ntype,

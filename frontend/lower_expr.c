@@ -128,15 +128,41 @@ static pki_expr *const_expr(pkf_ctx *c, TSNode at, const char *name) {
 
 /* ----------------------------------------------------------------- names */
 
+const char *pkf_imported_from(pkf_ctx *c, const char *name) {
+  pkf_nodes top = ts_node_is_null(c->root) ? (pkf_nodes){0} : pkf_children(c, c->root);
+  for (uint32_t i = 0; i < top.n; i++) {
+    if (!pkf_type_is(c, top.v[i], PKF_N_IMPORT_FROM_STATEMENT))
+      continue;
+    TSNode mod = pkf_field(c, top.v[i], PKF_F_MODULE_NAME);
+    pkf_nodes ns = pkf_children(c, top.v[i]);
+    for (uint32_t k = 0; k < ns.n; k++) {
+      TSNode x = ns.v[k];
+      if (ts_node_eq(x, mod))
+        continue;
+      if (pkf_type_is(c, x, PKF_N_ALIASED_IMPORT))
+        x = pkf_field(c, x, PKF_F_ALIAS);
+      if (pkf_is(c, x, name))
+        return pkf_text(c, mod);
+    }
+  }
+  return NULL;
+}
+
 void pkf_unknown_name(pkf_ctx *c, TSNode n) {
   const char *t = pkf_text(c, n);
   const pkf_dead *dd = pkf_lookup_dead(c, t, strlen(t));
   if (dd && !dd->construct)
     return; /* its assignment was rejected, and said so */
+  const char *from = pkf_imported_from(c, t);
   if (dd) {
     pki_error(c->d, pkf_span(n), "scope",
               "name '%s' is not defined here: it was bound inside the '%s' at %u:%u; "
               "declare it before the block", t, dd->construct, dd->at.line, dd->at.col);
+  } else if (from) {
+    pki_error(c->d, pkf_span(n), "unknown-name",
+              "name '%s' is imported from %s, which pkc does not read (it translates one "
+              "file at a time): define '%s' in this file, or pass it to the kernel as an "
+              "argument", t, from, t);
   } else {
     pki_error(c->d, pkf_span(n), "unknown-name",
               "name '%s' is not defined; kernels can use their parameters, locals%s "
@@ -633,9 +659,15 @@ static pki_expr *name_call(pkf_ctx *c, TSNode call, TSNode fn) {
   for (int i = 0; i < c->m->nentities; i++) /* only on the error path: linear is fine */
     if (c->m->entities[i]->kind == PKI_ENT_WORKUNIT && !strcmp(c->m->entities[i]->name, nm))
       return func_call(c, call, c->m->entities[i]->funcs[0]);
-  pki_error(c->d, pkf_span(fn), "unknown-function",
-            "unknown function '%s'; kernels can call @pk.function functions, abs/min/max, "
-            "int/float/bool, len and math functions", nm);
+  const char *from = pkf_imported_from(c, nm);
+  if (from)
+    pki_error(c->d, pkf_span(fn), "unknown-function",
+              "'%s' is imported from %s, which pkc does not read (it translates one file "
+              "at a time): define the @pk.function (or @pk.classtype) in this file", nm, from);
+  else
+    pki_error(c->d, pkf_span(fn), "unknown-function",
+              "unknown function '%s'; kernels can call @pk.function functions, abs/min/max, "
+              "int/float/bool, len and math functions", nm);
   return NULL;
 }
 

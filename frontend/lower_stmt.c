@@ -60,6 +60,8 @@ static bool writable(pkf_ctx *c, TSNode at, pki_var *v) {
           "a View to return data";
   if (!why)
     return true;
+  if (v->type.kind == PKI_VOID && v->annotated && c->d->errors > 0)
+    return false; /* a parameter whose annotation was rejected (said there) */
   pki_error(c->d, pkf_span(at), "read-only", "cannot assign to '%s': %s", v->name, why);
   return false;
 }
@@ -210,8 +212,8 @@ static void annotated_decl(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode
                                    "pk.ScratchViewND(...)" : "");
     ok = false;
   }
-  pki_expr *value = ts_node_is_null(right) ? NULL : pkf_expr(c, right);
-  if (!ok || (!ts_node_is_null(right) && !value)) {
+  pki_expr *value = !ok || ts_node_is_null(right) ? NULL : pkf_expr(c, right);
+  if (!ok || (!ts_node_is_null(right) && !value)) { /* (a bad type: one error, not two) */
     pkf_scope_reject(c, left);
     return;
   }

@@ -142,6 +142,25 @@ static const char *did_you_mean(pkf_ctx *c, TSNode n) {
 }
 
 static bool bad_type(pkf_ctx *c, TSNode n, const char *why) {
+  const char *from = pkf_type_is(c, n, PKF_N_IDENTIFIER) ? pkf_imported_from(c, pkf_text(c, n))
+                                                         : NULL;
+  if (from) {
+    pki_error(c->d, pkf_span(n), "unknown-type",
+              "type '%s' is imported from %s, which pkc does not read (it translates one "
+              "file at a time): define the @pk.classtype in this file", pkf_text(c, n), from);
+    return false;
+  }
+  TSNode head = pkf_type_is(c, n, PKF_N_SUBSCRIPT)      ? pkf_field(c, n, PKF_F_VALUE)
+                : pkf_type_is(c, n, PKF_N_GENERIC_TYPE) ? pkf_named_child(c, n, 0)
+                                                        : n;
+  const pkf_alias *a = pkf_type_is(c, head, PKF_N_IDENTIFIER) ? pkf_alias_find(c, head) : NULL;
+  if (a && a->kind == PKF_AL_PKNAME) {
+    pki_error(c->d, pkf_span(n), "unknown-type",
+              "type '%s': write pk.%s (pkc reads pykokkos' types through the module, "
+              "`import pykokkos as pk`, not as names imported from it)", pkf_text(c, n),
+              a->orig);
+    return false;
+  }
   pki_error(c->d, pkf_span(n), "unknown-type", "%s type '%s'%s%s", why, pkf_text(c, n),
             did_you_mean(c, n),
             "; use int, float, bool, pk.int32/int64/float32/float64..., "
