@@ -451,8 +451,8 @@ bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
                 c->ent->name, an);
     else if (!pkf_list_member_error(c, attr, an))
       pki_error(c->d, pkf_span(attr), "unknown-member",
-                "workload '%s' has no data member 'self.%s'; declare it in __init__ with an "
-                "annotation, e.g. 'self.%s: float = ...'", c->ent->name, an, an);
+                "workload '%s' has no data member 'self.%s'; %s", c->ent->name, an,
+                pkf_member_hint(c, an));
     return true;
   }
   if (pkf_type_is(c, obj, PKF_N_IDENTIFIER) && (!strcmp(an, "val") || !strcmp(an, "loc"))) {

@@ -646,6 +646,37 @@ static pki_func *class_method(pkf_ctx *c, pki_entity *e, TSNode dd, pendings *to
   return f->is_main ? f : NULL;
 }
 
+/* The top-level class of the file named by identifier name (decorated or
+ * not), or null. */
+static TSNode top_class(pkf_ctx *c, TSNode name) {
+  pkf_nodes top = pkf_children(c, c->root);
+  for (uint32_t i = 0; i < top.n; i++) {
+    TSNode d = top.v[i];
+    if (pkf_type_is(c, d, PKF_N_DECORATED_DEFINITION))
+      d = pkf_field(c, d, PKF_F_DEFINITION);
+    if (pkf_type_is(c, d, PKF_N_CLASS_DEFINITION) &&
+        pkf_is(c, pkf_field(c, d, PKF_F_NAME), pkf_text(c, name)))
+      return d;
+  }
+  return (TSNode){0};
+}
+
+/* The data members the base classes of cls in this file declare in their
+ * __init__ (`class ForceLJ(Force)`, Force's `self.f: pk.View2D[...]`), bases
+ * of bases first; the instance holds them as its own (depth: a cycle guard). */
+static void base_members(pkf_ctx *c, pki_entity *e, TSNode cls, int depth) {
+  pkf_nodes sup = pkf_children(c, pkf_field(c, cls, PKF_F_SUPERCLASSES));
+  for (uint32_t i = 0; i < sup.n && depth < 8; i++) {
+    TSNode b = pkf_type_is(c, sup.v[i], PKF_N_IDENTIFIER) ? top_class(c, sup.v[i]) : (TSNode){0};
+    if (ts_node_is_null(b) || ts_node_eq(b, cls))
+      continue;
+    base_members(c, e, b, depth + 1);
+    TSNode init = find_init(c, pkf_children(c, pkf_field(c, b, PKF_F_BODY)));
+    if (!ts_node_is_null(init))
+      functor_members(c, e, init);
+  }
+}
+
 /* @pk.functor / @pk.workload class (dec: the decorator, for ViewTypeInfo args). */
 static void functor(pkf_ctx *c, TSNode cls, TSNode dec, bool workload, pendings *todo) {
   TSNode name = pkf_field(c, cls, PKF_F_NAME);
@@ -655,6 +686,7 @@ static void functor(pkf_ctx *c, TSNode cls, TSNode dec, bool workload, pendings 
   pki_module_add_entity(c->m, e);
   pkf_nodes body = pkf_children(c, pkf_field(c, cls, PKF_F_BODY));
   TSNode init = find_init(c, body); /* members first: methods may precede __init__ */
+  base_members(c, e, cls, 0);
   if (!ts_node_is_null(init))
     functor_members(c, e, init);
   view_infos(c, dec, e->members, e->nmembers);

@@ -94,7 +94,7 @@ typedef enum pkf_ntype {
   X(FUNCTION, "function") X(LEFT, "left") X(MODULE_NAME, "module_name") X(NAME, "name") \
   X(OBJECT, "object") X(OPERATOR, "operator") X(PARAMETERS, "parameters")            \
   X(RETURN_TYPE, "return_type") X(RIGHT, "right") X(SUBSCRIPT, "subscript")          \
-  X(TYPE, "type") X(VALUE, "value")
+  X(SUPERCLASSES, "superclasses") X(TYPE, "type") X(VALUE, "value")
 
 typedef enum pkf_field_name {
 #define PKF_X(id, name) PKF_F_##id,
@@ -307,6 +307,9 @@ void pkf_scope_reject(pkf_ctx *c, TSNode name);
 /* The module a top-level `from M import name` (or `... as name`) of the file
  * takes name from, for diagnostics (pkc reads one file); NULL if none. */
 const char *pkf_imported_from(pkf_ctx *c, const char *name);
+/* How to declare data member self.<name> of the functor or workload being
+ * lowered, for diagnostics. */
+const char *pkf_member_hint(pkf_ctx *c, const char *name);
 
 /* ---- Dispatch (lower_stmt.c, lower_expr.c) -------------------------------
  * Statements and expressions are lowered through tables indexed by pkf_ntype,

@@ -218,6 +218,13 @@ bool pkf_is_self_attr(pkf_ctx *c, TSNode n) {
          pkf_is(c, pkf_field(c, n, PKF_F_OBJECT), "self");
 }
 
+/* How to declare member self.<name> of the class being lowered. (A base
+ * class of this file that declares it in its __init__ gives it already.) */
+static const char *member_hint(pkf_ctx *c, const char *name) {
+  return pki_sprintf(c->m->arena, "declare it in __init__ with an annotation, e.g. "
+                     "'self.%s: float = ...' or 'self.%s: pk.View1D[pk.double] = ...'", name, name);
+}
+
 /* self.x: the member; reports if unknown. */
 static pki_var *self_member(pkf_ctx *c, TSNode attr) {
   const char *name = pkf_text(c, pkf_field(c, attr, PKF_F_ATTRIBUTE));
@@ -225,11 +232,12 @@ static pki_var *self_member(pkf_ctx *c, TSNode attr) {
   if (!v && pkf_list_member_error(c, attr, name))
     return NULL;
   if (!v)
-    pki_error(c->d, pkf_span(attr), "unknown-member",
-              "functor '%s' has no data member 'self.%s'; declare it in __init__ with "
-              "an annotation, e.g. 'self.%s: float = ...'", c->ent->name, name, name);
+    pki_error(c->d, pkf_span(attr), "unknown-member", "functor '%s' has no data member "
+              "'self.%s'; %s", c->ent->name, name, member_hint(c, name));
   return v;
 }
+
+const char *pkf_member_hint(pkf_ctx *c, const char *name) { return member_hint(c, name); }
 
 pki_var *pkf_bare_member(pkf_ctx *c, TSNode id) {
   return pkf_type_is(c, id, PKF_N_IDENTIFIER) ? pkf_bare_member_named(c, pkf_text(c, id)) : NULL;
