@@ -166,7 +166,8 @@ static bool mentions(pkf_ctx *c, TSNode n, const char *name, int depth) {
 
 /* Rank of the first `name[...]` in n (chained subscripts and tuple indices
  * count), 0 if name is never subscripted; *ranged: name used in an argument
- * of range() or in an index (`a[n - 1 - i]`), so an integer; *updated:
+ * of range(), in an index (`a[n - 1 - i]`) or with %, // or a bitwise
+ * operator (`(i - 1 + n) % n`), so an integer; *updated:
  * `name += ...` (only an accumulator is updated in a kernel). */
 static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, bool *updated,
                           int depth) {
@@ -191,6 +192,14 @@ static int subscript_rank(pkf_ctx *c, TSNode n, const char *name, bool *ranged, 
     }
     if (pkf_type_is(c, v, PKF_N_IDENTIFIER) && pkf_is(c, v, name))
       return r;
+  }
+  if (pkf_type_is(c, n, PKF_N_BINARY_OPERATOR)) { /* `(i - 1 + n) % n`: index arithmetic */
+    TSNode op = pkf_field(c, n, PKF_F_OPERATOR);
+    static const char *const int_ops[] = {"%", "//", "<<", ">>", "&", "|", "^"};
+    for (size_t k = 0; k < sizeof int_ops / sizeof *int_ops; k++)
+      if (pkf_is(c, op, int_ops[k]) && (mentions(c, pkf_field(c, n, PKF_F_LEFT), name, depth + 1) ||
+                                         mentions(c, pkf_field(c, n, PKF_F_RIGHT), name, depth + 1)))
+        *ranged = true;
   }
   if (pkf_type_is(c, n, PKF_N_CALL) && pkf_is(c, pkf_field(c, n, PKF_F_FUNCTION), "range")) {
     pkf_nodes a = pkf_children(c, pkf_field(c, n, PKF_F_ARGUMENTS));
