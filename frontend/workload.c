@@ -219,6 +219,12 @@ static bool policy(pkf_ctx *c, TSNode p, pki_stmt *s) {
     }
     a[n++] = all.v[i];
   }
+  static const char *const team_kw[] = {"league_size", "team_size", "vector_length"};
+  for (uint32_t k = n; kind == PKI_POLICY_TEAM && k < 3; k++) /* TeamPolicy(league_size=...) */
+    for (uint32_t i = 0; i < all.n; i++)
+      if (pkf_type_is(c, all.v[i], PKF_N_KEYWORD_ARGUMENT) &&
+          pkf_is(c, pkf_field(c, all.v[i], PKF_F_NAME), team_kw[k]) && n == k)
+        a[n++] = pkf_field(c, all.v[i], PKF_F_VALUE);
   int lo = kind == PKI_POLICY_RANGE ? 2 : 2, hi = kind == PKI_POLICY_RANGE ? 2 : 3;
   if (n < (uint32_t)lo || n > (uint32_t)hi) {
     pki_error(c->d, pkf_span(p), "arity",

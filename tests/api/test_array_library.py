@@ -338,9 +338,13 @@ class LinearAlgebra(Compare, unittest.TestCase):
         r = pk.linalg.dgemm(1.5, pk.array(a), pk.array(b))
         self.same(r, 1.5 * a @ b, "dgemm")
         vc = pk.array(c.copy())
-        r = pk.linalg.dgemm(2.0, a, b, 0.5, vc)
-        self.assertIs(r, vc)
-        self.same(vc, 2.0 * a @ b + 0.5 * c, "dgemm beta")
+        r = pk.linalg.dgemm(2.0, a, b, 0.5, vc)   # a new View, C read (PyKokkos)
+        self.assertIsNot(r, vc)
+        self.same(r, 2.0 * a @ b + 0.5 * c, "dgemm beta")
+        self.same(vc, c, "dgemm leaves C")
+        with self.assertRaisesRegex(ValueError, "Second dimensions shape of a is 4 which does "
+                                                "not match first dimension shape of b, 6"):
+            pk.linalg.dgemm(1.0, a, c)
         from pykokkos.linalg.l3_blas import dgemm
         self.same(dgemm(1.0, a, b, league_size=4, tile_width=2), a @ b, "l3_blas.dgemm")
         with self.assertRaisesRegex(ValueError, "rank 2"):

@@ -156,16 +156,34 @@ _TEAM_STRUCTS = {}
 
 
 class TeamPolicy:
-    """TeamPolicy([space,] league_size, team_size | pk.AUTO | "auto"[, vector_length]).
+    """TeamPolicy([space,] league_size, team_size | pk.AUTO | "auto"[, vector_length]),
+    also by keyword (space=, league_size=, team_size=, vector_length=, as PyKokkos).
     `.set_scratch_size(level, pk.PerTeam(b)[, pk.PerThread(b)])` returns the policy."""
 
     __slots__ = ("space", "league_size", "team_size", "vector_length",
                  "scratch_team", "scratch_thread", "_c", "_a")
 
-    def __init__(self, *args):
+    def __init__(self, *args, **kw):
         space = None
         if args and _is_space(args[0]):
             space, args = args[0], args[1:]
+        if kw:   # PyKokkos' keywords: TeamPolicy(league_size=..., team_size=...)
+            space = kw.pop("space", space)
+            names = ("league_size", "team_size", "vector_length")
+            unknown = sorted(set(kw) - set(names))
+            if unknown:
+                raise PkcArgumentError(f"TeamPolicy: unknown keyword {unknown[0]!r}; use "
+                                       "space=, league_size=, team_size=, vector_length=")
+            given = list(args)
+            for i, nm in enumerate(names):
+                if nm in kw:
+                    if i < len(given):
+                        raise PkcArgumentError(f"TeamPolicy: {nm} given twice")
+                    if i > len(given):
+                        raise PkcArgumentError(f"TeamPolicy: {names[len(given)]} missing "
+                                               f"before {nm}")
+                    given.append(kw[nm])
+            args = tuple(given)
         n = len(args)
         if n != 2 and n != 3:
             raise PkcArgumentError("TeamPolicy([space,] league_size, team_size | pk.AUTO"

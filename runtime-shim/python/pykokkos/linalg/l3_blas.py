@@ -93,27 +93,28 @@ def matmul(x1, x2, /, out=None):
 
 
 def dgemm(alpha, view_a, view_b, beta=0.0, view_c=None, *args, **kwargs):
-    """pk.linalg.dgemm(alpha, A, B, beta=0.0, C=None): alpha * A @ B + beta * C
-    in float64 (BLAS dgemm); C (m x n, float64) is updated in place and
-    returned; without C a new View is returned. A, B: rank 2, (m x k) and
-    (k x n). Further PyKokkos tuning arguments (league_size, tile_width)
-    are accepted and ignored."""
-    np = _numpy()
+    """pk.linalg.dgemm(alpha, A, B, beta=0.0, C=None): a new float64 View
+    alpha * A @ B + beta * C (BLAS dgemm; as PyKokkos, C (m x n) is read, not
+    written). A, B: rank 2, (m x k) and (k x n). Further PyKokkos tuning
+    arguments (league_size, tile_width) are accepted and ignored."""
     a, b = L.as_operand(view_a), L.as_operand(view_b)
     if a.ndim != 2 or b.ndim != 2:
         raise PkcValueError(f"pk.linalg.dgemm: A and B must have rank 2, got ranks "
                             f"{a.ndim} and {b.ndim}")
-    if a.shape[1] != b.shape[0]:
-        raise PkcValueError(f"pk.linalg.dgemm: inner dimensions differ: {tuple(a.shape)}"
-                            f" @ {tuple(b.shape)}")
+    if a.shape[1] != b.shape[0]:   # PyKokkos' words
+        raise PkcValueError(f"pk.linalg.dgemm: Second dimensions shape of a is {a.shape[1]} "
+                            f"which does not match first dimension shape of b, {b.shape[0]} "
+                            f"({tuple(a.shape)} @ {tuple(b.shape)})")
     a, b = L.converted(a, T.float64), L.converted(b, T.float64)
     shape = (a.shape[0], b.shape[1])
     if view_c is None:
         c = L.new_view(shape, T.float64)
         beta = 0.0
     else:
-        c = view_c
-        if tuple(c.shape) != shape or L.np_dtype(c) != np.float64:
-            raise PkcValueError(f"pk.linalg.dgemm: C must be a float64 View of shape "
-                                f"{shape}, got {L.np_dtype(c)} {tuple(c.shape)}")
+        given = L.as_operand(view_c)
+        if tuple(given.shape) != shape:
+            raise PkcValueError(f"pk.linalg.dgemm: C must have shape {shape}, got "
+                                f"{tuple(given.shape)}")
+        c = L.new_view(shape, T.float64, (a, b))
+        L.host_array(c, True)[...] = L.host_array(given)   # C itself stays as it is
     return _gemm(alpha, a, b, beta, c, "linalg.dgemm")
