@@ -111,7 +111,8 @@ static void keywords(pkf_ctx *c, pkf_nodes a, const pki_func *f) {
       continue;
     TSNode kw = pkf_field(c, a.v[i], PKF_F_NAME);
     const char *word = pkf_text(c, kw);
-    bool known = f->acc && !strcmp(word, "acc"); /* PyKokkos' acc=0 start value */
+    bool known = f->acc && (!strcmp(word, "acc") || /* PyKokkos' acc=0 start value */
+                            !strcmp(word, "reducer")); /* and reducer=pk.Max */
     for (int p = 0; p < f->nparams && !known; p++)
       known = !strcmp(word, names[p]);
     if (known)

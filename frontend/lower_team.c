@@ -199,6 +199,8 @@ typedef struct call_sites {
   bool team;
   int nsites;  /* calls naming the kernel */
   bool opaque; /* one passes **kwargs or *args: its keywords are unknown */
+  int reducer; /* `reducer=pk.Max` at a call (PyKokkos): a pki_reducer, -1 none */
+  TSNode reducer_at;
 } call_sites;
 
 static bool is_team_policy(pkf_ctx *c, TSNode n, int depth) {
@@ -260,8 +262,22 @@ static bool passed_by_keyword(pkf_ctx *c, const char *kernel, TSNode name) {
   return false;
 }
 
+/* pk.Sum / Prod / Min / Max / MaxLoc / MinLoc given as `reducer=` at a
+ * launch: its pki_reducer; -2 for another value (reported at the workunit). */
+static int reducer_of(pkf_ctx *c, TSNode n) {
+  static const struct { const char *name; pki_reducer r; } names[] = {
+      {"Sum", PKI_REDUCER_SUM}, {"Prod", PKI_REDUCER_PROD}, {"Min", PKI_REDUCER_MIN},
+      {"Max", PKI_REDUCER_MAX}, {"MaxLoc", PKI_REDUCER_MAXLOC}, {"MinLoc", PKI_REDUCER_MINLOC}};
+  if (!pkf_type_is(c, n, PKF_N_ATTRIBUTE) || !pkf_alias_is(c, pkf_field(c, n, PKF_F_OBJECT), PKF_AL_PK))
+    return -2;
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (pkf_is(c, pkf_field(c, n, PKF_F_ATTRIBUTE), names[i].name))
+      return (int)names[i].r;
+  return -2;
+}
+
 static call_sites call_site_info(pkf_ctx *c, const char *kernel) {
-  call_sites cs = {0, -1, false, 0, false};
+  call_sites cs = {.pattern = -1, .reducer = -1};
   if (ts_node_is_null(c->root))
     return cs;
   if (!c->par_calls_done) {
@@ -276,8 +292,14 @@ static call_sites call_site_info(pkf_ctx *c, const char *kernel) {
       continue;
     uint32_t k = (uint32_t)ki;
     cs.nsites++;
-    for (uint32_t i = k + 2; i < args.n; i++)
+    for (uint32_t i = k + 2; i < args.n; i++) {
       cs.opaque = cs.opaque || !pkf_type_is(c, args.v[i], PKF_N_KEYWORD_ARGUMENT);
+      if (pkf_type_is(c, args.v[i], PKF_N_KEYWORD_ARGUMENT) &&
+          pkf_is(c, pkf_field(c, args.v[i], PKF_F_NAME), "reducer") && cs.reducer < 0) {
+        cs.reducer_at = pkf_field(c, args.v[i], PKF_F_VALUE);
+        cs.reducer = reducer_of(c, cs.reducer_at);
+      }
+    }
     if (cs.pattern < 0) {
       const char *w = pk_call_name(c, t);
       cs.pattern = !strcmp(w, "parallel_reduce") ? PKI_PATTERN_REDUCE
@@ -386,6 +408,18 @@ int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, const pkf_param *ps, 
   pki_type t = annotated ? pki_void_type : pki_float_type; /* PyKokkos' default: double */
   if (annotated)
     pkf_type(c, ps[k].ann, false, &t);
+  if (cs.reducer == -2) {
+    pki_error(c->d, pkf_span(cs.reducer_at), "unsupported-reducer",
+              "reducer=%s: pkc's reductions are pk.Sum, pk.Prod, pk.Min, pk.Max, pk.MaxLoc "
+              "and pk.MinLoc", pkf_text(c, cs.reducer_at));
+  } else if (cs.reducer >= 0 && r == PKI_REDUCER_SUM) { /* pk.Acc: the launch chooses */
+    r = (pki_reducer)cs.reducer;
+  } else if (cs.reducer >= 0 && (int)r != cs.reducer) {
+    pki_error(c->d, pkf_span(cs.reducer_at), "bad-reducer",
+              "reducer=%s differs from the accumulator's annotation of '%s'; annotate it "
+              "pk.Acc[...] to let the launch choose, or drop reducer=",
+              pkf_text(c, cs.reducer_at), f->name);
+  }
   f->acc = head_var(c, &ps[k], PKI_VAR_ACC, t);
   f->reducer = r;
   f->pattern = PKI_PATTERN_REDUCE;

@@ -1194,6 +1194,9 @@ def parallel_reduce(*args, **kw):
         _graph.refuse(f"pk.parallel_reduce({_kernel_word(args)})",
                       "its result comes back to the host")
     args, kw = _initial_value(args, kw)
+    if "reducer" in kw:   # PyKokkos' reducer=pk.Max: pkc built it from the file's launches
+        kw = dict(kw)
+        _check_reducer(args, kw.pop("reducer"), kw)
     n = len(args)
     if n == 2 or n == 3:
         kernel = args[-1]
@@ -1204,6 +1207,32 @@ def parallel_reduce(*args, **kw):
                     _flush_held()                             # run before this one
                 return run(args[-2], kw)
     return _dispatch(REDUCE, args, kw)
+
+
+_REDUCER_NAMES = ("Sum", "Prod", "Min", "Max", "MaxLoc", "MinLoc")
+
+
+def _check_reducer(args, reducer, kw):
+    """reducer= of a parallel_reduce (pk.Sum, pk.Max, ...) must be the one the
+    kernel was built with: pkc reads it from the launches in the kernel's file."""
+    name = getattr(reducer, "__name__", None)
+    if name == "Acc":
+        name = "Sum"
+    if name not in _REDUCER_NAMES or getattr(T, name, None) is not reducer:
+        raise PkcArgumentError(f"parallel_reduce: reducer= takes pk.Sum, pk.Prod, pk.Min, "
+                               f"pk.Max, pk.MaxLoc or pk.MinLoc, got {reducer!r}")
+    kernel = args[-1] if args else None
+    func = getattr(kernel, "__func__", kernel)
+    run = _plans[1].get(func) or _make_plan(func, REDUCE, hasattr(kernel, "__self__"),
+                                            None if hasattr(kernel, "__self__") else kw,
+                                            args[-2] if len(args) >= 2 else None)
+    built = getattr(getattr(run, "plan", None), "kdesc", None)
+    if built is not None and _REDUCER_NAMES[built.reducer] != name:
+        raise PkcArgumentError(f"parallel_reduce: '{getattr(func, '__name__', func)}' was "
+                               f"built to reduce with pk.{_REDUCER_NAMES[built.reducer]}, "
+                               f"not reducer=pk.{name}: pkc takes the reducer from the "
+                               f"launches in the kernel's own file (or its accumulator's "
+                               f"annotation, e.g. acc: pk.{name}[pk.double])")
 
 
 def parallel_scan(*args, **kw):
