@@ -79,11 +79,10 @@ static const char *acc_ctype(const pki_func *f) {
 /* ", x" or ", Kokkos::Max<double>(x)" for a reduction into text `into`. */
 static void put_reduce_target(pkb_ctx *c, const pki_func *f, const pki_expr *target,
                               const char *into) {
-  static const char *const red[] = {NULL, "Kokkos::Prod", "Kokkos::Min", "Kokkos::Max"};
   bool wrap = f->pattern == PKI_PATTERN_REDUCE && f->reducer != PKI_REDUCER_SUM;
   pkb_put(c->b, ", ");
   if (wrap)
-    pkb_putf(c->b, "%s<%s>(", red[f->reducer], acc_ctype(f));
+    pkb_putf(c->b, "%s<%s>(", pkb_kokkos_reducer(f->reducer), acc_ctype(f));
   if (target)
     pkb_emit_expr(c, target);
   else

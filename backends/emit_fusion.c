@@ -439,7 +439,6 @@ static void host_bind(pkb_ctx *c, const pki_host_fused *g) {
  * parameters pkc_result1, ... after the links' (the shim reads them). */
 static void host_results(pkb_ctx *c, const pki_host_fused *g, const char *fty,
                          const char *tag) {
-  static const char *const red[] = {NULL, "Kokkos::Prod", "Kokkos::Min", "Kokkos::Max"};
   pki_arena *a = c->m->arena;
   const pki_func **reds = host_reductions(c, g);
   const char *text = "";
@@ -448,7 +447,7 @@ static void host_results(pkb_ctx *c, const pki_host_fused *g, const char *fty,
     pkb_line(c->b, "%s value%d = 0;", ty, r);
     const char *v = pki_sprintf(a, "value%d", r);
     if (reds[r]->reducer != PKI_REDUCER_SUM)
-      v = pki_sprintf(a, "%s<%s>(%s)", red[reds[r]->reducer], ty, v);
+      v = pki_sprintf(a, "%s<%s>(%s)", pkb_kokkos_reducer(reds[r]->reducer), ty, v);
     text = pki_sprintf(a, "%s%s%s", text, r ? ", " : "", v);
   }
   c->results_text = text;

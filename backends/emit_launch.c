@@ -345,12 +345,10 @@ static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const cha
     pkb_putf(b, ", f, %s);\n", c->results_text);
     return;
   }
-  static const char *const red[] = {NULL, "Kokkos::Prod", "Kokkos::Min", "Kokkos::Max",
-                                    "Kokkos::MaxLoc", "Kokkos::MinLoc"};
   if (!scan && pkb_valloc(f))
-    pkb_putf(b, ", f, %s<%s, int64_t>(value));\n", red[f->reducer], acc);
-  else if (!scan && f->reducer != PKI_REDUCER_SUM)
-    pkb_putf(b, ", f, %s<%s>(value));\n", red[f->reducer], acc);
+    pkb_putf(b, ", f, %s<%s, int64_t>(value));\n", pkb_kokkos_reducer(f->reducer), acc);
+  else if (!scan && f->reducer != PKI_REDUCER_SUM) /* (LAnd/LOr of a bool: an int32_t) */
+    pkb_putf(b, ", f, %s<%s>(value));\n", pkb_kokkos_reducer(f->reducer), pkb_acc_ctype(f));
   else
     pkb_putf(b, ", f, %s);\n", scan ? "total" : "value");
 }
@@ -473,9 +471,11 @@ void pkb_abi_kernel_desc(pkb_ctx *c, const char *name, const char *entity, int p
                                     "PKC_PATTERN_SCAN", "PKC_PATTERN_MAIN"};
   static const char *const pol[] = {"PKC_POLICY_RANGE", "PKC_POLICY_MDRANGE",
                                     "PKC_POLICY_TEAM"};
-  static const char *const red[] = {"PKC_REDUCER_SUM", "PKC_REDUCER_PROD",
-                                    "PKC_REDUCER_MIN", "PKC_REDUCER_MAX",
-                                    "PKC_REDUCER_MAXLOC", "PKC_REDUCER_MINLOC"};
+  static const char *const red[] = {"PKC_REDUCER_SUM",    "PKC_REDUCER_PROD",
+                                    "PKC_REDUCER_MIN",    "PKC_REDUCER_MAX",
+                                    "PKC_REDUCER_MAXLOC", "PKC_REDUCER_MINLOC",
+                                    "PKC_REDUCER_BAND",   "PKC_REDUCER_BOR",
+                                    "PKC_REDUCER_LAND",   "PKC_REDUCER_LOR"};
   pkb_buf *b = c->b;
   const char *code = "0";
   int bits = 0;

@@ -227,6 +227,14 @@ const char *pkb_ident(pki_arena *a, const char *name) {
 
 /* ------------------------------------------------------------ kernels */
 
+const char *pkb_kokkos_reducer(pki_reducer r) {
+  static const char *const red[] = {NULL,           "Kokkos::Prod",   "Kokkos::Min",
+                                    "Kokkos::Max",  "Kokkos::MaxLoc", "Kokkos::MinLoc",
+                                    "Kokkos::BAnd", "Kokkos::BOr",    "Kokkos::LAnd",
+                                    "Kokkos::LOr"};
+  return r >= 0 && (size_t)r < sizeof red / sizeof *red ? red[r] : NULL;
+}
+
 /* Does the functor struct holding f have a member or method called name? */
 static bool struct_has_name(pki_arena *a, const pki_func *f, const char *name) {
   pki_var *const *args = NULL;
@@ -280,6 +288,10 @@ bool pkb_valloc(const pki_func *f) {
 }
 
 bool pkb_acc_widened(const pki_func *f) {
+  bool logical = f->acc && f->pattern == PKI_PATTERN_REDUCE &&
+                 (f->reducer == PKI_REDUCER_LAND || f->reducer == PKI_REDUCER_LOR);
+  if (logical) /* a bool reduced with Kokkos::LAnd/LOr: as an int-sized value */
+    return f->acc->type.kind == PKI_BOOL;
   if (!f->acc || pkb_valloc(f) ||
       (f->pattern == PKI_PATTERN_REDUCE && f->reducer != PKI_REDUCER_SUM))
     return false;
@@ -289,7 +301,10 @@ bool pkb_acc_widened(const pki_func *f) {
 
 const char *pkb_acc_ctype(const pki_func *f) {
   if (pkb_acc_widened(f))
-    return f->acc->type.kind == PKI_I8 || f->acc->type.kind == PKI_I16 ? "int32_t" : "uint32_t";
+    return f->acc->type.kind == PKI_I8 || f->acc->type.kind == PKI_I16 ||
+                   f->acc->type.kind == PKI_BOOL
+               ? "int32_t"
+               : "uint32_t";
   return pkb_scalar_ctype(f->acc->type.kind);
 }
 

@@ -68,6 +68,9 @@ const char *pkb_main_name(pki_arena *a, const pki_func *f);
 bool pkb_is_class_entity(const pki_entity *e);
 /* A pk.MaxLoc/MinLoc reduction: the accumulator is Kokkos::ValLocScalar<T, int64_t>. */
 bool pkb_valloc(const pki_func *f);
+/* The Kokkos reducer class of r ("Kokkos::Max"); NULL for a sum (a plain
+ * value reduces as a sum). */
+const char *pkb_kokkos_reducer(pki_reducer r);
 /* C++ type of a reduction's or scan's accumulator (f->acc set): its kind's,
  * but a sum or scan of 8- or 16-bit integers adds in 32 bits (int32_t,
  * uint32_t), since Kokkos takes a reduction value of a multiple of

@@ -262,12 +262,14 @@ static bool passed_by_keyword(pkf_ctx *c, const char *kernel, TSNode name) {
   return false;
 }
 
-/* pk.Sum / Prod / Min / Max / MaxLoc / MinLoc given as `reducer=` at a
+/* pk.Sum / Prod / Min / Max / MaxLoc / MinLoc / BAnd / BOr / LAnd / LOr as `reducer=` at a
  * launch: its pki_reducer; -2 for another value (reported at the workunit). */
 static int reducer_of(pkf_ctx *c, TSNode n) {
   static const struct { const char *name; pki_reducer r; } names[] = {
       {"Sum", PKI_REDUCER_SUM}, {"Prod", PKI_REDUCER_PROD}, {"Min", PKI_REDUCER_MIN},
-      {"Max", PKI_REDUCER_MAX}, {"MaxLoc", PKI_REDUCER_MAXLOC}, {"MinLoc", PKI_REDUCER_MINLOC}};
+      {"Max", PKI_REDUCER_MAX}, {"MaxLoc", PKI_REDUCER_MAXLOC}, {"MinLoc", PKI_REDUCER_MINLOC},
+      {"BAnd", PKI_REDUCER_BAND}, {"BOr", PKI_REDUCER_BOR}, {"LAnd", PKI_REDUCER_LAND},
+      {"LOr", PKI_REDUCER_LOR}};
   if (!pkf_type_is(c, n, PKF_N_ATTRIBUTE) || !pkf_alias_is(c, pkf_field(c, n, PKF_F_OBJECT), PKF_AL_PK))
     return -2;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -410,8 +412,8 @@ int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, const pkf_param *ps, 
     pkf_type(c, ps[k].ann, false, &t);
   if (cs.reducer == -2) {
     pki_error(c->d, pkf_span(cs.reducer_at), "unsupported-reducer",
-              "reducer=%s: pkc's reductions are pk.Sum, pk.Prod, pk.Min, pk.Max, pk.MaxLoc "
-              "and pk.MinLoc", pkf_text(c, cs.reducer_at));
+              "reducer=%s: pkc's reductions are pk.Sum, pk.Prod, pk.Min, pk.Max, pk.MaxLoc, "
+              "pk.MinLoc, pk.BAnd, pk.BOr, pk.LAnd and pk.LOr", pkf_text(c, cs.reducer_at));
   } else if (cs.reducer >= 0 && r == PKI_REDUCER_SUM) { /* pk.Acc: the launch chooses */
     r = (pki_reducer)cs.reducer;
   } else if (cs.reducer >= 0 && (int)r != cs.reducer) {

@@ -118,11 +118,12 @@ static void ck_decl(pki_ck *c, pki_stmt *s) {
 }
 
 static const char *reducer_name(const pki_func *f) {
-  static const char *const n[] = {"sum", "prod", "min", "max", "maxloc", "minloc"};
+  static const char *const n[] = {"sum", "prod", "min", "max", "maxloc", "minloc",
+                                  "band", "bor", "land", "lor"};
   if (f->pattern == PKI_PATTERN_SCAN)
     return "scan";
-  return f->pattern == PKI_PATTERN_REDUCE && f->reducer <= PKI_REDUCER_MINLOC ? n[f->reducer]
-                                                                             : "sum";
+  return f->pattern == PKI_PATTERN_REDUCE && f->reducer <= PKI_REDUCER_LOR ? n[f->reducer]
+                                                                          : "sum";
 }
 
 static bool valloc(const pki_func *f) {
@@ -130,9 +131,12 @@ static bool valloc(const pki_func *f) {
          (f->reducer == PKI_REDUCER_MAXLOC || f->reducer == PKI_REDUCER_MINLOC);
 }
 
+/* Reducers whose accumulator is updated by assignment: acc = max(acc, x),
+ * acc = acc and x. */
 static bool minmax(const pki_func *f) {
   return f->pattern == PKI_PATTERN_REDUCE &&
-         (f->reducer == PKI_REDUCER_MIN || f->reducer == PKI_REDUCER_MAX);
+         (f->reducer == PKI_REDUCER_MIN || f->reducer == PKI_REDUCER_MAX ||
+          f->reducer == PKI_REDUCER_LAND || f->reducer == PKI_REDUCER_LOR);
 }
 
 static bool binsort_result(const pki_expr *v) {
@@ -191,8 +195,11 @@ static void ck_assign(pki_ck *c, pki_stmt *s) {
 /* The reduction's accumulator only takes its combining augmented op. */
 static bool acc_op_ok(pki_ck *c, pki_stmt *s, const pki_var *acc) {
   pki_func *o = acc_owner(c, acc);
-  pki_op want = o->pattern == PKI_PATTERN_REDUCE && o->reducer == PKI_REDUCER_PROD
-                    ? PKI_OP_MUL : PKI_OP_ADD;
+  bool red = o->pattern == PKI_PATTERN_REDUCE;
+  pki_op want = red && o->reducer == PKI_REDUCER_PROD   ? PKI_OP_MUL
+                : red && o->reducer == PKI_REDUCER_BAND ? PKI_OP_BITAND
+                : red && o->reducer == PKI_REDUCER_BOR  ? PKI_OP_BITOR
+                                                        : PKI_OP_ADD;
   if (valloc(o)) {
     pki_error(c->d, s->span, "acc-rule",
               "the accumulator '%s' of a %s reduction is updated through its fields: "
@@ -201,10 +208,12 @@ static bool acc_op_ok(pki_ck *c, pki_stmt *s, const pki_var *acc) {
     return false;
   }
   if (minmax(o)) {
+    bool logical = o->reducer == PKI_REDUCER_LAND || o->reducer == PKI_REDUCER_LOR;
     pki_error(c->d, s->span, "acc-rule",
               "the accumulator '%s' of a %s reduction is updated by assignment, e.g. "
-              "%s = %s(%s, x) (got %s=)",
-              acc->name, reducer_name(o), acc->name, reducer_name(o), acc->name,
+              "%s = %s%s%s, x) (got %s=)", acc->name, reducer_name(o), acc->name,
+              logical ? acc->name : reducer_name(o), logical ? "" : "(",
+              logical ? (o->reducer == PKI_REDUCER_LAND ? " and (" : " or (") : acc->name,
               pki_ck_op_sym(s->op));
     return false;
   }
@@ -213,7 +222,9 @@ static bool acc_op_ok(pki_ck *c, pki_stmt *s, const pki_var *acc) {
   pki_error(c->d, s->span, "acc-rule",
             "the accumulator '%s' of a %s%s only supports %s (got %s=)", acc->name,
             reducer_name(o), o->pattern == PKI_PATTERN_SCAN ? "" : " reduction",
-            want == PKI_OP_MUL ? "*=" : "+= and -=", pki_ck_op_sym(s->op));
+            want == PKI_OP_MUL ? "*=" : want == PKI_OP_BITAND ? "&=" : want == PKI_OP_BITOR ? "|="
+                                                                             : "+= and -=",
+            pki_ck_op_sym(s->op));
   return false;
 }
 
@@ -546,8 +557,10 @@ static void ck_indices(pki_ck *c, pki_func *f) {
 /* Kokkos reduces values whose size is a multiple of an int's; Python's
  * `acc += flag` counts anyway (True + True == 2). */
 static void ck_acc(pki_ck *c, pki_func *f) {
-  if (!f->acc || f->acc->type.kind != PKI_BOOL)
-    return;
+  if (!f->acc || f->acc->type.kind != PKI_BOOL ||
+      (f->pattern == PKI_PATTERN_REDUCE &&
+       (f->reducer == PKI_REDUCER_LAND || f->reducer == PKI_REDUCER_LOR)))
+    return; /* (pk.LAnd / pk.LOr reduce a bool, held in an int) */
   pki_error(c->d, f->acc->span, "bool-acc",
             "a bool accumulator cannot be reduced (Kokkos needs an int-sized value); "
             "declare '%s: pk.Acc[int]': %s += cond then counts, as in Python "

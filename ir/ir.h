@@ -457,9 +457,12 @@ typedef enum pki_pattern { PKI_PATTERN_FOR, PKI_PATTERN_REDUCE, PKI_PATTERN_SCAN
 typedef enum pki_policy { PKI_POLICY_RANGE, PKI_POLICY_MDRANGE, PKI_POLICY_TEAM } pki_policy;
 /* MAXLOC/MINLOC (pk.MaxLoc[T]/pk.MinLoc[T]): the accumulator is a value and
  * location pair, acc.val (T) and acc.loc (int64), as Kokkos' ValLocScalar. */
+/* BAND/BOR/LAND/LOR (reducer=pk.BAnd ... at a launch, PyKokkos): `acc &= x`,
+ * `acc |= x`, `acc = acc and x`, `acc = acc or x`. */
 typedef enum pki_reducer {
   PKI_REDUCER_SUM, PKI_REDUCER_PROD, PKI_REDUCER_MIN, PKI_REDUCER_MAX,
-  PKI_REDUCER_MAXLOC, PKI_REDUCER_MINLOC
+  PKI_REDUCER_MAXLOC, PKI_REDUCER_MINLOC, PKI_REDUCER_BAND, PKI_REDUCER_BOR,
+  PKI_REDUCER_LAND, PKI_REDUCER_LOR
 } pki_reducer;
 
 struct pki_entity;

@@ -346,7 +346,8 @@ static void put_var(FILE *o, const char *what, const pki_var *v, int level, bool
 static void put_func(FILE *o, const pki_func *f, const pki_entity *e, int level) {
   static const char *const patterns[] = {"for", "reduce", "scan"};
   static const char *const policies[] = {"range", "mdrange", "team"};
-  static const char *const reducers[] = {"sum", "prod", "min", "max"};
+  static const char *const reducers[] = {"sum",    "prod", "min", "max",  "maxloc",
+                                         "minloc", "band", "bor", "land", "lor"};
   indent(o, level);
   const char *what = f->is_closure ? "closure" : f->is_main ? "main" : f->is_workunit ? "workunit"
                      : f->is_ctor ? "ctor" : f->is_method ? "method" : "function";
@@ -355,14 +356,14 @@ static void put_func(FILE *o, const pki_func *f, const pki_entity *e, int level)
     fprintf(o, " [entity %s]", e->name);
   if (f->is_closure) {
     if (f->pattern == PKI_PATTERN_REDUCE)
-      fprintf(o, " pattern=reduce reducer=%s", reducers[f->reducer % 4]);
+      fprintf(o, " pattern=reduce reducer=%s", reducers[f->reducer % 10]);
     else if (f->pattern == PKI_PATTERN_SCAN)
       fputs(" pattern=scan", o);
   } else if (f->is_main) {
   } else if (f->is_workunit) {
     fprintf(o, " pattern=%s policy=%s", patterns[f->pattern % 3], policies[f->policy % 3]);
     if (f->pattern == PKI_PATTERN_REDUCE)
-      fprintf(o, " reducer=%s", reducers[f->reducer % 4]);
+      fprintf(o, " reducer=%s", reducers[f->reducer % 10]);
   } else {
     fputs(" -> ", o);
     put_type(o, f->ret);

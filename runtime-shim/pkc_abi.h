@@ -55,7 +55,12 @@ typedef enum pkc_reducer {
   /* pk.MaxLoc / pk.MinLoc (Kokkos::MaxLoc/MinLoc<T, int64_t>): the kernel's
    * `result` points at two pkc_values, the extremum and its location (.i) */
   PKC_REDUCER_MAXLOC = 4,
-  PKC_REDUCER_MINLOC = 5
+  PKC_REDUCER_MINLOC = 5,
+  /* reducer=pk.BAnd / BOr / LAnd / LOr at a PyKokkos launch (Kokkos::BAnd ...) */
+  PKC_REDUCER_BAND = 6,
+  PKC_REDUCER_BOR = 7,
+  PKC_REDUCER_LAND = 8,
+  PKC_REDUCER_LOR = 9
 } pkc_reducer;
 
 /* Kind of a kernel parameter. */

@@ -212,8 +212,13 @@ Sum = Annotated[_T, "a sum accumulator"]
 Prod = Annotated[_T, "a product accumulator"]
 Max = Annotated[_T, "a max accumulator"]
 Min = Annotated[_T, "a min accumulator"]
-MaxLoc = Annotated[_T, "not supported by pkc"]
-MinLoc = Annotated[_T, "not supported by pkc"]
+MaxLoc = Annotated[_T, "a max-and-location accumulator (host launches)"]
+MinLoc = Annotated[_T, "a min-and-location accumulator (host launches)"]
+# reducer=pk.BAnd ... at a launch only (the accumulator is annotated pk.Acc)
+BAnd = Annotated[_T, "a bitwise-and reducer"]
+BOr = Annotated[_T, "a bitwise-or reducer"]
+LAnd = Annotated[_T, "a logical-and reducer"]
+LOr = Annotated[_T, "a logical-or reducer"]
 
 class TeamMember:
     """The team handle of a TeamPolicy kernel: league_rank(), team_rank(), ..."""
@@ -659,7 +664,7 @@ __all__ = [
     "workunit", "functor", "function", "workload", "main", "callback", "classtype",
     "Acc", "TeamMember", "View1D", "View2D", "View3D", "View4D", "View5D", "View6D",
     "View7D", "View8D", "ScratchView1D", "ScratchView2D", "ScratchView3D",
-    "Sum", "Prod", "Max", "Min", "MaxLoc", "MinLoc",
+    "Sum", "Prod", "Max", "Min", "MaxLoc", "MinLoc", "BAnd", "BOr", "LAnd", "LOr",
     # Views and arrays
     "View", "from_numpy", "from_cupy", "array", "asarray", "zeros", "ones", "full",
     "empty", "zeros_like", "ones_like", "full_like", "empty_like", "arange",

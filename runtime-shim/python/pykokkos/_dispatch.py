@@ -1209,7 +1209,7 @@ def parallel_reduce(*args, **kw):
     return _dispatch(REDUCE, args, kw)
 
 
-_REDUCER_NAMES = ("Sum", "Prod", "Min", "Max", "MaxLoc", "MinLoc")
+_REDUCER_NAMES = ("Sum", "Prod", "Min", "Max", "MaxLoc", "MinLoc", "BAnd", "BOr", "LAnd", "LOr")
 
 
 def _check_reducer(args, reducer, kw):
@@ -1220,7 +1220,8 @@ def _check_reducer(args, reducer, kw):
         name = "Sum"
     if name not in _REDUCER_NAMES or getattr(T, name, None) is not reducer:
         raise PkcArgumentError(f"parallel_reduce: reducer= takes pk.Sum, pk.Prod, pk.Min, "
-                               f"pk.Max, pk.MaxLoc or pk.MinLoc, got {reducer!r}")
+                               f"pk.Max, pk.MaxLoc, pk.MinLoc, pk.BAnd, pk.BOr, pk.LAnd "
+                               f"or pk.LOr, got {reducer!r}")
     kernel = args[-1] if args else None
     func = getattr(kernel, "__func__", kernel)
     run = _plans[1].get(func) or _make_plan(func, REDUCE, hasattr(kernel, "__self__"),

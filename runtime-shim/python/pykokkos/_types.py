@@ -373,6 +373,8 @@ View5D, View6D, View7D, View8D = (_placeholder(f"View{i}D") for i in range(5, 9)
 
 # Reducer annotations of an accumulator: `acc: pk.Max[pk.double]` (Acc = Sum).
 Sum, Prod, Max, Min = (_placeholder(n) for n in ("Sum", "Prod", "Max", "Min"))
+# Reducers a launch may name only (reducer=pk.BAnd, PyKokkos): bitwise and logical.
+BAnd, BOr, LAnd, LOr = (_placeholder(n) for n in ("BAnd", "BOr", "LAnd", "LOr"))
 
 
 class _Unsupported(_Subscriptable):
