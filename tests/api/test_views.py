@@ -64,6 +64,20 @@ class Attributes(unittest.TestCase):
                 self.assertEqual(v.nbytes, a.nbytes)
                 np.testing.assert_array_equal(np.asarray(v), a)
 
+    def test_extent_and_truth(self):
+        v, a = filled((3, 4), "float64")
+        self.assertEqual([v.extent(0), v.extent(np.int64(1))], [3, 4])
+        for k in (2, -1):
+            with self.assertRaisesRegex(ValueError, r"a View of rank 2 has dimensions 0\.\.1"):
+                v.extent(k)
+        # one element: its truth, as numpy (a larger View: true unless empty)
+        for x in (0.0, 2.5):
+            one = pk.View([1], pk.double)
+            one[0] = x
+            self.assertEqual(bool(one), bool(x))
+        self.assertTrue(bool(v))
+        self.assertFalse(bool(pk.View([0], pk.double)))
+
     def test_print_like_numpy(self):
         for shape in [(4,), (2, 3), (2, 2, 2)]:
             for name in ("int32", "float64", "float32", "bool", "uint8"):

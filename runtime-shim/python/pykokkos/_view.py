@@ -421,7 +421,17 @@ class View:
         return self._a.nbytes
 
     def extent(self, k):
-        return self._a.shape[k]
+        """The extent of dimension k (0 <= k < rank); ValueError otherwise, as
+        PyKokkos raises."""
+        s = self._a.shape
+        try:
+            d = k.__index__()
+        except AttributeError:
+            d = -1
+        if not 0 <= d < len(s):
+            raise PkcValueError(f"View.extent({k!r}): a View of rank {len(s)} has "
+                                f"dimensions 0..{len(s) - 1}")
+        return s[d]
 
     def __len__(self):
         s = self._a.shape
