@@ -417,10 +417,19 @@ floordiv(T a, T b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<T>(a / b - 1)
                                               : static_cast<T>(a / b);
 }
+// Floats as CPython's float_divmod: the quotient of a - fmod(a, b), so that
+// a == (a // b) * b + a % b holds (1.0 // 0.1 is 9.0, not floor(10.0)); a
+// zero remainder takes the divisor's sign. By zero: floor(a / b), fmod (inf,
+// nan; numpy's values, where Python raises).
 template <class T>
 KOKKOS_INLINE_FUNCTION typename std::enable_if<std::is_floating_point<T>::value, T>::type
 floordiv(T a, T b) {
-  return pkc::floor(a / b);
+  if (b == T(0)) return pkc::floor(a / b);
+  T mod = pkc::fmod(a, b), div = (a - mod) / b;
+  if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
+  if (div == T(0)) return pkc::copysign(T(0), a / b);
+  T q = pkc::floor(div);
+  return div - q > T(0.5) ? q + T(1) : q;
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION typename std::enable_if<std::is_integral<T>::value, T>::type
@@ -437,6 +446,7 @@ template <class T>
 KOKKOS_INLINE_FUNCTION typename std::enable_if<std::is_floating_point<T>::value, T>::type
 pymod(T a, T b) {
   T r = pkc::fmod(a, b);
+  if (r == T(0) && b != T(0)) return pkc::copysign(T(0), b); /* -4.0 % 2.0 is 0.0 */
   return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? static_cast<T>(r + b) : r;
 }
 }  // namespace impl
