@@ -306,14 +306,36 @@ static bool math_float(pkf_ctx *c, TSNode n, bool fn) {
          b != PKI_BUILTIN_CEIL && b != PKI_BUILTIN_TRUNC;
 }
 
+/* An operand of `/`: 2 a number (known, or a pk.parallel_reduce result), 1
+ * of unknown type, 0 known not to be a number (a View). */
+static int division_operand(pkf_ctx *c, TSNode scope, TSNode e, int depth) {
+  TSNode x = e;
+  while (pkf_type_is(c, x, PKF_N_PARENTHESIZED_EXPRESSION))
+    x = pkf_named_child(c, x, 0);
+  if (pkf_type_is(c, x, PKF_N_CALL) &&
+      pk_attr_is(c, pkf_field(c, x, PKF_F_FUNCTION), "parallel_reduce"))
+    return 2;
+  pki_type t;
+  if (!expr_type(c, scope, e, &t, depth + 1))
+    return 1;
+  return pki_is_numeric(t.kind) ? 2 : 0;
+}
+
 static bool expr_type(pkf_ctx *c, TSNode scope, TSNode e, pki_type *out, int depth) {
   if (depth > 8)
     return false;
   pkf_ntype t = pkf_ntype_of(c, e);
   if (t == PKF_N_BINARY_OPERATOR) {
     pki_type a, b;
-    if (!expr_type(c, scope, pkf_field(c, e, PKF_F_LEFT), &a, depth + 1) ||
-        !expr_type(c, scope, pkf_field(c, e, PKF_F_RIGHT), &b, depth + 1) ||
+    TSNode l = pkf_field(c, e, PKF_F_LEFT), r = pkf_field(c, e, PKF_F_RIGHT);
+    if (pkf_is(c, pkf_field(c, e, PKF_F_OPERATOR), "/")) { /* true division: a float */
+      int nl = division_operand(c, scope, l, depth), nr = division_operand(c, scope, r, depth);
+      if (nl > 0 && nr > 0 && (nl == 2 || nr == 2)) { /* a number, the other not a View */
+        *out = pki_float_type; /* (`DT = 0.5 / pk.parallel_reduce(...)`, `0.5 / smax`) */
+        return true;
+      }
+    }
+    if (!expr_type(c, scope, l, &a, depth + 1) || !expr_type(c, scope, r, &b, depth + 1) ||
         !pki_is_numeric(a.kind) || !pki_is_numeric(b.kind))
       return false;
     bool fl = pki_is_float(a.kind) || pki_is_float(b.kind) ||
