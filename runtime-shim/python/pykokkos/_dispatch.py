@@ -245,9 +245,13 @@ class Plan:
             self._bad_view(i, f"{a.dtype} array of rank {a.ndim}")
         if a.ndim > 1 and a.size > 1 and _other_order(a, p.layout == LAYOUT_LEFT):
             # TypeError: a kernel typed per call builds a specialization for it
-            raise PkcArgumentError(f"{self.kname}: argument '{self.names[i]}': expected a "
-                                   + ("Fortran-ordered (LayoutLeft)" if p.layout == LAYOUT_LEFT else
-                               "C-ordered (LayoutRight)") + " array")
+            left = p.layout == LAYOUT_LEFT
+            raise PkcArgumentError(
+                f"{self.kname}: argument '{self.names[i]}': expected a "
+                + ("Fortran-ordered (LayoutLeft)" if left else "C-ordered (LayoutRight)")
+                + f" array; pass np.{'asfortranarray' if left else 'ascontiguousarray'}"
+                f"(...) of it, or declare {self.names[i]}=pk.ViewTypeInfo(layout=pk."
+                f"{'LayoutRight' if left else 'LayoutLeft'}) on the kernel's decorator")
         if a.itemsize and any(s % a.itemsize for s in a.strides):
             raise PkcValueError(f"{self.kname}: argument '{self.names[i]}': strides "
                                 "are not a multiple of the element size")
