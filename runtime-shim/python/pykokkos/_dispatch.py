@@ -842,9 +842,14 @@ def _make_plan(func, pattern, class_sty, kw=None, policy=None):
     hints = None
     if not class_sty and kw is not None:
         def hints():   # a guess: it never stops the launch
-            from ._specialize import first_signatures
+            from ._specialize import first_signatures, md_rank, signature
             try:
-                return first_signatures(func, kw)
+                sigs = first_signatures(func, kw)
+                rank = md_rank(policy)
+                if rank:   # this launch's own with its MDRange rank (kernel[R](...))
+                    plain = signature(name, kw)
+                    sigs = [signature(name, kw, rank) if s == plain else s for s in sigs]
+                return sigs
             except Exception:
                 return []
     mod = RUNTIME.module_for(os.path.abspath(code.co_filename), hints)

@@ -347,7 +347,7 @@ class Specializer:
                     raise
         if self.filter_kw:   # only values a kernel parameter can take
             kw = {n: v for n, v in kw.items() if _typeable(v)}
-        sig = signature(self.name, kw)
+        sig = plain = signature(self.name, kw)
         rank = md_rank(policy)
         if rank and sig not in self.runs and _unbuilt(self.source, RUNTIME.backend(), [sig]):
             # an MDRange launch: the rank goes in the signature unless a build
@@ -359,8 +359,9 @@ class Specializer:
             hints = None
             if not self.filter_kw:
                 def hints():   # a guess: it never stops the launch
-                    try:
-                        return first_signatures(self.func, kw)
+                    try:   # (this launch's own, without its rank, is not built beside)
+                        return [s for s in first_signatures(self.func, kw)
+                                if s != plain or sig == plain]
                     except Exception:
                         return []
             mod = module_for(self.source, self.name, sig, hints)
