@@ -684,10 +684,9 @@ KOKKOS_FUNCTION inline void gate_wait(const uint32_t *counter, const uint32_t ta
   }
 }
 
-// Where the launch cannot gate its points (Kokkos' tiles, or points that
-// wait along another index than the slowest of the flattened box): one
-// thread waits before it, in stream order, as a graph edge from the
-// exchange would.
+// Where the launch cannot gate its points (Kokkos' tiles, rank 2, boxes of
+// 2^32 points or more): one thread waits before it, in stream order, as a
+// graph edge from the exchange would.
 struct gate_before {
   const uint32_t *counter;
   uint32_t target;
@@ -699,41 +698,89 @@ inline void wait_gate_before(const pkc_gate *gate) {
     Kokkos::parallel_for("pkc::gate", LambdaRange(0, 1), gate_before{gate->counter, gate->target});
 }
 
-// A flattened rank-3 parallel_for; gated (counter not null), its points
-// before flat index head or from tail on wait (the slowest index's first and
-// last planes).
-template <class Tag, int C, class F>
-struct flat_for3 {
-  F f;
+// A box of a flattened walk: its lower corner and extents.
+struct flat_box3 {
   Kokkos::Array<int64_t, 3> lo;
   Kokkos::Array<uint32_t, 3> n;
+};
+
+// A flattened rank-3 parallel_for. Ungated, flat index k walks box. Gated
+// (counter not null), the points that read no ghost come first (box, k <
+// inner) and run at once; the points that do come last (up to six peel
+// boxes, the planes outside the gate along each index, starting at flat
+// index start[p]) and wait. Blocks start in index order, so by the time
+// the waiting points are reached the exchange beside the launch is
+// usually done and nothing spins (at most two peels per index).
+template <class Tag, int C, class F>
+struct flat_for3 {
+  static constexpr int kMaxPeel = 6;
+  F f;
+  flat_box3 box{};
+  uint32_t inner = UINT32_MAX;
   const uint32_t *counter = nullptr;
-  uint32_t target = 0, head = 0, tail = 0;
+  uint32_t target = 0;
+  int npeel = 0;
+  Kokkos::Array<uint32_t, kMaxPeel> start{};
+  Kokkos::Array<flat_box3, kMaxPeel> peel{};
   KOKKOS_INLINE_FUNCTION void operator()(const int64_t k) const {
-    const uint32_t i = static_cast<uint32_t>(k);
-    if (counter && (i < head || i >= tail)) gate_wait(counter, target);
+    uint32_t i = static_cast<uint32_t>(k);
+    Kokkos::Array<int64_t, 3> lo = box.lo;
+    Kokkos::Array<uint32_t, 3> n = box.n;
+    if (i >= inner) {
+      gate_wait(counter, target);
+      uint32_t first = start[0];
+      lo = peel[0].lo;
+      n = peel[0].n;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int p = 1; p < kMaxPeel; p++)
+        if (p < npeel && i >= start[p]) {
+          first = start[p];
+          lo = peel[p].lo;
+          n = peel[p].n;
+        }
+      i -= first;
+    }
     flat_point<3, C>::template at<Tag, uint32_t>(f, lo, n, i);
   }
 };
 
-// The flat gate of g from gate (the points that wait along the slowest
-// index only); false where the gate needs another index.
+// Gates g's walk (flat_for3): the box's points that can read a ghost
+// (gate.head/tail per index) move behind the others. Peels along the
+// slowest index first, so that a slab split keeps its inner points one
+// contiguous range in memory order.
 template <class G>
-inline bool flat_gate(G &g, const pkc_gate &gate, const int ka) {
-  int64_t plane = 1;
-  for (int d = 0; d < 3; d++) {
-    const int64_t lo = g.lo[d], hi = lo + g.n[d];
-    if (d != ka) plane *= g.n[d];
-    if (d != ka && (gate.head[d] > lo || gate.tail[d] < hi)) return false;
-  }
-  const int64_t lo = g.lo[ka], n = g.n[ka];
-  const int64_t head = gate.head[ka] - lo < 0 ? 0 : gate.head[ka] - lo > n ? n : gate.head[ka] - lo;
-  const int64_t tail = gate.tail[ka] - lo < 0 ? 0 : gate.tail[ka] - lo > n ? n : gate.tail[ka] - lo;
+inline void flat_gate(G &g, const pkc_gate &gate, const int ka, const int kb, const int c) {
+  const int order[3] = {ka, kb, c};
+  flat_box3 rest = g.box;   // the box minus the peels so far
+  uint32_t at = 0;
+  g.npeel = 0;
   g.counter = gate.counter;
   g.target = gate.target;
-  g.head = static_cast<uint32_t>(head * plane);
-  g.tail = static_cast<uint32_t>((tail < head ? head : tail) * plane);
-  return true;
+  Kokkos::Array<uint32_t, G::kMaxPeel> start{};
+  for (const int d : order) {
+    const int64_t lo = rest.lo[d], hi = lo + rest.n[d];
+    const int64_t a = gate.head[d] < lo ? lo : gate.head[d] > hi ? hi : gate.head[d];
+    const int64_t b = gate.tail[d] < a ? a : gate.tail[d] > hi ? hi : gate.tail[d];
+    const int64_t side[2][2] = {{lo, a}, {b, hi}};
+    for (const auto &s : side) {
+      flat_box3 p = rest;
+      p.lo[d] = s[0];
+      p.n[d] = static_cast<uint32_t>(s[1] - s[0]);
+      const uint32_t count = p.n[0] * p.n[1] * p.n[2];
+      if (!count) continue;
+      g.peel[g.npeel] = p;
+      start[g.npeel++] = at;
+      at += count;
+    }
+    rest.lo[d] = a;
+    rest.n[d] = static_cast<uint32_t>(b - a);
+  }
+  // the inner box first: shift the peels behind it
+  g.box = rest;
+  g.inner = rest.n[0] * rest.n[1] * rest.n[2];
+  for (int p = 0; p < g.npeel; p++) g.start[p] = start[p] + g.inner;
 }
 
 template <int C, class Policy, class F>
@@ -749,12 +796,12 @@ inline bool flat_md_for(const char *label, const Policy &p, const F &f, std::tru
   for (unsigned k = 0; k < 3; k++)
     count *= p.m_upper[k] > p.m_lower[k] ? p.m_upper[k] - p.m_lower[k] : 0;
   if (count > static_cast<int64_t>(UINT32_MAX)) return false;
-  flat_for3<typename Policy::work_tag, C, F> g{f, {}, {}};
+  flat_for3<typename Policy::work_tag, C, F> g{f};
   for (unsigned k = 0; k < 3; k++) {
-    g.lo[k] = p.m_lower[k];
-    g.n[k] = static_cast<uint32_t>(p.m_upper[k] > p.m_lower[k] ? p.m_upper[k] - p.m_lower[k] : 0);
+    g.box.lo[k] = p.m_lower[k];
+    g.box.n[k] = static_cast<uint32_t>(p.m_upper[k] > p.m_lower[k] ? p.m_upper[k] - p.m_lower[k] : 0);
   }
-  if (gate && gate->counter && !flat_gate(g, *gate, flat_point<3, C>::ka)) wait_gate_before(gate);
+  if (gate && gate->counter) flat_gate(g, *gate, flat_point<3, C>::ka, flat_point<3, C>::kb, C);
   Kokkos::parallel_for(label, LambdaRange(0, count), g);
   return true;
 }

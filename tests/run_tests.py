@@ -7,7 +7,8 @@ Groups (run in this order; `--only a,b` selects some):
                the examples, and the CLI contract (exit codes, json, sarif)
   examples     `pkc build` + run every examples/*.py on each backend, the
                no-op rebuild, and warning-free generated C++
-  c_host       build/tests/c_host calls nstream through libpkcrt from plain C
+  c_host       build/tests/c_host calls nstream through libpkcrt from plain C;
+               tests/c_host/flat_gate.cpp walks gated boxes of pkc_dialect.hpp
   shim         the Python shim's unittest tests in tests/shim/
   api          the PyKokkos host API tests in tests/api/ (unittest, as shim)
   gpu-compile  `pkc build` (compile + link only) of every examples/*.py for
@@ -847,6 +848,37 @@ def group_c_host(res):
     rc, out, _ = run([exe, rel(so)], env=run_env("openmp"), timeout=120)
     res.check("c_host/nstream", rc == 0 and any(l.strip() == "c_host: ok" for l in out.splitlines()),
               f"{status_text(rc)}; expected a line 'c_host: ok'", out)
+    check_flat_gate(res)
+
+
+def check_flat_gate(res):
+    """tests/c_host/flat_gate.cpp: the gated flat walk of pkc_dialect.hpp
+    (issue 25's in-kernel gate) on the host, built against the project's
+    Kokkos with the C++ compiler pkc's builds use."""
+    kroot = os.path.join(ROOT, ".deps", "kokkos-openmp")
+    cxx = shutil.which(os.environ.get("CXX") or "g++")
+    if not cxx or not os.path.exists(os.path.join(kroot, "include", "KokkosCore_config.h")):
+        res.fail("c_host/flat_gate", f"no C++ compiler or no Kokkos install at {rel(kroot)} "
+                 "(run scripts/setup.sh)")
+        return
+    lib = next((d for d in ("lib", "lib64") if os.path.isdir(os.path.join(kroot, d))), "lib")
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, "flat_gate")
+        rc, out, _ = run([cxx, "-std=c++17", "-O1", "-Wall", "-Wextra", "-fopenmp",
+                          "-DPKC_BACKEND_OPENMP", "-I" + os.path.join(ROOT, "backends"),
+                          "-I" + os.path.join(ROOT, "runtime-shim"),
+                          "-I" + os.path.join(kroot, "include"),
+                          os.path.join(ROOT, "tests", "c_host", "flat_gate.cpp"), "-o", exe,
+                          "-L" + os.path.join(kroot, lib), "-Wl,-rpath," + os.path.join(kroot, lib),
+                          "-lkokkoscore", "-ldl"], timeout=600)
+        hits = [l for l in out.splitlines() if WARNING_RE.search(l)]
+        if rc != 0:
+            res.fail("c_host/flat_gate", f"could not build tests/c_host/flat_gate.cpp: {status_text(rc)}", out)
+            return
+        rc, out2, _ = run([exe], env=run_env("openmp"), timeout=120)
+    res.check("c_host/flat_gate", rc == 0 and "flat_gate: ok" in out2.splitlines() and not hits,
+              f"{status_text(rc)}; expected a line 'flat_gate: ok'"
+              + (f", {len(hits)} compiler warning(s)" if hits else ""), out + out2)
 
 
 # --- e. Python shim tests ----------------------------------------------------
