@@ -220,7 +220,7 @@ bool pkf_is_self_attr(pkf_ctx *c, TSNode n) {
 
 /* How to declare member self.<name> of the class being lowered. (A base
  * class of this file that declares it in its __init__ gives it already.) */
-static const char *member_hint(pkf_ctx *c, const char *name) {
+const char *pkf_member_hint(pkf_ctx *c, const char *name) {
   return pki_sprintf(c->m->arena, "declare it in __init__ with an annotation, e.g. "
                      "'self.%s: float = ...' or 'self.%s: pk.View1D[pk.double] = ...'", name, name);
 }
@@ -233,11 +233,9 @@ static pki_var *self_member(pkf_ctx *c, TSNode attr) {
     return NULL;
   if (!v)
     pki_error(c->d, pkf_span(attr), "unknown-member", "functor '%s' has no data member "
-              "'self.%s'; %s", c->ent->name, name, member_hint(c, name));
+              "'self.%s'; %s", c->ent->name, name, pkf_member_hint(c, name));
   return v;
 }
-
-const char *pkf_member_hint(pkf_ctx *c, const char *name) { return member_hint(c, name); }
 
 pki_var *pkf_bare_member(pkf_ctx *c, TSNode id) {
   return pkf_type_is(c, id, PKF_N_IDENTIFIER) ? pkf_bare_member_named(c, pkf_text(c, id)) : NULL;

@@ -49,10 +49,8 @@ static pki_var *declare_named(pkf_ctx *c, const char *name, pki_span at, pki_typ
 }
 
 static pki_var *declare(pkf_ctx *c, TSNode name, pki_type t, bool annotated) {
-  pki_var *v = pki_new_var(c->m, pkf_text(c, name), PKI_VAR_LOCAL, t, pkf_span(name));
+  pki_var *v = declare_named(c, pkf_text(c, name), pkf_span(name), t);
   v->annotated = annotated;
-  pki_func_add_local(c->m, c->fn, v);
-  pkf_scope_bind(c, v);
   return v;
 }
 
