@@ -77,7 +77,7 @@ static void workunit(pkb_ctx *c, const pki_func *f) {
   pkb_begin(b, "KOKKOS_FORCEINLINE_FUNCTION void operator()(const %s &", tag);
   put_index_params(c, f);
   if (f->acc && pkb_valloc(f)) {
-    pkb_putf(b, ", Kokkos::ValLocScalar<%s, int64_t> &", pkb_scalar_ctype(f->acc->type.kind));
+    pkb_putf(b, ", %s &", pkb_valloc_type(c->m->arena, f));
     pkb_put_ident(b, f->acc->name);
   } else if (f->acc) {
     pkb_put(b, ", ");

@@ -331,7 +331,6 @@ static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const cha
     pkb_put(b, ");\n");
     return;
   }
-  const char *acc = pkb_scalar_ctype(f->acc ? f->acc->type.kind : PKI_F64);
   bool scan = f->pattern == PKI_PATTERN_SCAN;
   if (launch_as_sum(c, f)) {
     put_launch(c, f, "parallel_sum");
@@ -346,7 +345,7 @@ static void launch_one(pkb_ctx *c, const pki_func *f, const char *fty, const cha
     return;
   }
   if (!scan && pkb_valloc(f))
-    pkb_putf(b, ", f, %s<%s, int64_t>(value));\n", pkb_kokkos_reducer(f->reducer), acc);
+    pkb_putf(b, ", f, %s(value));\n", pkb_valloc_reducer(c->m->arena, f));
   else if (!scan && f->reducer != PKI_REDUCER_SUM) /* (LAnd/LOr of a bool: an int32_t) */
     pkb_putf(b, ", f, %s<%s>(value));\n", pkb_kokkos_reducer(f->reducer), pkb_acc_ctype(f));
   else
@@ -372,7 +371,7 @@ void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *
              fty, tag ? tag : pkb_tag_name(c->m->arena, f),
              f->pattern == PKI_PATTERN_FOR ? "ParallelForTag" : "ParallelReduceTag");
   if (pkb_valloc(f))
-    pkb_line(b, "Kokkos::ValLocScalar<%s, int64_t> value;", pkb_scalar_ctype(f->acc->type.kind));
+    pkb_line(b, "%s value;", pkb_valloc_type(c->m->arena, f));
   else if (f->pattern != PKI_PATTERN_FOR && !c->results_text)
     pkb_line(b, "%s %s = 0;", f->acc ? pkb_acc_ctype(f) : pkb_scalar_ctype(PKI_F64),
              scan ? "total" : "value");
@@ -404,7 +403,15 @@ void pkb_abi_launch(pkb_ctx *c, const pki_func *f, const char *fty, const char *
   } else
     launch_one(c, f, fty, tag, NULL);
   pkb_abi_kernel_errors(c, f);
-  if (pkb_valloc(f)) { /* two result slots: the extremum and its location */
+  if (pkb_valloc(f) && f->reducer == PKI_REDUCER_MINMAX) { /* the minimum, the maximum */
+    pkb_line(b, "pkc::store_result(result, value.min_val);");
+    pkb_line(b, "pkc::store_result(result + 1, value.max_val);");
+  } else if (pkb_valloc(f) && f->reducer == PKI_REDUCER_MINMAXLOC) { /* and their locations */
+    pkb_line(b, "pkc::store_result(result, value.min_val);");
+    pkb_line(b, "result[1].i = value.min_loc;");
+    pkb_line(b, "pkc::store_result(result + 2, value.max_val);");
+    pkb_line(b, "result[3].i = value.max_loc;");
+  } else if (pkb_valloc(f)) { /* two result slots: the extremum and its location */
     pkb_line(b, "pkc::store_result(result, value.val);");
     pkb_line(b, "result[1].i = value.loc;");
   } else if (f->pattern != PKI_PATTERN_FOR && !c->results_text)
@@ -475,7 +482,8 @@ void pkb_abi_kernel_desc(pkb_ctx *c, const char *name, const char *entity, int p
                                     "PKC_REDUCER_MIN",    "PKC_REDUCER_MAX",
                                     "PKC_REDUCER_MAXLOC", "PKC_REDUCER_MINLOC",
                                     "PKC_REDUCER_BAND",   "PKC_REDUCER_BOR",
-                                    "PKC_REDUCER_LAND",   "PKC_REDUCER_LOR"};
+                                    "PKC_REDUCER_LAND",   "PKC_REDUCER_LOR",
+                                    "PKC_REDUCER_MINMAX", "PKC_REDUCER_MINMAXLOC"};
   pkb_buf *b = c->b;
   const char *code = "0";
   int bits = 0;

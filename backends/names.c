@@ -231,7 +231,7 @@ const char *pkb_kokkos_reducer(pki_reducer r) {
   static const char *const red[] = {NULL,           "Kokkos::Prod",   "Kokkos::Min",
                                     "Kokkos::Max",  "Kokkos::MaxLoc", "Kokkos::MinLoc",
                                     "Kokkos::BAnd", "Kokkos::BOr",    "Kokkos::LAnd",
-                                    "Kokkos::LOr"};
+                                    "Kokkos::LOr",  "Kokkos::MinMax", "Kokkos::MinMaxLoc"};
   return r >= 0 && (size_t)r < sizeof red / sizeof *red ? red[r] : NULL;
 }
 
@@ -283,8 +283,22 @@ int pkb_kernel_args(const pki_func *f, pki_var *const **out) {
 }
 
 bool pkb_valloc(const pki_func *f) {
-  return f->pattern == PKI_PATTERN_REDUCE && f->acc &&
-         (f->reducer == PKI_REDUCER_MAXLOC || f->reducer == PKI_REDUCER_MINLOC);
+  return f->pattern == PKI_PATTERN_REDUCE && f->acc && pki_reducer_has_fields(f->reducer);
+}
+
+const char *pkb_valloc_type(pki_arena *a, const pki_func *f) {
+  const char *t = pkb_scalar_ctype(f->acc->type.kind);
+  return f->reducer == PKI_REDUCER_MINMAX ? pki_sprintf(a, "Kokkos::MinMaxScalar<%s>", t)
+         : f->reducer == PKI_REDUCER_MINMAXLOC
+             ? pki_sprintf(a, "Kokkos::MinMaxLocScalar<%s, int64_t>", t)
+             : pki_sprintf(a, "Kokkos::ValLocScalar<%s, int64_t>", t);
+}
+
+const char *pkb_valloc_reducer(pki_arena *a, const pki_func *f) {
+  const char *t = pkb_scalar_ctype(f->acc->type.kind);
+  return f->reducer == PKI_REDUCER_MINMAX
+             ? pki_sprintf(a, "%s<%s>", pkb_kokkos_reducer(f->reducer), t)
+             : pki_sprintf(a, "%s<%s, int64_t>", pkb_kokkos_reducer(f->reducer), t);
 }
 
 bool pkb_acc_widened(const pki_func *f) {

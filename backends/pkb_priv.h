@@ -66,8 +66,14 @@ bool pkb_is_kernel(const pki_func *f);
 const char *pkb_main_name(pki_arena *a, const pki_func *f);
 /* Does the entity hold functor state (functor or workload)? */
 bool pkb_is_class_entity(const pki_entity *e);
-/* A pk.MaxLoc/MinLoc reduction: the accumulator is Kokkos::ValLocScalar<T, int64_t>. */
+/* A pk.MaxLoc/MinLoc/MinMax/MinMaxLoc reduction: the accumulator is a Kokkos
+ * struct (pkb_valloc_type), reduced by pkb_valloc_reducer(...)(value). */
 bool pkb_valloc(const pki_func *f);
+/* "Kokkos::ValLocScalar<T, int64_t>", "Kokkos::MinMaxScalar<T>" or
+ * "Kokkos::MinMaxLocScalar<T, int64_t>" (T: the accumulator's C type). */
+const char *pkb_valloc_type(pki_arena *a, const pki_func *f);
+/* "Kokkos::MaxLoc<T, int64_t>" ... "Kokkos::MinMax<T>": the reducer class. */
+const char *pkb_valloc_reducer(pki_arena *a, const pki_func *f);
 /* The Kokkos reducer class of r ("Kokkos::Max"); NULL for a sum (a plain
  * value reduces as a sum). */
 const char *pkb_kokkos_reducer(pki_reducer r);

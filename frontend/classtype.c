@@ -455,19 +455,28 @@ bool pkf_ent_attr(pkf_ctx *c, TSNode attr, pki_expr **out) {
                 pkf_member_hint(c, an));
     return true;
   }
-  if (pkf_type_is(c, obj, PKF_N_IDENTIFIER) && (!strcmp(an, "val") || !strcmp(an, "loc"))) {
-    /* acc.val / acc.loc of a pk.MaxLoc/MinLoc accumulator */
+  if (pkf_type_is(c, obj, PKF_N_IDENTIFIER)) {
+    /* acc.val / acc.loc of a pk.MaxLoc/MinLoc accumulator, acc.min_val,
+     * acc.max_val (and min_loc, max_loc) of a pk.MinMax(Loc) one */
     uint32_t s0 = ts_node_start_byte(obj);
     pki_var *acc = pkf_lookup(c, c->src + s0, ts_node_end_byte(obj) - s0);
     pki_func *o = acc && acc->kind == PKI_VAR_ACC ? c->fn : NULL;
     while (o && o->acc != acc && o->is_closure)
       o = o->parent;
-    if (o && o->acc == acc &&
-        (o->reducer == PKI_REDUCER_MAXLOC || o->reducer == PKI_REDUCER_MINLOC)) {
+    bool is_loc = false;
+    if (o && o->acc == acc && pki_reducer_has_fields(o->reducer)) {
+      if (!pki_reducer_field(o->reducer, an, &is_loc)) {
+        pki_error(c->d, pkf_span(attr), "unknown-field",
+                  "the accumulator '%s' has no field '%s'; it has %s", acc->name, an,
+                  o->reducer == PKI_REDUCER_MINMAX      ? "min_val and max_val"
+                  : o->reducer == PKI_REDUCER_MINMAXLOC ? "min_val, min_loc, max_val and max_loc"
+                                                        : "val and loc");
+        return true;
+      }
       pki_expr *e = pki_new_expr_n(c->m, PKI_E_FIELD, pkf_span(attr), 1);
       e->args[0] = var_expr(c, obj, acc);
-      e->str = an[0] == 'v' ? "val" : "loc";
-      e->type = an[0] == 'v' ? acc->type : pki_int_type;
+      e->str = pki_strdup(c->m->arena, an);
+      e->type = is_loc ? pki_int_type : acc->type;
       *out = e;
       return true;
     }

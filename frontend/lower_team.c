@@ -262,14 +262,16 @@ static bool passed_by_keyword(pkf_ctx *c, const char *kernel, TSNode name) {
   return false;
 }
 
-/* pk.Sum / Prod / Min / Max / MaxLoc / MinLoc / BAnd / BOr / LAnd / LOr as `reducer=` at a
- * launch: its pki_reducer; -2 for another value (reported at the workunit). */
+/* pk.Sum / Prod / Min / Max / MaxLoc / MinLoc / BAnd / BOr / LAnd / LOr / MinMax /
+ * MinMaxLoc as `reducer=` at a launch: its pki_reducer; -2 for another value
+ * (reported at the workunit). */
 static int reducer_of(pkf_ctx *c, TSNode n) {
   static const struct { const char *name; pki_reducer r; } names[] = {
       {"Sum", PKI_REDUCER_SUM}, {"Prod", PKI_REDUCER_PROD}, {"Min", PKI_REDUCER_MIN},
       {"Max", PKI_REDUCER_MAX}, {"MaxLoc", PKI_REDUCER_MAXLOC}, {"MinLoc", PKI_REDUCER_MINLOC},
       {"BAnd", PKI_REDUCER_BAND}, {"BOr", PKI_REDUCER_BOR}, {"LAnd", PKI_REDUCER_LAND},
-      {"LOr", PKI_REDUCER_LOR}};
+      {"LOr", PKI_REDUCER_LOR}, {"MinMax", PKI_REDUCER_MINMAX},
+      {"MinMaxLoc", PKI_REDUCER_MINMAXLOC}};
   if (!pkf_type_is(c, n, PKF_N_ATTRIBUTE) || !pkf_alias_is(c, pkf_field(c, n, PKF_F_OBJECT), PKF_AL_PK))
     return -2;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -413,7 +415,8 @@ int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, const pkf_param *ps, 
   if (cs.reducer == -2) {
     pki_error(c->d, pkf_span(cs.reducer_at), "unsupported-reducer",
               "reducer=%s: pkc's reductions are pk.Sum, pk.Prod, pk.Min, pk.Max, pk.MaxLoc, "
-              "pk.MinLoc, pk.BAnd, pk.BOr, pk.LAnd and pk.LOr", pkf_text(c, cs.reducer_at));
+              "pk.MinLoc, pk.BAnd, pk.BOr, pk.LAnd, pk.LOr, pk.MinMax and pk.MinMaxLoc",
+              pkf_text(c, cs.reducer_at));
   } else if (cs.reducer >= 0 && r == PKI_REDUCER_SUM) { /* pk.Acc: the launch chooses */
     r = (pki_reducer)cs.reducer;
   } else if (cs.reducer >= 0 && (int)r != cs.reducer) {
@@ -776,12 +779,11 @@ bool pkf_nested_assign(pkf_ctx *c, TSNode n, TSNode left, TSNode ann, TSNode rig
   if (old && ts_node_is_null(ann) && !(tgt = pkf_target(c, left)))
     return true;
   pki_stmt *s = nested(c, right, p, t);
-  if (s && (s->closure->reducer == PKI_REDUCER_MAXLOC ||
-            s->closure->reducer == PKI_REDUCER_MINLOC)) {
+  if (s && pki_reducer_has_fields(s->closure->reducer)) {
     pki_error(c->d, s->span, "unsupported-reducer",
-              "MaxLoc/MinLoc reductions run from Python (pk.parallel_reduce in host code), "
-              "not from @pk.main or inside a team workunit; reduce the value with pk.Max / "
-              "pk.Min, then find its index in a second nested reduction");
+              "MaxLoc/MinLoc/MinMax/MinMaxLoc reductions run from Python (pk.parallel_reduce "
+              "in host code), not from @pk.main or inside a team workunit; reduce the value "
+              "with pk.Max / pk.Min, then find its index in a second nested reduction");
     s = NULL;
   }
   if (!s) {

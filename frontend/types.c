@@ -50,7 +50,8 @@ static TSNode pk_attr(pkf_ctx *c, TSNode n) {
 
 static const struct { const char *name; pki_reducer r; } reducers[] = {
     {"Acc", PKI_REDUCER_SUM}, {"Prod", PKI_REDUCER_PROD}, {"Min", PKI_REDUCER_MIN},
-    {"Max", PKI_REDUCER_MAX}, {"MaxLoc", PKI_REDUCER_MAXLOC}, {"MinLoc", PKI_REDUCER_MINLOC}};
+    {"Max", PKI_REDUCER_MAX}, {"MaxLoc", PKI_REDUCER_MAXLOC}, {"MinLoc", PKI_REDUCER_MINLOC},
+    {"MinMax", PKI_REDUCER_MINMAX}, {"MinMaxLoc", PKI_REDUCER_MINMAXLOC}};
 
 bool pkf_acc_reducer(pkf_ctx *c, TSNode ann, pki_reducer *r) {
   ann = pkf_unwrap_type(c, ann);

@@ -546,11 +546,11 @@ void pki_ck_field(pki_ck *c, pki_expr *e, unsigned access) {
   pki_expr *r = e->nargs > 0 ? e->args[0] : NULL;
   pki_entity *cls = NULL;
   if (r && r->kind == PKI_E_VAR && r->var && r->var->kind == PKI_VAR_ACC && !e->var) {
-    /* acc.val / acc.loc of a MaxLoc/MinLoc accumulator (set by the frontend) */
-    pki_expr *rr = pki_ck_expr(c, r);
-    e->args[0] = rr;
-    e->type = !strcmp(e->str, "loc") ? pki_int_type : rr->type;
-    pki_ck_mark(rr->var, access | PKI_ACCESS_READ);
+    /* acc.val / acc.loc of a MaxLoc/MinLoc accumulator, acc.min_val ... of a
+     * MinMax/MinMaxLoc one (set by the frontend) */
+    r->type = r->var->type; /* the struct itself, not read whole (ck_var) */
+    e->type = strstr(e->str, "loc") ? pki_int_type : r->type;
+    pki_ck_mark(r->var, access | PKI_ACCESS_READ);
     return;
   }
   if (r) {

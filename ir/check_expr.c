@@ -252,6 +252,10 @@ pki_type pki_ck_binop(pki_ck *c, pki_op op, const pki_expr *a, const pki_expr *b
 /* ------------------------------------------------------------- variables */
 
 static void ck_var(pki_ck *c, pki_expr *e, unsigned access) {
+  if (e->var && e->var->kind == PKI_VAR_ACC && pki_ck_acc_whole(c, e->var, e->span)) {
+    e->type = pki_void_type; /* acc.val ... only (pki_ck_field) */
+    return;
+  }
   e->type = e->var ? e->var->type : pki_void_type;
   pki_ck_mark(e->var, access);
 }

@@ -63,9 +63,9 @@ static bool ck_member(pki_ck *c, pki_stmt *s, const char *what) {
 /* The closure's accumulator type (inferred from the target if unannotated). */
 static bool ck_acc(pki_ck *c, pki_stmt *s, pki_func *g) {
   const char *fn = pattern_fn(s->pattern);
-  if (g->reducer == PKI_REDUCER_MAXLOC || g->reducer == PKI_REDUCER_MINLOC) {
+  if (pki_reducer_has_fields(g->reducer)) {
     pki_error(c->d, s->span, "unsupported-reducer",
-              "MaxLoc/MinLoc reductions run from Python (pk.parallel_reduce in host code), "
+              "MaxLoc/MinLoc/MinMax/MinMaxLoc reductions run from Python (pk.parallel_reduce in host code), "
               "not from @pk.main or inside a team workunit");
     return false;
   }

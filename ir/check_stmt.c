@@ -12,13 +12,7 @@ static const char *tstr(pki_ck *c, pki_type t) { return pki_type_str(c->m->arena
 
 static void ck_block(pki_ck *c, pki_block *b);
 
-/* The function whose accumulator is acc (the current one or an enclosing). */
-static pki_func *acc_owner(pki_ck *c, const pki_var *acc) {
-  for (pki_func *g = c->f; g; g = g->is_closure ? g->parent : NULL)
-    if (g->acc == acc)
-      return g;
-  return c->f;
-}
+static pki_func *acc_owner(pki_ck *c, const pki_var *acc) { return pki_ck_acc_owner(c, acc); }
 
 
 /* Python spelling of a scalar type for "annotate it" hints. */
@@ -119,16 +113,37 @@ static void ck_decl(pki_ck *c, pki_stmt *s) {
 
 static const char *reducer_name(const pki_func *f) {
   static const char *const n[] = {"sum", "prod", "min", "max", "maxloc", "minloc",
-                                  "band", "bor", "land", "lor"};
+                                  "band", "bor", "land", "lor", "minmax", "minmaxloc"};
   if (f->pattern == PKI_PATTERN_SCAN)
     return "scan";
-  return f->pattern == PKI_PATTERN_REDUCE && f->reducer <= PKI_REDUCER_LOR ? n[f->reducer]
-                                                                          : "sum";
+  return f->pattern == PKI_PATTERN_REDUCE && f->reducer <= PKI_REDUCER_MINMAXLOC
+             ? n[f->reducer]
+             : "sum";
 }
 
-static bool valloc(const pki_func *f) {
-  return f->pattern == PKI_PATTERN_REDUCE &&
-         (f->reducer == PKI_REDUCER_MAXLOC || f->reducer == PKI_REDUCER_MINLOC);
+pki_func *pki_ck_acc_owner(pki_ck *c, const pki_var *acc) {
+  for (pki_func *g = c->f; g; g = g->is_closure ? g->parent : NULL)
+    if (g->acc == acc)
+      return g;
+  return c->f;
+}
+
+bool pki_ck_acc_whole(pki_ck *c, const pki_var *acc, pki_span at) {
+  pki_func *o = pki_ck_acc_owner(c, acc);
+  if (o->pattern != PKI_PATTERN_REDUCE || !pki_reducer_has_fields(o->reducer))
+    return false;
+  if (o->reducer == PKI_REDUCER_MINMAX || o->reducer == PKI_REDUCER_MINMAXLOC)
+    pki_error(c->d, at, "acc-rule",
+              "the accumulator '%s' of a %s reduction is read and updated through its "
+              "fields: if x < %s.min_val: %s.min_val = x (and max_val%s)", acc->name,
+              reducer_name(o), acc->name, acc->name,
+              o->reducer == PKI_REDUCER_MINMAXLOC ? ", min_loc, max_loc" : "");
+  else
+    pki_error(c->d, at, "acc-rule",
+              "the accumulator '%s' of a %s reduction is read and updated through its "
+              "fields: if x > %s.val: %s.val = x; %s.loc = i", acc->name, reducer_name(o),
+              acc->name, acc->name, acc->name);
+  return true;
 }
 
 /* Reducers whose accumulator is updated by assignment: acc = max(acc, x),
@@ -169,6 +184,11 @@ static void ck_binsort_result(pki_ck *c, pki_stmt *s) {
 static void ck_assign(pki_ck *c, pki_stmt *s) {
   pki_expr *t = s->target;
   if (t && t->kind == PKI_E_VAR && t->var && t->var->kind == PKI_VAR_ACC &&
+      pki_ck_acc_whole(c, t->var, t->span)) {
+    s->value = pki_ck_expr(c, s->value);
+    return;
+  }
+  if (t && t->kind == PKI_E_VAR && t->var && t->var->kind == PKI_VAR_ACC &&
       !minmax(acc_owner(c, t->var))) {
     pki_func *o = acc_owner(c, t->var);
     bool prod = o->pattern == PKI_PATTERN_REDUCE && o->reducer == PKI_REDUCER_PROD;
@@ -200,13 +220,8 @@ static bool acc_op_ok(pki_ck *c, pki_stmt *s, const pki_var *acc) {
                 : red && o->reducer == PKI_REDUCER_BAND ? PKI_OP_BITAND
                 : red && o->reducer == PKI_REDUCER_BOR  ? PKI_OP_BITOR
                                                         : PKI_OP_ADD;
-  if (valloc(o)) {
-    pki_error(c->d, s->span, "acc-rule",
-              "the accumulator '%s' of a %s reduction is updated through its fields: "
-              "if x > %s.val: %s.val = x; %s.loc = i", acc->name, reducer_name(o),
-              acc->name, acc->name, acc->name);
-    return false;
-  }
+  if (red && pki_reducer_has_fields(o->reducer))
+    return false; /* reported by pki_ck_target (pki_ck_acc_whole) */
   if (minmax(o)) {
     bool logical = o->reducer == PKI_REDUCER_LAND || o->reducer == PKI_REDUCER_LOR;
     pki_error(c->d, s->span, "acc-rule",

@@ -37,8 +37,7 @@ static bool fusable(const plan_ctx *c, const pki_stmt *s) {
     return false;
   if (s->pattern == PKI_PATTERN_FOR)
     return true;
-  return s->pattern == PKI_PATTERN_REDUCE && f->reducer != PKI_REDUCER_MAXLOC &&
-         f->reducer != PKI_REDUCER_MINLOC;
+  return s->pattern == PKI_PATTERN_REDUCE && !pki_reducer_has_fields(f->reducer);
 }
 
 static bool is_reduce(const pki_stmt *s) { return s->pattern == PKI_PATTERN_REDUCE; }

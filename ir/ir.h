@@ -459,11 +459,21 @@ typedef enum pki_policy { PKI_POLICY_RANGE, PKI_POLICY_MDRANGE, PKI_POLICY_TEAM 
  * location pair, acc.val (T) and acc.loc (int64), as Kokkos' ValLocScalar. */
 /* BAND/BOR/LAND/LOR (reducer=pk.BAnd ... at a launch, PyKokkos): `acc &= x`,
  * `acc |= x`, `acc = acc and x`, `acc = acc or x`. */
+/* MINMAX/MINMAXLOC (reducer=pk.MinMax / pk.MinMaxLoc, PyKokkos): acc.min_val
+ * and acc.max_val (T), for MINMAXLOC also acc.min_loc and acc.max_loc (int64),
+ * as Kokkos' MinMaxScalar / MinMaxLocScalar. */
 typedef enum pki_reducer {
   PKI_REDUCER_SUM, PKI_REDUCER_PROD, PKI_REDUCER_MIN, PKI_REDUCER_MAX,
   PKI_REDUCER_MAXLOC, PKI_REDUCER_MINLOC, PKI_REDUCER_BAND, PKI_REDUCER_BOR,
-  PKI_REDUCER_LAND, PKI_REDUCER_LOR
+  PKI_REDUCER_LAND, PKI_REDUCER_LOR, PKI_REDUCER_MINMAX, PKI_REDUCER_MINMAXLOC
 } pki_reducer;
+
+/* Whether r's accumulator is a struct updated through its fields (MaxLoc,
+ * MinLoc, MinMax, MinMaxLoc). */
+bool pki_reducer_has_fields(pki_reducer r);
+/* Whether such an accumulator has field `name`; *is_loc: an int64 location
+ * (else a value of the accumulator's type). */
+bool pki_reducer_field(pki_reducer r, const char *name, bool *is_loc);
 
 struct pki_entity;
 

@@ -3,6 +3,8 @@
  */
 #include "ir.h"
 
+#include <string.h>
+
 
 typedef struct effects_q {
   bool hit;
@@ -320,6 +322,28 @@ static void summed_stmt(pki_visitor *vis, const pki_stmt *s) {
       s->target && s->target->kind == PKI_E_VAR && s->target->var == q->acc &&
       !(s->kind == PKI_S_AUGASSIGN && (s->op == PKI_OP_ADD || s->op == PKI_OP_SUB)))
     q->other = true;
+}
+
+bool pki_reducer_has_fields(pki_reducer r) {
+  return r == PKI_REDUCER_MAXLOC || r == PKI_REDUCER_MINLOC || r == PKI_REDUCER_MINMAX ||
+         r == PKI_REDUCER_MINMAXLOC;
+}
+
+bool pki_reducer_field(pki_reducer r, const char *name, bool *is_loc) {
+  static const char *const valloc[] = {"val", "loc", NULL};
+  static const char *const minmax[] = {"min_val", "max_val", NULL};
+  static const char *const minmaxloc[] = {"min_val", "min_loc", "max_val", "max_loc", NULL};
+  const char *const *names = r == PKI_REDUCER_MAXLOC || r == PKI_REDUCER_MINLOC ? valloc
+                             : r == PKI_REDUCER_MINMAX                          ? minmax
+                             : r == PKI_REDUCER_MINMAXLOC                       ? minmaxloc
+                                                                                : NULL;
+  for (int i = 0; names && names[i]; i++)
+    if (!strcmp(names[i], name)) {
+      if (is_loc)
+        *is_loc = strstr(name, "loc") != NULL;
+      return true;
+    }
+  return false;
 }
 
 bool pki_acc_only_summed(const pki_func *f) {

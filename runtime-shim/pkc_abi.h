@@ -60,7 +60,12 @@ typedef enum pkc_reducer {
   PKC_REDUCER_BAND = 6,
   PKC_REDUCER_BOR = 7,
   PKC_REDUCER_LAND = 8,
-  PKC_REDUCER_LOR = 9
+  PKC_REDUCER_LOR = 9,
+  /* reducer=pk.MinMax (Kokkos::MinMax<T>): `result` points at two pkc_values,
+   * the minimum and the maximum; pk.MinMaxLoc (Kokkos::MinMaxLoc<T, int64_t>):
+   * four, the minimum, its location (.i), the maximum, its location (.i) */
+  PKC_REDUCER_MINMAX = 10,
+  PKC_REDUCER_MINMAXLOC = 11
 } pkc_reducer;
 
 /* Kind of a kernel parameter. */

@@ -1,4 +1,4 @@
-# expect: 6:5: the accumulator 'acc' of a maxloc reduction is updated through its fields
+# expect: 6:5: the accumulator 'acc' of a maxloc reduction is read and updated through its fields
 import pykokkos as pk
 
 @pk.workunit

@@ -1,4 +1,4 @@
-# expect: 11:33: MaxLoc/MinLoc reductions run from Python
+# expect: 11:33: MaxLoc/MinLoc/MinMax/MinMaxLoc reductions run from Python
 """A nested MaxLoc reduction in a team kernel whose result's fields are read: one error, at the reduction."""
 import pykokkos as pk
 @pk.workunit

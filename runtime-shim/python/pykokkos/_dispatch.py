@@ -48,6 +48,39 @@ class ValLoc(tuple):
         return f"ValLoc(val={self[0]!r}, loc={self[1]!r})"
 
 
+class MinMax(tuple):
+    """The result of a pk.MinMax reduction (Kokkos::MinMaxScalar): .min_val
+    and .max_val; also unpacks as (min_val, max_val), as PyKokkos' does."""
+    __slots__ = ()
+
+    def __new__(cls, min_val, max_val):
+        return tuple.__new__(cls, (min_val, max_val))
+
+    min_val = property(lambda self: self[0])
+    max_val = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"MinMax(min_val={self[0]!r}, max_val={self[1]!r})"
+
+
+class MinMaxLoc(tuple):
+    """The result of a pk.MinMaxLoc reduction (Kokkos::MinMaxLocScalar):
+    .min_val, .min_loc, .max_val, .max_loc; also unpacks in that order."""
+    __slots__ = ()
+
+    def __new__(cls, min_val, min_loc, max_val, max_loc):
+        return tuple.__new__(cls, (min_val, min_loc, max_val, max_loc))
+
+    min_val = property(lambda self: self[0])
+    min_loc = property(lambda self: self[1])
+    max_val = property(lambda self: self[2])
+    max_loc = property(lambda self: self[3])
+
+    def __repr__(self):
+        return (f"MinMaxLoc(min_val={self[0]!r}, min_loc={self[1]!r}, max_val={self[2]!r}, "
+                f"max_loc={self[3]!r})")
+
+
 # A View slot bound to nothing reusable: every argument (None included) is
 # bound afresh, never skipped as "the same object as last time".
 UNBOUND = object()
@@ -178,12 +211,17 @@ class Plan:
         off_e = _abi.pkc_policy.end.offset
         self.pbegin = ctypes.c_int64.from_buffer(self.policy, off_b)
         self.pend = ctypes.c_int64.from_buffer(self.policy, off_e)
-        self.result = (_abi.pkc_value * 2)()   # MaxLoc/MinLoc: value, location
-        self.rloc = ctypes.c_int64.from_buffer(self.result, ctypes.sizeof(_abi.pkc_value))
+        # MaxLoc/MinLoc: value, location; MinMax: min, max; MinMaxLoc: min,
+        # its location, max, its location (pkc_abi.h's pkc_reducer)
+        self.result = (_abi.pkc_value * 4)()
+        size = ctypes.sizeof(_abi.pkc_value)
+        self.rloc = ctypes.c_int64.from_buffer(self.result, size)
         rc = kdesc.result_code
         rtyp = (ctypes.c_double if rc == T.DL_FLOAT else
                 ctypes.c_uint64 if rc == T.DL_UINT else ctypes.c_int64)
         self.rslot = rtyp.from_buffer(self.result)
+        self.rslots = [rtyp.from_buffer(self.result, k * size) for k in range(4)]
+        self.rlocs = [ctypes.c_int64.from_buffer(self.result, k * size) for k in range(4)]
         self.rbool = rc == T.DL_BOOL
         self.err = ctypes.create_string_buffer(1024)
         self.dev = module.desc.device_type != _abi.kDLCPU   # GPU module
@@ -675,6 +713,12 @@ def _gen_run(plan, class_sty):
     elif plan.kdesc.reducer in (_abi.REDUCER_MAXLOC, _abi.REDUCER_MINLOC) and \
             plan.kdesc.pattern == _abi.PATTERN_REDUCE:
         L.append("    return ValLoc(rslot.value, rloc.value)")
+    elif plan.kdesc.reducer == _abi.REDUCER_MINMAX and plan.kdesc.pattern == _abi.PATTERN_REDUCE:
+        L.append("    return MinMax(rslots[0].value, rslots[1].value)")
+    elif plan.kdesc.reducer == _abi.REDUCER_MINMAXLOC and \
+            plan.kdesc.pattern == _abi.PATTERN_REDUCE:
+        L.append("    return MinMaxLoc(rslots[0].value, rlocs[1].value, rslots[2].value, "
+                 "rlocs[3].value)")
     elif plan.kdesc.pattern != _abi.PATTERN_FOR:
         L.append("    return bool(rslot.value)" if plan.rbool else "    return rslot.value")
     env = {"pend": plan.pend, "pbegin": plan.pbegin, "range_of": plan.range_of,
@@ -686,6 +730,8 @@ def _gen_run(plan, class_sty):
            "fn": plan.fn, "fixed": plan.fixed, "failed": plan.failed,
            "rslot": plan.rslot, "post": plan.post, "copy_back": plan.copy_back,
            "glob": plan.glob, "rloc": plan.rloc, "ValLoc": ValLoc,
+           "rslots": plan.rslots, "MinMax": MinMax, "MinMaxLoc": MinMaxLoc,
+           "rlocs": plan.rlocs,
            "I64": 1 << 63, "bad_range": plan.bad_range, "overflow": plan.overflow}
     for i in scal:
         env[f"s{i}"] = plan.slots[i]
@@ -737,7 +783,8 @@ def _fast_launcher(plan, run, cur, class_sty):
     fc = _fastcall()
     if (fc is None or k.policy != _abi.POLICY_RANGE or
             k.pattern not in (_abi.PATTERN_FOR, _abi.PATTERN_REDUCE, _abi.PATTERN_SCAN) or
-            k.reducer in (_abi.REDUCER_MAXLOC, _abi.REDUCER_MINLOC)):
+            k.reducer in (_abi.REDUCER_MAXLOC, _abi.REDUCER_MINLOC, _abi.REDUCER_MINMAX,
+                          _abi.REDUCER_MINMAXLOC)):
         return None
     import ctypes
     kinds, slots, ranges = [], [], []
@@ -1218,7 +1265,8 @@ def parallel_reduce(*args, **kw):
     return _dispatch(REDUCE, args, kw)
 
 
-_REDUCER_NAMES = ("Sum", "Prod", "Min", "Max", "MaxLoc", "MinLoc", "BAnd", "BOr", "LAnd", "LOr")
+_REDUCER_NAMES = ("Sum", "Prod", "Min", "Max", "MaxLoc", "MinLoc", "BAnd", "BOr", "LAnd", "LOr",
+                  "MinMax", "MinMaxLoc")
 
 
 def _check_reducer(args, reducer, kw):
@@ -1229,8 +1277,8 @@ def _check_reducer(args, reducer, kw):
         name = "Sum"
     if name not in _REDUCER_NAMES or getattr(T, name, None) is not reducer:
         raise PkcArgumentError(f"parallel_reduce: reducer= takes pk.Sum, pk.Prod, pk.Min, "
-                               f"pk.Max, pk.MaxLoc, pk.MinLoc, pk.BAnd, pk.BOr, pk.LAnd "
-                               f"or pk.LOr, got {reducer!r}")
+                               f"pk.Max, pk.MaxLoc, pk.MinLoc, pk.BAnd, pk.BOr, pk.LAnd, "
+                               f"pk.LOr, pk.MinMax or pk.MinMaxLoc, got {reducer!r}")
     kernel = args[-1] if args else None
     func = getattr(kernel, "__func__", kernel)
     run = _plans[1].get(func) or _make_plan(func, REDUCE, hasattr(kernel, "__self__"),

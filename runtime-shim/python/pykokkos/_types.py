@@ -377,19 +377,23 @@ Sum, Prod, Max, Min = (_placeholder(n) for n in ("Sum", "Prod", "Max", "Min"))
 BAnd, BOr, LAnd, LOr = (_placeholder(n) for n in ("BAnd", "BOr", "LAnd", "LOr"))
 
 
-class _Unsupported(_Subscriptable):
-    """pk.MaxLoc / pk.MinLoc: usable as annotations (so that a file using them
-    imports and its other kernels run: pkc rejects only that workunit, and
-    calling it raises pkc's diagnostic); constructing one raises."""
+class _StructReducer(_Subscriptable):
+    """pk.MaxLoc / MinLoc / MinMax / MinMaxLoc: reducers whose accumulator has
+    fields (acc.val, acc.loc; acc.min_val, acc.max_val, acc.min_loc,
+    acc.max_loc), usable as annotations (`acc: pk.MaxLoc[pk.double]`) and as
+    `reducer=` at a launch; a kernel returns them as ValLoc / MinMax /
+    MinMaxLoc tuples. They are markers: constructing one raises."""
 
     def __call__(cls, *a, **k):
         raise NotImplementedError(
-            f"pk.{cls.__name__} is not supported by pkc; use pk.Max/pk.Min with a "
-            "separate reduction for the location")
+            f"pk.{cls.__name__} is a reducer marker: name it as a launch's reducer= or in an "
+            f"accumulator's annotation (acc: pk.{cls.__name__}[pk.double])")
 
 
-MaxLoc = _Unsupported("MaxLoc", (), {"__slots__": ()})
-MinLoc = _Unsupported("MinLoc", (), {"__slots__": ()})
+MaxLoc = _StructReducer("MaxLoc", (), {"__slots__": ()})
+MinLoc = _StructReducer("MinLoc", (), {"__slots__": ()})
+MinMax = _StructReducer("MinMax", (), {"__slots__": ()})
+MinMaxLoc = _StructReducer("MinMaxLoc", (), {"__slots__": ()})
 
 
 class _ScratchAnnot(_Annot):
