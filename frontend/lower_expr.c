@@ -410,9 +410,74 @@ static pki_expr *node2(pkf_ctx *c, pki_expr_kind k, pki_op op, pki_span sp, pki_
   return e;
 }
 
+/* tree-sitter-python ranks ^ above & (its PREC.xor 16 against bitwise_and
+ * 15); Python ranks & above ^ (a ^ b & c is a ^ (b & c)). An unparenthesized
+ * chain of the two is collected in source order (operands and operators) and
+ * lowered with Python's precedence; false where n holds no such mix. */
+enum { XOR_AND_MAX = 64 };
+typedef struct xor_and_chain {
+  TSNode operand[XOR_AND_MAX];
+  pki_op op[XOR_AND_MAX];
+  int n; /* operands; n - 1 operators */
+  bool xor, and, overflow;
+} xor_and_chain;
+
+static void collect_xor_and(pkf_ctx *c, TSNode n, xor_and_chain *ch) {
+  if (pkf_type_is(c, n, PKF_N_BINARY_OPERATOR)) {
+    pki_op op = op_of(c, pkf_field(c, n, PKF_F_OPERATOR));
+    if (op == PKI_OP_BITXOR || op == PKI_OP_BITAND) {
+      collect_xor_and(c, pkf_field(c, n, PKF_F_LEFT), ch);
+      if (ch->n > 0 && ch->n <= XOR_AND_MAX)
+        ch->op[ch->n - 1] = op;
+      ch->xor |= op == PKI_OP_BITXOR;
+      ch->and |= op == PKI_OP_BITAND;
+      collect_xor_and(c, pkf_field(c, n, PKF_F_RIGHT), ch);
+      return;
+    }
+  }
+  if (ch->n < XOR_AND_MAX)
+    ch->operand[ch->n] = n;
+  else
+    ch->overflow = true;
+  ch->n++;
+}
+
+/* Operands [i, j) of ch joined by &, left to right. */
+static pki_expr *and_run(pkf_ctx *c, const xor_and_chain *ch, int i, int j) {
+  pki_expr *e = pkf_expr(c, ch->operand[i]);
+  for (int k = i + 1; k < j; k++)
+    e = node2(c, PKI_E_BINARY, PKI_OP_BITAND, pkf_span2(ch->operand[i], ch->operand[k]), e,
+              pkf_expr(c, ch->operand[k]));
+  return e;
+}
+
+static pki_expr *xor_and_expr(pkf_ctx *c, const xor_and_chain *ch) {
+  pki_expr *e = NULL;
+  int start = 0;
+  for (int k = 1; k <= ch->n; k++) {
+    if (k < ch->n && ch->op[k - 1] != PKI_OP_BITXOR)
+      continue;
+    pki_expr *run = and_run(c, ch, start, k);
+    e = e ? node2(c, PKI_E_BINARY, PKI_OP_BITXOR, pkf_span2(ch->operand[0], ch->operand[k - 1]),
+                  e, run)
+          : run;
+    start = k;
+  }
+  return e;
+}
+
 static pki_expr *binary_expr(pkf_ctx *c, TSNode n) {
   TSNode tok = pkf_field(c, n, PKF_F_OPERATOR);
   pki_op op = op_of(c, tok);
+  if (op == PKI_OP_BITXOR || op == PKI_OP_BITAND) {
+    xor_and_chain ch = {.n = 0};
+    collect_xor_and(c, n, &ch);
+    if (ch.xor && ch.and && ch.overflow)
+      return unsupported(c, n, "more than 64 operands joined by ^ and & without parentheses; "
+                               "parenthesize parts of the expression");
+    if (ch.xor && ch.and)
+      return xor_and_expr(c, &ch);
+  }
   if (op == PKI_OP_NONE || op >= PKI_OP_LT)
     return unsupported(c, tok, "the '@' operator is not supported in kernels");
   pki_expr *a = pkf_expr(c, pkf_field(c, n, PKF_F_LEFT));
