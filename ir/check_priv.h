@@ -66,9 +66,6 @@ pki_expr *pki_ck_store(pki_ck *c, pki_expr *e, pki_type to, pki_span at,
 const char *pki_ck_place(pki_ck *c, const pki_expr *target);
 /* Adds access bits to a kernel-visible variable (param, member, acc). */
 void pki_ck_mark(pki_var *v, unsigned access);
-/* The reduction whose accumulator is acc: the function being checked or a
- * closure's enclosing one. */
-pki_func *pki_ck_acc_owner(pki_ck *c, const pki_var *acc);
 /* If acc belongs to a MaxLoc/MinLoc/MinMax/MinMaxLoc reduction (a struct
  * with fields), reports that `at` uses it whole and returns true. */
 bool pki_ck_acc_whole(pki_ck *c, const pki_var *acc, pki_span at);

@@ -12,7 +12,7 @@ static const char *tstr(pki_ck *c, pki_type t) { return pki_type_str(c->m->arena
 
 static void ck_block(pki_ck *c, pki_block *b);
 
-static pki_func *acc_owner(pki_ck *c, const pki_var *acc) { return pki_ck_acc_owner(c, acc); }
+static pki_func *acc_owner(pki_ck *c, const pki_var *acc);
 
 
 /* Python spelling of a scalar type for "annotate it" hints. */
@@ -121,7 +121,8 @@ static const char *reducer_name(const pki_func *f) {
              : "sum";
 }
 
-pki_func *pki_ck_acc_owner(pki_ck *c, const pki_var *acc) {
+/* The function whose accumulator is acc (the current one or an enclosing). */
+static pki_func *acc_owner(pki_ck *c, const pki_var *acc) {
   for (pki_func *g = c->f; g; g = g->is_closure ? g->parent : NULL)
     if (g->acc == acc)
       return g;
@@ -129,7 +130,7 @@ pki_func *pki_ck_acc_owner(pki_ck *c, const pki_var *acc) {
 }
 
 bool pki_ck_acc_whole(pki_ck *c, const pki_var *acc, pki_span at) {
-  pki_func *o = pki_ck_acc_owner(c, acc);
+  pki_func *o = acc_owner(c, acc);
   if (o->pattern != PKI_PATTERN_REDUCE || !pki_reducer_has_fields(o->reducer))
     return false;
   if (o->reducer == PKI_REDUCER_MINMAX || o->reducer == PKI_REDUCER_MINMAXLOC)
