@@ -274,6 +274,18 @@ bool pkf_kernel_pk_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
   }
   bool subview = !strcmp(an, "subview");
   int id = pki_intrinsic_lookup(pki_sprintf(c->m->arena, "pk.%s", an));
+  if (id < 0 && !strncmp(an, "atomic_", 7) && strncmp(an, "atomic_fetch_", 13)) {
+    /* pk.atomic_max(v, [i], x) ... (PyKokkos): the fetch form, its old value
+     * unused; as a statement only, since PyKokkos' returns nothing */
+    id = pki_intrinsic_lookup(pki_sprintf(c->m->arena, "pk.atomic_fetch_%s", an + 7));
+    TSNode parent = ts_node_parent(call);
+    if (id >= 0 && !pkf_type_is(c, parent, PKF_N_EXPRESSION_STATEMENT)) {
+      pki_error(c->d, pkf_span(call), "unsupported-function",
+                "pk.%s(...) returns nothing (PyKokkos); call it on a line of its own, or use "
+                "pk.atomic_fetch_%s(...) for the value before the update", an, an + 7);
+      return fail(out);
+    }
+  }
   bool atomic = id >= 0 && !strncmp(an, "atomic_", 7);
   bool search = id == PKI_INTRINSIC_LOWER_BOUND || id == PKI_INTRINSIC_UPPER_BOUND;
   int srank = !strncmp(an, "ScratchView", 11) && an[11] >= '1' && an[11] <= '3' &&
