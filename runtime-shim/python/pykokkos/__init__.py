@@ -25,10 +25,10 @@ from ._types import (_DataTypeNamespace as DataType, DataTypeClass,
 from ._view import View, from_numpy
 from ._view_api import ALL, subview, deep_copy, resize_view as resize
 from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO, Iterate,
-                        PerTeam, PerThread)
+                        PerTeam, PerThread, Rank)
 from ._random import (Random_XorShift64_Pool, Random_XorShift1024_Pool, Random_XorShift64,
                       Random_XorShift1024)
-from ._dispatch import parallel_for, parallel_reduce, parallel_scan
+from ._dispatch import parallel_for, parallel_reduce, parallel_scan, flush
 from ._graph import Graph
 from ._spaces import (ExecutionSpaceInstance, set_device_id, get_device_id,
                       fence, is_host_execution_space, DeviceExecutionSpace)
@@ -89,6 +89,55 @@ def get_default_space():
 def get_default_precision():
     """pk.real: the floating-point dtype kernels were built with (PKC_REAL)."""
     return real
+
+
+def set_default_precision(dtype):
+    """PyKokkos: pk.real and the dtype of Views made without one become dtype
+    (pk.float32 or pk.float64). pkc builds `pk.real` kernels ahead of time:
+    modules loaded before the call keep the precision they were built with
+    (a launch with the other precision raises TypeError naming the argument);
+    modules built after it use dtype, as PKC_REAL=<dtype> would."""
+    global real
+    d = _types.as_dtype(dtype)
+    if d not in (float32, float64):
+        raise PkcValueError(f"pk.set_default_precision: pk.float32 or pk.float64, got {dtype!r}")
+    _os.environ["PKC_REAL"] = d.name
+    real = _types.real = d
+
+
+_uvm = [False]
+
+
+def enable_uvm():
+    """PyKokkos: Views in unified memory on CUDA/HIP. pkc's Views already keep
+    a host mirror that host code reads and writes through (pykokkos/_view.py:
+    copies, not managed memory), so this only records the request."""
+    _uvm[0] = True
+
+
+def disable_uvm():
+    """PyKokkos: undoes enable_uvm()."""
+    _uvm[0] = False
+
+
+def is_uvm_enabled():
+    """Whether enable_uvm() was called (and not disable_uvm())."""
+    return _uvm[0]
+
+
+def get_default_memory_space(space=None):
+    """PyKokkos: the memory space Views of an execution space live in:
+    HostSpace for Serial/OpenMP, CudaSpace (CudaUVMSpace after enable_uvm())
+    for Cuda, HIPSpace for HIP; space defaults to get_default_space()."""
+    space = getattr(space, "space", space) if space is not None else get_default_space()
+    name = getattr(space, "name", space)
+    if name == "Cuda":
+        return MemorySpace.CudaUVMSpace if _uvm[0] else MemorySpace.CudaSpace
+    if name == "HIP":
+        return MemorySpace.HIPSpace
+    if _types.BACKEND_OF_SPACE.get(name) is None:
+        raise PkcValueError(f"pykokkos: unknown execution space {space!r}")
+    return MemorySpace.HostSpace
 
 
 def initialize(*args, **kwargs):
@@ -184,6 +233,8 @@ __all__ = [
     "to_layout",
     "Atomic", "RandomAccess", "Restrict", "Unmanaged", "ViewTypeInfo",
     "set_default_space", "get_default_space", "get_default_precision",
+    "set_default_precision", "enable_uvm", "disable_uvm", "is_uvm_enabled",
+    "get_default_memory_space",
     "set_device_id", "get_device_id", "is_host_execution_space", "DeviceExecutionSpace",
     "initialize", "finalize",
     # decorators and annotations
@@ -199,7 +250,7 @@ __all__ = [
     "ALL", "subview", "deep_copy", "resize", "e", "pi", "inf", "nan",
     # policies and dispatch
     "RangePolicy", "MDRangePolicy", "TeamPolicy", "AUTO", "Iterate", "PerTeam",
-    "PerThread", "parallel_for", "parallel_reduce", "parallel_scan", "fence",
+    "PerThread", "Rank", "parallel_for", "parallel_reduce", "parallel_scan", "fence", "flush",
     "execute", "printf", "Timer", "num_threads", "Graph",
     "Random_XorShift64_Pool", "Random_XorShift1024_Pool", "Random_XorShift64",
     "Random_XorShift1024",
@@ -215,7 +266,9 @@ __all__ = [
     "atomic_fetch_add", "atomic_fetch_sub", "atomic_fetch_mul", "atomic_fetch_div",
     "atomic_fetch_max", "atomic_fetch_min", "atomic_fetch_mod", "atomic_fetch_and",
     "atomic_fetch_or", "atomic_fetch_xor", "atomic_fetch_lshift",
-    "atomic_fetch_rshift", "lower_bound", "upper_bound",
+    "atomic_fetch_rshift", "lower_bound", "upper_bound", "atomic_mul", "atomic_div",
+    "atomic_max", "atomic_min", "atomic_mod", "atomic_and", "atomic_or", "atomic_xor",
+    "atomic_lshift", "atomic_rshift",
     # the array library (pykokkos.lib.NAMES)
     "abs", "absolute", "acos", "acosh", "add", "add_num", "all", "allclose", "amax",
     "amin", "any", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",

@@ -1319,6 +1319,13 @@ def _kernel_word(args):
     return f"kernel '{name}'" if name else "..."
 
 
+def flush():
+    """pk.flush() (PyKokkos): runs the launches held back for fusion now,
+    without waiting for them to finish (pk.fence() also waits)."""
+    if _held:
+        _flush_held()
+
+
 def fence():
     """Runs the launches held back for fusion, then waits for all outstanding
     work of every loaded module."""

@@ -94,16 +94,57 @@ class RangePolicy:
         return f"pk.RangePolicy({self.begin}, {self.end})"
 
 
+class Rank:
+    """pk.Rank(n, iter_outer, iter_inner) (PyKokkos, Kokkos::Rank): an
+    MDRangePolicy's rank and iteration orders, as `rank=`."""
+
+    __slots__ = ("n", "iter_outer", "iter_inner")
+
+    def __init__(self, n, iter_outer=None, iter_inner=None):
+        self.n = _int(n, "pk.Rank's rank")
+        self.iter_outer, self.iter_inner = iter_outer, iter_inner
+
+
+def _iterate_code(order, what):
+    it = 0 if order is None else getattr(order, "value", order)
+    if it not in (0, 1, 2):
+        raise PkcValueError(f"pk.MDRangePolicy: {what} must be pk.Iterate.Right, "
+                            f"pk.Iterate.Left or pk.Iterate.Default, got {order!r}")
+    return it
+
+
 class MDRangePolicy:
     """MDRangePolicy([space,] begins, ends[, tiles], iterate=pk.Iterate.Right|Left),
-    rank 2..6 (tile 0: Kokkos chooses)."""
+    rank 2..6 (tile 0: Kokkos chooses). PyKokkos' keywords too: tiling=
+    (the tiles), space=, iter_outer= / iter_inner= (pkc runs one order: the
+    inner one where given, else the outer; the results do not depend on it)
+    and rank=pk.Rank(n, iter_outer, iter_inner)."""
 
     __slots__ = ("space", "begin", "end", "tile", "iterate", "_c", "_a")
 
-    def __init__(self, *args, iterate=None, rank=None):
+    def __init__(self, *args, iterate=None, rank=None, tiling=None, space=None,
+                 iter_outer=None, iter_inner=None):
+        if space is not None:
+            args = (space,) + args
         space, args = _split_space(args, "MDRangePolicy")
+        if tiling is not None:
+            if len(args) != 2:
+                raise PkcArgumentError("pk.MDRangePolicy: tiles given twice (positional and "
+                                       "tiling=)")
+            args = args + (tiling,)
         if len(args) not in (2, 3):
             raise PkcArgumentError("MDRangePolicy([space,] begins, ends[, tiles], iterate=...)")
+        if rank is not None:
+            if not isinstance(rank, Rank):
+                raise PkcArgumentError(f"pk.MDRangePolicy: rank= takes pk.Rank(n, iter_outer, "
+                                       f"iter_inner), got {rank!r}")
+            if hasattr(args[0], "__len__") and rank.n != len(args[0]):
+                raise PkcValueError(f"pk.MDRangePolicy: rank= says {rank.n} dimensions, the "
+                                    f"bounds have {len(args[0])}")
+            iter_outer, iter_inner = rank.iter_outer, rank.iter_inner
+        if iterate is None:
+            inner = _iterate_code(iter_inner, "iter_inner")
+            iterate = inner or _iterate_code(iter_outer, "iter_outer")
         self.space = space
         for name, a in zip(("begins", "ends", "tiles"), args):
             if not hasattr(a, "__iter__"):
@@ -119,11 +160,7 @@ class MDRangePolicy:
         self.begin = [_int(x, "an MDRangePolicy bound") for x in b]
         self.end = [_int(x, "an MDRangePolicy bound") for x in e]
         self.tile = [_int(x, "an MDRangePolicy tile") for x in t]
-        it = 0 if iterate is None else getattr(iterate, "value", iterate)
-        if it not in (0, 1, 2):
-            raise PkcValueError(f"pk.MDRangePolicy: iterate must be pk.Iterate.Right "
-                                f"or pk.Iterate.Left, got {iterate!r}")
-        self.iterate = it
+        self.iterate = _iterate_code(iterate, "iterate")
         self._c = self._a = None
 
     @property

@@ -438,7 +438,9 @@ KERNEL_ONLY = ("TeamThreadRange", "ThreadVectorRange", "TeamVectorRange",
                "atomic_decrement", "atomic_compare_exchange", "lower_bound",
                "upper_bound") + tuple(
     "atomic_fetch_" + op for op in ("add", "sub", "mul", "div", "max", "min", "mod",
-                                    "and", "or", "xor", "lshift", "rshift"))
+                                    "and", "or", "xor", "lshift", "rshift")) + tuple(
+    "atomic_" + op for op in ("mul", "div", "max", "min", "mod", "and", "or", "xor",
+                              "lshift", "rshift"))
 
 
 def kernel_only(name):

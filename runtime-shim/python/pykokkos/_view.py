@@ -272,10 +272,10 @@ class View:
             return ClassView(shape, dtype, kw.get("layout"))
         return object.__new__(cls)
 
-    def __init__(self, shape, dtype=T.float64, space=T.MemorySpace.MemorySpaceDefault,
+    def __init__(self, shape, dtype=None, space=T.MemorySpace.MemorySpaceDefault,
                  layout=T.Layout.LayoutDefault, trait=T.Trait.TraitDefault,
                  array=None):
-        self._dt = T.as_dtype(dtype)
+        self._dt = T.as_dtype(T.real if dtype is None else dtype)   # pk.set_default_precision
         self._deflt = array is None and (layout is None or layout is T.Layout.LayoutDefault)
         if layout is None or layout is T.Layout.LayoutDefault:
             layout = T.Layout.LayoutRight
