@@ -286,11 +286,20 @@ static pki_expr *attribute_expr(pkf_ctx *c, TSNode n) {
 
 enum { MAX_INDICES = 8 };
 
+/* A[i][j] as A[i, j]: the subscripts of a chain, in order. Exact only where
+ * no subscript but the last slices (A[1:][0] is row 1 of A, not A[1:, 0]). */
 static bool flatten(pkf_ctx *c, TSNode n, TSNode *base, TSNode *ix, int *nix, bool *sliced) {
   TSNode v = pkf_field(c, n, PKF_F_VALUE);
   if (pkf_type_is(c, v, PKF_N_SUBSCRIPT)) {
     if (!flatten(c, v, base, ix, nix, sliced))
       return false;
+    if (*sliced) {
+      pki_error(c->d, pkf_span(n), "unsupported-expression",
+                "'%s' indexes a slice of a View; pkc does not compose subscripts after a "
+                "slice: index the View once (A[1:][0] is A[1, :], A[i, :][1:] is A[i, 1:])",
+                pkf_text(c, n));
+      return false;
+    }
   } else {
     *base = v;
   }
