@@ -1,5 +1,5 @@
-# expect: 18:19: 'A[1:][0]' indexes a slice of a View; pkc does not compose subscripts after a slice: index the View once (A[1:][0] is A[1, :], A[i, :][1:] is A[i, 1:])
-# expect: 19:19: 'A[i, :][1:]' indexes a slice of a View
+# expect: 19:19: 'A[1:][0]' indexes a slice of a View; pkc does not compose subscripts after a slice: index the View once (A[1:][0] is A[1, :], A[i, :][1:] is A[i, 1:])
+# expect: 20:20: 'A[i, :][1:]' indexes a slice of a View
 """A subscript after a slice (A[1:][0]: row 1 of A in Python) was merged into
 one subscript (A[1:, 0], a column), silently; it is refused with the one
 subscript to write instead."""
