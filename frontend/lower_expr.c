@@ -733,6 +733,18 @@ static pki_expr *name_call(pkf_ctx *c, TSNode call, TSNode fn) {
     return unsupported(c, call, "range() is only supported as the iterable of a for loop");
   if (!strcmp(nm, "print"))
     return unsupported(c, call, "print() is not supported in kernels; use pk.printf(fmt, ...)");
+  if (!strcmp(nm, "pow")) { /* Python's builtin: a ** b (exact for ints), not math.pow */
+    pki_expr **args;
+    int n;
+    if (!call_args(c, call, &args, &n))
+      return NULL;
+    if (n == 3)
+      return unsupported(c, call, "pow(base, exp, mod) is not supported in kernels; compute "
+                                  "the power with a loop, reducing modulo mod at each step");
+    if (n != 2)
+      return arity_error(c, call, nm, 2, 2, n);
+    return node2(c, PKI_E_BINARY, PKI_OP_POW, pkf_span(call), args[0], args[1]);
+  }
   int mb = pki_builtin_lookup(nm);
   if (mb > PKI_BUILTIN_MAX) /* `sqrt(x)` unimported, or inside a workunit named `sin`: */
     return builtin_call(c, call, nm, mb); /* C++ finds the math function, as for PyKokkos */
