@@ -138,8 +138,28 @@ static bool wparens(pki_op op, const pki_expr *child) {
 /* The module constant e is written as, if it is one written by its name. */
 static const pki_expr *named_constant(const pkb_ctx *c, const pki_expr *e);
 
+/* A shift whose count is known only at run time: through pkc::shift_left /
+ * shift_right (numpy's results where C++'s are undefined; the checker
+ * refuses constant counts out of range). */
+static bool checked_shift(const pki_expr *e) {
+  int64_t k;
+  return (e->op == PKI_OP_SHL || e->op == PKI_OP_SHR) && !pki_const_int(e->args[1], &k);
+}
+
 static void emit_binary_op(pkb_ctx *c, const pki_expr *e) {
   const pki_expr *l = e->args[0], *r = e->args[1];
+  if (checked_shift(e)) {
+    pkb_put(c->b, e->op == PKI_OP_SHL ? "pkc::shift_left(" : "pkc::shift_right(");
+    if (l->kind == PKI_E_INT && (l->type.kind == PKI_I64 || l->type.kind == PKI_U64) &&
+        !named_constant(c, l))
+      put_int(c->b, l->ival, l->type.kind, true);
+    else
+      pkb_emit_expr(c, l);
+    pkb_put(c->b, ", ");
+    pkb_emit_expr(c, r);
+    pkb_put(c->b, ")");
+    return;
+  }
   int p = op_prec(e->op);
   bool lp = expr_prec(l) < p || wparens(e->op, l);
   bool rp = expr_prec(r) <= p || wparens(e->op, r);

@@ -229,6 +229,10 @@ static const char *aug_text(pki_op op) {
 
 static void emit_augassign(pkb_ctx *c, const pki_stmt *s) {
   const char *t = aug_text(s->op);
+  int64_t k;
+  bool shift = s->op == PKI_OP_SHL || s->op == PKI_OP_SHR;
+  if (shift && !pki_const_int(s->value, &k))
+    t = NULL; /* a count known at run time: pkc::shift_left/right, as emit_expr.c */
   if (t) {
     pkb_begin(c->b, "%s", "");
     expr(c, s->target);
@@ -241,6 +245,8 @@ static void emit_augassign(pkb_ctx *c, const pki_stmt *s) {
    * index has effects (an atomic, a draw, a call) is found once */
   const char *fn = s->op == PKI_OP_FLOORDIV ? "pkc::floordiv"
                    : s->op == PKI_OP_MOD    ? "pkc::pymod"
+                   : s->op == PKI_OP_SHL    ? "pkc::shift_left"
+                   : s->op == PKI_OP_SHR    ? "pkc::shift_right"
                    : pki_is_float(s->target->type.kind) ? "pkc::pow"
                                                         : "pkc::ipow";
   bool square = s->op == PKI_OP_POW && pki_is_float(s->target->type.kind) && pkb_is_two(s->value);

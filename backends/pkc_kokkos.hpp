@@ -484,6 +484,38 @@ KOKKOS_INLINE_FUNCTION R ipow(T base, U exp) {
   return static_cast<R>(r);
 }
 
+// a << b and a >> b with a count known only at run time, as numpy's shifts:
+// a count outside [0, width of the promoted a) shifts every bit out (<<: 0;
+// >>: 0, or -1 for a negative a), where C++ leaves it undefined (5 << 70 gave
+// 320 on x86). A negative count is such a count too (numpy's result; Python
+// raises ValueError, but a kernel that could raise would wait for every
+// launch to read its error flag). A negative a shifts left as its two's
+// complement bits (C++20's rule).
+template <class T>
+KOKKOS_INLINE_FUNCTION typename std::enable_if<std::is_signed<T>::value, bool>::type
+below_zero(T x) {
+  return x < T(0);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION typename std::enable_if<!std::is_signed<T>::value, bool>::type
+below_zero(T) {
+  return false;
+}
+template <class T, class U>
+KOKKOS_INLINE_FUNCTION auto shift_left(T a, U b) -> decltype(+a) {
+  using P = decltype(+a);
+  using W = typename std::make_unsigned<P>::type;
+  if (below_zero(b) || static_cast<unsigned long long>(b) >= sizeof(P) * 8) return P(0);
+  return static_cast<P>(static_cast<W>(static_cast<P>(a)) << b);
+}
+template <class T, class U>
+KOKKOS_INLINE_FUNCTION auto shift_right(T a, U b) -> decltype(+a) {
+  using P = decltype(+a);
+  if (below_zero(b) || static_cast<unsigned long long>(b) >= sizeof(P) * 8)
+    return below_zero(static_cast<P>(a)) ? P(-1) : P(0);
+  return static_cast<P>(static_cast<P>(a) >> b);
+}
+
 // for i in range(b, e, s) with a step known only at run time.
 template <class T, class U, class V>
 KOKKOS_INLINE_FUNCTION bool range_cond(T i, U e, V s) {
