@@ -8,7 +8,19 @@
 
 #include "check_priv.h"
 
-/* True if every path through b ends in a return. */
+/* Whether b (not loops nested in it) holds a break. */
+static bool block_breaks(const pki_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const pki_stmt *s = b->stmts[i];
+    if (s && (s->kind == PKI_S_BREAK ||
+              (s->kind == PKI_S_IF && (block_breaks(&s->body) || block_breaks(&s->orelse)))))
+      return true;
+  }
+  return false;
+}
+
+/* True if every path through b ends in a return (a `while True:` without a
+ * break never ends). */
 static bool block_returns(const pki_block *b) {
   for (int i = 0; i < b->n; i++) {
     const pki_stmt *s = b->stmts[i];
@@ -17,6 +29,12 @@ static bool block_returns(const pki_block *b) {
     if (s->kind == PKI_S_RETURN)
       return true;
     if (s->kind == PKI_S_IF && block_returns(&s->body) && block_returns(&s->orelse))
+      return true;
+    int64_t k;
+    if (s->kind == PKI_S_WHILE && s->cond &&
+        ((s->cond->kind == PKI_E_BOOL && s->cond->ival) ||
+         (pki_const_int(s->cond, &k) && k != 0)) &&
+        !block_breaks(&s->body))
       return true;
   }
   return false;
@@ -32,6 +50,10 @@ static void ensure_return(pki_ck *c, pki_func *f) {
                 f->name, pki_type_str(c->m->arena, f->ret));
   if (block_returns(&f->body) || !pki_is_numeric(f->ret.kind))
     return;
+  if (c->value_return)
+    pki_warning(c->d, f->span, "missing-return",
+                "device function '%s' can reach its end without a return; Python returns "
+                "None there, pkc returns 0: end it with a return", f->name);
   pki_expr *zero = pki_new_expr(c->m, PKI_E_INT, f->span);
   zero->type = pki_int_type;
   pki_stmt *r = pki_new_stmt(c->m, PKI_S_RETURN, f->span);
