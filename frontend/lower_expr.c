@@ -329,7 +329,35 @@ static pki_expr *view_base(pkf_ctx *c, TSNode n) {
                            "classtypes) can be indexed");
 }
 
+static pki_expr *extent_expr(pkf_ctx *c, TSNode call, pki_expr *view, TSNode viewnode, int dim,
+                             TSNode dimnode);
+
+/* v.shape[k] (numpy's spelling) with a constant k: v.extent(k). */
+static bool shape_subscript(pkf_ctx *c, TSNode n, pki_expr **out) {
+  TSNode v = pkf_field(c, n, PKF_F_VALUE);
+  if (!pkf_type_is(c, v, PKF_N_ATTRIBUTE) || !pkf_is(c, pkf_field(c, v, PKF_F_ATTRIBUTE), "shape"))
+    return false;
+  TSNode obj = pkf_field(c, v, PKF_F_OBJECT);
+  pkf_nodes ch = pkf_children(c, n);
+  if (!pkf_type_is(c, obj, PKF_N_IDENTIFIER) && !pkf_is_self_attr(c, obj))
+    return false;
+  *out = NULL;
+  if (ch.n != 2 || !pkf_type_is(c, ch.v[1], PKF_N_INTEGER)) {
+    pki_error(c->d, pkf_span(n), "unsupported-expression",
+              "'%s': a View's shape takes one constant index in kernels; write %s.extent(k)",
+              pkf_text(c, n), pkf_text(c, obj));
+    return true;
+  }
+  pki_expr *view = view_base(c, obj);
+  if (view)
+    *out = extent_expr(c, n, view, obj, atoi(pkf_text(c, ch.v[1])), ch.v[1]);
+  return true;
+}
+
 pki_expr *pkf_subscript(pkf_ctx *c, TSNode n) {
+  pki_expr *shape;
+  if (shape_subscript(c, n, &shape))
+    return shape;
   TSNode base, ix[MAX_INDICES];
   int nix = 0;
   bool sliced = false;
