@@ -153,9 +153,10 @@ void pkf_select_check(pki_module *m, const pkf_options *o, pki_diags *d) {
   } else if (o && o->keep_going) {
     /* partial build: entities with errors (and runtime-typed workunits) are
      * left out, the rest is checked, and entities with check errors go too */
-    if (!pki_select(m, d))
+    int seen = d->n; /* the second pass looks at the checker's errors only */
+    if (!pki_select(m, d, 0))
       m->nentities = 0; /* an error outside every entity: nothing is built */
-    else if (m->nentities && pki_check(m, d) > 0 && !pki_select(m, d))
+    else if (m->nentities && pki_check(m, d) > 0 && !pki_select(m, d, seen))
       m->nentities = 0;
   } else if (d->errors == 0) {
     pki_check(m, d);

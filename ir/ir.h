@@ -733,11 +733,13 @@ void pki_visit_entity(pki_visitor *v, const pki_entity *e);
 void pki_record_uses(pki_module *m);
 
 /* Partial builds (PyKokkos compiles per workunit): drops from m every entity
- * with an error diagnostic in its extent, every runtime-typed workunit, and
- * (transitively) every entity that uses a dropped one, recording each in
- * m->omitted. Returns false if some error lies outside every entity (the
- * file as a whole is rejected). Diagnostics are not changed. */
-bool pki_select(pki_module *m, const pki_diags *d);
+ * with an error diagnostic (d->items[first..]) in its extent, every
+ * runtime-typed workunit, and (transitively) every entity that uses a dropped
+ * one, recording each in m->omitted. Returns false if one of those errors
+ * lies outside every entity (the file as a whole is rejected); a second pass
+ * after pki_check gives first = the diagnostics the first pass saw, whose
+ * entities are gone. Diagnostics are not changed. */
+bool pki_select(pki_module *m, const pki_diags *d, int first);
 /* Keeps only the entity named root and the entities it uses (specialization
  * builds); false if root is not a FunctionSty workunit of m. */
 bool pki_keep_only(pki_module *m, const char *root);

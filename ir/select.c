@@ -66,8 +66,8 @@ bool pki_span_in_entity(const pki_entity *e, pki_span at) {
 }
 
 /* The first error inside e's extent, or NULL. */
-static const pki_diag *first_error(const pki_entity *e, const pki_diags *d) {
-  for (int i = 0; i < d->n; i++)
+static const pki_diag *first_error(const pki_entity *e, const pki_diags *d, int first) {
+  for (int i = first; i < d->n; i++)
     if (d->items[i].severity == PKI_SEV_ERROR && pki_span_in_entity(e, d->items[i].span))
       return &d->items[i];
   return NULL;
@@ -78,9 +78,9 @@ static const char *runtime_typed_reason(pki_arena *a, const pki_entity *e) {
                         "a call; it is built as a run-time specialization", e->name);
 }
 
-bool pki_select(pki_module *m, const pki_diags *d) {
+bool pki_select(pki_module *m, const pki_diags *d, int first) {
   int n = m->nentities;
-  for (int i = 0; i < d->n; i++) {
+  for (int i = first; i < d->n; i++) {
     if (d->items[i].severity != PKI_SEV_ERROR)
       continue;
     bool inside = false;
@@ -94,7 +94,7 @@ bool pki_select(pki_module *m, const pki_diags *d) {
   bool *used = pki_alloc(m->arena, sizeof *used * (size_t)(n + 1));
   for (int i = 0; i < n; i++) {
     pki_entity *e = m->entities[i];
-    const pki_diag *dg = first_error(e, d);
+    const pki_diag *dg = first_error(e, d, first);
     if (dg) {
       out[i] = true;
       why[i] = (pki_omitted){e->name, PKI_OMIT_REJECTED, dg->span, dg->message};
