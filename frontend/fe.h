@@ -225,6 +225,10 @@ void pkf_push(pkf_ctx *c, pkf_stack *s, TSNode n);
 /* Children without extras (comments): named ones only, or all (operators
  * too: from tree-sitter, for the few callers that need them). */
 pkf_nodes pkf_children(pkf_ctx *c, TSNode n);
+/* The reducer (a pki_reducer) the body of workunit def is written for with
+ * accumulator acc (`acc *= x`: PROD, `if x > acc.val: ...`: MAXLOC, ...;
+ * acc_reducer.c), or -1 for a sum or where the body does not tell. */
+int pkf_reducer_from_body(pkf_ctx *c, TSNode def, const char *acc);
 pkf_nodes pkf_all_children(pkf_ctx *c, TSNode n);
 /* The named children as ts_node_named_child counts them (comments included). */
 pkf_nodes pkf_named_children(pkf_ctx *c, TSNode n);

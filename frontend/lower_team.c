@@ -263,8 +263,9 @@ static bool passed_by_keyword(pkf_ctx *c, const char *kernel, TSNode name) {
 }
 
 /* pk.Sum / Prod / Min / Max / MaxLoc / MinLoc / BAnd / BOr / LAnd / LOr / MinMax /
- * MinMaxLoc as `reducer=` at a launch: its pki_reducer; -2 for another value
- * (reported at the workunit). */
+ * MinMaxLoc as `reducer=` at a launch: its pki_reducer; -2 for another pk.NAME
+ * (reported at the workunit); -3 for a value known at run time only (a
+ * helper's parameter: the body tells, pkf_reducer_from_body). */
 static int reducer_of(pkf_ctx *c, TSNode n) {
   static const struct { const char *name; pki_reducer r; } names[] = {
       {"Sum", PKI_REDUCER_SUM}, {"Prod", PKI_REDUCER_PROD}, {"Min", PKI_REDUCER_MIN},
@@ -273,7 +274,10 @@ static int reducer_of(pkf_ctx *c, TSNode n) {
       {"LOr", PKI_REDUCER_LOR}, {"MinMax", PKI_REDUCER_MINMAX},
       {"MinMaxLoc", PKI_REDUCER_MINMAXLOC}};
   if (!pkf_type_is(c, n, PKF_N_ATTRIBUTE) || !pkf_alias_is(c, pkf_field(c, n, PKF_F_OBJECT), PKF_AL_PK))
-    return -2;
+    return pkf_type_is(c, n, PKF_N_IDENTIFIER) || pkf_type_is(c, n, PKF_N_SUBSCRIPT) ||
+                   pkf_type_is(c, n, PKF_N_ATTRIBUTE)
+               ? -3
+               : -2;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (pkf_is(c, pkf_field(c, n, PKF_F_ATTRIBUTE), names[i].name))
       return (int)names[i].r;
@@ -412,6 +416,12 @@ int pkf_workunit_head(pkf_ctx *c, pki_func *f, TSNode def, const pkf_param *ps, 
   pki_type t = annotated ? pki_void_type : pki_float_type; /* PyKokkos' default: double */
   if (annotated)
     pkf_type(c, ps[k].ann, false, &t);
+  if (r == PKI_REDUCER_SUM && (cs.reducer == -3 || (cs.reducer == -1 && !cs.nsites))) {
+    /* launched through a helper (reducer=reducer) or from another file */
+    int b = pkf_reducer_from_body(c, def, pkf_text(c, ps[k].name));
+    if (b >= 0)
+      r = (pki_reducer)b;
+  }
   if (cs.reducer == -2) {
     pki_error(c->d, pkf_span(cs.reducer_at), "unsupported-reducer",
               "reducer=%s: pkc's reductions are pk.Sum, pk.Prod, pk.Min, pk.Max, pk.MaxLoc, "

@@ -21,7 +21,7 @@ from ._types import (_DataTypeNamespace as DataType, DataTypeClass,
                      classtype, Acc, TeamMember, View1D, View2D, View3D, View4D,
                      View5D, View6D, View7D, View8D, ScratchView1D,
                      ScratchView2D, ScratchView3D, Sum, Prod, Max, Min, MaxLoc,
-                     MinLoc, BAnd, BOr, LAnd, LOr, MinMax, MinMaxLoc)
+                     MinLoc, BAnd, BOr, LAnd, LOr, MinMax, MinMaxLoc, Reducer)
 from ._view import View, from_numpy
 from ._view_api import ALL, subview, deep_copy, resize_view as resize
 from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO, Iterate,
@@ -242,7 +242,7 @@ __all__ = [
     "Acc", "TeamMember", "View1D", "View2D", "View3D", "View4D", "View5D", "View6D",
     "View7D", "View8D", "ScratchView1D", "ScratchView2D", "ScratchView3D",
     "Sum", "Prod", "Max", "Min", "MaxLoc", "MinLoc", "BAnd", "BOr", "LAnd", "LOr",
-    "MinMax", "MinMaxLoc",
+    "MinMax", "MinMaxLoc", "Reducer",
     # Views and arrays
     "View", "from_numpy", "from_cupy", "array", "asarray", "zeros", "ones", "full",
     "empty", "zeros_like", "ones_like", "full_like", "empty_like", "arange",

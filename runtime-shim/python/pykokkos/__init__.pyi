@@ -221,6 +221,9 @@ MaxLoc = Annotated[_T, "a max-and-location accumulator (host launches)"]
 MinLoc = Annotated[_T, "a min-and-location accumulator (host launches)"]
 MinMax = Annotated[_T, "a min-and-max accumulator: min_val, max_val (host launches)"]
 MinMaxLoc = Annotated[_T, "min_val, min_loc, max_val, max_loc (host launches)"]
+
+class Reducer:
+    """The type of the reducer markers pk.Sum ... pk.MinMaxLoc (host code)."""
 # reducer=pk.BAnd ... at a launch only (the accumulator is annotated pk.Acc)
 BAnd = Annotated[_T, "a bitwise-and reducer"]
 BOr = Annotated[_T, "a bitwise-or reducer"]
@@ -693,7 +696,7 @@ __all__ = [
     "Acc", "TeamMember", "View1D", "View2D", "View3D", "View4D", "View5D", "View6D",
     "View7D", "View8D", "ScratchView1D", "ScratchView2D", "ScratchView3D",
     "Sum", "Prod", "Max", "Min", "MaxLoc", "MinLoc", "BAnd", "BOr", "LAnd", "LOr",
-    "MinMax", "MinMaxLoc",
+    "MinMax", "MinMaxLoc", "Reducer",
     # Views and arrays
     "View", "from_numpy", "from_cupy", "array", "asarray", "zeros", "ones", "full",
     "empty", "zeros_like", "ones_like", "full_like", "empty_like", "arange",

@@ -394,6 +394,23 @@ MaxLoc = _StructReducer("MaxLoc", (), {"__slots__": ()})
 MinLoc = _StructReducer("MinLoc", (), {"__slots__": ()})
 MinMax = _StructReducer("MinMax", (), {"__slots__": ()})
 MinMaxLoc = _StructReducer("MinMaxLoc", (), {"__slots__": ()})
+REDUCERS = (Sum, Prod, Min, Max, MaxLoc, MinLoc, BAnd, BOr, LAnd, LOr, MinMax, MinMaxLoc)
+
+
+class _ReducerType(type):
+    def __instancecheck__(cls, obj):
+        return any(obj is r for r in REDUCERS)
+
+
+class Reducer(metaclass=_ReducerType):
+    """PyKokkos' pk.Reducer: the type of the reducer markers (pk.Sum, pk.Max,
+    ..., pk.MinMaxLoc), for host code that passes one on (`def run(reducer:
+    pk.Reducer, ...)`); isinstance(pk.Max, pk.Reducer) holds."""
+
+    __slots__ = ()
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("pk.Reducer is the type of pk.Sum, pk.Max, ...: pass one of those")
 
 
 class _ScratchAnnot(_Annot):
