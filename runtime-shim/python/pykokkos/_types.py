@@ -410,7 +410,7 @@ class Reducer(metaclass=_ReducerType):
     __slots__ = ()
 
     def __new__(cls, *args, **kwargs):
-        raise TypeError("pk.Reducer is the type of pk.Sum, pk.Max, ...: pass one of those")
+        raise PkcArgumentError("pk.Reducer is the type of pk.Sum, pk.Max, ...: pass one of those")
 
 
 class _ScratchAnnot(_Annot):
