@@ -441,6 +441,9 @@ class TestDialectHost(unittest.TestCase):
         p = pk.TeamPolicy(pk.OpenMP, 8, pk.AUTO)
         self.assertEqual((p.league_size, p.team_size, p.vector_length), (8, 0, 0))
         self.assertEqual(pk.TeamPolicy(8, "auto", 4).team_size, 0)
+        old = pk.TeamPolicy(8, "auto", 32, pk.OpenMP)   # older PyKokkos: the space last
+        self.assertEqual((old.space, old.league_size, old.team_size, old.vector_length),
+                         (pk.OpenMP, 8, 0, 32))
         q = pk.TeamPolicy(8, 4, 2)
         self.assertIs(q.set_scratch_size(0, pk.PerTeam(100)), q)
         q.set_scratch_size(1, pk.PerTeam(64), pk.PerThread(16))

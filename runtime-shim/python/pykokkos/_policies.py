@@ -194,7 +194,8 @@ _TEAM_STRUCTS = {}
 
 class TeamPolicy:
     """TeamPolicy([space,] league_size, team_size | pk.AUTO | "auto"[, vector_length]),
-    also by keyword (space=, league_size=, team_size=, vector_length=, as PyKokkos).
+    also by keyword (space=, league_size=, team_size=, vector_length=, as PyKokkos)
+    and in older PyKokkos' order (league_size, team_size, vector_length, space).
     `.set_scratch_size(level, pk.PerTeam(b)[, pk.PerThread(b)])` returns the policy."""
 
     __slots__ = ("space", "league_size", "team_size", "vector_length",
@@ -204,6 +205,8 @@ class TeamPolicy:
         space = None
         if args and _is_space(args[0]):
             space, args = args[0], args[1:]
+        elif len(args) == 4 and _is_space(args[3]):   # older PyKokkos: the space last
+            space, args = args[3], args[:3]
         if kw:   # PyKokkos' keywords: TeamPolicy(league_size=..., team_size=...)
             space = kw.pop("space", space)
             names = ("league_size", "team_size", "vector_length")
