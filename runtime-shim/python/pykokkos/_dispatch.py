@@ -7,6 +7,8 @@ sets the policy bounds and calls the kernel's C entry point with fixed
 addresses. Plans are cached per (pattern, function) and dropped when the
 backend changes.
 """
+from collections import namedtuple as _namedtuple
+
 from ._abiconst import (ACCESS_WRITE, KERNEL_INFERRED, LAYOUT_DEFAULT, LAYOUT_LEFT,
                         PARAM_FROM_GLOBAL, PATTERN_MAIN, POLICY_RANGE, kDLCPU, kDLCUDA,
                         kDLCUDAManaged)
@@ -33,52 +35,12 @@ _PATTERN_WORD = ("parallel_for", "parallel_reduce", "parallel_scan", "pk.execute
 _plans = ({}, {}, {}, {})   # per pattern: python function (class) -> run(policy, kw)
 
 
-class ValLoc(tuple):
-    """The result of a pk.MaxLoc/pk.MinLoc reduction (Kokkos::ValLocScalar):
-    .val the extremum, .loc its index; also unpacks as (val, loc)."""
-    __slots__ = ()
-
-    def __new__(cls, val, loc):
-        return tuple.__new__(cls, (val, loc))
-
-    val = property(lambda self: self[0])
-    loc = property(lambda self: self[1])
-
-    def __repr__(self):
-        return f"ValLoc(val={self[0]!r}, loc={self[1]!r})"
-
-
-class MinMax(tuple):
-    """The result of a pk.MinMax reduction (Kokkos::MinMaxScalar): .min_val
-    and .max_val; also unpacks as (min_val, max_val), as PyKokkos' does."""
-    __slots__ = ()
-
-    def __new__(cls, min_val, max_val):
-        return tuple.__new__(cls, (min_val, max_val))
-
-    min_val = property(lambda self: self[0])
-    max_val = property(lambda self: self[1])
-
-    def __repr__(self):
-        return f"MinMax(min_val={self[0]!r}, max_val={self[1]!r})"
-
-
-class MinMaxLoc(tuple):
-    """The result of a pk.MinMaxLoc reduction (Kokkos::MinMaxLocScalar):
-    .min_val, .min_loc, .max_val, .max_loc; also unpacks in that order."""
-    __slots__ = ()
-
-    def __new__(cls, min_val, min_loc, max_val, max_loc):
-        return tuple.__new__(cls, (min_val, min_loc, max_val, max_loc))
-
-    min_val = property(lambda self: self[0])
-    min_loc = property(lambda self: self[1])
-    max_val = property(lambda self: self[2])
-    max_loc = property(lambda self: self[3])
-
-    def __repr__(self):
-        return (f"MinMaxLoc(min_val={self[0]!r}, min_loc={self[1]!r}, max_val={self[2]!r}, "
-                f"max_loc={self[3]!r})")
+# Results of the reducers whose accumulator has fields (Kokkos' ValLocScalar,
+# MinMaxScalar, MinMaxLocScalar): attributes as PyKokkos', and tuples, so that
+# `val, loc = pk.parallel_reduce(...)` unpacks them.
+ValLoc = _namedtuple("ValLoc", "val loc")                 # pk.MaxLoc / pk.MinLoc
+MinMax = _namedtuple("MinMax", "min_val max_val")         # pk.MinMax
+MinMaxLoc = _namedtuple("MinMaxLoc", "min_val min_loc max_val max_loc")   # pk.MinMaxLoc
 
 
 # A View slot bound to nothing reusable: every argument (None included) is
