@@ -171,6 +171,37 @@ class DeviceArgs(unittest.TestCase):
             del _loader.RUNTIME.modules[("fake2", "cuda")]
             os.environ.pop("PKC_BACKEND", None)
 
+    def test_subview_follows_its_parent_to_fortran_order(self):
+        """A subview made before its parent moved to the GPU's LayoutLeft (a
+        functor's slice member beside the whole View, upstream's subviews
+        example) keeps aliasing the parent: kernels write the parent through
+        it, and it reads the parent's values (it took a copy of its own, so
+        writes through it were lost and it read the old values)."""
+        from pykokkos._abiconst import LAYOUT_DEFAULT
+        os.environ["PKC_BACKEND"] = "cuda"
+        default, mod = make_run2(LAYOUT_DEFAULT, "default_kernel")
+        _loader.RUNTIME.modules[("fake4", "cuda")] = mod
+        try:
+            m = pk.View([4, 3], pk.double)
+            m[:] = np.arange(12.0).reshape(4, 3)
+            col = m[:, 1]                       # strided in the C-ordered host mirror
+            sub = m[1:3, :][:, 2]               # a slice of a slice
+            default(4, {"v": m})                # m placed LayoutLeft: its mirror moves
+            self.assertTrue(np.asarray(m).flags.f_contiguous)
+            self.krun(4, {"v": col})            # +1 through the subview, on the "device"
+            self.krun(2, {"v": sub})
+            want = np.arange(12.0).reshape(4, 3)
+            want[:, 1] += 1
+            want[1:3, 2] += 1
+            np.testing.assert_array_equal(np.asarray(m), want)
+            self.assertEqual(list(col), list(want[:, 1]))
+            self.assertEqual(list(sub), list(want[1:3, 2]))
+            m[0, 1] = -5.0                      # a host write to the parent ...
+            self.assertEqual(col[0], -5.0)      # ... read through the subview
+        finally:
+            del _loader.RUNTIME.modules[("fake4", "cuda")]
+            os.environ.pop("PKC_BACKEND", None)
+
     def test_view_over_symmetric_memory(self):
         """pykokkos._nvshmem.symmetric_view (the NVSHMEM halo's face buffers):
         a View over device memory it does not own binds zero-copy, reads

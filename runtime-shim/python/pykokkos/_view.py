@@ -258,7 +258,7 @@ class View:
     a Fortran-ordered array (same indexing, different strides)."""
 
     __slots__ = ("_a", "_dt", "_dl", "layout", "space", "trait", "_dev", "_hv",
-                 "_dv", "_deflt", "_parent", "__weakref__")
+                 "_dv", "_deflt", "_parent", "_keys", "__weakref__")
 
     def __new__(cls, shape=None, dtype=None, *args, **kw):
         """pk.View(shape, C, layout=pk.AoS or pk.SoA) of a @pk.classtype C is a
@@ -333,11 +333,11 @@ class View:
         desc = _device_module()
         if desc is None:
             return False
-        np = numpy()
         base = p._a
+        ok = self._rebase()
         off = self._a.ctypes.data - base.ctypes.data
-        if not np.shares_memory(self._a, base) or off < 0 or off + self._a.nbytes > base.nbytes:
-            self._parent = None      # p's mirror moved (another layout): a copy of its own
+        if not ok or off < 0 or off + self._a.nbytes > base.nbytes:
+            self._parent = None      # not a slice of p's mirror any more: a copy of its own
             return self._to_device()
         p._to_device(False)
         if p._dev is None:
@@ -346,6 +346,34 @@ class View:
         self._dl = DLHolder.raw(p, p._dev.ptr + off, self._a.shape,
                                 tuple(st // isz for st in self._a.strides), self._dt.code,
                                 self._dt.bits, desc.device_type, 0)
+        return True
+
+    def _rebase(self):
+        """A subview whose parent's host mirror moved (made Fortran-ordered when
+        a GPU kernel took the parent as LayoutLeft) takes its slice of the new
+        mirror again (the slicing keys kept by _sub), so that it keeps
+        aliasing the parent on host and device. False where it cannot."""
+        p = self._parent
+        np = numpy()
+        if np.shares_memory(self._a, p._a):
+            return True
+        keys = getattr(self, "_keys", None)
+        if not keys:
+            return False
+        a = p._a
+        try:
+            for k in keys:
+                a = a[k]
+        except (IndexError, TypeError, ValueError):
+            return False
+        if a.shape != self._a.shape or not np.shares_memory(a, p._a):
+            return False
+        self._a, self._dl = a, None
+        f = a.flags
+        if not (f.c_contiguous or f.f_contiguous):
+            self.layout = T.Layout.LayoutStride
+        elif a.ndim > 1:
+            self.layout = T.Layout.LayoutRight if f.c_contiguous else T.Layout.LayoutLeft
         return True
 
     def _host(self, write):
@@ -359,6 +387,7 @@ class View:
         p = getattr(self, "_parent", None)
         if p is not None and self._dev is None:   # a slice of p's host mirror
             p._host(write)
+            self._rebase()
             return self._a
         d = self._dev
         if d is not None:
@@ -483,7 +512,7 @@ class View:
             return r                      # advanced indexing: a copy
         if self._dev is not None:         # the caller may write into it
             return self._host(True)[idx]
-        return r if part else _sub(self, r)
+        return r if part else _sub(self, r, idx)
 
     def __setitem__(self, idx, value):
         if _gstate["on"]:   # inside a pk.Graph step
@@ -633,12 +662,15 @@ class View:
 _new = object.__new__
 
 
-def _sub(parent, arr):
-    """A View over arr, a numpy view into parent's host memory (slicing)."""
+def _sub(parent, arr, key=None):
+    """A View over arr, a numpy view into parent's host memory (slicing with
+    key: kept, with the keys of the parent's own slicing, for _rebase)."""
     v = _new(View)
     v._a, v._dt, v._dl, v.space, v.trait = arr, parent._dt, None, parent.space, parent.trait
     v._dev, v._hv, v._dv, v._deflt = None, True, False, False
     v._parent = getattr(parent, "_parent", None) or parent   # its memory, on host and device
+    chain = getattr(parent, "_keys", ()) if getattr(parent, "_parent", None) else ()
+    v._keys = chain + (key,) if key is not None and chain is not None else None
     f = arr.flags
     if not (f.c_contiguous or f.f_contiguous):
         v.layout = T.Layout.LayoutStride

@@ -94,7 +94,7 @@ def subview(v, *idx):
     if r.__class__ is np.ndarray and getattr(v, "_dev", None) is None \
             and np.may_share_memory(r, v._a):
         from ._view import _sub
-        return _sub(v, r)
+        return _sub(v, r, key)
     return r
 
 
