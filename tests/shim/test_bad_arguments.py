@@ -292,6 +292,19 @@ class BadArguments(ProgramCase):
         with self.assertRaisesRegex(OverflowError, "pk.RangePolicy: end"):
             pk.RangePolicy(0, 2**64)
 
+    def test_policy_bounds_that_are_not_ints(self):
+        # a float bound was truncated (RangePolicy(0, 3.9) ran 3 points), a
+        # string parsed, a bool taken as 1; a team size of 0 ran teams of 1
+        for bad in (3.9, np.float32(2.7), "3", True, None):
+            with self.assertRaisesRegex(TypeError, "pk.RangePolicy: end must be an int"):
+                pk.RangePolicy(0, bad)
+        with self.assertRaisesRegex(TypeError, "pk.RangePolicy: begin must be an int"):
+            pk.RangePolicy(float("nan"), 4)
+        self.assertEqual((pk.RangePolicy(np.int32(2), np.int64(5)).end), 5)
+        with self.assertRaisesRegex(ValueError, "team_size must be at least 1, or pk.AUTO"):
+            pk.TeamPolicy(4, 0)
+        self.assertEqual(pk.TeamPolicy(4, pk.AUTO).team_size, 0)
+
     # --- missing, extra, None --------------------------------------------
     def test_missing_extra_and_none_arguments(self):
         y, x = self.ys()

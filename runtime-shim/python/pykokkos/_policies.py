@@ -65,9 +65,10 @@ _I64 = 1 << 63
 
 
 def index64(x, what):
-    """x as an int that fits Kokkos' int64 index type; OverflowError naming
-    `what` otherwise (ctypes would wrap it silently)."""
-    x = int(x)
+    """x as an int that fits Kokkos' int64 index type; TypeError naming `what`
+    for a float, string, bool or None (3.9 ran 3 points), OverflowError where
+    it does not fit (ctypes would wrap it silently)."""
+    x = _int(x, what)
     if not -_I64 <= x < _I64:
         raise PkcOverflowError(f"{what} {x} does not fit a 64-bit index "
                                f"(-2**63 <= value < 2**63)")
@@ -235,6 +236,9 @@ class TeamPolicy:
         self.vector_length = _auto_or_int(args[2], "vector_length") if n == 3 else 0
         if self.league_size < 0 or self.team_size < 0 or self.vector_length < 0:
             raise PkcValueError(f"pk.TeamPolicy: sizes must be >= 0, got {args}")
+        if self.team_size == 0 and ts is not AUTO and not isinstance(ts, str):
+            raise PkcValueError("pk.TeamPolicy: team_size must be at least 1, or pk.AUTO "
+                                "(Kokkos::AUTO) to let Kokkos choose; got 0")
         self.scratch_team = [0, 0]
         self.scratch_thread = [0, 0]
         self._c = self._a = None
