@@ -17,8 +17,12 @@
 
 #include "../ir/ir.h"
 
+/* The largest source file pkc reads (a kernel file is kilobytes; /dev/zero
+ * or a runaway generated file would fill the memory). */
+#define PKF_MAX_SOURCE_BYTES ((size_t)64 << 20)
+
 /* Reads a whole file into a NUL-terminated malloc'd buffer (caller frees).
- * Returns 0, or -1 with errno set. */
+ * Returns 0, or -1 with errno set (EFBIG past PKF_MAX_SOURCE_BYTES). */
 int pkf_read_file(const char *path, char **out, size_t *len);
 
 /* Parses and lowers source (len bytes of path). Always returns a module

@@ -23,8 +23,13 @@ int pkf_read_file(const char *path, char **out, size_t *len) {
   }
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap + 1);
+  bool big = false;
   for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
     n += got;
+    if (n > PKF_MAX_SOURCE_BYTES) { /* /dev/zero, a runaway generated file */
+      big = true;
+      break;
+    }
     if (n == cap) {
       char *nb = realloc(buf, cap * 2 + 1);
       if (!nb) {
@@ -38,9 +43,9 @@ int pkf_read_file(const char *path, char **out, size_t *len) {
   }
   int bad = ferror(f);
   fclose(f);
-  if (!buf || bad) {
+  if (!buf || bad || big) {
     free(buf);
-    errno = buf ? EIO : ENOMEM;
+    errno = big ? EFBIG : buf ? EIO : ENOMEM;
     return -1;
   }
   buf[n] = 0;

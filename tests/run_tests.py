@@ -312,6 +312,11 @@ def group_cli(res, bad):
         rc, out, _ = run([PKC, "check", os.path.join(d, "dir.py")], timeout=10)
         res.check("cli/directory-input", rc == 2 and "Is a directory" in out,
                   f"{status_text(rc)}, expected exit 2 and 'Is a directory'", out)
+        # an endless input (it read /dev/zero until the memory ran out)
+        if os.path.exists("/dev/zero"):
+            rc, out, _ = run([PKC, "check", "/dev/zero"], timeout=30)
+            res.check("cli/endless-input", rc == 2 and "File too large" in out,
+                      f"{status_text(rc)}, expected exit 2 and 'File too large' within 30 s", out)
         big = os.path.join(d, "many_launches.py")
         with open(big, "w") as f:
             f.write("import pykokkos as pk\n\n@pk.workunit\n"
