@@ -196,11 +196,15 @@ static int configure(const pki_module *m, const pkb_options *o, build_paths *p,
   free(old);
   if (same && access(p->cache, F_OK) == 0)
     return 0;
-  if (strpbrk(o->outdir, ";\n")) { /* CMake splits lists at ';' and truncates at newlines */
-    snprintf(err, errlen, "CMake cannot build in %s: its path holds a ';' or a newline; build "
-             "into another directory with -o DIR", o->outdir);
+  char *abs = realpath(o->outdir, NULL); /* the path CMake and make see */
+  bool unsafe = strpbrk(abs ? abs : o->outdir, PKB_CMAKE_UNSAFE) != NULL;
+  if (unsafe)
+    snprintf(err, errlen, "CMake cannot build in %s: its path holds one of ; \" $ \\ ` or a "
+             "newline (CMake splits lists at ';', expands $ and \\, make quotes \"); build "
+             "into another directory with -o DIR", abs ? abs : o->outdir);
+  free(abs);
+  if (unsafe)
     return -1;
-  }
   /* a different toolchain: start from a clean build directory */
   char *rm[] = {"cmake", "-E", "remove_directory", p->dir, NULL};
   pkb_run_logged(rm, NULL, "/dev/null", o->verbosity);

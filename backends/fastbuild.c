@@ -405,11 +405,11 @@ static int toolchain_for(const pki_module *m, const pkb_options *o, toolchain *t
                          const char *log) {
   pki_arena *a = m->arena;
   const char *root = cache_root(a);
-  if (!root || strpbrk(root, ";\n")) { /* the probe is a CMake project: CMake cannot take them */
+  if (!root || strpbrk(root, PKB_CMAKE_UNSAFE)) { /* the probe is a CMake project */
     FILE *lf = root ? fopen(log, "a") : NULL;
     if (lf) {
-      fprintf(lf, "pkc: the cache directory %s holds a ';' or a newline, which CMake cannot "
-              "take: set PKC_CACHE_DIR to another\n", root);
+      fprintf(lf, "pkc: the cache directory %s holds one of ; \" $ \\ ` or a newline, which "
+              "CMake cannot take: set PKC_CACHE_DIR to another\n", root);
       fclose(lf);
     }
     return -1;

@@ -272,6 +272,11 @@ void pkb_gen_wrappers(pkb_ctx *c);
 void pkb_gen_descriptor(pkb_ctx *c);
 /* <name>.h: C prototypes. */
 void pkb_gen_header(const pki_module *m, const pkb_options *o, pkb_buf *b);
+/* Characters a directory CMake builds in (or a cache probe's) cannot hold:
+ * CMake splits lists at ';', expands $ and \ in paths it writes, make's
+ * recipes quote with " and `; a newline ends a line. */
+#define PKB_CMAKE_UNSAFE ";\n\"$\\`"
+
 /* emit_cmake.c: CMakeLists.txt */
 void pkb_gen_cmake(const pki_module *m, const pkb_options *o, pkb_buf *b);
 

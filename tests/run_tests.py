@@ -312,6 +312,15 @@ def group_cli(res, bad):
         rc, out, _ = run([PKC, "check", os.path.join(d, "dir.py")], timeout=10)
         res.check("cli/directory-input", rc == 2 and "Is a directory" in out,
                   f"{status_text(rc)}, expected exit 2 and 'Is a directory'", out)
+        # CMake's build path in a directory whose path CMake or make cannot
+        # take ($ \ " `): said before CMake runs (it failed in the linker)
+        odd = os.path.join(d, "we$ird")
+        os.mkdir(odd)
+        shutil.copy(os.path.join(ROOT, "examples", "nstream.py"), odd)
+        env = dict(run_env("openmp"), PKC_FAST_BUILD="0")
+        rc, out, _ = run([PKC, "build", os.path.join(odd, "nstream.py")], env=env, timeout=60)
+        res.check("cli/cmake-unsafe-path", rc != 0 and "CMake cannot build in" in out and
+                  "-o DIR" in out, f"{status_text(rc)}, expected a failure naming -o DIR", out)
         # an endless input (it read /dev/zero until the memory ran out)
         if os.path.exists("/dev/zero"):
             rc, out, _ = run([PKC, "check", "/dev/zero"], timeout=30)
