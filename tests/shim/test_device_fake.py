@@ -198,6 +198,12 @@ class DeviceArgs(unittest.TestCase):
             self.assertEqual(list(sub), list(want[1:3, 2]))
             m[0, 1] = -5.0                      # a host write to the parent ...
             self.assertEqual(col[0], -5.0)      # ... read through the subview
+            row = pk.View([4, 3], pk.double)
+            r = row[1, :]                       # contiguous in C order, strided in F order
+            default(4, {"v": row})
+            with self.assertRaisesRegex(TypeError, r"inc: argument 'v': a slice of a View that "
+                                        r"the GPU keeps in LayoutLeft .*layout=pk.LayoutRight"):
+                self.krun(3, {"v": r})
         finally:
             del _loader.RUNTIME.modules[("fake4", "cuda")]
             os.environ.pop("PKC_BACKEND", None)

@@ -197,6 +197,20 @@ class Plan:
     def expected(self, p):
         return f"{_dtname(p.dtype_code, p.dtype_bits)} View{p.rank}D"
 
+    def _rebind_slice(self, i, v):
+        """A slice of a View that a GPU kernel moved to LayoutLeft follows its
+        parent's new host mirror (View._rebase); a slice contiguous before
+        and strided now (a row of a column-major View) would need a copy,
+        which could not alias the parent: refused with the layout to ask for."""
+        was = v._a.flags.c_contiguous or v._a.flags.f_contiguous
+        if v._rebase() and was and not (v._a.flags.c_contiguous or v._a.flags.f_contiguous):
+            raise PkcArgumentError(
+                f"{self.kname}: argument '{self.names[i]}': a slice of a View that the GPU "
+                f"keeps in LayoutLeft (column-major) order, which makes this slice strided; "
+                f"give the parent View layout=pk.LayoutRight (pk.View(shape, dtype, "
+                f"layout=pk.LayoutRight), or pk.ViewTypeInfo(layout=pk.LayoutRight) on the "
+                f"decorator) so that its rows stay contiguous")
+
     def bind(self, i, v):
         """Points View slot i at v's DLTensor after checking dtype and rank."""
         p = self.params[i]
@@ -209,6 +223,8 @@ class Plan:
             want_left = p.layout == LAYOUT_LEFT or (self.dev and p.layout == LAYOUT_DEFAULT)
             # a View of the default layout takes the kernel's at its first use on
             # a GPU; once there (or a slice of a View there) it keeps its order
+            if self.dev and getattr(v, "_parent", None) is not None:
+                self._rebind_slice(i, v)
             if not (v._a.flags.c_contiguous or v._a.flags.f_contiguous):
                 # a strided slice or an AoS field: generated Views are contiguous
                 return self._bind_strided(i, p, v._host(p.access & ACCESS_WRITE)
