@@ -49,6 +49,35 @@ static void put_policy(pkb_ctx *c, const pki_func *f, const char *fty, const cha
   pkb_put(b, ")");
 }
 
+/* Where every team scratch View f takes at level is declared at the top of
+ * its body with constant extents (`pk.ScratchView1D(m.team_scratch(0))`,
+ * PyKokkos' extent-less form, or literal extents): the bytes they need, as
+ * Kokkos counts them (ScratchView::shmem_size), into b; false otherwise. */
+static bool team_scratch_constant(pkb_buf *b, const pki_func *f, int level) {
+  int n = 0;
+  for (int i = 0; i < f->body.n; i++) {
+    const pki_stmt *s = f->body.stmts[i];
+    const pki_expr *v = pki_uncast(s->kind == PKI_S_DECL ? s->value : NULL);
+    if (!v || v->kind != PKI_E_INTRINSIC || v->intrinsic != PKI_INTRINSIC_SCRATCH_VIEW ||
+        v->nargs < 2)
+      continue;
+    const pki_expr *space = v->args[0];
+    int64_t lv, k;
+    if (space->kind != PKI_E_INTRINSIC || space->intrinsic != PKI_INTRINSIC_TEAM_SCRATCH ||
+        space->nargs < 2 || !pki_const_int(space->args[1], &lv) || lv != level)
+      continue;
+    pkb_putf(b, "%spkc::ScratchView<%s %.*s>::shmem_size(", n++ ? " + " : "",
+             pkb_scalar_ctype(s->var->type.elem), v->nargs - 1, "********");
+    for (int j = 1; j < v->nargs; j++) {
+      if (!pki_const_int(v->args[j], &k) || k < 0)
+        return false;
+      pkb_putf(b, "%s%lld", j > 1 ? ", " : "", (long long)k);
+    }
+    pkb_put(b, ")");
+  }
+  return n > 0 && pki_scratch_use_count(&f->body, level, false) == n;
+}
+
 void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f) {
   pkb_buf *b = c->b;
   if (f->policy == PKI_POLICY_RANGE) {
@@ -59,9 +88,29 @@ void pkb_abi_check_policy(pkb_ctx *c, const pki_func *f) {
   } else if (f->policy == PKI_POLICY_TEAM) {
     pkb_line(b, "if (!policy || policy->kind != PKC_POLICY_TEAM)");
     pkb_line(b, "  return pkc::fail(err, errlen, kernel, \"expected a TeamPolicy\");");
+    bool copied = false;
     for (int level = 0; level < 2; level++)
       for (int th = 0; th < 2; th++)
         if (pki_uses_scratch(&f->body, level, th)) { /* PerThread sizes count for the team */
+          pkb_buf bytes;
+          pkb_buf_init(&bytes);
+          if (!th && !pki_uses_scratch(&f->body, level, true) &&
+              team_scratch_constant(&bytes, f, level)) {
+            /* sizes known here: a policy without any asks for them (PyKokkos
+             * runs such kernels without set_scratch_size) */
+            if (!copied)
+              pkb_line(b, "pkc_policy sized;");
+            copied = true;
+            pkb_line(b, "if (policy->scratch_team[%d] <= 0 && policy->scratch_thread[%d] <= 0) {",
+                     level, level);
+            pkb_line(b, "  sized = *policy;");
+            pkb_line(b, "  sized.scratch_team[%d] = %.*s;", level, (int)bytes.len, bytes.data);
+            pkb_line(b, "  policy = &sized;");
+            pkb_line(b, "}");
+            pkb_buf_free(&bytes);
+            continue;
+          }
+          pkb_buf_free(&bytes);
           if (th)
             pkb_line(b, "if (policy->scratch_thread[%d] <= 0) {", level);
           else

@@ -694,6 +694,9 @@ int pki_team_sync(pki_module *m, pki_diags *d);
  * m.team_scratch (thread false) or m.thread_scratch (thread true); a level that
  * is not a literal counts as every level. */
 bool pki_uses_scratch(const pki_block *b, int level, bool thread);
+/* How many times b (closures included) takes team (or thread) scratch at
+ * level; -1 where some level is known only at run time. */
+int pki_scratch_use_count(const pki_block *b, int level, bool thread);
 /* f (closures included) has a parallel_scan over a team's threads
  * (TeamThreadRange), which Kokkos runs on GPUs only with a power-of-two team. */
 bool pki_has_team_scan(const pki_func *f);

@@ -31,7 +31,8 @@ bool pki_expr_has_effects(const pki_expr *e) {
 
 typedef struct scratch_q {
   int level;
-  bool thread, hit;
+  bool thread, hit, unknown; /* unknown: a level not known before the launch */
+  int n;                     /* uses at level */
 } scratch_q;
 
 static void scratch_expr(pki_visitor *v, const pki_expr *e) {
@@ -40,9 +41,19 @@ static void scratch_expr(pki_visitor *v, const pki_expr *e) {
   if (e->kind == PKI_E_INTRINSIC && e->intrinsic == want && e->nargs >= 2) {
     const pki_expr *l = e->args[1];
     l = pki_uncast(l);
-    if (l->kind != PKI_E_INT || l->ival == q->level)
+    if (l->kind != PKI_E_INT || l->ival == q->level) {
       q->hit = true;
+      q->n++;
+      q->unknown |= l->kind != PKI_E_INT;
+    }
   }
+}
+
+int pki_scratch_use_count(const pki_block *b, int level, bool thread) {
+  scratch_q q = {.level = level, .thread = thread};
+  pki_visitor v = {.expr = scratch_expr, .closures = true, .data = &q};
+  pki_visit_block(&v, b);
+  return q.unknown ? -1 : q.n;
 }
 
 bool pki_uses_scratch(const pki_block *b, int level, bool thread) {
