@@ -1,8 +1,8 @@
 """Host-API names upstream PyKokkos exports that its applications and tests
 call (ExaMiniMD's pk.enable_uvm() on GPUs, test_views' set_default_precision,
 MDRangePolicy's keywords tiling=/space=/iter_outer=/iter_inner=/rank=pk.Rank,
-pk.flush, pk.get_default_memory_space), and the plain atomics refusing to run
-in Python. Values against numpy; errors by type and text."""
+pk.flush, pk.get_default_memory_space), the plain atomics refusing to run
+in Python, and View == / != element-wise as PyKokkos' View.__eq__. Values against numpy; errors by type and text."""
 import os
 import sys
 import unittest
@@ -74,6 +74,22 @@ class Precision(unittest.TestCase):
         self.assertIs(pk.View([4]).dtype, pk.float64)
         with self.assertRaisesRegex(ValueError, r"pk.float32 or pk.float64"):
             pk.set_default_precision(pk.int32)
+
+
+class ViewComparisons(unittest.TestCase):
+    def test_eq_ne_element_wise_hash_by_identity(self):
+        labels = pk.array(np.array([0, 2, 1, 2, 2, 0], dtype=np.int64))
+        self.assertEqual(np.asarray(labels == 2).tolist(), [False, True, False, True, True, False])
+        self.assertEqual(int(pk.sum(labels == 2)), 3)            # a k-means cluster count
+        other = pk.array(np.array([0, 1, 1, 2, 0, 0], dtype=np.int64))
+        self.assertEqual(np.asarray(labels != other).tolist(), [False, True, False, False, True,
+                                                                False])
+        self.assertEqual(np.asarray(labels == np.zeros(6)).tolist(),
+                         [True, False, False, False, False, True])
+        self.assertFalse(labels == None)   # noqa: E711  (identity with anything else)
+        self.assertTrue(labels != "labels")
+        plans = {labels: 1, other: 2}                             # hashable, by identity
+        self.assertEqual((plans[labels], plans[other]), (1, 2))
 
 
 class Spaces(unittest.TestCase):

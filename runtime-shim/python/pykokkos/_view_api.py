@@ -142,9 +142,11 @@ def install(View):
 
 
 # Arithmetic operators of Views run the array library's ufuncs (numpy
-# broadcasting and result dtypes; a new View). Comparisons stay Python's
-# identity comparisons (Views are dictionary keys in call plans): use
-# pk.equal / pk.less / ... for element-wise comparisons.
+# broadcasting and result dtypes; a new View). `==` and `!=` with a number,
+# a View or a numpy array compare element by element (a bool View), as
+# PyKokkos' View.__eq__ does (`pk.sum(labels == k)`); with anything else
+# (None, a string) they are identity. Hashing stays by identity (Views are
+# dictionary keys in call plans). <, > ...: pk.less, pk.greater.
 _BINARY_OPERATORS = {"add": "add", "sub": "subtract", "mul": "multiply",
                      "truediv": "true_divide", "floordiv": "floor_divide",
                      "mod": "remainder", "pow": "power", "matmul": "matmul",
@@ -164,6 +166,18 @@ def _operator(fname, reflected=False, inplace=False):
     return op
 
 
+def _comparison(fname, identity):
+    def op(self, other):
+        np = _np()
+        if not (isinstance(other, (int, float, bool, np.number, np.bool_, np.ndarray)) or
+                hasattr(other, "_a")):   # a View
+            return NotImplemented
+        from . import lib
+        return getattr(lib, fname)(self, other)
+    op.__name__ = f"__{identity}__"
+    return op
+
+
 def _unary_operator(fname):
     def op(self):
         from . import lib
@@ -179,3 +193,6 @@ def _install_operators(View):
             setattr(View, f"__i{dunder}__", _operator(fname, inplace=True))
     for dunder, fname in _UNARY_OPERATORS.items():
         setattr(View, f"__{dunder}__", _unary_operator(fname))
+    View.__eq__ = _comparison("equal", "eq")
+    View.__ne__ = _comparison("not_equal", "ne")
+    View.__hash__ = object.__hash__
