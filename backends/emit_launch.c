@@ -53,18 +53,28 @@ static void put_policy(pkb_ctx *c, const pki_func *f, const char *fty, const cha
  * its body with constant extents (`pk.ScratchView1D(m.team_scratch(0))`,
  * PyKokkos' extent-less form, or literal extents): the bytes they need, as
  * Kokkos counts them (ScratchView::shmem_size), into b; false otherwise. */
+/* s declares a scratch View (`x = pk.ScratchView1D(m.team_scratch(L), ...)`):
+ * the pk.ScratchView call, *level = L, or -1 where L is not a constant or the
+ * View is not taken from team scratch (m.thread_scratch); else NULL. */
+static const pki_expr *team_scratch_decl(const pki_stmt *s, int64_t *level) {
+  const pki_expr *v = pki_uncast(s->kind == PKI_S_DECL ? s->value : NULL);
+  if (!v || v->kind != PKI_E_INTRINSIC || v->intrinsic != PKI_INTRINSIC_SCRATCH_VIEW ||
+      v->nargs < 2)
+    return NULL;
+  const pki_expr *space = v->args[0];
+  if (space->kind != PKI_E_INTRINSIC || space->intrinsic != PKI_INTRINSIC_TEAM_SCRATCH ||
+      space->nargs < 2 || !pki_const_int(space->args[1], level))
+    *level = -1;
+  return v;
+}
+
 static bool team_scratch_constant(pkb_buf *b, const pki_func *f, int level) {
   int n = 0;
   for (int i = 0; i < f->body.n; i++) {
     const pki_stmt *s = f->body.stmts[i];
-    const pki_expr *v = pki_uncast(s->kind == PKI_S_DECL ? s->value : NULL);
-    if (!v || v->kind != PKI_E_INTRINSIC || v->intrinsic != PKI_INTRINSIC_SCRATCH_VIEW ||
-        v->nargs < 2)
-      continue;
-    const pki_expr *space = v->args[0];
     int64_t lv, k;
-    if (space->kind != PKI_E_INTRINSIC || space->intrinsic != PKI_INTRINSIC_TEAM_SCRATCH ||
-        space->nargs < 2 || !pki_const_int(space->args[1], &lv) || lv != level)
+    const pki_expr *v = team_scratch_decl(s, &lv);
+    if (!v || lv != level)
       continue;
     pkb_putf(b, "%spkc::ScratchView<%s %.*s>::shmem_size(", n++ ? " + " : "",
              pkb_scalar_ctype(s->var->type.elem), v->nargs - 1, "********");
@@ -225,15 +235,11 @@ static bool team_scratch_bytes(pkb_ctx *c, pkb_buf *b, const pki_func *f, int le
   int n = 0;
   for (int i = 0; i < f->body.n; i++) {
     const pki_stmt *s = f->body.stmts[i];
-    const pki_expr *v = s->kind == PKI_S_DECL ? s->value : NULL;
-    v = pki_uncast(v);
-    if (!v || v->kind != PKI_E_INTRINSIC || v->intrinsic != PKI_INTRINSIC_SCRATCH_VIEW ||
-        v->nargs < 2)
-      continue;
-    const pki_expr *space = v->args[0];
     int64_t lv;
-    if (space->kind != PKI_E_INTRINSIC || space->intrinsic != PKI_INTRINSIC_TEAM_SCRATCH ||
-        space->nargs < 2 || !pki_const_int(space->args[1], &lv))
+    const pki_expr *v = team_scratch_decl(s, &lv);
+    if (!v)
+      continue;
+    if (lv < 0)
       return false;
     if (lv != level)
       continue;

@@ -177,13 +177,12 @@ class Plan:
         # its location, max, its location (pkc_abi.h's pkc_reducer)
         self.result = (_abi.pkc_value * 4)()
         size = ctypes.sizeof(_abi.pkc_value)
-        self.rloc = ctypes.c_int64.from_buffer(self.result, size)
         rc = kdesc.result_code
         rtyp = (ctypes.c_double if rc == T.DL_FLOAT else
                 ctypes.c_uint64 if rc == T.DL_UINT else ctypes.c_int64)
-        self.rslot = rtyp.from_buffer(self.result)
-        self.rslots = [rtyp.from_buffer(self.result, k * size) for k in range(4)]
+        self.rslots = [rtyp.from_buffer(self.result, k * size) for k in range(4)]   # values
         self.rlocs = [ctypes.c_int64.from_buffer(self.result, k * size) for k in range(4)]
+        self.rslot, self.rloc = self.rslots[0], self.rlocs[1]   # the value, MaxLoc's location
         self.rbool = rc == T.DL_BOOL
         self.err = ctypes.create_string_buffer(1024)
         self.dev = module.desc.device_type != _abi.kDLCPU   # GPU module

@@ -258,7 +258,7 @@ class View:
     a Fortran-ordered array (same indexing, different strides)."""
 
     __slots__ = ("_a", "_dt", "_dl", "layout", "space", "trait", "_dev", "_hv",
-                 "_dv", "_deflt", "_parent", "_keys", "__weakref__")
+                 "_dv", "_deflt", "_parent", "_keys", "_mirror", "__weakref__")
 
     def __new__(cls, shape=None, dtype=None, *args, **kw):
         """pk.View(shape, C, layout=pk.AoS or pk.SoA) of a @pk.classtype C is a
@@ -354,8 +354,11 @@ class View:
         mirror again (the slicing keys kept by _sub), so that it keeps
         aliasing the parent on host and device. False where it cannot."""
         p = self._parent
+        if getattr(self, "_mirror", None) is p._a:   # sliced from the mirror p has now
+            return True
         np = numpy()
         if np.shares_memory(self._a, p._a):
+            self._mirror = p._a
             return True
         keys = getattr(self, "_keys", None)
         if not keys:
@@ -368,12 +371,8 @@ class View:
             return False
         if a.shape != self._a.shape or not np.shares_memory(a, p._a):
             return False
-        self._a, self._dl = a, None
-        f = a.flags
-        if not (f.c_contiguous or f.f_contiguous):
-            self.layout = T.Layout.LayoutStride
-        elif a.ndim > 1:
-            self.layout = T.Layout.LayoutRight if f.c_contiguous else T.Layout.LayoutLeft
+        self._a, self._dl, self._mirror = a, None, p._a
+        self.layout = _slice_layout(a, self.layout)
         return True
 
     def _host(self, write):
@@ -668,18 +667,25 @@ def _sub(parent, arr, key=None):
     v = _new(View)
     v._a, v._dt, v._dl, v.space, v.trait = arr, parent._dt, None, parent.space, parent.trait
     v._dev, v._hv, v._dv, v._deflt = None, True, False, False
-    v._parent = getattr(parent, "_parent", None) or parent   # its memory, on host and device
-    chain = getattr(parent, "_keys", ()) if getattr(parent, "_parent", None) else ()
+    sliced = getattr(parent, "_parent", None) is not None
+    v._parent = parent._parent if sliced else parent   # its memory, on host and device
+    chain = getattr(parent, "_keys", None) if sliced else ()
     v._keys = chain + (key,) if key is not None and chain is not None else None
+    v._mirror = getattr(parent, "_mirror", None) if sliced else parent._a
+    lay = parent.layout
+    v.layout = _slice_layout(arr, T.Layout.LayoutRight if lay is T.Layout.LayoutStride else lay)
+    return v
+
+
+def _slice_layout(arr, one_d):
+    """The layout of a slice arr of a View's host mirror: LayoutStride where
+    it is not contiguous, its order where it has rank 2 or more, else one_d."""
     f = arr.flags
     if not (f.c_contiguous or f.f_contiguous):
-        v.layout = T.Layout.LayoutStride
-    elif arr.ndim > 1:
-        v.layout = T.Layout.LayoutRight if f.c_contiguous else T.Layout.LayoutLeft
-    else:
-        lay = parent.layout
-        v.layout = T.Layout.LayoutRight if lay is T.Layout.LayoutStride else lay
-    return v
+        return T.Layout.LayoutStride
+    if arr.ndim > 1:
+        return T.Layout.LayoutRight if f.c_contiguous else T.Layout.LayoutLeft
+    return one_d
 
 
 def from_numpy(array, layout=None):
