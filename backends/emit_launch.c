@@ -513,6 +513,7 @@ void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned
              from_global ? ", PKC_PARAM_FROM_GLOBAL" : ", 0");
     return;
   }
+  bool by_default = view && v->type.rank > 1 && v->type.layout == PKI_LAYOUT_DEFAULT;
   if (!pool)
     dtype_of(view ? v->type.elem : v->type.kind, &code, &bits);
   pkb_begin(b, "    {");
@@ -522,7 +523,10 @@ void pkb_abi_param_desc(pkb_ctx *c, const pki_var *v, const char *name, unsigned
            view ? v->type.rank : pool ? (v->type.rank == 1024 ? 1024 : 64) : 0,
            view ? layout_code(v->type.layout) : "PKC_LAYOUT_DEFAULT",
            access_code(access ? access : PKI_ACCESS_READ),
-           from_global ? ", PKC_PARAM_FROM_GLOBAL" : ", 0");
+           from_global && by_default ? ", PKC_PARAM_FROM_GLOBAL | PKC_PARAM_LAYOUT_DEFAULT"
+           : from_global             ? ", PKC_PARAM_FROM_GLOBAL"
+           : by_default              ? ", PKC_PARAM_LAYOUT_DEFAULT"
+                                     : ", 0");
 }
 
 void pkb_abi_kernel_desc(pkb_ctx *c, const char *name, const char *entity, int pattern,

@@ -289,6 +289,24 @@ static pki_var *typed_param(pkf_ctx *c, const pkf_param *p, pki_var_kind kind, p
   return v;
 }
 
+/* A specialization of workunit f for Views of another layout (PyKokkos builds
+ * one per layout of the Views a call passes, annotated or not): an annotated
+ * View parameter whose annotation and decorator leave the layout to the
+ * default takes the layout the signature gives for a View of its rank. */
+static void spec_layouts(pkf_ctx *c, pki_func *f) {
+  if (!c->spec || strcmp(c->spec->kernel, f->name))
+    return;
+  for (int i = 0; i < f->nparams; i++) {
+    pki_var *v = f->params[i];
+    pki_type t;
+    if (v->annotated && v->type.kind == PKI_VIEW && v->type.layout == PKI_LAYOUT_DEFAULT &&
+        !pki_is_class_view(v->type) && pkf_spec_type(c->spec, v->name, &t) &&
+        t.kind == PKI_VIEW && t.rank == v->type.rank &&
+        (t.layout == PKI_LAYOUT_LEFT || t.layout == PKI_LAYOUT_RIGHT))
+      v->type.layout = t.layout;
+  }
+}
+
 static void workunit_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
   pkf_param *ps;
   int n = pkf_params(c, def, true, &ps), k = method ? 1 : 0;
@@ -791,6 +809,7 @@ static void func_entity(pkf_ctx *c, TSNode def, TSNode extent, TSNode dec, pendi
   if (wu) {
     workunit_sig(c, f, def, false);
     view_infos(c, dec, f->params, f->nparams);
+    spec_layouts(c, f);
   } else {
     function_sig(c, f, def, false);
     c->dfuncs = pki_grow(c->m->arena, c->dfuncs, c->ndf, &c->capdf, sizeof *c->dfuncs);

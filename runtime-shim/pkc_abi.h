@@ -122,10 +122,14 @@ typedef struct pkc_param_desc {
   int32_t access;     /* PKC_ACCESS_* bits */
   int32_t flags;      /* PKC_PARAM_FROM_GLOBAL: not a kernel argument of the Python
                          call but the module global of this name, which the host
-                         reads at each call (PyKokkos captures globals the same way) */
+                         reads at each call (PyKokkos captures globals the same way);
+                         PKC_PARAM_LAYOUT_DEFAULT: a View whose layout nothing
+                         declared (the backend's default): a call with a View of the
+                         other layout runs a variant built for it, as PyKokkos
+                         builds one per layout of the Views passed */
 } pkc_param_desc;
 
-enum { PKC_PARAM_FROM_GLOBAL = 1 };
+enum { PKC_PARAM_FROM_GLOBAL = 1, PKC_PARAM_LAYOUT_DEFAULT = 2 };
 
 /* A gate on an MDRange parallel_for's points (pk.Graph on CUDA, issue 25):
  * the launch runs beside the halo exchange that fills the ghost cells some

@@ -10,8 +10,8 @@ backend changes.
 from collections import namedtuple as _namedtuple
 
 from ._abiconst import (ACCESS_WRITE, KERNEL_INFERRED, LAYOUT_DEFAULT, LAYOUT_LEFT,
-                        PARAM_FROM_GLOBAL, PATTERN_MAIN, POLICY_RANGE, kDLCPU, kDLCUDA,
-                        kDLCUDAManaged)
+                        PARAM_FROM_GLOBAL, PARAM_LAYOUT_DEFAULT, PATTERN_MAIN, POLICY_RANGE,
+                        kDLCPU, kDLCUDA, kDLCUDAManaged)
 from ._errors import (PkcArgumentError, PkcIndexError, PkcKernelError, PkcOverflowError,
                       PkcRuntimeError, PkcValueError, PkcZeroDivisionError)
 from . import _types as T
@@ -232,7 +232,7 @@ class Plan:
             if p.rank > 1 and placed and _other_order(v._a, want_left):
                 # TypeError: a kernel typed per call builds a specialization for it
                 have = "LayoutRight" if want_left else "LayoutLeft"
-                raise PkcArgumentError(
+                raise (LayoutMismatch if p.flags & PARAM_LAYOUT_DEFAULT else PkcArgumentError)(
                     f"{self.kname}: argument '{self.names[i]}': expected a "
                     + ("LayoutLeft" if want_left else "LayoutRight")
                     + f" View, got a {have} one; declare the layout on the "
@@ -261,7 +261,7 @@ class Plan:
         if a.ndim > 1 and a.size > 1 and _other_order(a, p.layout == LAYOUT_LEFT):
             # TypeError: a kernel typed per call builds a specialization for it
             left = p.layout == LAYOUT_LEFT
-            raise PkcArgumentError(
+            raise (LayoutMismatch if p.flags & PARAM_LAYOUT_DEFAULT else PkcArgumentError)(
                 f"{self.kname}: argument '{self.names[i]}': expected a "
                 + ("Fortran-ordered (LayoutLeft)" if left else "C-ordered (LayoutRight)")
                 + f" array; pass np.{'asfortranarray' if left else 'ascontiguousarray'}"
@@ -842,6 +842,45 @@ def _spec_runner(entity, name, kname, pattern, func):
     return make_run
 
 
+class LayoutMismatch(PkcArgumentError):
+    """A View (or numpy array) in the other layout than the one a kernel
+    parameter was built for, where only the default decided it (PyKokkos builds
+    a variant of the workunit per layout of the Views a call passes)."""
+
+
+class _LayoutVariants:
+    """run(policy, kw) of an annotated @pk.workunit that was called with Views
+    of another layout than its build's: the build first, else the variant
+    `pkc build --specialize` makes for the call's layouts (its annotated
+    parameters keep their types and take the Views' layouts)."""
+
+    def __init__(self, run, func, pattern):
+        from ._specialize import Specializer
+        self.run, self.plan = run, getattr(run, "plan", None)
+        name = func.__name__
+        self.spec = Specializer(func, pattern, _spec_runner(name, name, name, pattern, func))
+
+    def __call__(self, policy, kw):
+        try:
+            return self.run(policy, kw)
+        except LayoutMismatch:
+            return self.spec(policy, kw)
+
+    def all_runs(self):
+        first = self.run.all_runs() if hasattr(self.run, "all_runs") else [self.run]
+        return first + self.spec.all_runs()
+
+
+def _layout_variant(func, pattern, policy, kw):
+    """Runs FunctionSty workunit func after its plan refused a View's layout
+    (LayoutMismatch): from now on through _LayoutVariants."""
+    run = _plans[pattern].get(func)
+    if run is None or run.__class__ is _LayoutVariants or func.__class__ is not _Function:
+        raise
+    run = _plans[pattern][func] = _LayoutVariants(run, func, pattern)
+    return run.spec(policy, kw)
+
+
 def _make_plan(func, pattern, class_sty, kw=None, policy=None):
     """Finds func's kernel in the module built for its file; builds its plan.
     A FunctionSty workunit typed per call (omitted as runtime-typed, or with
@@ -1034,7 +1073,10 @@ def _dispatch(pattern, args, kw):
         run = _plans[pattern].get(kernel) or _make_plan(kernel, pattern, False, kw, policy)
     if _held and run.__class__ is not _Chain:
         _flush_held()
-    return run(policy, kw)
+    try:
+        return run(policy, kw)
+    except LayoutMismatch:
+        return _layout_variant(kernel, pattern, policy, kw)
 
 
 def _parallel_for_list(args, kw):
@@ -1072,7 +1114,10 @@ def parallel_for(*args, **kw):
             if run is not None and getattr(args[-2], "space", None) is None:
                 if _held and run.__class__ is not _Chain:   # launches held for fusion
                     _flush_held()                             # run before this one
-                run(args[-2], kw)
+                try:
+                    run(args[-2], kw)
+                except LayoutMismatch:
+                    _layout_variant(kernel, FOR, args[-2], kw)
                 return
         if kernel.__class__ is list or kernel.__class__ is tuple:
             return _parallel_for_list(args, kw)
@@ -1238,7 +1283,10 @@ def parallel_reduce(*args, **kw):
             if run is not None and getattr(args[-2], "space", None) is None:
                 if _held and run.__class__ is not _Chain:   # launches held for fusion
                     _flush_held()                             # run before this one
-                return run(args[-2], kw)
+                try:
+                    return run(args[-2], kw)
+                except LayoutMismatch:
+                    return _layout_variant(kernel, REDUCE, args[-2], kw)
     return _dispatch(REDUCE, args, kw)
 
 
@@ -1285,7 +1333,10 @@ def parallel_scan(*args, **kw):
             if run is not None and getattr(args[-2], "space", None) is None:
                 if _held and run.__class__ is not _Chain:   # launches held for fusion
                     _flush_held()                             # run before this one
-                return run(args[-2], kw)
+                try:
+                    return run(args[-2], kw)
+                except LayoutMismatch:
+                    return _layout_variant(kernel, SCAN, args[-2], kw)
     return _dispatch(SCAN, args, kw)
 
 
