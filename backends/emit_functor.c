@@ -197,6 +197,23 @@ static bool block_uses(const pki_block *b, const pki_entity *d) {
   return q.hit;
 }
 
+static void dfunc_expr(pki_visitor *v, const pki_expr *e) {
+  if (e->kind == PKI_E_CALL && e->func && e->func->owner &&
+      e->func->owner->kind == PKI_ENT_FUNCTION)
+    *(bool *)v->data = true;
+}
+
+/* Whether a method of classtype e calls a device function (@pk.function or an
+ * undecorated helper): those methods are defined after the functions'
+ * prototypes, which come after the classtypes (they may take them). */
+static bool calls_device_function(const pki_entity *e) {
+  bool hit = false;
+  pki_visitor v = {.expr = dfunc_expr, .closures = true, .data = &hit};
+  for (int i = 0; i < e->nfuncs && !hit; i++)
+    pki_visit_block(&v, &e->funcs[i]->body);
+  return hit;
+}
+
 /* Classtypes a classtype needs first (fields; methods' parameters, return
  * types, locals and expressions: the methods are defined inside the struct). */
 static bool depends_on(const pki_entity *e, const pki_entity *d) {
@@ -289,9 +306,14 @@ static void functor(pkb_ctx *c, const pki_entity *e) {
   pkb_nl(b);
 }
 
-static void gen_classtypes(pkb_ctx *c) {
+/* The classtypes in dependence order; methods that need a classtype defined
+ * later, or a device function, are left out of their class (late[]: the
+ * classtypes, *nlate of them, whose methods pkb_class_method must define
+ * after the device functions' prototypes). */
+static void gen_classtypes(pkb_ctx *c, const pki_entity ***late, int *nlate) {
   const pki_module *m = c->m;
   int n = 0;
+  *nlate = 0;
   for (int i = 0; i < m->nentities; i++)
     n += m->entities[i]->kind == PKI_ENT_CLASSTYPE;
   if (!n)
@@ -304,10 +326,13 @@ static void gen_classtypes(pkb_ctx *c) {
     if (m->entities[i]->kind == PKI_ENT_CLASSTYPE)
       classtypes_in_order(c, m->entities[i], seen, &nseen, order, &norder, 0);
   bool any = false; /* methods using a classtype defined later: defined after all */
+  bool *calls = pki_alloc(m->arena, sizeof *calls * (size_t)n);
   for (int i = 0; i < norder; i++) {
     deferred[i] = false;
     for (int k = i + 1; k < norder; k++)
       deferred[i] = deferred[i] || depends_on(order[i], order[k]);
+    calls[i] = calls_device_function(order[i]);
+    deferred[i] = deferred[i] || calls[i];
     any = any || deferred[i];
   }
   for (int i = 0; any && i < norder; i++)
@@ -316,19 +341,25 @@ static void gen_classtypes(pkb_ctx *c) {
     pkb_nl(c->b);
   for (int i = 0; i < norder; i++)
     classtype(c, order[i], deferred[i]);
+  bool now = false;
   for (int i = 0; i < norder; i++)
-    for (int k = 0; deferred[i] && k < order[i]->nfuncs; k++)
+    for (int k = 0; deferred[i] && !calls[i] && k < order[i]->nfuncs; k++, now = true)
       pkb_class_method(c, order[i], order[i]->funcs[k], PKB_OUT_OF_CLASS);
-  if (any)
+  if (now)
     pkb_nl(c->b);
   pkb_class_view_types(c);
+  *late = pki_alloc(m->arena, sizeof **late * (size_t)n);
+  for (int i = 0; i < norder; i++)
+    if (calls[i])
+      (*late)[(*nlate)++] = order[i];
 }
 
 /* Device functions and functors, inside the namespace. */
 static void gen_functors(pkb_ctx *c) {
   const pki_module *m = c->m;
-  int nfn = 0;
-  gen_classtypes(c);
+  int nfn = 0, nlate;
+  const pki_entity **late;
+  gen_classtypes(c, &late, &nlate);
   for (int i = 0; i < m->nentities; i++)
     if (m->entities[i]->kind == PKI_ENT_FUNCTION && m->entities[i]->nfuncs) {
       if (!nfn++)
@@ -336,7 +367,12 @@ static void gen_functors(pkb_ctx *c) {
       device_signature(c, m->entities[i]->funcs[0], false);
       pkb_put(c->b, ";\n");
     }
-  if (nfn)
+  if (nfn && !nlate) /* (an out-of-class method starts with a blank line) */
+    pkb_nl(c->b);
+  for (int i = 0; i < nlate; i++) /* classtype methods that call device functions */
+    for (int k = 0; k < late[i]->nfuncs; k++)
+      pkb_class_method(c, late[i], late[i]->funcs[k], PKB_OUT_OF_CLASS);
+  if (nlate)
     pkb_nl(c->b);
   for (int i = 0; i < m->nentities; i++)
     if (m->entities[i]->kind == PKI_ENT_FUNCTION && m->entities[i]->nfuncs) {
