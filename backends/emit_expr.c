@@ -278,7 +278,7 @@ static void emit_binary(pkb_ctx *c, const pki_expr *e) {
 
 static const char *builtin_cxx(pki_builtin b) {
   switch (b) {
-  case PKI_BUILTIN_TGAMMA: return "tgamma";
+  case PKI_BUILTIN_TGAMMA: case PKI_BUILTIN_CTGAMMA: return "tgamma";
   default: return pki_builtins[b].py_name;
   }
 }

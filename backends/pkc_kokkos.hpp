@@ -181,6 +181,7 @@ PKC_MATH1(asinh) PKC_MATH1(acosh) PKC_MATH1(atanh)
 PKC_MATH1(floor) PKC_MATH1(ceil) PKC_MATH1(trunc) PKC_MATH1(fabs)
 PKC_MATH1(erf) PKC_MATH1(erfc) PKC_MATH1(lgamma) PKC_MATH1(tgamma)
 PKC_MATH2(pow) PKC_MATH2(atan2) PKC_MATH2(hypot) PKC_MATH2(fmod) PKC_MATH2(remainder)
+PKC_MATH2(fmax) PKC_MATH2(fmin) PKC_MATH1(nearbyint)
 PKC_PRED1(isnan) PKC_PRED1(isinf) PKC_PRED1(isfinite)
 
 #undef PKC_MATH1
@@ -191,6 +192,11 @@ KOKKOS_FORCEINLINE_FUNCTION double square(double x) { return x * x; }
 KOKKOS_FORCEINLINE_FUNCTION float square(float x) { return x * x; }
 #undef PKC_PRED1
 
+// logb (the binary exponent, as a float), which Kokkos 3.4 does not have: C's,
+// on the device too; signbit (the sign bit, of -0.0 and NaNs too) after copysign
+KOKKOS_INLINE_FUNCTION double logb(double x) { return ::logb(x); }
+KOKKOS_INLINE_FUNCTION float logb(float x) { return ::logbf(x); }
+
 #if KOKKOS_VERSION >= 40000
 KOKKOS_INLINE_FUNCTION double copysign(double x, double y) { return Kokkos::copysign(x, y); }
 KOKKOS_INLINE_FUNCTION float copysign(float x, float y) { return Kokkos::copysign(x, y); }
@@ -198,6 +204,8 @@ KOKKOS_INLINE_FUNCTION float copysign(float x, float y) { return Kokkos::copysig
 KOKKOS_INLINE_FUNCTION double copysign(double x, double y) { return ::copysign(x, y); }
 KOKKOS_INLINE_FUNCTION float copysign(float x, float y) { return ::copysignf(x, y); }
 #endif
+KOKKOS_INLINE_FUNCTION bool signbit(double x) { return pkc::copysign(1.0, x) < 0.0; }
+KOKKOS_INLINE_FUNCTION bool signbit(float x) { return pkc::copysign(1.0f, x) < 0.0f; }
 
 // Python's round(x): the nearest integer, halves to even (x NaN or infinite:
 // unspecified, where Python raises). round(x, n): as numpy.round, x * 10^n

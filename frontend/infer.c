@@ -302,6 +302,7 @@ static bool math_float(pkf_ctx *c, TSNode n, bool fn) {
     return pkf_math_const(name, &v);
   int b = pki_builtin_lookup(name);
   return b > PKI_BUILTIN_MAX && b != PKI_BUILTIN_ROUND && b != PKI_BUILTIN_ISNAN &&
+         b != PKI_BUILTIN_SIGNBIT &&
          b != PKI_BUILTIN_ISINF && b != PKI_BUILTIN_ISFINITE && b != PKI_BUILTIN_FLOOR &&
          b != PKI_BUILTIN_CEIL && b != PKI_BUILTIN_TRUNC;
 }

@@ -744,6 +744,16 @@ static pki_expr *name_call(pkf_ctx *c, TSNode call, TSNode fn) {
   }
   if (!strcmp(nm, "float"))
     return cast_call(c, call, nm, pki_float_type);
+  if (!strcmp(nm, "nan")) { /* C's nan("") (upstream's lib/ufuncs.py kernels): a quiet NaN */
+    pkf_nodes args = pkf_named_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
+    if (args.n != 1 || !pkf_type_is(c, args.v[0], PKF_N_STRING))
+      return unsupported(c, call, "nan() takes one string, as C's nan(\"\"); or write "
+                                  "float(\"nan\") or math.nan");
+    pki_expr *e = pki_new_expr(c->m, PKI_E_FLOAT, pkf_span(call));
+    e->fval = NAN;
+    e->str = "nan";
+    return e;
+  }
   if (!strcmp(nm, "bool"))
     return cast_call(c, call, nm, pki_bool_type);
   if (!strcmp(nm, "len"))

@@ -797,6 +797,7 @@ static void ck_builtin(pki_ck *c, pki_expr *e) {
       e->args[0] = pki_ck_conv(c, e->args[0], pki_scalar(k));
     return;
   case PKI_BUILTIN_ISNAN: case PKI_BUILTIN_ISINF: case PKI_BUILTIN_ISFINITE:
+  case PKI_BUILTIN_SIGNBIT:
     e->type = pki_bool_type;
     if (ok && e->nargs > 0)
       e->args[0] = pki_ck_conv(c, e->args[0], pki_scalar(k));

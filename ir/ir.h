@@ -278,7 +278,10 @@ typedef enum pki_op {
   X(REMAINDER, "remainder", 2, 2)                                            \
   X(ISNAN, "isnan", 1, 1) X(ISINF, "isinf", 1, 1) X(ISFINITE, "isfinite", 1, 1) \
   X(ERF, "erf", 1, 1) X(ERFC, "erfc", 1, 1) X(LGAMMA, "lgamma", 1, 1)        \
-  X(TGAMMA, "gamma", 1, 1) X(ROUND, "round", 1, 2) /* Python's round(), not math's */
+  X(TGAMMA, "gamma", 1, 1) X(ROUND, "round", 1, 2) /* Python's round(), not math's */  \
+  /* C++ <cmath> names PyKokkos kernels call bare (upstream's lib/ufuncs.py) */  \
+  X(FMAX, "fmax", 2, 2) X(FMIN, "fmin", 2, 2) X(NEARBYINT, "nearbyint", 1, 1)   \
+  X(LOGB, "logb", 1, 1) X(SIGNBIT, "signbit", 1, 1) X(CTGAMMA, "tgamma", 1, 1)
 
 typedef enum pki_builtin {
 #define PKI_X(id, py, lo, hi) PKI_BUILTIN_##id,
