@@ -258,7 +258,21 @@ void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s) {
   }
   static const char *const pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
   pkb_begin(b, "Kokkos::%s(", pat[f->pattern]);
-  put_nested_range(c, s);
+  if (f->pattern == PKI_PATTERN_SCAN && s->range == PKI_RANGE_TEAM_VECTOR) {
+    /* Kokkos scans a TeamVectorRange on host teams only (pkc_dialect.hpp) */
+    pkb_put(b, "pkc::team_vector_scan_range(");
+    pkb_emit_expr(c, s->args[0]);
+    pkb_put(b, ", ");
+    if (s->nargs > 2)
+      put_bound(c, s->args[1]);
+    else
+      pkb_put(b, "0");
+    pkb_put(b, ", ");
+    put_bound(c, s->args[s->nargs > 2 ? 2 : 1]);
+    pkb_put(b, ")");
+  } else {
+    put_nested_range(c, s);
+  }
   pkb_put(b, ", ");
   closure(c, f, "[&]");
   if (f->pattern == PKI_PATTERN_REDUCE)

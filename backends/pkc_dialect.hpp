@@ -1039,6 +1039,19 @@ inline void range_parallel_reduce(const char *label, const Policy &p, const F &f
 #endif
 }
 
+// The range of pk.parallel_scan(pk.TeamVectorRange(m, b, e), f): Kokkos (3.4,
+// and 4.6 too) scans a TeamVectorRange on host teams only; on GPUs the team's
+// threads scan it as a TeamThreadRange, whose body each vector lane of a thread
+// runs alike (Kokkos' TeamThreadRange scan).
+KOKKOS_INLINE_FUNCTION auto team_vector_scan_range(const TeamMember &m, const int64_t b,
+                                                   const int64_t e) {
+#if defined(PKC_BACKEND_CUDA) || defined(PKC_BACKEND_HIP)
+  return Kokkos::TeamThreadRange(m, b, e);
+#else
+  return Kokkos::TeamVectorRange(m, b, e);
+#endif
+}
+
 // pk.parallel_reduce(pk.TeamThreadRange(m, b, e), f) with a sum, into result.
 // A host team of one thread (pk.AUTO's team size on OpenMP and Serial):
 // impl::host_sum; other teams and GPUs: Kokkos::parallel_reduce over
