@@ -527,6 +527,18 @@ static void emit_index(pkb_ctx *c, const pki_expr *e) {
       return;
     }
   bool arr = e->args[0]->type.kind == PKI_ARRAY;
+  bool assigned = c->assigned;
+  c->assigned = false; /* the indices are read */
+  if (c->fn && c->fn->is_main && e->args[0]->type.kind == PKI_VIEW &&
+      !pki_is_class_view(e->args[0]->type)) {
+    /* host code: pkc::host_at / host_get reach a device View's element too */
+    pkb_put(c->b, assigned ? "pkc::host_at(" : "pkc::host_get(");
+    pkb_emit_expr(c, e->args[0]);
+    pkb_put(c->b, ", ");
+    emit_index_args(c, e->args + 1, e->nargs - 1);
+    pkb_put(c->b, ")");
+    return;
+  }
   if (c->o->bounds_check && !arr) { /* PKC_AT(v, i, j): pkc_kokkos.hpp, checked_at */
     pkb_put(c->b, pki_is_class_view(e->args[0]->type) ? "PKC_AT_ELEM(" : "PKC_AT(");
     pkb_emit_expr(c, e->args[0]);

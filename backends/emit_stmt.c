@@ -66,6 +66,13 @@ void pkb_line_directive(pkb_ctx *c, const pki_stmt *s) {
 
 static void expr(pkb_ctx *c, const pki_expr *e) { pkb_emit_expr(c, e); }
 
+/* The target of an assignment (an element @pk.main writes: pkc::host_at). */
+static void target(pkb_ctx *c, const pki_expr *e) {
+  c->assigned = true;
+  pkb_emit_expr(c, e);
+  c->assigned = false;
+}
+
 /* The value of an assignment, declaration or return: a long sum may
  * continue on the next line (pkb_emit_expr). */
 static void value(pkb_ctx *c, const pki_expr *e) {
@@ -235,7 +242,7 @@ static void emit_augassign(pkb_ctx *c, const pki_stmt *s) {
     t = NULL; /* a count known at run time: pkc::shift_left/right, as emit_expr.c */
   if (t) {
     pkb_begin(c->b, "%s", "");
-    expr(c, s->target);
+    target(c, s->target);
     pkb_putf(c->b, " %s ", t);
     value(c, s->value);
     pkb_put(c->b, ";\n");
@@ -256,13 +263,13 @@ static void emit_augassign(pkb_ctx *c, const pki_stmt *s) {
   if (once) {
     pkb_line(c->b, "{");
     c->b->indent++;
-    pkb_begin(c->b, "auto &pkc_target = ");
-    expr(c, s->target);
+    pkb_begin(c->b, "auto &&pkc_target = ");
+    target(c, s->target);
     pkb_put(c->b, ";\n");
     pkb_begin(c->b, "pkc_target = %s(pkc_target%s", fn, square ? "" : ", ");
   } else {
     pkb_begin(c->b, "%s", "");
-    expr(c, s->target);
+    target(c, s->target);
     pkb_putf(c->b, " = %s(", fn);
     expr(c, s->target);
     if (!square)
@@ -549,7 +556,7 @@ void pkb_emit_stmt(pkb_ctx *c, const pki_stmt *s) {
       break;
     }
     pkb_begin(c->b, "%s", "");
-    expr(c, s->target);
+    target(c, s->target);
     pkb_put(c->b, " = ");
     value(c, s->value);
     pkb_put(c->b, ";\n");

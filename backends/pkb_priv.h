@@ -121,6 +121,7 @@ typedef struct pkb_ctx {
    * (pkc_chain<k>, k < nchain): written by that name */
   const pki_expr *chain[8];
   int nchain;
+  bool assigned; /* emitting the target of an assignment (@pk.main: pkc::host_at) */
 } pkb_ctx;
 
 /* e is the constant 2 (int or float, through conversions): x ** 2 is x * x. */

@@ -1068,6 +1068,73 @@ KOKKOS_INLINE_FUNCTION void team_thread_reduce(const TeamMember &m, const int64_
   Kokkos::parallel_reduce(Kokkos::TeamThreadRange(m, b, e), f, result);
 }
 
+// ------------------------------------------------------------ @pk.main
+// A View element read or written by @pk.main's host code. Where the host can
+// reach the View's memory (host backends) it is the element itself; a CUDA or
+// HIP View's element goes through a one-element Kokkos::deep_copy (a host
+// access would abort), in stream order with the launches before it.
+template <class V, bool Host = Kokkos::SpaceAccessibility<
+                       Kokkos::HostSpace, typename V::memory_space>::accessible>
+struct host_element;
+template <class V>
+struct host_element<V, true> {
+  template <class... I>
+  static typename V::reference_type at(const V &v, const I... i) { return v(i...); }
+  template <class... I>
+  static typename V::non_const_value_type get(const V &v, const I... i) { return v(i...); }
+};
+
+// One element of a device View as an assignable value (operator= and the
+// compound assignments write it back; reading it copies it to the host).
+template <class E>
+struct device_element {
+  using T = typename E::non_const_value_type;
+  E e;   // a rank-0 subview
+  operator T() const {
+    T x;
+    Kokkos::deep_copy(x, e);
+    return x;
+  }
+  const device_element &operator=(const T x) const {
+    Kokkos::deep_copy(e, x);
+    return *this;
+  }
+  const device_element &operator=(const device_element &o) const { return *this = T(o); }
+#define PKC_DEVICE_ELEMENT_OP(op) \
+  template <class X>              \
+  const device_element &operator op##=(const X x) const { return *this = T(T(*this) op x); }
+  PKC_DEVICE_ELEMENT_OP(+) PKC_DEVICE_ELEMENT_OP(-) PKC_DEVICE_ELEMENT_OP(*)
+  PKC_DEVICE_ELEMENT_OP(/) PKC_DEVICE_ELEMENT_OP(%) PKC_DEVICE_ELEMENT_OP(&)
+  PKC_DEVICE_ELEMENT_OP(|) PKC_DEVICE_ELEMENT_OP(^) PKC_DEVICE_ELEMENT_OP(<<)
+  PKC_DEVICE_ELEMENT_OP(>>)
+#undef PKC_DEVICE_ELEMENT_OP
+};
+
+template <class V>
+struct host_element<V, false> {
+  template <class... I>
+  static auto at(const V &v, const I... i) {
+    auto e = Kokkos::subview(v, i...);
+    return device_element<decltype(e)>{e};
+  }
+  template <class... I>
+  static typename V::non_const_value_type get(const V &v, const I... i) {
+    typename V::non_const_value_type x;
+    Kokkos::deep_copy(x, Kokkos::subview(v, i...));
+    return x;
+  }
+};
+
+// v(i...) in @pk.main: the element to assign (host_at) or its value (host_get).
+template <class V, class... I>
+inline auto host_at(const V &v, const I... i) -> decltype(host_element<V>::at(v, i...)) {
+  return host_element<V>::at(v, i...);
+}
+template <class V, class... I>
+inline typename V::non_const_value_type host_get(const V &v, const I... i) {
+  return host_element<V>::get(v, i...);
+}
+
 // ------------------------------------------------------------ scratch
 using ScratchSpace = ExecSpace::scratch_memory_space;
 // pk.ScratchView1D..3D: unmanaged Views in team/thread scratch memory.
