@@ -209,7 +209,82 @@ static void close_results(pkb_ctx *c, const results *r) {
   }
 }
 
+static void nested(pkb_ctx *c, const pki_stmt *s);
+static const char *atomic_name(pki_intrinsic id);
+
 void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s) {
+  int lane = s->range == PKI_RANGE_THREAD_VECTOR || s->range == PKI_RANGE_TEAM_VECTOR;
+  c->lanes += lane;
+  nested(c, s);
+  c->lanes -= lane;
+}
+
+/* The team member of the team workunit whose thread-level code (its body, a
+ * TeamThreadRange body: what every vector lane of a thread runs alike on
+ * GPUs) is being emitted, else NULL. */
+static const pki_var *thread_level_member(const pkb_ctx *c) {
+  const pki_func *r = c->fn;
+  if (!r || c->lanes)
+    return NULL;
+  while (r->parent && r->is_closure)
+    r = r->parent;
+  return r->is_workunit && r->policy == PKI_POLICY_TEAM && r->nindex > 0 &&
+                 r->index[0]->type.kind == PKI_TEAM_MEMBER
+             ? r->index[0]
+             : NULL;
+}
+
+static bool is_atomic(const pki_expr *e) {
+  return e && e->kind == PKI_E_INTRINSIC &&
+         (atomic_name(e->intrinsic) || e->intrinsic == PKI_INTRINSIC_ATOMIC_INCREMENT ||
+          e->intrinsic == PKI_INTRINSIC_ATOMIC_DECREMENT);
+}
+
+/* An atomic update in a team kernel's thread-level code: on GPUs each vector
+ * lane of the thread would make it (Kokkos runs such code on every lane), so
+ * with a vector length above 1 a count grew by that factor. It runs once per
+ * thread in Kokkos::single(PerThread), a fetched value broadcast to the
+ * lanes (as a hand-written Kokkos kernel does). A statement `atomic(...)`,
+ * `x = atomic_fetch_*(...)` or `x: T = atomic_fetch_*(...)`; false otherwise. */
+bool pkb_emit_atomic_once(pkb_ctx *c, const pki_stmt *s) {
+  const pki_var *m;
+  if (!is_atomic(s->value) || !(m = thread_level_member(c)))
+    return false;
+  const pki_var *to = s->kind == PKI_S_DECL ? s->var
+                      : s->kind == PKI_S_ASSIGN && s->target && s->target->kind == PKI_E_VAR
+                          ? s->target->var
+                          : NULL;
+  if (s->kind != PKI_S_EXPR && (!to || to->kind != PKI_VAR_LOCAL ||
+                                to->type.kind != s->value->type.kind))
+    return false;
+  pkb_buf *b = c->b;
+  if (s->kind == PKI_S_DECL) {
+    pkb_begin(b, "%s", "");
+    pkb_put_type(b, to->type);
+    pkb_put(b, " ");
+    pkb_put_ident(b, to->name);
+    pkb_put(b, " = 0;\n");
+  }
+  pkb_begin(b, "Kokkos::single(Kokkos::PerThread(");
+  pkb_put_ident(b, m->name);
+  if (to) {
+    pkb_put(b, "), [&](");
+    pkb_put_type(b, to->type);
+    pkb_put(b, " &pkc_fetched) { pkc_fetched = ");
+  } else {
+    pkb_put(b, "), [&]() { ");
+  }
+  pkb_emit_expr(c, s->value);
+  pkb_put(b, "; }");
+  if (to) {
+    pkb_put(b, ", ");
+    pkb_put_ident(b, to->name);
+  }
+  pkb_put(b, ");\n");
+  return true;
+}
+
+static void nested(pkb_ctx *c, const pki_stmt *s) {
   pkb_buf *b = c->b;
   const pki_func *f = s->closure;
   if (!f || s->nargs < 2) {
@@ -292,7 +367,9 @@ void pkb_emit_single(pkb_ctx *c, const pki_stmt *s) {
             s->range == PKI_RANGE_PER_THREAD ? "PerThread" : "PerTeam");
   pkb_emit_expr(c, s->args[0]);
   pkb_put(c->b, "), ");
+  c->lanes++;
   closure(c, s->closure, "[&]");
+  c->lanes--;
   pkb_put(c->b, ");\n");
 }
 

@@ -527,6 +527,9 @@ void pkb_emit_stmt(pkb_ctx *c, const pki_stmt *s) {
   if (pkb_emit_fused(c, s))
     return;
   pkb_line_directive(c, s);
+  if ((s->kind == PKI_S_EXPR || s->kind == PKI_S_DECL || s->kind == PKI_S_ASSIGN) &&
+      pkb_emit_atomic_once(c, s))
+    return;
   switch (s->kind) {
   case PKI_S_DECL: emit_decl(c, s); break;
   case PKI_S_ASSIGN:

@@ -122,6 +122,7 @@ typedef struct pkb_ctx {
   const pki_expr *chain[8];
   int nchain;
   bool assigned; /* emitting the target of an assignment (@pk.main: pkc::host_at) */
+  int lanes;     /* inside a ThreadVectorRange, TeamVectorRange or pk.single body */
 } pkb_ctx;
 
 /* e is the constant 2 (int or float, through conversions): x ** 2 is x * x. */
@@ -179,6 +180,7 @@ void pkb_line_directive(pkb_ctx *c, const pki_stmt *s);
 /* emit_dialect.c: team/nested/single/assert statements, @pk.main dispatches,
  * pk.* intrinsics. */
 void pkb_emit_nested(pkb_ctx *c, const pki_stmt *s);
+bool pkb_emit_atomic_once(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_single(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_assert(pkb_ctx *c, const pki_stmt *s);
 void pkb_emit_dispatch(pkb_ctx *c, const pki_stmt *s);
