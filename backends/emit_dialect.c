@@ -332,10 +332,12 @@ static void nested(pkb_ctx *c, const pki_stmt *s) {
     return;
   }
   static const char *const pat[] = {"parallel_for", "parallel_reduce", "parallel_scan"};
-  pkb_begin(b, "Kokkos::%s(", pat[f->pattern]);
-  if (f->pattern == PKI_PATTERN_SCAN && s->range == PKI_RANGE_TEAM_VECTOR) {
-    /* Kokkos scans a TeamVectorRange on host teams only (pkc_dialect.hpp) */
-    pkb_put(b, "pkc::team_vector_scan_range(");
+  if (f->pattern == PKI_PATTERN_SCAN &&
+      (s->range == PKI_RANGE_TEAM_THREAD || s->range == PKI_RANGE_TEAM_VECTOR)) {
+    /* pkc::team_thread_scan / team_vector_scan: Kokkos' team scans on GPUs
+     * need a vector length of 1 (pkc_dialect.hpp) */
+    pkb_begin(b, "pkc::%s(", s->range == PKI_RANGE_TEAM_THREAD ? "team_thread_scan"
+                                                              : "team_vector_scan");
     pkb_emit_expr(c, s->args[0]);
     pkb_put(b, ", ");
     if (s->nargs > 2)
@@ -344,8 +346,8 @@ static void nested(pkb_ctx *c, const pki_stmt *s) {
       pkb_put(b, "0");
     pkb_put(b, ", ");
     put_bound(c, s->args[s->nargs > 2 ? 2 : 1]);
-    pkb_put(b, ")");
   } else {
+    pkb_begin(b, "Kokkos::%s(", pat[f->pattern]);
     put_nested_range(c, s);
   }
   pkb_put(b, ", ");

@@ -1039,16 +1039,49 @@ inline void range_parallel_reduce(const char *label, const Policy &p, const F &f
 #endif
 }
 
-// The range of pk.parallel_scan(pk.TeamVectorRange(m, b, e), f): Kokkos (3.4,
-// and 4.6 too) scans a TeamVectorRange on host teams only; on GPUs the team's
-// threads scan it as a TeamThreadRange, whose body each vector lane of a thread
-// runs alike (Kokkos' TeamThreadRange scan).
-KOKKOS_INLINE_FUNCTION auto team_vector_scan_range(const TeamMember &m, const int64_t b,
-                                                   const int64_t e) {
+// The accumulator type of a scan closure (i, T &acc, final).
+template <class M>
+struct scan_value;
+template <class C, class I, class T>
+struct scan_value<void (C::*)(I, T &, bool) const> {
+  using type = T;
+};
+
+// pk.parallel_scan(pk.TeamThreadRange(m, b, e), f). Kokkos 3.4's team scan
+// on CUDA and HIP assumes a vector length of 1 (cuda_intra_block_reduce_scan
+// requires blockDim.x == 1, and a power-of-two team): with more lanes the
+// prefixes came out wrong and it wrote out of bounds. There, with a vector
+// length above 1 (or a team size that is not a power of two), one thread of
+// the team runs the scan in order (each item once, its final pass, the
+// exclusive prefix in acc as the closure reads it) and the team meets at a
+// barrier after it, as after Kokkos' scan.
+template <class F>
+KOKKOS_INLINE_FUNCTION void team_thread_scan(const TeamMember &m, const int64_t b,
+                                             const int64_t e, const F &f) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  if (blockDim.x > 1 || (blockDim.y & (blockDim.y - 1))) {   // (and a power-of-two team)
+    using T = typename scan_value<decltype(&F::operator())>::type;
+    Kokkos::single(Kokkos::PerTeam(m), [&]() {
+      T acc = 0;
+      for (int64_t i = b; i < e; ++i) f(i, acc, true);
+    });
+    m.team_barrier();
+    return;
+  }
+#endif
+  Kokkos::parallel_scan(Kokkos::TeamThreadRange(m, b, e), f);
+}
+
+// pk.parallel_scan(pk.TeamVectorRange(m, b, e), f): Kokkos (3.4, and 4.6 too)
+// scans a TeamVectorRange on host teams only; on GPUs the team's threads scan
+// it as a TeamThreadRange (team_thread_scan).
+template <class F>
+KOKKOS_INLINE_FUNCTION void team_vector_scan(const TeamMember &m, const int64_t b,
+                                             const int64_t e, const F &f) {
 #if defined(PKC_BACKEND_CUDA) || defined(PKC_BACKEND_HIP)
-  return Kokkos::TeamThreadRange(m, b, e);
+  team_thread_scan(m, b, e, f);
 #else
-  return Kokkos::TeamVectorRange(m, b, e);
+  Kokkos::parallel_scan(Kokkos::TeamVectorRange(m, b, e), f);
 #endif
 }
 

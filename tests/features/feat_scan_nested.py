@@ -28,10 +28,16 @@ y = pk.View([2, 5], pk.int64)
 pk.parallel_for(pk.TeamPolicy(2, pk.AUTO), k, n=5, x=x, y=y)
 bad = [] if np.array_equal(np.asarray(y), np.cumsum(np.arange(10).reshape(2, 5), axis=1)) else [f"{np.asarray(y)}"]
 xv = np.random.default_rng(5).uniform(size=(7, 300))
-yv = np.zeros((7, 300))
-pk.parallel_for(pk.TeamPolicy(7, pk.AUTO), kv, n=300, x=xv, y=yv)
 want = np.zeros((7, 300))
 want[:, 1:] = np.cumsum(xv[:, 1:], axis=1) - xv[:, 1:]   # exclusive, from index 1
-if not np.allclose(yv, want, rtol=1e-12):
-    bad.append("TeamVectorRange scan")
+xi = np.random.default_rng(6).integers(-50, 50, size=(9, 333))
+for vector in (1, 4):   # Kokkos 3.4's GPU team scan needs a vector length of 1
+    yv = np.zeros((7, 300))
+    pk.parallel_for(pk.TeamPolicy(7, pk.AUTO, vector), kv, n=300, x=xv, y=yv)
+    if not np.allclose(yv, want, rtol=1e-12):
+        bad.append(f"TeamVectorRange scan, vector length {vector}")
+    yi = np.zeros((9, 333), dtype=np.int64)
+    pk.parallel_for(pk.TeamPolicy(9, pk.AUTO, vector), k, n=333, x=xi, y=yi)
+    if not np.array_equal(yi, np.cumsum(xi, axis=1)):
+        bad.append(f"TeamThreadRange scan, vector length {vector}")
 print("OK" if not bad else f"BAD {bad}")
