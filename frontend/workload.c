@@ -388,6 +388,10 @@ static pki_var *dispatch(pkf_ctx *c, TSNode stmt, TSNode call, TSNode left, TSNo
   }
   bool fill = pattern == PKI_PATTERN_FOR && ch.n == k + 3 &&
               pkf_type_is(c, ch.v[k + 1], PKF_N_LAMBDA); /* (n, lambda i: expr, view) */
+  if (pattern == PKI_PATTERN_REDUCE && ch.n == k + 3 &&
+      pkf_type_is(c, ch.v[k + 2], PKF_N_KEYWORD_ARGUMENT) &&
+      pkf_is(c, pkf_field(c, ch.v[k + 2], PKF_F_NAME), "reducer"))
+    ch.n--; /* reducer=pk.Max: the workunit's reducer, read from its launches (lower_team.c) */
   if (ch.n != k + 2 && !fill) {
     pki_error(c->d, pkf_span(call), "bad-dispatch",
               "a dispatch takes ([label,] policy, kernel), e.g. pk.parallel_for(n, self.work), "
