@@ -923,8 +923,11 @@ static void implicit_functions(pkf_ctx *c, pendings *todo) {
       TSNode n = *(TSNode *)stack.items[--stack.n];
       if (pkf_type_is(c, n, PKF_N_CALL)) {
         TSNode fn = pkf_field(c, n, PKF_F_FUNCTION), def;
+        /* a kernel's log(x) is the math function even beside a module-level
+         * `def log` (PyKokkos: the intrinsic takes precedence) */
         if (pkf_type_is(c, fn, PKF_N_IDENTIFIER) && !is_dfunc_name(c, fn) &&
-            !pkf_alias_find(c, fn) && !ts_node_is_null(def = pkf_plain_top_def(c, fn)))
+            !pkf_alias_find(c, fn) && pki_builtin_lookup(pkf_text(c, fn)) < 0 &&
+            !ts_node_is_null(def = pkf_plain_top_def(c, fn)))
           implicit_function(c, def, todo);
       }
       pkf_nodes kids = pkf_named_children(c, n);
