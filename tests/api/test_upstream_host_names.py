@@ -3,6 +3,7 @@ call (ExaMiniMD's pk.enable_uvm() on GPUs, test_views' set_default_precision,
 MDRangePolicy's keywords tiling=/space=/iter_outer=/iter_inner=/rank=pk.Rank,
 pk.flush, pk.get_default_memory_space), the plain atomics refusing to run
 in Python, and View == / != element-wise as PyKokkos' View.__eq__. Values against numpy; errors by type and text."""
+import math
 import os
 import sys
 import unittest
@@ -122,6 +123,24 @@ class Spaces(unittest.TestCase):
         for name in ("atomic_max", "atomic_min", "atomic_mul", "atomic_or", "atomic_rshift"):
             with self.assertRaisesRegex(RuntimeError, rf"pk.{name} can only be used inside"):
                 getattr(pk, name)(v, [0], 1.0)
+
+
+class LibModulePaths(unittest.TestCase):
+    """PyKokkos' pykokkos.lib.create / manipulate / info / constants modules
+    (`from pykokkos.lib.create import zeros`): the same functions as pk.*."""
+
+    def test_modules_and_their_names(self):
+        from pykokkos.lib import constants, create, info, manipulate
+        self.assertIs(create.zeros, pk.zeros)
+        self.assertIs(manipulate.reshape, pk.reshape)
+        v = create.ones((2, 3), dtype=pk.int32)
+        self.assertEqual(np.asarray(manipulate.reshape(v, (3, 2))).tolist(), [[1, 1]] * 3)
+        self.assertEqual(np.asarray(manipulate.ravel(create.full((2, 2), 3.0))).tolist(),
+                         [3.0] * 4)
+        self.assertEqual((info.iinfo(pk.int16).min, info.iinfo(pk.int16).max), (-32768, 32767))
+        self.assertEqual(info.finfo(pk.float32).bits, 32)
+        self.assertEqual((constants.e, constants.pi), (math.e, math.pi))
+        self.assertTrue(math.isinf(constants.inf) and math.isnan(constants.nan))
 
 
 if __name__ == "__main__":

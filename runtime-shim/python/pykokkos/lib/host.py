@@ -162,8 +162,14 @@ def dot(x1, x2):
 
 def np_matmul(viewA, viewB):
     """pk.np_matmul(viewA, viewB) (PyKokkos): numpy.matmul of rank-1/2
-    operands, as pk.matmul."""
+    operands, as pk.matmul; operands whose inner dimensions differ raise
+    RuntimeError (and ValueError) with PyKokkos' text."""
     from ..linalg import matmul
+    from ..linalg.l3_blas import CoreDimensionError
+    sa, sb = tuple(getattr(viewA, "shape", ())), tuple(getattr(viewB, "shape", ()))
+    if sa and sb and sa[-1] != sb[0]:
+        raise CoreDimensionError(f"Matrix dimensions are not compatible for multiplication: "
+                                 f"{viewA.shape} and {viewB.shape}")
     return matmul(viewA, viewB)
 
 
