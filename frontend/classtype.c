@@ -206,27 +206,6 @@ static pki_type peek_type(pkf_ctx *c, TSNode n) {
   return pki_void_type;
 }
 
-static bool lower_args(pkf_ctx *c, TSNode call, int skip, pki_expr ***out, int *n) {
-  pkf_nodes ch = pkf_children(c, pkf_field(c, call, PKF_F_ARGUMENTS));
-  pki_expr **args = pki_alloc(c->m->arena, sizeof *args * (ch.n + 2));
-  bool ok = true;
-  for (uint32_t i = 0; i < ch.n; i++) {
-    if (pkf_type_is(c, ch.v[i], PKF_N_KEYWORD_ARGUMENT) ||
-        pkf_type_is(c, ch.v[i], PKF_N_LIST_SPLAT) ||
-        pkf_type_is(c, ch.v[i], PKF_N_DICTIONARY_SPLAT)) {
-      pki_error(c->d, pkf_span(ch.v[i]), "unsupported-expression",
-                "keyword and starred arguments are not supported here; pass arguments by "
-                "position");
-      ok = false;
-      continue;
-    }
-    ok &= (args[skip + (int)i] = pkf_expr(c, ch.v[i])) != NULL;
-  }
-  *out = args;
-  *n = (int)ch.n;
-  return ok;
-}
-
 static bool arity(pkf_ctx *c, TSNode call, const char *what, int want, int got) {
   if (want == got)
     return true;
@@ -244,15 +223,14 @@ bool pkf_ent_name_call(pkf_ctx *c, TSNode call, TSNode fn, pki_expr **out) {
     return false;
   *out = NULL;
   pki_func *ctor = ctor_of(e);
-  pki_expr **args;
-  int n;
-  if (!lower_args(c, call, 0, &args, &n) || !arity(c, call, e->name, ctor ? ctor->nparams : 0, n))
+  pki_expr **args = pkf_bind_args(c, call, e->name, ctor, 0);
+  if (!args)
     return true;
   pki_expr *x = pki_new_expr(c->m, PKI_E_CONSTRUCT, pkf_span(call));
   x->type = pki_class_type(e);
   x->func = ctor;
   x->args = args;
-  x->nargs = n;
+  x->nargs = ctor ? ctor->nparams : 0;
   *out = x;
   return true;
 }
@@ -329,16 +307,13 @@ static bool class_method(pkf_ctx *c, TSNode call, TSNode obj, pki_entity *cls, c
               "classtype '%s' has no @pk.function method '%s'", cls->name, an);
     return true;
   }
-  pki_expr **args;
-  int n;
-  if (!lower_args(c, call, 1, &args, &n) || !arity(c, call, an, f->nparams, n))
-    return true;
-  if (!(args[0] = pkf_expr(c, obj)))
+  pki_expr **args = pkf_bind_args(c, call, an, f, 1);
+  if (!args || !(args[0] = pkf_expr(c, obj)))
     return true;
   pki_expr *x = pki_new_expr(c->m, PKI_E_CALL, pkf_span(call));
   x->func = f;
   x->args = args;
-  x->nargs = n + 1;
+  x->nargs = f->nparams + 1;
   x->type = f->ret;
   *out = x;
   return true;

@@ -319,6 +319,11 @@ static void workunit_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
               f->name);
     return;
   }
+  for (int i = 0; i < n; i++)
+    if (!ts_node_is_null(ps[i].dflt))
+      pki_error(c->d, pkf_span(ps[i].node), "unsupported-parameter",
+                "default values are not supported for kernel parameters; remove '= ...' "
+                "(pass the value at the launch)");
   k = pkf_workunit_head(c, f, def, ps, n, k); /* kernels helper: index(es), acc, final */
   for (; k < n; k++)
     pki_func_add_param(c->m, f, typed_param(c, &ps[k], PKI_VAR_PARAM, method ? NULL : f));
@@ -327,8 +332,15 @@ static void workunit_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
 static void function_sig(pkf_ctx *c, pki_func *f, TSNode def, bool method) {
   pkf_param *ps;
   int n = pkf_params(c, def, true, &ps);
-  for (int k = method ? 1 : 0; k < n; k++)
-    pki_func_add_param(c->m, f, typed_param(c, &ps[k], PKI_VAR_PARAM, NULL));
+  for (int k = method ? 1 : 0; k < n; k++) {
+    pki_var *v = typed_param(c, &ps[k], PKI_VAR_PARAM, NULL);
+    pki_func_add_param(c->m, f, v);
+    if (!ts_node_is_null(ps[k].dflt)) { /* a call may leave it out (lower_expr.c) */
+      c->defaults = pki_grow(c->m->arena, c->defaults, c->ndefaults, &c->capdefaults,
+                             sizeof *c->defaults);
+      c->defaults[c->ndefaults++] = (struct pkf_default){v, ps[k].dflt};
+    }
+  }
   TSNode rt = pkf_field(c, def, PKF_F_RETURN_TYPE);
   if (!ts_node_is_null(rt)) {
     pki_type t;

@@ -168,6 +168,10 @@ typedef struct pkf_ctx {
   int nalias, capalias;
   pki_func **dfuncs; /* top-level @pk.function defs */
   int ndf, capdf;
+  /* default values of device functions' parameters (`k: float = 3.0`): the
+   * expression a call that omits the parameter passes */
+  struct pkf_default { const pki_var *param; TSNode value; } *defaults;
+  int ndefaults, capdefaults;
   /* the function being lowered */
   pki_entity *ent;
   pki_func *fn;
@@ -477,11 +481,19 @@ bool pkf_acc_reducer(pkf_ctx *c, TSNode ann, pki_reducer *r);
  * (null if none). */
 typedef struct pkf_param {
   TSNode node, name, ann;
+  TSNode dflt; /* the default value, or a null node */
 } pkf_param;
 /* parse.c: the parameters of def that have a plain name (defaults
- * included), in order; report: report the forms kernels do not allow
- * (defaults, *args, **kwargs). Returns the count (*out in the arena). */
+ * included, in dflt), in order; report: report the forms kernels do not
+ * allow (*args, **kwargs). Returns the count (*out in the arena). */
 int pkf_params(pkf_ctx *c, TSNode def, bool report, pkf_param **out);
+/* lower_expr.c: the arguments of call to device function, classtype method or
+ * constructor f (named name in messages; f NULL: no parameters), one per
+ * parameter after `skip` empty leading slots: positional ones, keyword ones by
+ * name, then the defaults of those left out, as Python binds them. NULL after
+ * a located error. */
+pki_expr **pkf_bind_args(pkf_ctx *c, TSNode call, const char *name, const pki_func *f,
+                         int skip);
 /* lower_team.c: the work index / acc / final of a workunit (Range, MDRange or
  * Team) def, whose n parameters are ps; k = index of the first parameter
  * after self. Returns the index in ps of the first kernel argument. */

@@ -639,6 +639,75 @@ static pki_expr *builtin_call(pkf_ctx *c, TSNode call, const char *shown, int b)
   return e;
 }
 
+/* The default value of parameter v of a device function, or a null node. */
+static TSNode param_default(const pkf_ctx *c, const pki_var *v) {
+  for (int i = 0; i < c->ndefaults; i++)
+    if (c->defaults[i].param == v)
+      return c->defaults[i].value;
+  return (TSNode){0};
+}
+
+pki_expr **pkf_bind_args(pkf_ctx *c, TSNode call, const char *name, const pki_func *f,
+                         int skip) {
+  TSNode al = pkf_field(c, call, PKF_F_ARGUMENTS);
+  if (pkf_type_is(c, al, PKF_N_GENERATOR_EXPRESSION)) {
+    unsupported(c, al, "generator expressions are not supported in kernels; write a for loop");
+    return NULL;
+  }
+  pkf_nodes ch = pkf_children(c, al);
+  int np = f ? f->nparams : 0;
+  pki_expr **args = pki_alloc(c->m->arena, sizeof *args * (size_t)(np + skip + 1));
+  pki_expr **a = args + skip;
+  bool ok = true, keywords = false;
+  int npos = 0;
+  for (uint32_t i = 0; i < ch.n; i++) {
+    TSNode x = ch.v[i];
+    if (pkf_type_is(c, x, PKF_N_LIST_SPLAT) || pkf_type_is(c, x, PKF_N_DICTIONARY_SPLAT)) {
+      ok &= pkf_expr(c, x) != NULL; /* the located "starred arguments" error */
+      continue;
+    }
+    if (!pkf_type_is(c, x, PKF_N_KEYWORD_ARGUMENT)) {
+      if (keywords) {
+        pki_error(c->d, pkf_span(x), "syntax-error",
+                  "positional argument follows keyword argument (Python: SyntaxError)");
+        return NULL;
+      }
+      if (npos >= np)
+        return arity_error(c, call, name, np, np, (int)ch.n), NULL;
+      ok &= (a[npos++] = pkf_expr(c, x)) != NULL;
+      continue;
+    }
+    keywords = true;
+    TSNode kn = pkf_field(c, x, PKF_F_NAME);
+    int k = -1;
+    for (int j = 0; j < np && k < 0; j++)
+      if (pkf_is(c, kn, f->params[j]->name))
+        k = j;
+    if (k < 0 || a[k]) {
+      pki_error(c->d, pkf_span(kn), "bad-call",
+                k < 0 ? "'%s' has no parameter '%s'" : "'%s' got several values for '%s'",
+                name, pkf_text(c, kn));
+      ok = false;
+      continue;
+    }
+    ok &= (a[k] = pkf_expr(c, pkf_field(c, x, PKF_F_VALUE))) != NULL;
+  }
+  for (int k = 0; ok && k < np; k++) {
+    if (a[k])
+      continue;
+    TSNode d = param_default(c, f->params[k]);
+    if (ts_node_is_null(d)) {
+      if (!keywords)
+        return arity_error(c, call, name, np, np, npos), NULL;
+      pki_error(c->d, pkf_span(call), "arity", "'%s' is missing the argument '%s'", name,
+                f->params[k]->name);
+      return NULL;
+    }
+    ok &= (a[k] = pkf_expr(c, d)) != NULL; /* as Python: the def's value */
+  }
+  return ok ? args : NULL;
+}
+
 static pki_expr *func_call(pkf_ctx *c, TSNode call, pki_func *f) {
   if (f->is_workunit) {
     pki_error(c->d, pkf_span(call), "bad-call",
@@ -652,16 +721,13 @@ static pki_expr *func_call(pkf_ctx *c, TSNode call, pki_func *f) {
               f->name);
     return NULL;
   }
-  pki_expr **args;
-  int n;
-  if (!call_args(c, call, &args, &n))
+  pki_expr **args = pkf_bind_args(c, call, f->name, f, 0);
+  if (!args)
     return NULL;
-  if (n != f->nparams)
-    return arity_error(c, call, f->name, f->nparams, f->nparams, n);
   pki_expr *e = pki_new_expr(c->m, PKI_E_CALL, pkf_span(call));
   e->func = f;
   e->args = args;
-  e->nargs = n;
+  e->nargs = f->nparams;
   return e;
 }
 

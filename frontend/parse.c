@@ -347,10 +347,9 @@ int pkf_params(pkf_ctx *c, TSNode def, bool report, pkf_param **out) {
         continue;
       }
     } else if (t == PKF_N_DEFAULT_PARAMETER || t == PKF_N_TYPED_DEFAULT_PARAMETER) {
-      bad_param(c, p, report,
-                "default values are not supported for kernel parameters; remove '= ...'");
       q.name = pkf_field(c, p, PKF_F_NAME);
       q.ann = pkf_field(c, p, PKF_F_TYPE);
+      q.dflt = pkf_field(c, p, PKF_F_VALUE);
       if (!pkf_type_is(c, q.name, PKF_N_IDENTIFIER))
         continue;
     } else if (t == PKF_N_LIST_SPLAT_PATTERN || t == PKF_N_DICTIONARY_SPLAT_PATTERN) {

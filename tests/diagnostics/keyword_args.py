@@ -1,4 +1,4 @@
-# expect: 11:19: keyword arguments are not supported in calls inside kernels
+# expect: 11:19: 'f' has no parameter 'c'
 import pykokkos as pk
 import math
 
@@ -8,4 +8,4 @@ def f(a: float, b: float) -> float:
 
 @pk.workunit
 def k(i: int, v: pk.View1D[float]):
-    v[i] = f(1.0, b=2.0)
+    v[i] = f(1.0, c=2.0)
