@@ -148,6 +148,26 @@ const char *pkf_imported_from(pkf_ctx *c, const char *name) {
   return NULL;
 }
 
+/* The module that `import m` / `import m as name` binds to name, else NULL. */
+static const char *imported_module(pkf_ctx *c, const char *name) {
+  pkf_nodes top = ts_node_is_null(c->root) ? (pkf_nodes){0} : pkf_children(c, c->root);
+  for (uint32_t i = 0; i < top.n; i++) {
+    if (!pkf_type_is(c, top.v[i], PKF_N_IMPORT_STATEMENT))
+      continue;
+    pkf_nodes ns = pkf_children(c, top.v[i]);
+    for (uint32_t k = 0; k < ns.n; k++) {
+      TSNode mod = ns.v[k], local = ns.v[k];
+      if (pkf_type_is(c, mod, PKF_N_ALIASED_IMPORT)) {
+        local = pkf_field(c, mod, PKF_F_ALIAS);
+        mod = pkf_field(c, mod, PKF_F_NAME);
+      }
+      if (pkf_is(c, local, name))
+        return pkf_text(c, mod);
+    }
+  }
+  return NULL;
+}
+
 void pkf_unknown_name(pkf_ctx *c, TSNode n) {
   const char *t = pkf_text(c, n);
   const pkf_dead *dd = pkf_lookup_dead(c, t, strlen(t));
@@ -163,6 +183,11 @@ void pkf_unknown_name(pkf_ctx *c, TSNode n) {
               "name '%s' is imported from %s, which pkc does not read (it translates one "
               "file at a time): define '%s' in this file, or pass it to the kernel as an "
               "argument", t, from, t);
+  } else if ((from = imported_module(c, t))) {
+    pki_error(c->d, pkf_span(n), "unknown-name",
+              "'%s' is the module %s, which pkc does not read in kernels (it translates one "
+              "file at a time): define the @pk.function (or value) in this file, or pass "
+              "the value to the kernel as an argument", t, from);
   } else {
     pki_error(c->d, pkf_span(n), "unknown-name",
               "name '%s' is not defined; kernels can use their parameters, locals%s "
