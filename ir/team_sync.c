@@ -18,8 +18,10 @@
  *     "possible-race"; `# pkc: allow possible-race` on the line or on the
  *     kernel's def opts out); in a nested parallel_for's closure, a write of
  *     one element for all iterations or an update through an index read
- *     from a View, and for team scratch that update is made atomic instead
- *     (note "team-atomic");
+ *     from a View; an update of one element by every iteration (an index of
+ *     literals and team-wide values) is made atomic instead, and so is a
+ *     team scratch update through an index read from a View (note
+ *     "team-atomic");
  *  4. partial values: a scalar assigned by some threads only (one branch of
  *     a per-thread `if`, pk.single(PerTeam), a team-range closure's
  *     nonlocal) and then read by every thread: broadcast from team rank 0
@@ -1913,14 +1915,68 @@ typedef struct ts_nested_scatter {
   const pki_stmt *pattern; /* scratch_hist_stmt: the nested pattern walked */
 } ts_nested_scatter;
 
+typedef struct ts_uniform {
+  const ts_ctx *c;
+  const pki_func *closure;
+  bool varies;
+} ts_uniform;
+
+static void uniform_expr(pki_visitor *v, const pki_expr *e) {
+  ts_uniform *u = v->data;
+  if (e->kind == PKI_E_VAR) {
+    bool inner = false; /* the closure's index, its locals and loop variables */
+    for (int i = 0; i < u->closure->nindex; i++)
+      inner |= u->closure->index[i] == e->var;
+    for (int i = 0; i < u->closure->nlocals; i++)
+      inner |= u->closure->locals[i] == e->var;
+    u->varies |= inner || pki_vec_has(&u->c->tainted, e->var);
+  } else if (e->kind == PKI_E_INDEX || e->kind == PKI_E_CALL || e->kind == PKI_E_INTRINSIC) {
+    u->varies = true; /* read from a View (the histogram rule), a call, team_rank() */
+  }
+}
+
+/* Index e of an update in closure is the same element for every iteration
+ * and every thread: it names only literals and team-wide values. */
+static bool uniform_index(const ts_ctx *c, const pki_func *closure, const pki_expr *e) {
+  ts_uniform u = {.c = c, .closure = closure};
+  pki_visitor v = {.expr = uniform_expr, .data = &u};
+  pki_visit_expr(&v, e);
+  return !u.varies;
+}
+
+/* An update of one element by every iteration of a nested parallel_for
+ * (`s[0] += x`, `total[r] += x` with r the league rank): the iterations run
+ * on different threads (or vector lanes), so it is a race, on a team's
+ * scratch or on a View alike: made atomic (note "team-atomic"). */
+static bool one_element_update(ts_nested_scatter *n, const pki_stmt *s, const pki_expr *t,
+                               const pki_var *h) {
+  for (int k = 1; k < t->nargs; k++)
+    if (!uniform_index(n->c, n->pattern->closure, t->args[k]))
+      return false;
+  pki_intrinsic atomic = atomic_update(s, h);
+  if (atomic == PKI_INTRINSIC_COUNT)
+    return false; /* (the View's possible-race warning stays) */
+  pki_note(n->c->d, s->span, "team-atomic",
+           "every iteration of '%s' (the closure of the %s at line %u) updates the same "
+           "element of '%s', on different threads: the update is made atomic (as "
+           "pk.atomic_%s would); a nested pk.parallel_reduce adds without atomics",
+           n->pattern->closure->name, what(n->c->m->arena, n->pattern),
+           (unsigned)n->pattern->span.line, h->name,
+           pki_intrinsics[atomic].py_name + strlen("pk.atomic_"));
+  make_atomic(n->c->m, (pki_stmt *)s, atomic);
+  return true;
+}
+
 static void scratch_hist_stmt(pki_visitor *v, const pki_stmt *s) {
   ts_nested_scatter *n = v->data;
   const pki_expr *t = s->kind == PKI_S_AUGASSIGN ? s->target : NULL;
   if (!t || t->kind != PKI_E_INDEX || t->nargs < 2 || t->args[0]->kind != PKI_E_VAR)
     return;
   const pki_var *h = t->args[0]->var;
-  if (h->type.space != PKI_SPACE_SCRATCH || pki_vec_has(&n->c->private_views, h) ||
+  if (pki_vec_has(&n->c->private_views, h) || h->type.kind != PKI_VIEW ||
       line_allows(n->c->m, s->span.line) || line_allows(n->c->m, n->pattern->closure->span.line))
+    return;
+  if (one_element_update(n, s, t, h) || h->type.space != PKI_SPACE_SCRATCH)
     return;
   bool indirect = false;
   for (int k = 1; k < t->nargs; k++)
@@ -1954,10 +2010,10 @@ static void nested_scatter_stmt(pki_visitor *v, const pki_stmt *s) {
   ts_nested_scatter *n = v->data;
   if (s->kind != PKI_S_NESTED || s->pattern != PKI_PATTERN_FOR || !s->closure)
     return;
-  scatters_in(n->c->m, n->c->d, s->closure, s, what(n->c->m->arena, s));
   ts_nested_scatter in = {.c = n->c, .pattern = s};
   pki_visitor w = {.stmt = scratch_hist_stmt, .data = &in};
-  pki_visit_block(&w, &s->closure->body);
+  pki_visit_block(&w, &s->closure->body); /* the updates made atomic: no warning then */
+  scatters_in(n->c->m, n->c->d, s->closure, s, what(n->c->m->arena, s));
 }
 
 /* Rule 3 in a team body: the closures of its nested parallel_for patterns. */

@@ -568,8 +568,9 @@ static void test_collective_in_closure(void **state) {
 }
 
 /* Rule 3 in a team: a TeamThreadRange closure adding into one element for
- * every iteration races between the team's threads; one element per
- * iteration does not. */
+ * every iteration (an index of team-wide values) races between the team's
+ * threads: the update is made atomic (note "team-atomic", no warning); a
+ * plain store there still warns; one element per iteration does neither. */
 static void test_closure_same_element(void **state) {
   (void)state;
   pki_diags d;
@@ -581,11 +582,21 @@ static void test_closure_same_element(void **state) {
                           "    def add(j: int):\n"
                           "        tot[e] += a[e][j]\n"
                           "        out[e][j] = 2.0 * a[e][j]\n"
+                          "        tot[0] = a[e][j]\n"
                           "    pk.parallel_for(pk.TeamThreadRange(tm, N), add)\n",
                           &d);
-  const pki_diag *w = at(&d, "possible-race", 6, 9);
-  assert_non_null(strstr(w->message, "parallel_for over TeamThreadRange at line 8"));
+  const pki_diag *n = at(&d, "team-atomic", 6, 9);
+  assert_int_equal(n->severity, PKI_SEV_NOTE);
+  assert_non_null(strstr(n->message, "parallel_for over TeamThreadRange at line 9"));
+  assert_int_equal(count(&d, PKI_SEV_NOTE, "team-atomic"), 1);
+  const pki_diag *w = at(&d, "possible-race", 8, 9);
+  assert_non_null(strstr(w->message, "parallel_for over TeamThreadRange at line 9"));
   assert_int_equal(count(&d, PKI_SEV_WARNING, "possible-race"), 1);
+  const pki_func *body = first_func(m)->body.stmts[1]->closure;
+  assert_non_null(body);
+  const pki_stmt *s = body->body.stmts[0];
+  assert_int_equal(s->kind, PKI_S_EXPR);
+  assert_int_equal(s->value->intrinsic, PKI_INTRINSIC_ATOMIC_ADD);
   pki_module_free(m);
 }
 
