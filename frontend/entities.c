@@ -496,7 +496,11 @@ static void view_infos(pkf_ctx *c, TSNode dec, pki_var **vs, int n) {
                 "decorator arguments are NAME=pk.ViewTypeInfo(...), one per View");
       continue;
     }
-    view_info(c, a.v[i], find_var(vs, n, pkf_field(c, a.v[i], PKF_F_NAME), c));
+    TSNode name = pkf_field(c, a.v[i], PKF_F_NAME);
+    if (pkf_is(c, name, "scratch") &&
+        pkf_type_is(c, pkf_field(c, a.v[i], PKF_F_VALUE), PKF_N_LIST))
+      continue; /* PyKokkos' scratch=[(T, lambda p: n[, level]), ...]: sized by the shim */
+    view_info(c, a.v[i], find_var(vs, n, name, c));
   }
 }
 

@@ -17,7 +17,7 @@ from ._errors import (PkcArgumentError, PkcIndexError, PkcKernelError, PkcOverfl
 from . import _types as T
 from ._loader import RUNTIME
 from ._view import View, DLHolder, numpy
-from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO,  # noqa: F401
+from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO, PerTeam,  # noqa: F401
                         range_of)
 from . import _fusion, _graph
 from ._graph import _state as _gstate
@@ -881,6 +881,47 @@ def _layout_variant(func, pattern, policy, kw):
     return run.spec(policy, kw)
 
 
+class _DecoratorScratch:
+    """run(policy, kw) of a workunit decorated @pk.workunit(scratch=[(T, lambda
+    p: n[, level]), ...]) (PyKokkos): each entry is a ScratchView1D of n
+    elements of T at that level (0 by default), n computed from the launch's
+    arguments (p.name); a TeamPolicy that sets no scratch size at a level gets
+    the entries' total there (8 bytes per Python int or float element)."""
+
+    def __init__(self, run, entries, kname):
+        self.run, self.plan, self.entries, self.kname = run, getattr(run, "plan", None), entries, kname
+
+    def sizes(self, kw):
+        from types import SimpleNamespace
+        p, out = SimpleNamespace(**kw), [0, 0]
+        for e in self.entries:
+            if not isinstance(e, (tuple, list)) or len(e) not in (2, 3) or not callable(e[1]):
+                raise PkcArgumentError(f"{self.kname}: scratch= entries are (type, lambda p: "
+                                       f"count[, level]), got {e!r}")
+            level = e[2] if len(e) == 3 else 0
+            if level not in (0, 1):
+                raise PkcValueError(f"{self.kname}: a scratch level is 0 or 1, got {level!r}")
+            dt = T.float64 if e[0] in (int, float) else e[0]
+            out[level] += T.ScratchView1D.shmem_size(int(e[1](p)), dtype=dt)
+        return out
+
+    def __call__(self, policy, kw):
+        if isinstance(policy, TeamPolicy):
+            sizes = self.sizes(kw)
+            need = [lv for lv in (0, 1) if sizes[lv] and not policy.scratch_team[lv]]
+            if need:
+                import copy
+                policy = copy.copy(policy)
+                policy.scratch_team = list(policy.scratch_team)
+                policy.scratch_thread = list(policy.scratch_thread)
+                for lv in need:
+                    policy.set_scratch_size(lv, PerTeam(sizes[lv]))
+        return self.run(policy, kw)
+
+    def all_runs(self):
+        return self.run.all_runs() if hasattr(self.run, "all_runs") else [self.run]
+
+
 def _make_plan(func, pattern, class_sty, kw=None, policy=None):
     """Finds func's kernel in the module built for its file; builds its plan.
     A FunctionSty workunit typed per call (omitted as runtime-typed, or with
@@ -937,13 +978,20 @@ def _make_plan(func, pattern, class_sty, kw=None, policy=None):
             # with an MDRangePolicy: a specialization with that many work indices
             run = _RangeOrMD(run, Specializer(func, pattern, _spec_runner(entity, name, kname,
                                                                           pattern, func)))
-        _plans[pattern][func] = run
+        _plans[pattern][func] = run = _with_decorator_scratch(run, func, class_sty, kname)
         return run
     from ._specialize import Specializer
     run = Specializer(func, pattern, _spec_runner(entity, name, kname, pattern, func),
                       fallback=run)
-    _plans[pattern][func] = run
+    _plans[pattern][func] = run = _with_decorator_scratch(run, func, class_sty, kname)
     return run
+
+
+def _with_decorator_scratch(run, func, class_sty, kname):
+    deco = getattr(func, "_pk_workunit", None)
+    if class_sty or not isinstance(deco, dict) or "scratch" not in deco:
+        return run
+    return _DecoratorScratch(run, list(deco["scratch"]), kname)
 
 
 def lambda_name(func):
