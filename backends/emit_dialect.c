@@ -759,6 +759,11 @@ void pkb_emit_intrinsic(pkb_ctx *c, const pki_expr *e) {
   case PKI_INTRINSIC_POOL_GET_STATE: method(c, e, "get_state"); return;
   case PKI_INTRINSIC_POOL_FREE_STATE: method(c, e, "free_state"); return;
   case PKI_INTRINSIC_SUBVIEW: pkb_emit_subview(c, e->args, e->nargs); return;
+  case PKI_INTRINSIC_TEAM_INCLUSIVE_SCAN:
+    pkb_put(b, "pkc::team_inclusive_scan(");
+    args_from(c, e, 0);
+    pkb_put(b, ")");
+    return;
   case PKI_INTRINSIC_LOWER_BOUND:
   case PKI_INTRINSIC_UPPER_BOUND:
     pkb_put(b, id == PKI_INTRINSIC_LOWER_BOUND ? "pkc::lower_bound(" : "pkc::upper_bound(");

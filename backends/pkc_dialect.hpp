@@ -1072,6 +1072,21 @@ KOKKOS_INLINE_FUNCTION void team_thread_scan(const TeamMember &m, const int64_t 
   Kokkos::parallel_scan(Kokkos::TeamThreadRange(m, b, e), f);
 }
 
+// pk.inclusive_scan(m, v) (PyKokkos): the team replaces v's elements by their
+// inclusive prefix sums; the team meets at a barrier before (the elements its
+// threads stored) and after it (team_thread_scan's or Kokkos' scan).
+template <class V>
+KOKKOS_INLINE_FUNCTION void team_inclusive_scan(const TeamMember &m, const V &v) {
+  using T = typename V::non_const_value_type;
+  m.team_barrier();
+  team_thread_scan(m, 0, static_cast<int64_t>(v.extent(0)),
+                   [&](const int64_t i, T &acc, const bool final) {
+                     acc += v(i);
+                     if (final) v(i) = acc;
+                   });
+  m.team_barrier();
+}
+
 // pk.parallel_scan(pk.TeamVectorRange(m, b, e), f): Kokkos (3.4, and 4.6 too)
 // scans a TeamVectorRange on host teams only; on GPUs the team's threads scan
 // it as a TeamThreadRange (team_thread_scan).

@@ -287,21 +287,23 @@ bool pkf_kernel_pk_call(pkf_ctx *c, const pkf_method *mc, pki_expr **out) {
     }
   }
   bool atomic = id >= 0 && !strncmp(an, "atomic_", 7);
-  bool search = id == PKI_INTRINSIC_LOWER_BOUND || id == PKI_INTRINSIC_UPPER_BOUND;
+  bool search = id == PKI_INTRINSIC_LOWER_BOUND || id == PKI_INTRINSIC_UPPER_BOUND ||
+                id == PKI_INTRINSIC_TEAM_INCLUSIVE_SCAN;
   int srank = !strncmp(an, "ScratchView", 11) && an[11] >= '1' && an[11] <= '3' &&
                       !strcmp(an + 12, "D") ? an[11] - '0' : 0;
   if (!subview && !atomic && !srank && !search)
     return false;
   if (!positional(c, call, &a))
     return fail(out);
-  if (search) { /* pk.lower_bound(view, n, value) */
-    if (!arity(c, call, pkf_text(c, fn), 3, 3, (int)a.n))
+  if (search) { /* pk.lower_bound(view, n, value), pk.inclusive_scan(m, view) */
+    int n = pki_intrinsics[id].max_args;
+    if (!arity(c, call, pkf_text(c, fn), n, n, (int)a.n))
       return fail(out);
-    pki_expr **args = pki_alloc(c->m->arena, sizeof *args * 3);
+    pki_expr **args = pki_alloc(c->m->arena, sizeof *args * (size_t)n);
     bool ok = true;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < n; i++)
       ok &= (args[i] = pkf_expr(c, a.v[i])) != NULL;
-    *out = ok ? intrinsic_node(c, (pki_intrinsic)id, pkf_span(call), args, 3) : NULL;
+    *out = ok ? intrinsic_node(c, (pki_intrinsic)id, pkf_span(call), args, n) : NULL;
     return true;
   }
   if (subview)

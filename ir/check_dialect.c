@@ -333,6 +333,33 @@ static void ck_team_method(pki_ck *c, pki_expr *e) {
     e->type = pki_int_type;
 }
 
+/* pk.inclusive_scan(m, view): the pk.TeamMember and a rank-1 View of numbers
+ * that the team scans in place; a statement of the team body (every thread
+ * takes part, as in m.team_barrier()). */
+static void ck_team_scan(pki_ck *c, pki_expr *e) {
+  e->type = pki_void_type;
+  if (!ck_operand(c, e, PKI_TEAM_MEMBER, 0, "the pk.TeamMember"))
+    return;
+  pki_expr *v = e->args[1];
+  if (v->kind == PKI_E_VAR) { /* read and written in place */
+    v->type = v->var ? v->var->type : pki_void_type;
+    pki_ck_mark(v->var, PKI_ACCESS_READ | PKI_ACCESS_WRITE);
+  } else {
+    v = e->args[1] = pki_ck_expr(c, v);
+  }
+  if (v->type.kind != PKI_VOID && (v->type.kind != PKI_VIEW || v->type.rank != 1 ||
+                                   !pki_is_numeric(v->type.elem))) {
+    pki_error(c->d, v->span, "bad-intrinsic",
+              "pk.inclusive_scan(m, view) scans a rank-1 View of numbers, but '%s' is %s",
+              vname(v), tstr(c, v->type));
+    return;
+  }
+  if (c->f && c->f->is_closure)
+    pki_error(c->d, e->span, "collective-in-closure",
+              "pk.inclusive_scan(m, view) is a team collective: call it in the team body, "
+              "not in the closure of a nested pattern or pk.single");
+}
+
 /* pk.lower_bound / pk.upper_bound(view, n, value): a rank-1 View of numbers
  * (scratch too), an integer count and a number; an int64 index. */
 static void ck_search(pki_ck *c, pki_expr *e) {
@@ -514,6 +541,8 @@ void pki_ck_intrinsic(pki_ck *c, pki_expr *e, bool as_stmt) {
     ck_subview(c, e);
   } else if (k == PKI_INTRINSIC_LOWER_BOUND || k == PKI_INTRINSIC_UPPER_BOUND) {
     ck_search(c, e);
+  } else if (k == PKI_INTRINSIC_TEAM_INCLUSIVE_SCAN) {
+    ck_team_scan(c, e);
   } else if (k == PKI_INTRINSIC_FENCE) {
     e->type = pki_void_type;
   } else if (k >= PKI_INTRINSIC_BINOP_NEW && k <= PKI_INTRINSIC_BINSORT_PERMUTE) {
@@ -526,6 +555,7 @@ void pki_ck_intrinsic(pki_ck *c, pki_expr *e, bool as_stmt) {
     ck_timer(c, e);
   }
   bool void_op = k == PKI_INTRINSIC_TEAM_BARRIER || k == PKI_INTRINSIC_TEAM_BROADCAST ||
+                 k == PKI_INTRINSIC_TEAM_INCLUSIVE_SCAN ||
                  k == PKI_INTRINSIC_POOL_FREE_STATE ||
                  k == PKI_INTRINSIC_TIMER_RESET || k == PKI_INTRINSIC_FENCE ||
                  k == PKI_INTRINSIC_BINSORT_CREATE || k == PKI_INTRINSIC_BINSORT_SORT ||

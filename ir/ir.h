@@ -329,6 +329,9 @@ typedef enum pki_builtin {
   /* binary search of sorted View elements [0, n): pk.lower_bound(view, n, value) \
      is the first index whose element is >= value (upper_bound: > value), else n */ \
   X(LOWER_BOUND, "pk.lower_bound", 3, 3) X(UPPER_BOUND, "pk.upper_bound", 3, 3)   \
+  /* pk.inclusive_scan(m, view): the team's in-place prefix sums of a rank-1 View  \
+     (PyKokkos' team scan of scratch), a collective of the team body */          \
+  X(TEAM_INCLUSIVE_SCAN, "pk.inclusive_scan", 2, 2)                               \
   /* host code of @pk.main */                                                     \
   X(TIMER_NEW, "pk.Timer", 0, 0) X(TIMER_SECONDS, "t.seconds", 1, 1)              \
   X(TIMER_RESET, "t.reset", 1, 1) X(FENCE, "pk.fence", 0, 0)                     \
