@@ -11,7 +11,8 @@
  * parameters are its work indices (a kernel its own file never launches).
  * Types: int (int64), float (float64), bool, pk.<dtype> (int8..uint64,
  * float32, float64, double), pk.View<R>D[pk.<dtype>] with an optional
- * pk.LayoutLeft / pk.LayoutRight. Only parameters without an annotation
+ * pk.LayoutLeft / pk.LayoutRight, pk.Random_XorShift64_Pool and
+ * pk.Random_XorShift1024_Pool. Only parameters without an annotation
  * take the signature's type (an annotation always wins).
  */
 #include "fe.h"
@@ -98,6 +99,13 @@ static int view_head(cursor *c) {
 }
 
 static bool type(cursor *c, pki_type *out) {
+  int pool = eat(c, "pk.Random_XorShift64_Pool") ? 64 : eat(c, "pk.Random_XorShift1024_Pool") ? 1024 : 0;
+  if (pool) { /* a random pool; rank: its generator's state size */
+    *out = pki_void_type;
+    out->kind = PKI_POOL;
+    out->rank = pool;
+    return true;
+  }
   int rank = view_head(c);
   if (rank) {
     pki_kind k;

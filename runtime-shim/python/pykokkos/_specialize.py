@@ -44,6 +44,9 @@ def type_of(kname, pname, v):
         return "int"
     if v.__class__ is float:
         return "float"
+    from ._random import Random_XorShift64_Pool, Random_XorShift1024_Pool
+    if isinstance(v, (Random_XorShift64_Pool, Random_XorShift1024_Pool)):
+        return f"pk.{type(v).__name__}"
     from ._classview import ClassView
     if isinstance(v, ClassView):
         c = v.dtype.__name__
