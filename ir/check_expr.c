@@ -658,6 +658,19 @@ static void ck_user_cast(pki_ck *c, pki_expr *e) {
 /* ------------------------------------------------------ calls and builtins */
 
 /* Converts argument i of a call to g's parameter p. */
+
+/* Whether device function g takes a View, pool or team member: one without
+ * (numbers and classtypes only) runs on the host too (KOKKOS_FUNCTION), so
+ * @pk.main may call it, as PyKokkos translates the functions main reaches. */
+static bool touches_memory(const pki_func *g) {
+  for (int i = 0; i < g->nparams; i++) {
+    pki_kind k = g->params[i]->type.kind;
+    if (k == PKI_VIEW || k == PKI_POOL || k == PKI_RAND_STATE || k == PKI_TEAM_MEMBER)
+      return true;
+  }
+  return false;
+}
+
 static pki_expr *ck_arg(pki_ck *c, pki_expr *a, pki_var *p, pki_func *g) {
   if (!a || !p)
     return a;
@@ -716,10 +729,10 @@ void pki_ck_call_expr(pki_ck *c, pki_expr *e, bool as_stmt) {
               g->owner ? g->owner->name : "?", tstr(c, e->args[0]->type));
     return;
   }
-  if (pki_ck_in_main(c) && !g->is_workunit) {
+  if (pki_ck_in_main(c) && !g->is_workunit && touches_memory(g)) {
     pki_error(c->d, e->span, "bad-call",
-              "'%s' runs on the device; it cannot be called from @pk.main (host code); "
-              "call it from a workunit",
+              "'%s' takes a View (or a pool, a team member), whose memory may be on the "
+              "device; it cannot be called from @pk.main (host code); call it from a workunit",
               g->name);
     return;
   }

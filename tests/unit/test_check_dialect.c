@@ -241,12 +241,24 @@ static void test_main_errors(void **state) {
   fx *x = *state;
   pki_module *m = x->m;
   pki_func *mainf;
-  mk_workload(m, &mainf);
-  pki_func *dev = mk_function(m, "dev", F64);
+  pki_entity *w = mk_workload(m, &mainf);
+  pki_func *dev = mk_function(m, "dev", F64); /* dev(a: pk.View1D[pk.double]) -> float */
+  pki_var *va = pki_new_var(m, "a", PKI_VAR_PARAM, pki_view(PKI_F64, 1, PKI_LAYOUT_DEFAULT),
+                            sp(10, 9));
+  pki_func_add_param(m, dev, va);
   pki_stmt *r = pki_new_stmt(m, PKI_S_RETURN, sp(11, 5));
   r->value = e_float(m, 1.0);
   s_push(m, &dev->body, r);
-  s_decl(m, mainf, local(m, "v", pki_void_type), e_call(m, dev, 0, NULL, sp(31, 13)), sp(31, 9));
+  pki_var *mv = pki_new_var(m, "mv", PKI_VAR_MEMBER, pki_view(PKI_F64, 1, PKI_LAYOUT_DEFAULT),
+                            sp(2, 9));
+  pki_entity_add_member(m, w, mv);
+  s_decl(m, mainf, local(m, "v", pki_void_type), e_call(m, dev, 1, A1(e_var(m, mv)), sp(31, 13)),
+         sp(31, 9));
+  pki_func *num = mk_function(m, "num", F64); /* numbers only: main may call it */
+  pki_stmt *r2 = pki_new_stmt(m, PKI_S_RETURN, sp(13, 5));
+  r2->value = e_float(m, 2.0);
+  s_push(m, &num->body, r2);
+  s_decl(m, mainf, local(m, "w", pki_void_type), e_call(m, num, 0, NULL, sp(33, 13)), sp(33, 9));
   pki_var *pool = pki_new_var(m, "pool", PKI_VAR_LOCAL, (pki_type){.kind = PKI_POOL, .rank = 64},
                               sp(1, 1));
   s_decl(m, mainf, local(m, "st", pki_void_type),
@@ -256,8 +268,9 @@ static void test_main_errors(void **state) {
          sp(4, 5));
   s_expr(m, &k->body, e_intr(m, PKI_INTRINSIC_FENCE, 0, NULL, sp(5, 5)), sp(5, 5));
   assert_int_equal(pki_check(m, &x->d), 4);
-  expect_err(&x->d, 31, 13, "'dev' runs on the device; it cannot be called from @pk.main (host "
-                            "code); call it from a workunit");
+  expect_err(&x->d, 31, 13, "'dev' takes a View (or a pool, a team member), whose memory may be "
+                            "on the device; it cannot be called from @pk.main (host code); call "
+                            "it from a workunit");
   expect_err(&x->d, 32, 14, "p.get_state can only be used inside a kernel, not in @pk.main "
                             "(host code)");
   expect_err(&x->d, 4, 9, "pk.Timer can only be used in @pk.main (host code), not inside a kernel");
