@@ -1815,6 +1815,13 @@ static void scatters_in(pki_module *m, pki_diags *d, const pki_func *f, const pk
                   "comment `# pkc: allow possible-race` to this line",
                   f->name, pattern_text, (unsigned)pattern->span.line, x->view->name,
                   pki_access_where(m->arena, s, x), x->view->name);
+    else if (!(x->mode & PKI_MEM_READ)) /* a plain store: a permutation, scan offsets? */
+      pki_warning(d, at, "possible-race",
+                  "kernel '%s' stores to '%s' at %s, which is not one element per work "
+                  "item: where two work items have the same index, one store wins (a race). "
+                  "If the indices are distinct (a permutation, a scan's offsets), add the "
+                  "comment `# pkc: allow possible-race` to this line",
+                  s->name, x->view->name, pki_access_where(m->arena, s, x));
     else
       pki_warning(d, at, "possible-race",
                   "kernel '%s' writes '%s' at %s, which is not one element per work item: "
