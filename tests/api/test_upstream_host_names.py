@@ -143,5 +143,25 @@ class LibModulePaths(unittest.TestCase):
         self.assertTrue(math.isinf(constants.inf) and math.isnan(constants.nan))
 
 
+class Mirrors(unittest.TestCase):
+    """Kokkos' create_mirror / create_mirror_view with pk.deep_copy both ways."""
+
+    def test_mirror_round_trip(self):
+        v = pk.View([5, 3], pk.int32, layout=pk.LayoutLeft)
+        v[:] = np.arange(15).reshape(5, 3)
+        self.assertIs(pk.create_mirror_view(v), v)
+        h = pk.create_mirror(v)
+        self.assertEqual((tuple(h.shape), h.layout), ((5, 3), pk.LayoutLeft))
+        self.assertEqual(int(np.asarray(h).sum()), 0)
+        pk.deep_copy(h, v)
+        np.testing.assert_array_equal(np.asarray(h), np.arange(15).reshape(5, 3))
+        np.asarray(h)[:] = 7
+        pk.deep_copy(v, h)
+        self.assertEqual(int(np.asarray(v).sum()), 105)
+        self.assertEqual(int(np.asarray(pk.create_mirror(v, copy=True)).sum()), 105)
+        with self.assertRaises(TypeError):
+            pk.create_mirror(np.zeros(3))
+
+
 if __name__ == "__main__":
     unittest.main()

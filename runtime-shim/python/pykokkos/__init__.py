@@ -23,7 +23,8 @@ from ._types import (_DataTypeNamespace as DataType, DataTypeClass,
                      ScratchView2D, ScratchView3D, Sum, Prod, Max, Min, MaxLoc,
                      MinLoc, BAnd, BOr, LAnd, LOr, MinMax, MinMaxLoc, Reducer)
 from ._view import View, from_numpy
-from ._view_api import ALL, subview, deep_copy, resize_view as resize
+from ._view_api import (ALL, subview, deep_copy, resize_view as resize, create_mirror,
+                        create_mirror_view)
 from ._policies import (RangePolicy, MDRangePolicy, TeamPolicy, AUTO, Iterate,
                         PerTeam, PerThread, Rank)
 from ._random import (Random_XorShift64_Pool, Random_XorShift1024_Pool, Random_XorShift64,
@@ -247,7 +248,7 @@ __all__ = [
     "View", "from_numpy", "from_cupy", "array", "asarray", "zeros", "ones", "full",
     "empty", "zeros_like", "ones_like", "full_like", "empty_like", "arange",
     "linspace", "logspace", "reshape", "ravel", "expand_dims", "astype",
-    "ALL", "subview", "deep_copy", "resize", "e", "pi", "inf", "nan",
+    "ALL", "subview", "deep_copy", "resize", "create_mirror", "create_mirror_view", "e", "pi", "inf", "nan",
     # policies and dispatch
     "RangePolicy", "MDRangePolicy", "TeamPolicy", "AUTO", "Iterate", "PerTeam",
     "PerThread", "Rank", "parallel_for", "parallel_reduce", "parallel_scan", "fence", "flush",

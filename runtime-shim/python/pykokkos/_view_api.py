@@ -84,6 +84,31 @@ def deep_copy(dst, src):
         _unbind(dst)
 
 
+def create_mirror(src, copy=False):
+    """Kokkos::create_mirror: a new host View of src's extents, dtype and
+    layout (zeros; src's elements too where copy is true); the host side of a
+    pk.deep_copy pair."""
+    from ._view import View
+    from ._types import MemorySpace
+    if not hasattr(src, "_a"):
+        raise PkcArgumentError(f"pk.create_mirror: expected a View, got {type(src).__name__}")
+    h = View(list(src.shape), src.dtype, space=MemorySpace.HostSpace,
+             layout=getattr(src, "layout", None))
+    if copy:
+        deep_copy(h, src)
+    return h
+
+
+def create_mirror_view(src, copy=False):
+    """Kokkos::create_mirror_view: src itself, since every View's elements are
+    reachable from Python on the host (a View in device memory is copied
+    back when read, as Kokkos' HostMirror would be after a deep_copy)."""
+    if not hasattr(src, "_a"):
+        raise PkcArgumentError(f"pk.create_mirror_view: expected a View, got "
+                               f"{type(src).__name__}")
+    return src
+
+
 def subview(v, *idx):
     """pk.subview(v, i, slice(None), pk.ALL, (b, e), ...): a View of lower or
     equal rank sharing v's memory (ints drop a dimension, (b, e) pairs are
