@@ -32,7 +32,25 @@ static bool pk_attr_is(pkf_ctx *c, TSNode fn, const char *name) {
 typedef struct binding {
   TSNode val, ann;
   int count;
+  /* join: each value bound is typed (in def scope) and joined into *join
+   * (*first: none joined yet); bad: one could not be, or a for loop binds it */
+  pki_type *join;
+  bool *first, bad;
+  TSNode scope;
 } binding;
+
+static bool join_types(pki_type *acc, pki_type t, bool first);
+
+/* b->join: joins the type of value v bound to the name. */
+static void join_binding(pkf_ctx *c, binding *b, TSNode v) {
+  pki_type x;
+  if (!b->join)
+    return;
+  if (ts_node_is_null(v) || !expr_type(c, b->scope, v, &x, 0) || !join_types(b->join, x, *b->first))
+    b->bad = true;
+  else
+    *b->first = false;
+}
 
 static bool same_name(pkf_ctx *c, TSNode n, const char *name) {
   return pkf_type_is(c, n, PKF_N_IDENTIFIER) && pkf_is(c, n, name);
@@ -69,6 +87,7 @@ static void bindings(pkf_ctx *c, TSNode n, const char *name, binding *b) {
       if (same_name(c, l, name)) {
         b->count++;
         b->val = r;
+        join_binding(c, b, r);
         if (!ts_node_is_null(pkf_field(c, ch, PKF_F_TYPE)))
           b->ann = pkf_field(c, ch, PKF_F_TYPE);
       } else if (pkf_type_is(c, l, PKF_N_PATTERN_LIST) || pkf_type_is(c, l, PKF_N_TUPLE_PATTERN)) {
@@ -76,11 +95,14 @@ static void bindings(pkf_ctx *c, TSNode n, const char *name, binding *b) {
         if (hit) {
           b->count++;
           b->val = v;
+          join_binding(c, b, v);
         }
       }
     }
-    if (t == PKF_N_FOR_STATEMENT && pkf_is(c, pkf_field(c, ch, PKF_F_LEFT), name))
+    if (t == PKF_N_FOR_STATEMENT && pkf_is(c, pkf_field(c, ch, PKF_F_LEFT), name)) {
       b->count += 2;
+      b->bad = true;
+    }
     bindings(c, ch, name, b);
   }
 }
@@ -438,15 +460,11 @@ static bool global_writes(pkf_ctx *c, TSNode n, const char *name, pki_type *t, b
         for (uint32_t q = 0; q < names.n; q++)
           declares |= same_name(c, names.v[q], name);
       }
-    if (declares) {
-      binding b = {0};
+    if (declares) { /* every value the function binds to it joins the type */
+      binding b = {.join = t, .first = first, .scope = ch};
       bindings(c, body, name, &b);
-      pki_type x;
-      if (b.count > 1 || (b.count == 1 && (ts_node_is_null(b.val) ||
-                                           !expr_type(c, ch, b.val, &x, 0) ||
-                                           !join_types(t, x, *first))))
+      if (b.bad)
         return false;
-      *first = *first && b.count == 0;
     }
     if (!global_writes(c, body, name, t, first, depth + 1))
       return false;
