@@ -37,6 +37,7 @@ typedef struct binding {
   pki_type *join;
   bool *first, bad;
   TSNode scope;
+  int range_loops; /* `for name in range(...)` binding it (an int each) */
 } binding;
 
 static bool join_types(pki_type *acc, pki_type t, bool first);
@@ -100,8 +101,11 @@ static void bindings(pkf_ctx *c, TSNode n, const char *name, binding *b) {
       }
     }
     if (t == PKF_N_FOR_STATEMENT && pkf_is(c, pkf_field(c, ch, PKF_F_LEFT), name)) {
+      TSNode it = pkf_field(c, ch, PKF_F_RIGHT), fn = pkf_field(c, it, PKF_F_FUNCTION);
       b->count += 2;
       b->bad = true;
+      b->range_loops += pkf_type_is(c, it, PKF_N_CALL) && pkf_type_is(c, fn, PKF_N_IDENTIFIER) &&
+                        pkf_is(c, fn, "range");
     }
     bindings(c, ch, name, b);
   }
@@ -136,6 +140,10 @@ static bool binding_type(pkf_ctx *c, TSNode scope, const char *nm, pki_type *out
   }
   if (!ts_node_is_null(b.ann) && pkf_type_quiet(c, b.ann, false, out))
     return true; /* an annotation wins (M: int = values[1]) */
+  if (b.range_loops && b.count == 2 * b.range_loops) { /* only range() loops bind it */
+    *out = pki_int_type;
+    return true;
+  }
   return b.count == 1 && !ts_node_is_null(b.val) && expr_type(c, scope, b.val, out, depth + 1);
 }
 

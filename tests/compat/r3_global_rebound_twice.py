@@ -21,7 +21,7 @@ def run():
     SCALE = -1.5
     pk.parallel_for(6, scale, v=v)
     for k in range(3):
-        SCALE = float(k) + 0.5
+        SCALE = 0.5 + k
         pk.parallel_for(6, scale, v=v)
     return v
 
