@@ -707,7 +707,8 @@ __all__ = [
     "View", "from_numpy", "from_cupy", "array", "asarray", "zeros", "ones", "full",
     "empty", "zeros_like", "ones_like", "full_like", "empty_like", "arange",
     "linspace", "logspace", "reshape", "ravel", "expand_dims", "astype",
-    "ALL", "subview", "deep_copy", "resize", "e", "pi", "inf", "nan",
+    "ALL", "subview", "deep_copy", "resize", "create_mirror", "create_mirror_view", "e", "pi",
+    "inf", "nan",
     # policies and dispatch
     "RangePolicy", "MDRangePolicy", "TeamPolicy", "AUTO", "Iterate", "PerTeam",
     "PerThread", "Rank", "parallel_for", "parallel_reduce", "parallel_scan", "fence", "flush",
