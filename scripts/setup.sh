@@ -154,6 +154,12 @@ else
   fi
 fi
 
+# Kokkos installs built before a fix to their headers (scripts/kokkos-from-
+# debian.sh fixconfig: idempotent) get it too.
+for p in "$ROOT"/.deps/kokkos*; do
+  has_kokkos "$p" && bash scripts/kokkos-from-debian.sh fixconfig "$p"
+done
+
 # --- 5. pkc -------------------------------------------------------------------
 say "building pkc (make -j$JOBS)"
 make -q all 2>/dev/null || installed+=("pkc (build/bin/pkc)")
