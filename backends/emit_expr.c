@@ -336,9 +336,12 @@ static void emit_cast(pkb_ctx *c, const pki_expr *e) {
     bool same = a->args[0]->type.kind == k;
     if (!same)
       pkb_putf(c->b, "static_cast<%s>(", pkb_scalar_ctype(k));
-    pkb_putf(c->b, "pkc::%s(", pki_builtins[a->builtin].py_name);
+    pkb_putf(c->b, "(pkc::%s(", pki_builtins[a->builtin].py_name);
     pkb_emit_expr(c, a->args[0]);
-    pkb_put(c->b, same ? ")" : "))");
+    /* + 0: C's ceil(-0.5) is -0.0, Python's int 0 converts to 0.0 */
+    pkb_put(c->b, a->args[0]->type.kind == PKI_F32 ? ") + 0.0f)" : ") + 0.0)");
+    if (!same)
+      pkb_put(c->b, ")");
     return;
   }
   if (named_constant(c, a)) { /* static_cast<double>(N): the constexpr N is used */

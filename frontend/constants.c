@@ -215,6 +215,13 @@ static bool eval(pkf_ctx *c, TSNode n, pkf_const *out) {
       out->fval = as_f(&a) / as_f(&b);
       return true;
     }
+    if (ints && !strcmp(op, "**") && b.ival < 0 && !a.u64 && !b.u64) {
+      if (a.ival == 0)
+        return false; /* Python: ZeroDivisionError */
+      out->kind = PKI_E_FLOAT; /* 2 ** -1 == 0.5: an int to a negative power is a float */
+      out->fval = pow((double)a.ival, (double)b.ival);
+      return true;
+    }
     if (ints) {
       /* Python's ints do not wrap: a result beyond int64 is no constant
        * (the name becomes a global, which a launch refuses by name) */

@@ -728,7 +728,10 @@ pki_expr **pkf_bind_args(pkf_ctx *c, TSNode call, const char *name, const pki_fu
                 f->params[k]->name);
       return NULL;
     }
-    ok &= (a[k] = pkf_expr(c, d)) != NULL; /* as Python: the def's value */
+    /* as Python: the def's value; a module constant named there is that
+     * constant even where a local of the caller has its name */
+    pki_expr *kv = pkf_type_is(c, d, PKF_N_IDENTIFIER) ? pkf_constant_lookup(c, d) : NULL;
+    ok &= (a[k] = kv ? kv : pkf_expr(c, d)) != NULL;
   }
   return ok ? args : NULL;
 }
