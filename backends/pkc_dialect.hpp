@@ -7,7 +7,9 @@
 
 #include <Kokkos_Random.hpp>
 #include <Kokkos_Sort.hpp>
+#include <cstdio>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -1398,10 +1400,18 @@ inline std::map<std::string, V> &rebound_views() {
 // attribute keeps its own View then.
 template <class Dst, class Src>
 inline void copy_bin_sort_result(Dst &dst, const Src &src, const char *member,
-                                 const char * /*what*/) {
+                                 const char *what) {
   using T = typename Dst::non_const_value_type;
   using Owned = Kokkos::View<T *, typename Dst::array_layout, typename Dst::memory_space>;
   if (dst.extent(0) != src.extent(0)) {
+    static std::set<std::string> told; // once per member: ExaMiniMD rebinds every step
+    if (told.insert(member).second)
+      std::fprintf(stderr,
+                   "pykokkos: @pk.main: self.%s (%zu elements) takes %s() (%zu elements) "
+                   "for the rest of main; the Python attribute keeps its own View: give it "
+                   "%zu elements to read the result after pk.execute\n",
+                   member, static_cast<size_t>(dst.extent(0)), what,
+                   static_cast<size_t>(src.extent(0)), static_cast<size_t>(src.extent(0)));
     Owned owned(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("pkc::") + member),
                 src.extent(0));
     rebound_views<Owned>()[member] = owned;
