@@ -126,6 +126,18 @@ static void put_range_bounds(pkb_ctx *c, const pki_stmt *s) {
   }
 }
 
+/* "m, b, e" of a nested pattern over a team range (b: 0 when not given). */
+static void put_member_bounds(pkb_ctx *c, const pki_stmt *s) {
+  pkb_emit_expr(c, s->args[0]);
+  pkb_put(c->b, ", ");
+  if (s->nargs > 2)
+    put_bound(c, s->args[1]);
+  else
+    pkb_put(c->b, "0");
+  pkb_put(c->b, ", ");
+  put_bound(c, s->args[s->nargs > 2 ? 2 : 1]);
+}
+
 static void put_nested_range(pkb_ctx *c, const pki_stmt *s) {
   static const char *const names[] = {"TeamThreadRange", "ThreadVectorRange", "TeamVectorRange"};
   pkb_putf(c->b, "Kokkos::%s(", names[s->range]);
@@ -316,14 +328,7 @@ static void nested(pkb_ctx *c, const pki_stmt *s) {
       f->reducer == PKI_REDUCER_SUM && pki_acc_only_summed(f)) {
     /* pkc::team_thread_reduce(m, b, e, ...): a host team of one sums in registers */
     pkb_begin(b, "pkc::team_thread_reduce(");
-    pkb_emit_expr(c, s->args[0]);
-    pkb_put(b, ", ");
-    if (s->nargs > 2)
-      put_bound(c, s->args[1]);
-    else
-      pkb_put(b, "0");
-    pkb_put(b, ", ");
-    put_bound(c, s->args[s->nargs > 2 ? 2 : 1]);
+    put_member_bounds(c, s);
     pkb_put(b, ", ");
     closure(c, f, "[&]");
     put_reduce_target(c, f, tmp ? NULL : s->target, tmp);
@@ -338,14 +343,7 @@ static void nested(pkb_ctx *c, const pki_stmt *s) {
      * need a vector length of 1 (pkc_dialect.hpp) */
     pkb_begin(b, "pkc::%s(", s->range == PKI_RANGE_TEAM_THREAD ? "team_thread_scan"
                                                               : "team_vector_scan");
-    pkb_emit_expr(c, s->args[0]);
-    pkb_put(b, ", ");
-    if (s->nargs > 2)
-      put_bound(c, s->args[1]);
-    else
-      pkb_put(b, "0");
-    pkb_put(b, ", ");
-    put_bound(c, s->args[s->nargs > 2 ? 2 : 1]);
+    put_member_bounds(c, s);
   } else {
     pkb_begin(b, "Kokkos::%s(", pat[f->pattern]);
     put_nested_range(c, s);
