@@ -179,6 +179,33 @@ static void launch_main(pkb_ctx *c, const pki_func *f) {
   }
 }
 
+typedef struct prints_q {
+  bool hit;
+  int depth;
+} prints_q;
+
+static void prints_stmt(pki_visitor *v, const pki_stmt *s) {
+  ((prints_q *)v->data)->hit |= s->kind == PKI_S_PRINTF;
+}
+
+static void prints_expr(pki_visitor *v, const pki_expr *e) {
+  prints_q *q = v->data;
+  if (q->hit || e->kind != PKI_E_CALL || !e->func || q->depth > 16)
+    return;
+  q->depth++; /* a device function it calls (recursion is an error) */
+  pki_visit_func(v, e->func);
+  q->depth--;
+}
+
+/* Whether f, its closures, the workunits it dispatches or the functions they
+ * call print (pk.printf). */
+static bool prints(const pki_func *f) {
+  prints_q q = {0};
+  pki_visitor v = {.stmt = prints_stmt, .expr = prints_expr, .closures = true, .data = &q};
+  pki_visit_func(&v, f);
+  return q.hit;
+}
+
 static void wrapper(pkb_ctx *c, const pki_func *f) {
   pkb_buf *b = c->b;
   pki_arena *a = c->m->arena;
@@ -244,6 +271,8 @@ static void wrapper(pkb_ctx *c, const pki_func *f) {
       launch_main(c, f);
     else
       pkb_abi_launch(c, f, ty, NULL);
+    if (prints(f)) /* its lines before Python's next print, through a pipe too */
+      pkb_line(b, "pkc::flush_printf();");
     pkb_line(b, "return 0;");
     if (ns) {
       b->indent--;

@@ -871,6 +871,14 @@ inline int launch(const char *kernel, char *err, size_t errlen, Body &&body) noe
   }
 }
 
+// After a launch that printed (pk.printf): the device's lines reach the host
+// (a fence) and C's stdout buffer is written out, so that they come before
+// what Python prints next, also when stdout is a pipe or a file.
+inline void flush_printf() {
+  Kokkos::fence();
+  std::fflush(stdout);
+}
+
 // Stores a reduction result / scan total into a pkc_value.
 template <class T>
 inline void store_result(pkc_value *r, T x) {
