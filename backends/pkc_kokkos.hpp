@@ -871,13 +871,11 @@ inline int launch(const char *kernel, char *err, size_t errlen, Body &&body) noe
   }
 }
 
-// After a launch that printed (pk.printf): the device's lines reach the host
-// (a fence) and C's stdout buffer is written out, so that they come before
-// what Python prints next, also when stdout is a pipe or a file.
-inline void flush_printf() {
-  Kokkos::fence();
-  std::fflush(stdout);
-}
+// After a launch that printed (pk.printf): C's stdout buffer is written out,
+// so that its lines come before what Python prints next, also when stdout is
+// a pipe or a file. (On GPUs the device's lines reach stdout at the next
+// synchronization; no fence here, which a pk.Graph capture would refuse.)
+inline void flush_printf() { std::fflush(stdout); }
 
 // Stores a reduction result / scan total into a pkc_value.
 template <class T>
