@@ -1922,6 +1922,17 @@ typedef struct ts_nested_scatter {
   const pki_stmt *pattern; /* scratch_hist_stmt: the nested pattern walked */
 } ts_nested_scatter;
 
+/* Update s of View h in the closure of nested pattern n->pattern becomes
+ * `atomic`, with note "team-atomic" (fmt: the closure, the pattern, its
+ * line, h, the atomic's operation, in that order). */
+static void made_atomic(ts_nested_scatter *n, const pki_stmt *s, const pki_var *h,
+                        pki_intrinsic atomic, const char *fmt) {
+  pki_note(n->c->d, s->span, "team-atomic", fmt, n->pattern->closure->name,
+           what(n->c->m->arena, n->pattern), (unsigned)n->pattern->span.line, h->name,
+           pki_intrinsics[atomic].py_name + strlen("pk.atomic_"));
+  make_atomic(n->c->m, (pki_stmt *)s, atomic); /* the IR the pass owns (rule 2 inserts too) */
+}
+
 typedef struct ts_uniform {
   const ts_ctx *c;
   const pki_func *closure;
@@ -1963,14 +1974,10 @@ static bool one_element_update(ts_nested_scatter *n, const pki_stmt *s, const pk
   pki_intrinsic atomic = atomic_update(s, h);
   if (atomic == PKI_INTRINSIC_COUNT)
     return false; /* (the View's possible-race warning stays) */
-  pki_note(n->c->d, s->span, "team-atomic",
-           "every iteration of '%s' (the closure of the %s at line %u) updates the same "
-           "element of '%s', on different threads: the update is made atomic (as "
-           "pk.atomic_%s would); a nested pk.parallel_reduce adds without atomics",
-           n->pattern->closure->name, what(n->c->m->arena, n->pattern),
-           (unsigned)n->pattern->span.line, h->name,
-           pki_intrinsics[atomic].py_name + strlen("pk.atomic_"));
-  make_atomic(n->c->m, (pki_stmt *)s, atomic);
+  made_atomic(n, s, h, atomic,
+              "every iteration of '%s' (the closure of the %s at line %u) updates the same "
+              "element of '%s', on different threads: the update is made atomic (as "
+              "pk.atomic_%s would); a nested pk.parallel_reduce adds without atomics");
   return true;
 }
 
@@ -2002,15 +2009,11 @@ static void scratch_hist_stmt(pki_visitor *v, const pki_stmt *s) {
                 (unsigned)n->pattern->span.line, h->name);
     return;
   }
-  pki_note(n->c->d, s->span, "team-atomic",
-           "'%s' (the closure of the %s at line %u) updates team scratch '%s' at an index "
-           "read from a View, where two iterations on different threads may meet: the "
-           "update is made atomic (as pk.atomic_%s would); add `# pkc: allow possible-race` "
-           "to this line if the indices are distinct",
-           n->pattern->closure->name, what(n->c->m->arena, n->pattern),
-           (unsigned)n->pattern->span.line, h->name,
-           pki_intrinsics[atomic].py_name + strlen("pk.atomic_"));
-  make_atomic(n->c->m, (pki_stmt *)s, atomic); /* the IR the pass owns (rule 2 inserts too) */
+  made_atomic(n, s, h, atomic,
+              "'%s' (the closure of the %s at line %u) updates team scratch '%s' at an index "
+              "read from a View, where two iterations on different threads may meet: the "
+              "update is made atomic (as pk.atomic_%s would); add `# pkc: allow "
+              "possible-race` to this line if the indices are distinct");
 }
 
 static void nested_scatter_stmt(pki_visitor *v, const pki_stmt *s) {
