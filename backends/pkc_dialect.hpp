@@ -706,83 +706,193 @@ struct flat_box3 {
   Kokkos::Array<uint32_t, 3> n;
 };
 
+// ------------------------------------------------------------ fused sends
+// A launch that writes a halo View's faces stores them into the neighbours'
+// ghosts too (pkc_send, pkc_abi.h): its sending points run first, so that
+// their system-scope stores and the neighbour's flag overlap the rest of the
+// launch. These helpers are not inlined, as gate_wait, so that the launch's
+// registers stay those of its points.
+KOKKOS_INLINE_FUNCTION uint64_t load_acquire_sys(const uint64_t *p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  uint64_t v;
+  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+#else
+  return *static_cast<const volatile uint64_t *>(p);
+#endif
+}
+
+KOKKOS_INLINE_FUNCTION void store_release_sys(uint64_t *p, const uint64_t v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+  *static_cast<volatile uint64_t *>(p) = v;
+#endif
+}
+
+// Flat index 0: the senders of this View's ghosts may write the next faces
+// (the launches that read the ghosts came before this one).
+#if defined(__CUDACC__)
+__noinline__
+#endif
+KOKKOS_FUNCTION inline void send_freed(const pkc_send *s) {
+#if defined(__CUDA_ARCH__)
+  for (int r = 0; r < s->nfreed; r++) store_release_sys(s->freed[r], *s->got[r] + 1);
+#else
+  (void)s;
+#endif
+}
+
+// Point x (just stored by the launch's functor) into face `side`'s
+// neighbour: wait until it read its ghosts, copy, count; the last point of
+// the face raises the neighbour's arrived flag after a system-scope fence
+// (every counted warp fenced its stores before counting, as last_block in
+// pykokkos/_nvshmem_halo.cu).
+#if defined(__CUDACC__)
+__noinline__
+#endif
+KOKKOS_FUNCTION inline void send_point(const pkc_send *s, const int side, const uint32_t points,
+                                       const int64_t x0, const int64_t x1, const int64_t x2) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  const pkc_send_face &f = s->face[side];
+  const uint64_t want = *f.sent + 1;
+  unsigned mask = __activemask();
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  if (lane == static_cast<unsigned>(__ffs(mask) - 1))
+    while (load_acquire_sys(f.freed) < want) __nanosleep(100);
+  __syncwarp(mask);
+  while (load_acquire_sys(f.freed) < want) {
+  }
+  const int64_t at = x0 * s->stride[0] + x1 * s->stride[1] + x2 * s->stride[2];
+  const int64_t to = (x0 + f.shift[0]) * f.peer_stride[0] + (x1 + f.shift[1]) * f.peer_stride[1] +
+                     (x2 + f.shift[2]) * f.peer_stride[2];
+  if (s->itemsize == 8)
+    static_cast<double *>(f.peer)[to] = static_cast<const double *>(s->view)[at];
+  else
+    static_cast<float *>(f.peer)[to] = static_cast<const float *>(s->view)[at];
+  const unsigned same = __match_any_sync(mask, side);
+  __syncwarp(same);
+  if (lane != static_cast<unsigned>(__ffs(same) - 1)) return;
+  __threadfence_system();
+  const unsigned n = static_cast<unsigned>(__popc(same));
+  if (atomicAdd(f.count, n) + n != points) return;
+  atomicExch(f.count, 0u);
+  __threadfence_system();
+  *f.sent = want;
+  store_release_sys(f.arrived, want);
+#else
+  (void)s, (void)side, (void)points, (void)x0, (void)x1, (void)x2;
+#endif
+}
+
 // A flattened rank-3 parallel_for. Ungated, flat index k walks box. Gated
 // (counter not null), the points that read no ghost come first (box, k <
-// inner) and run at once; the points that do come last (up to six peel
+// split) and run at once; the points that do come last (up to six peel
 // boxes, the planes outside the gate along each index, starting at flat
 // index start[p]) and wait. Blocks start in index order, so by the time
 // the waiting points are reached the exchange beside the launch is
-// usually done and nothing spins (at most two peels per index).
+// usually done and nothing spins (at most two peels per index). Sending
+// (send not null, flat_send), the peels are the faces sent and come first.
 template <class Tag, int C, class F>
 struct flat_for3 {
   static constexpr int kMaxPeel = 6;
   F f;
   flat_box3 box{};
-  uint32_t inner = UINT32_MAX;
+  uint32_t split = UINT32_MAX;
   const uint32_t *counter = nullptr;
   uint32_t target = 0;
   int npeel = 0;
+  const pkc_send *send = nullptr;
+  Kokkos::Array<uint32_t, 2> points{};   // sending: the points of each side
   Kokkos::Array<uint32_t, kMaxPeel> start{};
   Kokkos::Array<flat_box3, kMaxPeel> peel{};
+  Kokkos::Array<int8_t, kMaxPeel> side{};
   KOKKOS_INLINE_FUNCTION void operator()(const int64_t k) const {
     uint32_t i = static_cast<uint32_t>(k);
-    Kokkos::Array<int64_t, 3> lo = box.lo;
-    Kokkos::Array<uint32_t, 3> n = box.n;
-    if (i >= inner) {
-      gate_wait(counter, target);
+    if (send ? i < split : i >= split) {
+      if (counter) gate_wait(counter, target);
+      if (send && i == 0) send_freed(send);
       uint32_t first = start[0];
-      lo = peel[0].lo;
-      n = peel[0].n;
+      Kokkos::Array<int64_t, 3> lo = peel[0].lo;
+      Kokkos::Array<uint32_t, 3> n = peel[0].n;
+      int sd = side[0];
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-      for (int p = 1; p < kMaxPeel; p++)
+      for (int p = 1; p < kMaxPeel; p++)   // selects, no indexing of the parameter arrays
         if (p < npeel && i >= start[p]) {
           first = start[p];
           lo = peel[p].lo;
           n = peel[p].n;
+          sd = side[p];
         }
-      i -= first;
+      const Kokkos::Array<int64_t, 3> x = flat_point<3, C>::index(lo, n, i - first);
+      call<Tag>::at(f, x[0], x[1], x[2]);
+      if (send) send_point(send, sd, sd ? points[1] : points[0], x[0], x[1], x[2]);
+      return;
     }
-    flat_point<3, C>::template at<Tag, uint32_t>(f, lo, n, i);
+    if (send) i -= split;
+    flat_point<3, C>::template at<Tag, uint32_t>(f, box.lo, box.n, i);
   }
 };
 
-// Gates g's walk (flat_for3): the box's points that can read a ghost
-// (gate.head/tail per index) move behind the others. Peels along the
-// slowest index first, so that a slab split keeps its inner points one
-// contiguous range in memory order.
+// The peels of g's box (flat_for3) outside head/tail (per index): the
+// planes of points that can read a ghost (a gate) or that send (pkc_send).
+// Peels along the slowest index first, so that a slab split keeps its inner
+// points one contiguous range in memory order. Returns the peels' points.
 template <class G>
-inline void flat_gate(G &g, const pkc_gate &gate, const int ka, const int kb, const int c) {
+inline uint32_t flat_peel(G &g, const int64_t *head, const int64_t *tail, const int ka,
+                          const int kb, const int c) {
   const int order[3] = {ka, kb, c};
   flat_box3 rest = g.box;   // the box minus the peels so far
   uint32_t at = 0;
   g.npeel = 0;
-  g.counter = gate.counter;
-  g.target = gate.target;
-  Kokkos::Array<uint32_t, G::kMaxPeel> start{};
   for (const int d : order) {
     const int64_t lo = rest.lo[d], hi = lo + rest.n[d];
-    const int64_t a = gate.head[d] < lo ? lo : gate.head[d] > hi ? hi : gate.head[d];
-    const int64_t b = gate.tail[d] < a ? a : gate.tail[d] > hi ? hi : gate.tail[d];
-    const int64_t side[2][2] = {{lo, a}, {b, hi}};
-    for (const auto &s : side) {
+    const int64_t a = head[d] < lo ? lo : head[d] > hi ? hi : head[d];
+    const int64_t b = tail[d] < a ? a : tail[d] > hi ? hi : tail[d];
+    const int64_t sides[2][2] = {{lo, a}, {b, hi}};
+    for (int s = 0; s < 2; s++) {
       flat_box3 p = rest;
-      p.lo[d] = s[0];
-      p.n[d] = static_cast<uint32_t>(s[1] - s[0]);
+      p.lo[d] = sides[s][0];
+      p.n[d] = static_cast<uint32_t>(sides[s][1] - sides[s][0]);
       const uint32_t count = p.n[0] * p.n[1] * p.n[2];
       if (!count) continue;
       g.peel[g.npeel] = p;
-      start[g.npeel++] = at;
+      g.side[g.npeel] = static_cast<int8_t>(s);
+      g.start[g.npeel++] = at;
       at += count;
     }
     rest.lo[d] = a;
     rest.n[d] = static_cast<uint32_t>(b - a);
   }
-  // the inner box first: shift the peels behind it
   g.box = rest;
-  g.inner = rest.n[0] * rest.n[1] * rest.n[2];
-  for (int p = 0; p < g.npeel; p++) g.start[p] = start[p] + g.inner;
+  return at;
+}
+
+// Gates g's walk: the box's points that can read a ghost (gate.head/tail
+// per index) move behind the others.
+template <class G>
+inline void flat_gate(G &g, const pkc_gate &gate, const int ka, const int kb, const int c) {
+  g.counter = gate.counter;
+  g.target = gate.target;
+  flat_peel(g, gate.head, gate.tail, ka, kb, c);
+  // the inner box first: shift the peels behind it
+  g.split = g.box.n[0] * g.box.n[1] * g.box.n[2];
+  for (int p = 0; p < g.npeel; p++) g.start[p] += g.split;
+}
+
+// Sends from g's walk (pkc_send): the points outside gate.head/tail, along
+// one index (pykokkos/mpi.py plans no other), side 0 below head and 1 at
+// or past tail, run first.
+template <class G>
+inline void flat_send(G &g, const pkc_gate &gate, const int ka, const int kb, const int c) {
+  g.send = gate.send;
+  g.split = flat_peel(g, gate.head, gate.tail, ka, kb, c);
+  g.points = {};
+  for (int p = 0; p < g.npeel; p++)
+    g.points[g.side[p]] += g.peel[p].n[0] * g.peel[p].n[1] * g.peel[p].n[2];
 }
 
 template <int C, class Policy, class F>
@@ -803,9 +913,31 @@ inline bool flat_md_for(const char *label, const Policy &p, const F &f, std::tru
     g.box.lo[k] = p.m_lower[k];
     g.box.n[k] = static_cast<uint32_t>(p.m_upper[k] > p.m_lower[k] ? p.m_upper[k] - p.m_lower[k] : 0);
   }
-  if (gate && gate->counter) flat_gate(g, *gate, flat_point<3, C>::ka, flat_point<3, C>::kb, C);
+  if (gate && gate->counter)
+    flat_gate(g, *gate, flat_point<3, C>::ka, flat_point<3, C>::kb, C);
+  else if (gate && gate->send)
+    flat_send(g, *gate, flat_point<3, C>::ka, flat_point<3, C>::kb, C);
   Kokkos::parallel_for(label, LambdaRange(0, count), g);
   return true;
+}
+
+// A launch Kokkos tiles (or not rank 3) with a send: the faces go after it,
+// from a launch over the sending points alone.
+struct no_point {
+  KOKKOS_INLINE_FUNCTION void operator()(int64_t, int64_t, int64_t) const {}
+};
+template <int C, class Policy>
+inline void send_after(const Policy &, const pkc_gate *, std::false_type) {}
+template <int C, class Policy>
+inline void send_after(const Policy &p, const pkc_gate *gate, std::true_type) {
+  if (!gate || gate->counter || !gate->send) return;
+  flat_for3<void, C, no_point> g{no_point{}};
+  for (unsigned k = 0; k < 3; k++) {
+    g.box.lo[k] = p.m_lower[k];
+    g.box.n[k] = static_cast<uint32_t>(p.m_upper[k] > p.m_lower[k] ? p.m_upper[k] - p.m_lower[k] : 0);
+  }
+  flat_send(g, *gate, flat_point<3, C>::ka, flat_point<3, C>::kb, C);
+  Kokkos::parallel_for("pkc::send", LambdaRange(0, g.split), g);
 }
 
 template <int C, md_scheme S, class Policy, class F>
@@ -818,6 +950,7 @@ inline void md_for(const char *label, const Policy &p, const F &f, std::false_ty
 #endif
   wait_gate_before(gate);
   Kokkos::parallel_for(label, tiled<C, S>(p), f);
+  send_after<C>(p, gate, std::integral_constant<bool, Policy::rank == 3>());
 }
 
 // An MDRange reduction's functor over the flattened box (a RangePolicy).

@@ -5,6 +5,8 @@
 #   1. tests/api/mpi_halo_prog.py (2-D and 3-D, widths 1 and 2, exchange()
 #      and start()/finish(), every ghost checked) with PKC_HALO_TRANSPORT=nvshmem
 #      on 2 and 4 ranks, and on 2 ranks through put-with-signal (PKC_HALO_NVSHMEM_P2P=0);
+#      GRAPH=1: tests/api/mpi_graph_send_prog.py on 1, 2 and 4 ranks (a 3-D
+#      step replayed four steps per graph, the copy sending the faces);
 #   2. bench/mpi/jacobi_scaling.py --transport auto,nvshmem: both transports in
 #      the same run (one mpirun each, ranks not bound to one core: NVSHMEM's
 #      progress thread would share it with Python), verified on every rank
@@ -33,7 +35,7 @@ fi
 OUTD=${OUT:-/tmp/nvshmem-out}
 mkdir -p "$OUTD"
 for f in runtime-shim/python/pykokkos/_halo_kernels.py bench/mpi/jacobi_scaling.py \
-         tests/api/mpi_halo_prog.py; do
+         tests/api/mpi_halo_prog.py tests/api/kern_send3.py; do
   (pkc build -q --backend cuda "$f" >"$LOG/$(basename "$f").log" 2>&1 || echo "BUILD FAILED $f") &
 done
 wait
@@ -60,6 +62,17 @@ for np in 2 4; do
     grep -v "^\s*$" "$d/out.log" | tail -5
   done
 done
+if [[ ${GRAPH:-0} == 1 && ${CHECK:-1} != 0 ]]; then   # fused sends in replayed 3-D steps
+  for np in 1 2 4; do
+    (( np <= n )) || continue
+    d=$OUTD/send_np$np
+    mkdir -p "$d"
+    PKC_HALO_TRANSPORT=nvshmem PKC_EXPECT_SEND=1 mpi -np "$np" -x PKC_EXPECT_SEND --bind-to none \
+      "$PY" tests/api/mpi_graph_send_prog.py "$d" >"$d/out.log" 2>&1
+    echo "graph send nvshmem np=$np rc=$? ranks: $(cat "$d"/rank*.txt 2>/dev/null | tr '\n' ' ')"
+    grep -v "^\s*$" "$d/out.log" | tail -6
+  done
+fi
 say "correctness done"
 if [[ -n ${TIMELINE+x} ]]; then   # GRAPH=1: the replayed step's kernels per rank (bench/mpi/graph_timeline.py)
   IFS=';' read -ra tsets <<<"$TIMELINE"   # argument sets separated by ';', each run in turn

@@ -158,19 +158,28 @@ class Rules(unittest.TestCase):
 
 @unittest.skipIf(shutil.which("mpirun") is None, "mpirun not installed")
 class Ranks(unittest.TestCase):
-    """A step with Halo.exchange() (tests/api/mpi_graph_prog.py) on 1 and 2 ranks."""
+    """A step with Halo.exchange() (tests/api/mpi_graph_prog.py) on 1 and 2
+    ranks; a 3-D one cut along its last dimension, four steps per graph
+    (tests/api/mpi_graph_send_prog.py: fused sends on GPUs, plain calls
+    here), on 1 and 2 ranks."""
 
-    def run_ranks(self, n):
+    def run_ranks(self, n, prog="mpi_graph_prog.py"):
         env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "runtime-shim", "python"),
                    OMP_NUM_THREADS="1")
         env["PATH"] = os.path.join(ROOT, "build", "bin") + os.pathsep + env.get("PATH", "")
-        test_mpi.ranks_ok(self, os.path.join(HERE, "mpi_graph_prog.py"), n, env)
+        test_mpi.ranks_ok(self, os.path.join(HERE, prog), n, env)
 
     def test_one_rank(self):
         self.run_ranks(1)
 
     def test_two_ranks(self):
         self.run_ranks(2)
+
+    def test_3d_slabs_one_rank(self):
+        self.run_ranks(1, "mpi_graph_send_prog.py")
+
+    def test_3d_slabs_two_ranks(self):
+        self.run_ranks(2, "mpi_graph_send_prog.py")
 
 
 class NPBench(unittest.TestCase):

@@ -253,5 +253,132 @@ class Gates(unittest.TestCase):
         self.assertIsNone(gate_bounds(req, [(u, [(0, 0), (0, 5), (0, 9)])]))
 
 
+class FusedSends(unittest.TestCase):
+    """The planner's fused sends (pykokkos/_graph_branches.py), which only a
+    CUDA capture of NVSHMEM's direct exchange sets up: checked on the plan
+    of two captured steps of exchange(), update, copy for the slab of Gates
+    (shape (6, 6, 10), cut along dimension 2, faces k = 1 and 8, ghosts k =
+    0 and 9), with a halo that can be sent from a launch."""
+
+    class Source:
+        """What mpi.Halo's exchange() tells the planner (mpi._ExchangeSource)."""
+
+        def __init__(self, halo, key, counted=(0x1000, 1)):
+            self.halo, self.k, self.counted, self.elided = halo, key, counted, False
+
+        def __call__(self):
+            return self.counted
+
+        def cut(self):
+            return 2
+
+        def key(self):
+            return self.k
+
+        def send_faces(self):
+            return [(0, [(0, 5), (0, 5), (1, 1)]), (1, [(0, 5), (0, 5), (8, 8)])]
+
+        def ghost_boxes(self):
+            return [[(0, 5), (0, 5), (0, 0)], [(0, 5), (0, 5), (9, 9)]]
+
+        def descriptor(self):
+            return 0xDE5C
+
+        def elide(self):
+            self.elided = True
+
+    key = Gates.key
+    SHAPE = Gates.SHAPE
+
+    def exchange(self, plan, halo="halo"):
+        u = self.key("u")
+        face = lambda k: [(0, 5), (0, 5), (k, k)]
+        acc = [(("res", halo), None, True), (u, face(1), False), (u, face(8), False),
+               (u, face(0), True), (u, face(9), True)]
+        src = self.Source(halo, u)
+        plan.enter("Halo.exchange", acc, src)
+        plan.exit()
+        return src
+
+    def launch(self, plan, label, reads, writes, lo=(1, 1, 1), hi=(5, 5, 9), offsets=1,
+               send=True):
+        from pykokkos._graph_branches import GateRequest
+        dims = [[d, -offsets, offsets] for d in range(3)]
+        own = [[d, 0, 0] for d in range(3)]
+        box = lambda off: [(a - off, b - 1 + off) for a, b in zip(lo, hi)]
+        acc = [(self.key(v), box(offsets), False) for v in reads]
+        acc += [(self.key(v), box(0), True) for v in writes]
+        req = GateRequest({self.key(v): dims for v in reads} | {self.key(v): own for v in writes},
+                          list(lo), list(hi), written={self.key(v) for v in writes}
+                          - {self.key(v) for v in reads}, send=send)
+        plan.enter(label, acc, req)
+        plan.exit()
+        return len(plan.labels) - 1
+
+    def steps(self, n=2, after_copy=None, **copy):
+        """A plan of n steps, the last one the capture's last; after_copy(plan)
+        adds regions after each copy. Returns (plan, the exchanges' sources)."""
+        from pykokkos._graph_branches import Planner
+        p = Planner(gating=True)
+        sources = []
+        for s in range(n):
+            if s:
+                p.next_step()
+            p.last_step = s == n - 1
+            sources.append(self.exchange(p))
+            self.launch(p, "update", ["u"], ["unew"])
+            self.launch(p, "copy", **({"reads": ["unew"], "writes": ["u"], "offsets": 0} | copy))
+            if after_copy:
+                after_copy(p)
+        return p, sources
+
+    def test_copy_sends_the_next_exchange_waits(self):
+        p, src = self.steps(3)
+        # the copies of steps 1 and 2 send the faces (k = 1 below head 2, k = 8
+        # at or past tail 8); the last step's copy does not
+        self.assertEqual(p.sends, {2: (0, [1, 1, 2], [5, 5, 8], 0xDE5C),
+                                   5: (3, [1, 1, 2], [5, 5, 8], 0xDE5C)})
+        self.assertEqual([s.elided for s in src], [False, True, True])
+        self.assertEqual(p.unsent(), [])
+        # the exchanges that only wait still gate the update beside them
+        self.assertEqual(sorted(p.gates), [1, 4, 7])
+        self.assertEqual(p.waits[3], [2])   # the waiting exchange after the copy that sent
+
+    def test_no_send(self):
+        cases = {
+            "the copy leaves the low face plane": dict(lo=(1, 1, 2)),
+            "the copy also reads the View": dict(reads=["unew", "u"], writes=["u"]),
+            "the kernel cannot send (not rank 3, or an old module)": dict(send=False),
+            "the copy writes another View": dict(reads=["u"], writes=["unew"]),
+        }
+        for why, copy in cases.items():
+            with self.subTest(why):
+                p, src = self.steps(2, **copy)
+                self.assertEqual(p.sends, {})
+                self.assertFalse(src[1].elided)
+        with self.subTest("one step per graph: nothing sends"):
+            p, src = self.steps(1)
+            self.assertEqual(p.sends, {})
+        with self.subTest("fusing off (PKC_GRAPH_SEND=0, a host plan)"):
+            from pykokkos._graph_branches import Planner
+            p = Planner(gating=True)
+            p.fusing, p.last_step = False, False
+            self.exchange(p)
+            self.launch(p, "update", ["u"], ["unew"])
+            self.launch(p, "copy", ["unew"], ["u"], offsets=0)
+            self.assertEqual(p.sends, {})
+
+    def test_refused_when_the_ghosts_are_read_after_the_send(self):
+        from pykokkos._graph_branches import FusionRefused
+        reads_ghosts = lambda p: self.launch(p, "residual", ["u"], ["unew"], send=False)
+        with self.assertRaises(FusionRefused):
+            self.steps(2, after_copy=reads_ghosts)
+        # reading only owned cells after the copy keeps the send
+        owned = lambda p: self.launch(p, "norm", ["u"], ["unew"], offsets=0, send=False)
+        p, src = self.steps(2, after_copy=owned)
+        self.assertEqual(sorted(p.sends), [2])
+        self.assertTrue(src[1].elided)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -204,6 +204,9 @@ class Graph:
         self._urgent = None     # the regions on a halo's path (greatest priority on CUDA)
         self._after_start = None  # [(region, [Halo.start regions it launches after])]
         self._gated = None      # [(region, exchange region, head, tail)] of gated launches
+        self._sends = None      # [(region, exchange region, head, tail)] of fused sends
+        import os
+        self._fuse = os.environ.get("PKC_GRAPH_SEND", "1") != "0"
         self._plan_error = None # why the capture's edges could not be set
         from ._loader import RUNTIME
         self._lib = None
@@ -251,6 +254,9 @@ class Graph:
                 rec = _state["rec"] = []
                 if plan is not None and s:
                     plan.plan.next_step()
+                if plan is not None:
+                    plan.plan.last_step = s == steps - 1
+                    plan.plan.fusing = plan.plan.gating and self._fuse
                 self.step(*self.args, **self.kw)
                 if _q:      # launches held back for fusion belong to this step
                     with region("launches held back for fusion", ANY):
@@ -264,6 +270,8 @@ class Graph:
                                      if j]
                 self._gated = [(k, j, list(h), list(t))
                                for k, (j, h, t) in sorted(plan.plan.gates.items())]
+                self._sends = [(k, j, list(h), list(t))
+                               for k, (j, h, t, _) in sorted(plan.plan.sends.items())]
                 self._plan_error = plan.error
         finally:
             _state.update(on=False, rec=None, cuda=False, views=None, branches=None)
@@ -326,6 +334,17 @@ class Graph:
         return None if self._gated is None else [(k, j, list(h), list(t))
                                                  for k, j, h, t in self._gated]
 
+    def sends(self):
+        """[(k, j, head, tail)]: launch k (an index into edges()) also stores
+        the faces of the halo exchanged by region j of its step into the
+        neighbours' ghosts (its points below head or at or past tail along
+        the cut), so that the next step's exchange only waits for them
+        (pykokkos/_graph_branches.py; CUDA captures of several steps with
+        NVSHMEM's direct exchange; PKC_GRAPH_SEND=0: none). [] where no
+        launch sends, None where edges() is None."""
+        return None if self._sends is None else [(k, j, list(h), list(t))
+                                                 for k, j, h, t in self._sends]
+
     def replay(self, k=1):
         """Runs k more steps. On CUDA it returns once they are launched
         (reading a View or pk.fence() waits for them)."""
@@ -349,9 +368,9 @@ class Graph:
             if self.per_graph == 1:
                 self._exec1 = self._exec
             else:                     # the edges() of the U-step graph are kept
-                kept = self._edges, self._urgent, self._after_start, self._gated
+                kept = self._edges, self._urgent, self._after_start, self._gated, self._sends
                 self._exec1 = self._capture(1)[0]
-                self._edges, self._urgent, self._after_start, self._gated = kept
+                self._edges, self._urgent, self._after_start, self._gated, self._sends = kept
         if k:
             for v in self._views:   # host writes since reach the device first; the
                 v._to_device()      # host mirrors are stale after the launches
@@ -376,6 +395,12 @@ class Graph:
         except BaseException as e:    # end the capture before reporting
             failure = e
         g = lib.pkr_graph_end(err, 512)
+        from ._graph_branches import FusionRefused
+        if isinstance(failure, FusionRefused) and self._fuse:
+            if g:                     # nothing of it ran: capture again, no sends
+                lib.pkr_graph_destroy(g)
+            self._fuse = False
+            return self._capture(steps)
         if failure is not None:
             if g:
                 lib.pkr_graph_destroy(g)

@@ -34,6 +34,20 @@ the exchange's count, and the launch starts once every block of the
 exchange has begun (a launch-order edge), so that spinning points never
 keep the exchange off the GPU. Only a CUDA capture gates (CaptureEdges).
 
+A fused send takes the exchange out of a multi-step capture's later steps
+(pk.Graph(steps_per_graph=U) with the NVSHMEM transport storing faces
+straight into the neighbours' Views): where a step begins with
+halo.exchange() and a later launch of the step writes the halo View's
+faces at its own index (a copy back), that launch also stores the faces
+into the neighbours' ghosts (pkc_send: its face points run first, then
+raise the neighbour's arrived flag), and the next step's exchange only
+waits for the faces that came (no kernel storing faces beside the update).
+The last step of the capture sends nothing, so each replay starts with a
+whole exchange. Planned only where nothing else of the step touches the
+ghosts after the launch or writes the faces (checked when the next
+exchange is entered; FusionRefused otherwise, and pk.Graph captures again
+without sends; PKC_GRAPH_SEND=0: never).
+
 An access is (key, box, write). key: ("mem", pointer, first byte, end byte,
 shape, strides) for a View's memory (device memory in a capture), or
 ("res", name) for state that has no elements (a halo's flags); box: per
@@ -106,12 +120,15 @@ def conflict(a, b):
 class GateRequest:
     """What a launch that could be gated says of itself: per View key its
     footprint's dims (per View dimension (work index, lo, hi), (-1, lo, hi)
-    or None: pkc_footprint_v1) and the launch bounds lo, hi (lists)."""
+    or None: pkc_footprint_v1) and the launch bounds lo, hi (lists);
+    written: the keys of the Views it only writes; send: whether it can
+    also send a halo's faces (pkc_send: rank 3, its footprint's "send")."""
 
-    __slots__ = ("dims", "lo", "hi")
+    __slots__ = ("dims", "lo", "hi", "written", "send")
 
-    def __init__(self, dims, lo, hi):
+    def __init__(self, dims, lo, hi, written=(), send=False):
         self.dims, self.lo, self.hi = dims, lo, hi
+        self.written, self.send = set(written), send
 
 
 def _ghost_side(box, shape):
@@ -155,6 +172,12 @@ def gate_bounds(request, pairs):
     return head, tail
 
 
+class FusionRefused(RuntimeError):
+    """A fused send planned for a launch turned out not to hold (something
+    after it in the step touches the ghosts or writes the faces): the
+    capture is made again without sends."""
+
+
 class Planner:
     """The regions of one step, in order. enter(label, accesses) returns
     the earlier regions the new one waits for (transitively reduced: none
@@ -173,6 +196,10 @@ class Planner:
         self.gating = gating
         self.sources = []  # per region: a halo's gate source (callable) or None
         self.gates = {}    # region -> (exchange region, head, tail) of a gated launch
+        self.fusing = gating   # fused sends may be planned (module docstring)
+        self.last_step = True  # the step being entered is the capture's last
+        self.sends = {}    # region -> (exchange region, head, tail, pkc_send address)
+        self._pending = {} # halo -> what its next exchange must find (_send)
 
     def next_step(self):
         """The regions entered from now on are the next step's (pk.Graph with
@@ -187,11 +214,17 @@ class Planner:
         if self.depth > 1:
             return None
         k = len(self.labels)
+        if callable(gate) and getattr(gate, "halo", None) in self._pending:
+            self._elide(k, gate)
         need = [j for j in range(k) if conflict(self.accesses[j], accesses)]
         gated = self._gate(need, accesses, gate) if isinstance(gate, GateRequest) else None
         if gated is not None:
             need.remove(gated[0])
             self.gates[k] = gated
+        elif isinstance(gate, GateRequest):
+            sent = self._send(k, need, accesses, gate)
+            if sent is not None:
+                self.sends[k] = sent
         implied = set()
         for j in need:
             implied |= self._above[j]
@@ -245,6 +278,80 @@ class Planner:
                 pairs.append((x[0], y[1]))
         bounds = gate_bounds(request, pairs)
         return None if bounds is None else (j, bounds[0], bounds[1])
+
+    def _send(self, k, need, accesses, request):
+        """(exchange region, head, tail, pkc_send address) where launch k can
+        send the faces of the halo exchanged first in its step, else None
+        (module docstring): it writes the View at its own index only, its
+        box's first and last planes along the cut are the faces, it touches
+        no ghost, and every region of the step that touches the ghosts comes
+        before it."""
+        j = self.first
+        if (not self.fusing or self.last_step or not request.send or accesses is ANY
+                or j >= k or self.labels[j] != "Halo.exchange"):
+            return None
+        src = self.sources[j]
+        d = src.cut() if src is not None and hasattr(src, "cut") else None
+        if d is None:
+            return None
+        key = src.key()
+        mine = [x for x in accesses if x[0] == key]
+        dims = request.dims.get(key)
+        if (len(mine) != 1 or not mine[0][2] or key not in request.written or dims is None
+                or [None if x is None else tuple(x) for x in dims]
+                != [(v, 0, 0) for v in range(len(dims))]):
+            return None
+        box, faces, ghosts = mine[0][1], src.send_faces(), src.ghost_boxes()
+        head, tail = list(request.lo), list(request.hi)
+        for side, f in faces:
+            if any(not (f[v][0] <= box[v][0] and box[v][1] <= f[v][1])
+                   for v in range(len(box)) if v != d):
+                return None
+            if side == 0 and box[d][0] == f[d][0]:
+                head[d] = f[d][1] + 1
+            elif side == 1 and box[d][1] == f[d][1]:
+                tail[d] = f[d][0]
+            else:
+                return None
+        if not faces or head[d] > tail[d] or any(_boxes_overlap(box, g) for g in ghosts):
+            return None
+        above = set(need)
+        for n in need:
+            above |= self._above[n]
+        for i in range(j, k):
+            if i not in above and self._touches(i, key, ghosts, ()):
+                return None
+        desc = src.descriptor()
+        if not desc:
+            return None
+        self._pending[src.halo] = (k, j, key, [f for _, f in faces], ghosts)
+        return j, head, tail, desc
+
+    def _touches(self, i, key, reads, writes):
+        """Whether region i touches View `key` in one of the boxes `reads`
+        (any access) or writes it in one of `writes`."""
+        acc = self.accesses[i]
+        if acc is ANY:
+            return True
+        return any(x[0] == key and (any(_boxes_overlap(x[1], b) for b in reads)
+                                    or x[2] and any(_boxes_overlap(x[1], b) for b in writes))
+                   for x in acc)
+
+    def _elide(self, k, src):
+        """Halo exchange k follows a launch that sent its faces: checks that
+        the rest of that launch's step left them and the ghosts alone, and
+        tells the halo to send nothing this time (FusionRefused if not)."""
+        c, first, key, faces, ghosts = self._pending.pop(src.halo)
+        if k != self.first or any(self._touches(i, key, ghosts, faces) for i in range(c + 1, k)) \
+                or any(self._touches(i, key, (), faces) for i in range(first + 1, c)):
+            raise FusionRefused(f"pk.Graph: the faces sent by launch {c} of the step are "
+                                f"touched before the next exchange")
+        src.elide()
+
+    def unsent(self):
+        """The halos whose next exchange never came (a capture ending with a
+        send planned): the capture must not be used."""
+        return list(self._pending)
 
     def exit(self):
         self.depth -= 1
@@ -339,6 +446,9 @@ class CaptureEdges:
                 started += [n for n in self.ends[j] if n not in nodes + started]
         self._set(nodes, started)
         self._entered = nodes + started
+        if k in self.plan.sends:   # a fused send: the launch's pkc_gate carries it
+            _, head, tail, desc = self.plan.sends[k]
+            return 0, 0, head, tail, desc
         return None
 
     def _set_gated(self, nodes, k):
@@ -371,6 +481,8 @@ class CaptureEdges:
     def join(self):
         """Before the capture ends: the stream depends on every region's
         last nodes, so that nothing captured is left out of the step."""
+        if self.plan.unsent():
+            raise FusionRefused("pk.Graph: a fused send without the exchange after it")
         nodes = []
         for e in self.ends:
             nodes += [n for n in e if n not in nodes]

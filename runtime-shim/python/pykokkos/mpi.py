@@ -565,20 +565,26 @@ class Halo:
         one dimension after the other. Returns when done, or, on the NCCL
         path, once the exchange is queued on the device (see the module
         docstring)."""
-        done = [None]   # NVSHMEM in a CUDA capture: (counter, target) for a gated launch
-        with self._region("exchange", lambda: done[0]), _graph.internal():
-            done[0] = self._exchange()
+        source = _ExchangeSource(self)
+        with self._region("exchange", source), _graph.internal():
+            source.done = self._exchange(source.elided)
 
-    def _exchange(self):
+    def _exchange(self, elided=False):
         """The exchange; in a CUDA capture of NVSHMEM's fused exchange of one
-        dimension, (its completion counter's address, the count it reaches)."""
+        dimension, (its completion counter's address, the count it reaches).
+        elided: a launch before it sent the faces (pk.Graph's fused send):
+        only wait for the neighbours' faces."""
         t0 = time.perf_counter()
         nc = self._nccl_path()
         counted = None
         if self._shmem is not None:
             dims = self._neighbour_dims()
             for d in dims:
-                if not self._shmem.exchange_fused([d]):
+                if not self._shmem.exchange_fused([d], with_sends=not elided):
+                    if elided:
+                        raise PkcRuntimeError("pykokkos.mpi.Halo.exchange: the faces were sent "
+                                              "by a fused launch, but the exchange cannot wait "
+                                              "for them (the View moved)")
                     self._shmem.finish(*self._shmem.post([d], True))
                 elif len(dims) == 1:
                     counted = self._shmem.counted
@@ -653,6 +659,59 @@ class Halo:
         self.seconds += time.perf_counter() - t0
 
 
+class _ExchangeSource:
+    """exchange()'s side of pk.Graph's planner (pykokkos/_graph_branches.py):
+    called, the gate of a launch beside it ((counter address, target) or
+    None, set once the exchange is queued); the rest says whether a launch
+    of the step may send this halo's faces itself (a fused send, NVSHMEM's
+    direct exchange of one dimension in a CUDA capture) and how."""
+
+    __slots__ = ("halo", "done", "elided")
+
+    def __init__(self, halo):
+        self.halo, self.done, self.elided = halo, None, False
+
+    def __call__(self):
+        return self.done
+
+    def cut(self):
+        """The one dimension whose faces a launch may send, or None."""
+        sh = self.halo._shmem
+        return None if sh is None else sh.cut()
+
+    def key(self):
+        from ._graph_branches import memory_key
+        return memory_key(self.halo.view, True)
+
+    def send_faces(self):
+        """[(side, inclusive box)]: 0 the low face (to the low neighbour), 1 the high one."""
+        from mpi4py import MPI
+        h = self.halo
+        out = []
+        for dst, _, sidx, _, tag in h._faces([self.cut()], True):
+            if dst != MPI.PROC_NULL:
+                lo, ext = h._box(sidx)
+                out.append((tag % 2, [(a, a + e - 1) for a, e in zip(lo, ext)]))
+        return out
+
+    def ghost_boxes(self):
+        from mpi4py import MPI
+        h = self.halo
+        out = []
+        for _, src, _, ridx, _ in h._faces([self.cut()], True):
+            if src != MPI.PROC_NULL:
+                lo, ext = h._box(ridx)
+                out.append([(a, a + e - 1) for a, e in zip(lo, ext)])
+        return out
+
+    def descriptor(self):
+        """The device address of the pkc_send of the View and its cut, or None."""
+        return self.halo._shmem.descriptor(self.cut())
+
+    def elide(self):
+        self.elided = True
+
+
 # Bytes of counters per exchange call site: kMaxFaces + 2 unsigned for the
 # blocks, then the count of exchanges completed (pykokkos/_nvshmem_halo.cu,
 # pkc_shmem_exchange's `done`), padded.
@@ -705,6 +764,8 @@ class _ShmemFaces:
         self._views = {}    # (address, elements) -> a View over symmetric memory
         self.err = ctypes.create_string_buffer(512)
         self._counts = {}   # call site's counters -> (capture number, exchanges queued in it)
+        self._descs = {}    # (View address, dimension) -> its pkc_send in device memory
+        self._described = set()   # View addresses _describe_sends has seen
         self.counted = None # the last exchange_fused in a capture: (counter, count it reaches)
 
     def _buffer(self, addr, n):
@@ -774,7 +835,70 @@ class _ShmemFaces:
                        _ints([x[1] for x in signals]), stream)
         return recvs, [(ridx, buf, d) for _, ridx, buf, d, _ in recvs]
 
-    def exchange_fused(self, dims, full=True):
+    def cut(self):
+        """The dimension whose faces a launch may send (pkc_send): the only
+        one with a neighbour, every neighbour's View mapped (the direct
+        exchange), a rank-3 View on the device with its descriptor made
+        (descriptor(), before the capture); else None."""
+        h, v = self.halo, self.halo.view
+        dims = h._neighbour_dims()
+        if (not self.fused or len(dims) != 1 or len(v.shape) != 3 or v._dev is None
+                or getattr(v, "_parent", None) is not None):
+            return None
+        return dims[0] if (v._dev.ptr, dims[0]) in self._descs else None
+
+    def descriptor(self, d):
+        mem = self._descs.get((self.halo.view._dev.ptr, d))
+        return None if mem is None else mem.ptr
+
+    def _describe_sends(self, v, views):
+        """Makes the pkc_send (pkc_abi.h) of View v's faces along its one
+        neighbour dimension, in device memory (outside a capture: it cannot
+        allocate), so that a captured launch may send them."""
+        if v._dev.ptr in self._described:
+            return
+        self._described.add(v._dev.ptr)   # made once per View address, or never
+        from mpi4py import MPI
+        from . import _abi
+        h = self.halo
+        dims = h._neighbour_dims()
+        if len(dims) != 1 or len(v.shape) != 3:
+            return
+        import cupy
+        d, a = dims[0], v._a
+        desc = _abi.pkc_send()
+        size = ctypes.sizeof(desc)
+        mem = cupy.cuda.alloc(size + 8)     # the struct, then a point count per side
+        desc.view, desc.itemsize = v._dev.ptr, a.itemsize
+        for k, st in enumerate(a.strides):
+            desc.stride[k] = st // a.itemsize
+        for dst, src, sidx, ridx, tag in h._faces([d], True):
+            s = self.slot[(d, 1 - tag % 2, True)]
+            if dst != MPI.PROC_NULL:
+                f = desc.face[tag % 2]
+                peer, pstride = views[dst]
+                lo = h._box(sidx)[0]
+                ghost = _ghost_corner(lo, tag, self.shapes[dst], h.width)
+                f.peer = peer
+                for k in range(3):
+                    f.peer_stride[k], f.shift[k] = pstride[k], ghost[k] - lo[k]
+                f.freed, f.sent = self.freed + 8 * s, self.sent + 8 * s
+                f.arrived = self.lib.pkc_shmem_ptr(self.arrived + 8 * s, self.pe[dst])
+                f.count = mem.ptr + size + 4 * (tag % 2)
+                if not f.arrived:
+                    return
+            if src != MPI.PROC_NULL:
+                r = desc.nfreed
+                desc.freed[r] = self.lib.pkc_shmem_ptr(self.freed + 8 * s, self.pe[src])
+                desc.got[r] = self.got + 8 * s
+                desc.nfreed = r + 1
+                if not desc.freed[r]:
+                    return
+        mem.memset(0, size + 8)
+        mem.copy_from_host(ctypes.c_void_p(ctypes.addressof(desc)), size)
+        self._descs[(v._dev.ptr, d)] = mem
+
+    def exchange_fused(self, dims, full=True, with_sends=True):
         """exchange() of the dimensions dims as one exchange_faces kernel (pack
         into the neighbours, flags, unpack: _nvshmem_halo.cu); False, with
         nothing queued, where it cannot: the View not on the device yet (its
@@ -782,20 +906,26 @@ class _ShmemFaces:
         PKC_HALO_NVSHMEM_FUSED=0. Same flags and counts as post()/finish().
         full=False: the owned cells of the faces only, as start()/finish()
         (several dimensions only so: full faces of one dimension fill the
-        ghost corners the next one sends)."""
+        ghost corners the next one sends). with_sends=False: a launch sent this
+        exchange's faces (a fused send, the direct exchange only): wait
+        for the neighbours' faces alone."""
         from mpi4py import MPI
         from ._view import _flush_held, _held
         h, v = self.halo, self.halo.view
         if not self.fused or v._dev is None or getattr(v, "_parent", None) is not None:
             return False
         views = self._views_now(v)
+        if views is None and not with_sends:
+            return False
         sends, recvs, into = [], [], []
         for dst, src, sidx, ridx, tag in h._faces(list(dims), full):
             d = tag // 2
             side = 1 - tag % 2
             s = self.slot[(d, side, full)]
             off = self.offsets[(d, side, full)]
-            if dst != MPI.PROC_NULL:
+            if dst != MPI.PROC_NULL and not with_sends:
+                pass
+            elif dst != MPI.PROC_NULL:
                 peer = self._peer(off, self.pe[dst])
                 if not peer:
                     return False
@@ -871,7 +1001,12 @@ class _ShmemFaces:
             return None
         if self._peers is not None and self._peers[0] == v._dev.ptr:
             return self._peers[1]
-        return None if _graph.capturing_cuda() else self._map_views(v)
+        if _graph.capturing_cuda():
+            return None
+        views = self._map_views(v)
+        if views is not None:   # what a captured launch needs to send the faces
+            self._describe_sends(v, views)
+        return views
 
     def _map_views(self, v):
         """{comm rank: (address, element strides)} of every neighbour's View as
