@@ -11,9 +11,7 @@
  * rw. A kernel with an access pkc cannot bound has "views": null.
  * pykokkos/_graph.py turns them into the boxes a captured launch touches.
  * "gate": true where the kernel's entry point honours pkc_policy.gate (an
- * MDRange parallel_for, pkb_launch_gated): pk.Graph gates only those;
- * "send": true where it also honours pkc_gate.send (rank 3): pk.Graph may
- * fuse a halo's send into it (pkc_send).
+ * MDRange parallel_for, pkb_launch_gated): pk.Graph gates only those.
  */
 #include "pkb_priv.h"
 #include "access.h"
@@ -43,9 +41,7 @@ static const char *kernel_json(pki_arena *a, const pki_func *f) {
   for (int i = 0; i < f->footprint.n; i++)
     s = pki_sprintf(a, "%s%s%s", s, i ? ", " : "",
                     view_json(a, PKI_AT(f->footprint, i, pki_footprint)));
-  bool gated = pkb_launch_gated(f);
-  return pki_sprintf(a, "%s}%s%s}\n", s, gated ? ", \"gate\": true" : "",
-                     gated && f->nindex == 3 ? ", \"send\": true" : "");
+  return pki_sprintf(a, "%s}%s}\n", s, pkb_launch_gated(f) ? ", \"gate\": true" : "");
 }
 
 bool pkb_launch_gated(const pki_func *f) {

@@ -641,49 +641,60 @@ struct flat_point<3, C> {
 // A gate (pkc_gate, pkc_abi.h) lets pk.Graph run an MDRange parallel_for
 // beside the halo exchange that fills the ghosts some of its points read:
 // those points spin on an acquire load of the exchange's counter (so the
-// ghost writes before its release are visible to the loads after it); the
+// ghost writes before its release are visible to the loads after it;
+// system scope where the neighbours' GPUs raise it, pkc_gate.scope); the
 // others run at once. A hand-written probe of one 128^3 slab step ran in
 // 0.97 of the time without an exchange, against 0.82 with the exchange as
 // a graph branch beside the inner cells (bench/mpi/gate_probe.cu). pk.Graph
 // sets a gate only in a CUDA capture, behind a launch-order edge that has
 // every block of the exchange resident first, so the spinning points never
-// keep the exchange off the GPU (pykokkos/_graph_branches.py).
-KOKKOS_INLINE_FUNCTION bool gate_open(const uint32_t *counter, const uint32_t target) {
+// keep the exchange off the GPU (pykokkos/_graph_branches.py); a count that
+// only other GPUs raise needs no such edge.
+KOKKOS_INLINE_FUNCTION bool gate_open(const uint32_t *counter, const uint32_t target,
+                                      const int32_t scope) {
 #if defined(__CUDA_ARCH__)
   uint32_t v;
 #if __CUDA_ARCH__ >= 700
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(counter) : "memory");
+  if (scope)
+    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(counter) : "memory");
+  else
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(counter) : "memory");
 #else
   v = *static_cast<const volatile uint32_t *>(counter);
-  __threadfence();
+  __threadfence_system();
 #endif
   return static_cast<int32_t>(v - target) >= 0;
 #else
   (void)counter;
   (void)target;
+  (void)scope;
   return true;
 #endif
 }
 
 // One lane of each warp polls (sleeping between loads, so that thousands of
-// waiting points do not keep the L2 slice of the counter busy); then every
-// lane's own acquire load finds the gate open. Not inlined: the launch's
-// registers stay those of its points (inlined, a 128^3 update took 21.0
-// instead of 15.6 us on an H200 with the gate open).
+// waiting points do not keep the L2 slice of the counter busy); the warp's
+// barrier then orders its acquire before the other lanes' loads (PTX:
+// bar.warp.sync orders memory among its threads), so one acquire serves the
+// warp. Not inlined: the launch's registers stay those of its points
+// (inlined, a 128^3 update took 21.0 instead of 15.6 us on an H200 with the
+// gate open). scope: PKC_GATE_SYSTEM where other GPUs raise the counter.
 #if defined(__CUDACC__)
 __noinline__
 #endif
-KOKKOS_FUNCTION inline void gate_wait(const uint32_t *counter, const uint32_t target) {
+KOKKOS_FUNCTION inline void gate_wait(const uint32_t *counter, const uint32_t target,
+                                      const int32_t scope) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   const unsigned mask = __activemask();
   unsigned lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   if (lane == static_cast<unsigned>(__ffs(mask) - 1))
-    while (!gate_open(counter, target)) __nanosleep(100);
+    while (!gate_open(counter, target, scope)) __nanosleep(100);
   __syncwarp(mask);
-#endif
-  while (!gate_open(counter, target)) {
+#else
+  while (!gate_open(counter, target, scope)) {
   }
+#endif
 }
 
 // Where the launch cannot gate its points (Kokkos' tiles, rank 2, boxes of
@@ -692,12 +703,14 @@ KOKKOS_FUNCTION inline void gate_wait(const uint32_t *counter, const uint32_t ta
 struct gate_before {
   const uint32_t *counter;
   uint32_t target;
-  KOKKOS_INLINE_FUNCTION void operator()(const int64_t) const { gate_wait(counter, target); }
+  int32_t scope;
+  KOKKOS_INLINE_FUNCTION void operator()(const int64_t) const { gate_wait(counter, target, scope); }
 };
 
 inline void wait_gate_before(const pkc_gate *gate) {
   if (gate && gate->counter)
-    Kokkos::parallel_for("pkc::gate", LambdaRange(0, 1), gate_before{gate->counter, gate->target});
+    Kokkos::parallel_for("pkc::gate", LambdaRange(0, 1),
+                         gate_before{gate->counter, gate->target, gate->scope});
 }
 
 // A box of a flattened walk: its lower corner and extents.
@@ -706,193 +719,85 @@ struct flat_box3 {
   Kokkos::Array<uint32_t, 3> n;
 };
 
-// ------------------------------------------------------------ fused sends
-// A launch that writes a halo View's faces stores them into the neighbours'
-// ghosts too (pkc_send, pkc_abi.h): its sending points run first, so that
-// their system-scope stores and the neighbour's flag overlap the rest of the
-// launch. These helpers are not inlined, as gate_wait, so that the launch's
-// registers stay those of its points.
-KOKKOS_INLINE_FUNCTION uint64_t load_acquire_sys(const uint64_t *p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  uint64_t v;
-  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-#else
-  return *static_cast<const volatile uint64_t *>(p);
-#endif
-}
-
-KOKKOS_INLINE_FUNCTION void store_release_sys(uint64_t *p, const uint64_t v) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-#else
-  *static_cast<volatile uint64_t *>(p) = v;
-#endif
-}
-
-// Flat index 0: the senders of this View's ghosts may write the next faces
-// (the launches that read the ghosts came before this one).
-#if defined(__CUDACC__)
-__noinline__
-#endif
-KOKKOS_FUNCTION inline void send_freed(const pkc_send *s) {
-#if defined(__CUDA_ARCH__)
-  for (int r = 0; r < s->nfreed; r++) store_release_sys(s->freed[r], *s->got[r] + 1);
-#else
-  (void)s;
-#endif
-}
-
-// Point x (just stored by the launch's functor) into face `side`'s
-// neighbour: wait until it read its ghosts, copy, count; the last point of
-// the face raises the neighbour's arrived flag after a system-scope fence
-// (every counted warp fenced its stores before counting, as last_block in
-// pykokkos/_nvshmem_halo.cu).
-#if defined(__CUDACC__)
-__noinline__
-#endif
-KOKKOS_FUNCTION inline void send_point(const pkc_send *s, const int side, const uint32_t points,
-                                       const int64_t x0, const int64_t x1, const int64_t x2) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  const pkc_send_face &f = s->face[side];
-  const uint64_t want = *f.sent + 1;
-  unsigned mask = __activemask();
-  unsigned lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  if (lane == static_cast<unsigned>(__ffs(mask) - 1))
-    while (load_acquire_sys(f.freed) < want) __nanosleep(100);
-  __syncwarp(mask);
-  while (load_acquire_sys(f.freed) < want) {
-  }
-  const int64_t at = x0 * s->stride[0] + x1 * s->stride[1] + x2 * s->stride[2];
-  const int64_t to = (x0 + f.shift[0]) * f.peer_stride[0] + (x1 + f.shift[1]) * f.peer_stride[1] +
-                     (x2 + f.shift[2]) * f.peer_stride[2];
-  if (s->itemsize == 8)
-    static_cast<double *>(f.peer)[to] = static_cast<const double *>(s->view)[at];
-  else
-    static_cast<float *>(f.peer)[to] = static_cast<const float *>(s->view)[at];
-  const unsigned same = __match_any_sync(mask, side);
-  __syncwarp(same);
-  if (lane != static_cast<unsigned>(__ffs(same) - 1)) return;
-  __threadfence_system();
-  const unsigned n = static_cast<unsigned>(__popc(same));
-  if (atomicAdd(f.count, n) + n != points) return;
-  atomicExch(f.count, 0u);
-  __threadfence_system();
-  *f.sent = want;
-  store_release_sys(f.arrived, want);
-#else
-  (void)s, (void)side, (void)points, (void)x0, (void)x1, (void)x2;
-#endif
-}
-
 // A flattened rank-3 parallel_for. Ungated, flat index k walks box. Gated
 // (counter not null), the points that read no ghost come first (box, k <
-// split) and run at once; the points that do come last (up to six peel
+// inner) and run at once; the points that do come last (up to six peel
 // boxes, the planes outside the gate along each index, starting at flat
 // index start[p]) and wait. Blocks start in index order, so by the time
 // the waiting points are reached the exchange beside the launch is
-// usually done and nothing spins (at most two peels per index). Sending
-// (send not null, flat_send), the peels are the faces sent and come first.
+// usually done and nothing spins (at most two peels per index).
 template <class Tag, int C, class F>
 struct flat_for3 {
   static constexpr int kMaxPeel = 6;
   F f;
   flat_box3 box{};
-  uint32_t split = UINT32_MAX;
+  uint32_t inner = UINT32_MAX;
   const uint32_t *counter = nullptr;
   uint32_t target = 0;
+  int32_t scope = 0;
   int npeel = 0;
-  const pkc_send *send = nullptr;
-  Kokkos::Array<uint32_t, 2> points{};   // sending: the points of each side
   Kokkos::Array<uint32_t, kMaxPeel> start{};
   Kokkos::Array<flat_box3, kMaxPeel> peel{};
-  Kokkos::Array<int8_t, kMaxPeel> side{};
   KOKKOS_INLINE_FUNCTION void operator()(const int64_t k) const {
     uint32_t i = static_cast<uint32_t>(k);
-    if (send ? i < split : i >= split) {
-      if (counter) gate_wait(counter, target);
-      if (send && i == 0) send_freed(send);
+    Kokkos::Array<int64_t, 3> lo = box.lo;
+    Kokkos::Array<uint32_t, 3> n = box.n;
+    if (i >= inner) {
+      gate_wait(counter, target, scope);
       uint32_t first = start[0];
-      Kokkos::Array<int64_t, 3> lo = peel[0].lo;
-      Kokkos::Array<uint32_t, 3> n = peel[0].n;
-      int sd = side[0];
+      lo = peel[0].lo;
+      n = peel[0].n;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-      for (int p = 1; p < kMaxPeel; p++)   // selects, no indexing of the parameter arrays
+      for (int p = 1; p < kMaxPeel; p++)
         if (p < npeel && i >= start[p]) {
           first = start[p];
           lo = peel[p].lo;
           n = peel[p].n;
-          sd = side[p];
         }
-      const Kokkos::Array<int64_t, 3> x = flat_point<3, C>::index(lo, n, i - first);
-      call<Tag>::at(f, x[0], x[1], x[2]);
-      if (send) send_point(send, sd, sd ? points[1] : points[0], x[0], x[1], x[2]);
-      return;
+      i -= first;
     }
-    if (send) i -= split;
-    flat_point<3, C>::template at<Tag, uint32_t>(f, box.lo, box.n, i);
+    flat_point<3, C>::template at<Tag, uint32_t>(f, lo, n, i);
   }
 };
 
-// The peels of g's box (flat_for3) outside head/tail (per index): the
-// planes of points that can read a ghost (a gate) or that send (pkc_send).
-// Peels along the slowest index first, so that a slab split keeps its inner
-// points one contiguous range in memory order. Returns the peels' points.
+// Gates g's walk (flat_for3): the box's points that can read a ghost
+// (gate.head/tail per index) move behind the others. Peels along the
+// slowest index first, so that a slab split keeps its inner points one
+// contiguous range in memory order.
 template <class G>
-inline uint32_t flat_peel(G &g, const int64_t *head, const int64_t *tail, const int ka,
-                          const int kb, const int c) {
+inline void flat_gate(G &g, const pkc_gate &gate, const int ka, const int kb, const int c) {
   const int order[3] = {ka, kb, c};
   flat_box3 rest = g.box;   // the box minus the peels so far
   uint32_t at = 0;
   g.npeel = 0;
+  g.counter = gate.counter;
+  g.target = gate.target;
+  g.scope = gate.scope;
+  Kokkos::Array<uint32_t, G::kMaxPeel> start{};
   for (const int d : order) {
     const int64_t lo = rest.lo[d], hi = lo + rest.n[d];
-    const int64_t a = head[d] < lo ? lo : head[d] > hi ? hi : head[d];
-    const int64_t b = tail[d] < a ? a : tail[d] > hi ? hi : tail[d];
-    const int64_t sides[2][2] = {{lo, a}, {b, hi}};
-    for (int s = 0; s < 2; s++) {
+    const int64_t a = gate.head[d] < lo ? lo : gate.head[d] > hi ? hi : gate.head[d];
+    const int64_t b = gate.tail[d] < a ? a : gate.tail[d] > hi ? hi : gate.tail[d];
+    const int64_t side[2][2] = {{lo, a}, {b, hi}};
+    for (const auto &s : side) {
       flat_box3 p = rest;
-      p.lo[d] = sides[s][0];
-      p.n[d] = static_cast<uint32_t>(sides[s][1] - sides[s][0]);
+      p.lo[d] = s[0];
+      p.n[d] = static_cast<uint32_t>(s[1] - s[0]);
       const uint32_t count = p.n[0] * p.n[1] * p.n[2];
       if (!count) continue;
       g.peel[g.npeel] = p;
-      g.side[g.npeel] = static_cast<int8_t>(s);
-      g.start[g.npeel++] = at;
+      start[g.npeel++] = at;
       at += count;
     }
     rest.lo[d] = a;
     rest.n[d] = static_cast<uint32_t>(b - a);
   }
-  g.box = rest;
-  return at;
-}
-
-// Gates g's walk: the box's points that can read a ghost (gate.head/tail
-// per index) move behind the others.
-template <class G>
-inline void flat_gate(G &g, const pkc_gate &gate, const int ka, const int kb, const int c) {
-  g.counter = gate.counter;
-  g.target = gate.target;
-  flat_peel(g, gate.head, gate.tail, ka, kb, c);
   // the inner box first: shift the peels behind it
-  g.split = g.box.n[0] * g.box.n[1] * g.box.n[2];
-  for (int p = 0; p < g.npeel; p++) g.start[p] += g.split;
-}
-
-// Sends from g's walk (pkc_send): the points outside gate.head/tail, along
-// one index (pykokkos/mpi.py plans no other), side 0 below head and 1 at
-// or past tail, run first.
-template <class G>
-inline void flat_send(G &g, const pkc_gate &gate, const int ka, const int kb, const int c) {
-  g.send = gate.send;
-  g.split = flat_peel(g, gate.head, gate.tail, ka, kb, c);
-  g.points = {};
-  for (int p = 0; p < g.npeel; p++)
-    g.points[g.side[p]] += g.peel[p].n[0] * g.peel[p].n[1] * g.peel[p].n[2];
+  g.box = rest;
+  g.inner = rest.n[0] * rest.n[1] * rest.n[2];
+  for (int p = 0; p < g.npeel; p++) g.start[p] = start[p] + g.inner;
 }
 
 template <int C, class Policy, class F>
@@ -913,31 +818,9 @@ inline bool flat_md_for(const char *label, const Policy &p, const F &f, std::tru
     g.box.lo[k] = p.m_lower[k];
     g.box.n[k] = static_cast<uint32_t>(p.m_upper[k] > p.m_lower[k] ? p.m_upper[k] - p.m_lower[k] : 0);
   }
-  if (gate && gate->counter)
-    flat_gate(g, *gate, flat_point<3, C>::ka, flat_point<3, C>::kb, C);
-  else if (gate && gate->send)
-    flat_send(g, *gate, flat_point<3, C>::ka, flat_point<3, C>::kb, C);
+  if (gate && gate->counter) flat_gate(g, *gate, flat_point<3, C>::ka, flat_point<3, C>::kb, C);
   Kokkos::parallel_for(label, LambdaRange(0, count), g);
   return true;
-}
-
-// A launch Kokkos tiles (or not rank 3) with a send: the faces go after it,
-// from a launch over the sending points alone.
-struct no_point {
-  KOKKOS_INLINE_FUNCTION void operator()(int64_t, int64_t, int64_t) const {}
-};
-template <int C, class Policy>
-inline void send_after(const Policy &, const pkc_gate *, std::false_type) {}
-template <int C, class Policy>
-inline void send_after(const Policy &p, const pkc_gate *gate, std::true_type) {
-  if (!gate || gate->counter || !gate->send) return;
-  flat_for3<void, C, no_point> g{no_point{}};
-  for (unsigned k = 0; k < 3; k++) {
-    g.box.lo[k] = p.m_lower[k];
-    g.box.n[k] = static_cast<uint32_t>(p.m_upper[k] > p.m_lower[k] ? p.m_upper[k] - p.m_lower[k] : 0);
-  }
-  flat_send(g, *gate, flat_point<3, C>::ka, flat_point<3, C>::kb, C);
-  Kokkos::parallel_for("pkc::send", LambdaRange(0, g.split), g);
 }
 
 template <int C, md_scheme S, class Policy, class F>
@@ -950,7 +833,6 @@ inline void md_for(const char *label, const Policy &p, const F &f, std::false_ty
 #endif
   wait_gate_before(gate);
   Kokkos::parallel_for(label, tiled<C, S>(p), f);
-  send_after<C>(p, gate, std::integral_constant<bool, Policy::rank == 3>());
 }
 
 // An MDRange reduction's functor over the flattened box (a RangePolicy).

@@ -136,53 +136,18 @@ enum { PKC_PARAM_FROM_GLOBAL = 1, PKC_PARAM_LAYOUT_DEFAULT = 2 };
  * of its points read, and those points (index < head[d] or >= tail[d] along
  * some dimension d < rank) first wait until *counter >= target, which the
  * exchange's last block raises once the ghosts are written
- * (pykokkos/_nvshmem_halo.cu). counter: device memory, owned by the caller;
- * the other points run at once. */
-typedef struct pkc_send pkc_send;
+ * (pykokkos/_nvshmem_halo.cu), or the neighbours' sends do (a send-only
+ * exchange). counter: device memory, owned by the caller; the other points
+ * run at once. */
+enum { PKC_GATE_GPU = 0, PKC_GATE_SYSTEM = 1 };
 typedef struct pkc_gate {
   const uint32_t *counter;
   uint32_t target;
-  int32_t reserved;
+  int32_t scope; /* PKC_GATE_SYSTEM: other GPUs raise the counter (a send-only
+                    exchange's neighbours): system-scope loads */
   int64_t head[8];
   int64_t tail[8];
-  const pkc_send *send; /* NULL, or (counter NULL) the faces this launch sends:
-                           device memory, see pkc_send; then head/tail bound
-                           the points that send instead of those that wait */
 } pkc_gate;
-
-/* One face of a fused send (pkc_send). Device memory, owned by the caller. */
-typedef struct pkc_send_face {
-  void *peer;             /* the neighbour's View as this GPU stores to it */
-  int64_t peer_stride[3]; /* its element strides */
-  int64_t shift[3];       /* point x of the launch goes to x + shift there */
-  const uint64_t *freed;  /* the neighbour's "ghosts may be written" count here:
-                             stores wait until it is >= *sent + 1 */
-  uint64_t *sent;         /* faces sent to it so far (this GPU's count) */
-  uint64_t *arrived;      /* its flag (mapped here), set to the new *sent */
-  uint32_t *count;        /* points stored so far (zero between launches) */
-} pkc_send_face;
-
-/* A fused send (pk.Graph on CUDA with the NVSHMEM halo, issue 25): an
- * MDRange parallel_for that writes a halo View's faces at its own index
- * also stores them into the neighbours' ghost cells, so that the next
- * step's exchange only waits for their arrival (pykokkos/mpi.py). Points
- * below head (face[0]) or at or past tail (face[1]) along the cut index
- * run first: after the kernel's store, each waits for the neighbour's
- * freed count, copies its element of `view` into the neighbour's View and
- * counts; the last of the launch's points in a face raises the neighbour's
- * arrived flag (system-scope release). Independent of the launch, so one
- * is made per View and cut dimension, before any capture. Flat index 0 first tells the senders of this
- * View's ghosts (nfreed of them) that their next faces may be written:
- * *freed[r] = *got[r] + 1. Device memory, owned by the caller. */
-struct pkc_send {
-  const void *view;  /* the View the launch writes (this GPU) */
-  int64_t stride[3]; /* its element strides */
-  int32_t itemsize;  /* 8 (double) or 4 (float) */
-  int32_t nfreed;    /* 0 to 2 */
-  pkc_send_face face[2];
-  uint64_t *freed[2];      /* the senders' flags, mapped here */
-  const uint64_t *got[2];  /* faces received from them (this GPU's count) */
-};
 
 /* The launch shape. For RANGE: begin[0], end[0]. For MDRANGE: rank, begin,
  * end and tile (tile 0 = let Kokkos choose). For TEAM: league_size,

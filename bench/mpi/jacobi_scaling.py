@@ -398,12 +398,13 @@ def worker(a):
                 t_ng = g.timed_blocks(lambda: nogate.replay(per), blocks, 1) / per
                 graph += (f" | graph_nogate_ms={t_ng * 1e3:.4f}"
                           f" | gated={len(gr.gated() or [])}")
-                # the launches that send a halo's faces themselves (fused
-                # sends), and the same capture without (PKC_GRAPH_SEND=0)
+                # the exchanges that only send (the updates waiting for the
+                # neighbours' counts), and the same capture without them
+                # (PKC_GRAPH_SEND=0)
                 nosend = captured(g, overlap, warm, "PKC_GRAPH_SEND", a.steps_per_graph)
                 t_ns = g.timed_blocks(lambda: nosend.replay(per), blocks, 1) / per
                 graph += (f" | graph_nosend_ms={t_ns * 1e3:.4f}"
-                          f" | sends={len(gr.sends() or [])}")
+                          f" | send_only={len(gr.send_only() or [])}")
                 del chain, plain, nogate, nosend
             if cart.Get_rank() == 0:
                 bad = [f"rank {r}: {e}" for r, e in enumerate(errs) if e]

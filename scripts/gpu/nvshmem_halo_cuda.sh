@@ -6,7 +6,7 @@
 #      and start()/finish(), every ghost checked) with PKC_HALO_TRANSPORT=nvshmem
 #      on 2 and 4 ranks, and on 2 ranks through put-with-signal (PKC_HALO_NVSHMEM_P2P=0);
 #      GRAPH=1: tests/api/mpi_graph_send_prog.py on 1, 2 and 4 ranks (a 3-D
-#      step replayed four steps per graph, the copy sending the faces);
+#      step replayed four steps per graph, its later exchanges send-only);
 #   2. bench/mpi/jacobi_scaling.py --transport auto,nvshmem: both transports in
 #      the same run (one mpirun each, ranks not bound to one core: NVSHMEM's
 #      progress thread would share it with Python), verified on every rank
@@ -62,7 +62,7 @@ for np in 2 4; do
     grep -v "^\s*$" "$d/out.log" | tail -5
   done
 done
-if [[ ${GRAPH:-0} == 1 && ${CHECK:-1} != 0 ]]; then   # fused sends in replayed 3-D steps
+if [[ ${GRAPH:-0} == 1 && ${CHECK:-1} != 0 ]]; then   # send-only exchanges in replayed 3-D steps
   for np in 1 2 4; do
     (( np <= n )) || continue
     d=$OUTD/send_np$np

@@ -1,7 +1,6 @@
 """Kernels of a 3-D Jacobi time step for tests/api/mpi_graph_send_prog.py
 (built by pkc on first use into tests/api/kern_send3.pk/): the 7-point
-update of the owned cells and the copy back, whose writes of the halo's
-faces pk.Graph may fuse with the next step's exchange on GPUs (pkc_send)."""
+update of the owned cells and the copy back."""
 import pykokkos as pk
 
 

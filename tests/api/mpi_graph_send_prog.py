@@ -3,9 +3,10 @@ on GPUs): a 3-D Jacobi step (Halo.exchange(), update, copy back) cut along
 its last dimension, replayed from pk.Graph four steps per graph, must give
 on every rank bitwise the numbers of the same steps called by hand, and the
 gathered grid numpy's one-grid run; with and without a periodic cut (one
-rank: its own neighbour). On CUDA with NVSHMEM's direct exchange the copy
-sends the faces itself (pk.Graph.sends(); PKC_EXPECT_SEND=1 makes a graph
-without sends an error). Writes OUT/rank<k>.txt: OK or what differed."""
+rank: its own neighbour). On CUDA with NVSHMEM's direct exchange the
+exchanges after each graph's first only send (pk.Graph.send_only(): the
+updates wait for the counts the neighbours raise; PKC_EXPECT_SEND=1 makes a
+graph without them an error). Writes OUT/rank<k>.txt: OK or what differed."""
 import os
 import sys
 
@@ -72,12 +73,12 @@ def check(comm, periodic):
         got[1:-1, 1:-1, 1 + zz:1 + zz + b.shape[2]] = b
     if not np.array_equal(got, ref):
         why.append("gathered grid differs from numpy's one-grid run")
-    sends = g.sends()
+    sends = g.send_only()
     if os.environ.get("PKC_EXPECT_SEND") == "1" and (cart.Get_size() > 1 or periodic) \
             and not sends:
-        why.append(f"no fused send in the graph (mode {g.mode}, edges {g.edges()})")
+        why.append(f"no send-only exchange in the graph (mode {g.mode}, edges {g.edges()})")
     name = "periodic" if periodic else "open"
-    print(f"rank {cart.Get_rank()} {name}: mode={g.mode} sends={sends}", flush=True)
+    print(f"rank {cart.Get_rank()} {name}: mode={g.mode} send_only={sends}", flush=True)
     return [f"{name}: {w}" for w in why]
 
 

@@ -253,131 +253,94 @@ class Gates(unittest.TestCase):
         self.assertIsNone(gate_bounds(req, [(u, [(0, 0), (0, 5), (0, 9)])]))
 
 
-class FusedSends(unittest.TestCase):
-    """The planner's fused sends (pykokkos/_graph_branches.py), which only a
-    CUDA capture of NVSHMEM's direct exchange sets up: checked on the plan
-    of two captured steps of exchange(), update, copy for the slab of Gates
-    (shape (6, 6, 10), cut along dimension 2, faces k = 1 and 8, ghosts k =
-    0 and 9), with a halo that can be sent from a launch."""
+class SendOnly(unittest.TestCase):
+    """The planner's send-only exchanges (pykokkos/_graph_branches.py), which
+    only a CUDA capture of NVSHMEM's direct exchange sets up: checked on the
+    plan of captured steps of exchange(), update, copy back for the slab of
+    Gates (shape (6, 6, 10), cut along dimension 2, ghosts k = 0 and 9)."""
 
     class Source:
         """What mpi.Halo's exchange() tells the planner (mpi._ExchangeSource)."""
 
-        def __init__(self, halo, key, counted=(0x1000, 1)):
-            self.halo, self.k, self.counted, self.elided = halo, key, counted, False
+        def __init__(self, halo, key, cut=2):
+            self.halo, self.k, self.d, self.sends = halo, key, cut, 0
 
         def __call__(self):
-            return self.counted
+            return (0x1000, 1)
 
         def cut(self):
-            return 2
+            return self.d
 
         def key(self):
             return self.k
 
-        def send_faces(self):
-            return [(0, [(0, 5), (0, 5), (1, 1)]), (1, [(0, 5), (0, 5), (8, 8)])]
-
         def ghost_boxes(self):
             return [[(0, 5), (0, 5), (0, 0)], [(0, 5), (0, 5), (9, 9)]]
 
-        def descriptor(self):
-            return 0xDE5C
-
-        def elide(self):
-            self.elided = True
+        def send_only(self, n):
+            self.sends = n
 
     key = Gates.key
     SHAPE = Gates.SHAPE
+    launch = Gates.launch
 
-    def exchange(self, plan, halo="halo"):
+    def exchange(self, plan, cut=2):
         u = self.key("u")
         face = lambda k: [(0, 5), (0, 5), (k, k)]
-        acc = [(("res", halo), None, True), (u, face(1), False), (u, face(8), False),
+        acc = [(("res", "halo"), None, True), (u, face(1), False), (u, face(8), False),
                (u, face(0), True), (u, face(9), True)]
-        src = self.Source(halo, u)
+        src = self.Source("halo", u, cut)
         plan.enter("Halo.exchange", acc, src)
         plan.exit()
         return src
 
-    def launch(self, plan, label, reads, writes, lo=(1, 1, 1), hi=(5, 5, 9), offsets=1,
-               send=True):
-        from pykokkos._graph_branches import GateRequest
-        dims = [[d, -offsets, offsets] for d in range(3)]
-        own = [[d, 0, 0] for d in range(3)]
-        box = lambda off: [(a - off, b - 1 + off) for a, b in zip(lo, hi)]
-        acc = [(self.key(v), box(offsets), False) for v in reads]
-        acc += [(self.key(v), box(0), True) for v in writes]
-        req = GateRequest({self.key(v): dims for v in reads} | {self.key(v): own for v in writes},
-                          list(lo), list(hi), written={self.key(v) for v in writes}
-                          - {self.key(v) for v in reads}, send=send)
-        plan.enter(label, acc, req)
-        plan.exit()
-        return len(plan.labels) - 1
-
-    def steps(self, n=2, after_copy=None, **copy):
-        """A plan of n steps, the last one the capture's last; after_copy(plan)
-        adds regions after each copy. Returns (plan, the exchanges' sources)."""
+    def steps(self, n=3, after=None, gating=True, fusing=True, cut=2):
+        """A plan of n steps of exchange, update, copy (and after(plan)):
+        (plan, the exchanges' sources)."""
         from pykokkos._graph_branches import Planner
-        p = Planner(gating=True)
+        p = Planner(gating=gating)
+        p.fusing = fusing and gating
         sources = []
         for s in range(n):
             if s:
                 p.next_step()
-            p.last_step = s == n - 1
-            sources.append(self.exchange(p))
-            self.launch(p, "update", ["u"], ["unew"])
-            self.launch(p, "copy", **({"reads": ["unew"], "writes": ["u"], "offsets": 0} | copy))
-            if after_copy:
-                after_copy(p)
-        return p, sources
-
-    def test_copy_sends_the_next_exchange_waits(self):
-        p, src = self.steps(3)
-        # the copies of steps 1 and 2 send the faces (k = 1 below head 2, k = 8
-        # at or past tail 8); the last step's copy does not
-        self.assertEqual(p.sends, {2: (0, [1, 1, 2], [5, 5, 8], 0xDE5C),
-                                   5: (3, [1, 1, 2], [5, 5, 8], 0xDE5C)})
-        self.assertEqual([s.elided for s in src], [False, True, True])
-        self.assertEqual(p.unsent(), [])
-        # the exchanges that only wait still gate the update beside them
-        self.assertEqual(sorted(p.gates), [1, 4, 7])
-        self.assertEqual(p.waits[3], [2])   # the waiting exchange after the copy that sent
-
-    def test_no_send(self):
-        cases = {
-            "the copy leaves the low face plane": dict(lo=(1, 1, 2)),
-            "the copy also reads the View": dict(reads=["unew", "u"], writes=["u"]),
-            "the kernel cannot send (not rank 3, or an old module)": dict(send=False),
-            "the copy writes another View": dict(reads=["u"], writes=["unew"]),
-        }
-        for why, copy in cases.items():
-            with self.subTest(why):
-                p, src = self.steps(2, **copy)
-                self.assertEqual(p.sends, {})
-                self.assertFalse(src[1].elided)
-        with self.subTest("one step per graph: nothing sends"):
-            p, src = self.steps(1)
-            self.assertEqual(p.sends, {})
-        with self.subTest("fusing off (PKC_GRAPH_SEND=0, a host plan)"):
-            from pykokkos._graph_branches import Planner
-            p = Planner(gating=True)
-            p.fusing, p.last_step = False, False
-            self.exchange(p)
+            sources.append(self.exchange(p, cut))
             self.launch(p, "update", ["u"], ["unew"])
             self.launch(p, "copy", ["unew"], ["u"], offsets=0)
-            self.assertEqual(p.sends, {})
+            if after:
+                after(p)
+        return p, sources
 
-    def test_refused_when_the_ghosts_are_read_after_the_send(self):
-        from pykokkos._graph_branches import FusionRefused
-        reads_ghosts = lambda p: self.launch(p, "residual", ["u"], ["unew"], send=False)
-        with self.assertRaises(FusionRefused):
-            self.steps(2, after_copy=reads_ghosts)
-        # reading only owned cells after the copy keeps the send
-        owned = lambda p: self.launch(p, "norm", ["u"], ["unew"], offsets=0, send=False)
-        p, src = self.steps(2, after_copy=owned)
-        self.assertEqual(sorted(p.sends), [2])
-        self.assertTrue(src[1].elided)
+    def test_later_exchanges_only_send(self):
+        p, src = self.steps(3)
+        # the first exchange stays whole; the next two only send (the first
+        # and second such exchange of the capture), and the updates are
+        # gated on them all the same
+        self.assertEqual(p.send_only, [3, 6])
+        self.assertEqual([s.sends for s in src], [0, 1, 2])
+        self.assertEqual(sorted(p.gates), [1, 4, 7])
+        # a send-only exchange still waits for the copy whose faces it sends
+        # and for the update that read the ghosts it overwrites
+        self.assertEqual(p.waits[3], [2])
+
+    def test_whole_exchanges(self):
+        ungated_reader = lambda p: self.launch(p, "residual", ["u"], ["unew"], offsets=1,
+                                               lo=(1, 1, 1), hi=(5, 5, 2))
+        cases = {
+            "gating off": dict(gating=False),
+            "PKC_GRAPH_SEND=0": dict(fusing=False),
+            "no single cut (not NVSHMEM's direct exchange)": dict(cut=None),
+            "a reader of the ghosts that is not gated": dict(after=ungated_reader),
+        }
+        for why, kw in cases.items():
+            with self.subTest(why):
+                p, src = self.steps(3, **kw)
+                self.assertEqual(p.send_only, [])
+                self.assertEqual([s.sends for s in src], [0, 0, 0])
+        with self.subTest("a reader of owned cells only keeps them send-only"):
+            owned = lambda p: self.launch(p, "norm", ["u"], ["unew"], offsets=0)
+            p, src = self.steps(3, after=owned)
+            self.assertEqual(p.send_only, [4, 8])
 
 
 if __name__ == "__main__":

@@ -125,7 +125,7 @@ class TestCHost(Base):
                    "pkc_policy": ["kind", "rank", "begin", "end", "tile", "league_size",
                                   "team_size", "vector_length", "scratch_team",
                                   "scratch_thread", "iterate", "reserved", "gate"],
-                   "pkc_gate": ["counter", "target", "reserved", "head", "tail"],
+                   "pkc_gate": ["counter", "target", "scope", "head", "tail"],
                    "pkc_kernel_desc": [f for f, _ in _abi.pkc_kernel_desc._fields_],
                    "pkc_module_desc": [f for f, _ in _abi.pkc_module_desc._fields_]}
         body = "".join(f'printf("{s} %zu\\n", sizeof({s}));' +

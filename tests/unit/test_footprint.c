@@ -118,19 +118,6 @@ static void test_table_text(void **state) {
   HAS(cpp, ", policy->gate);");
   free(cpp);
   pki_module_free(m);
-  /* rank 3: the launch can also send a halo's faces (pkc_gate.send) */
-  m = planned(HEAD "def copy(i: int, j: int, k: int, u: pk.View3D[pk.double],\n"
-                   "         unew: pk.View3D[pk.double]):\n"
-                   "    u[i, j, k] = unew[i, j, k]\n"
-                   "def run(u, unew, n):\n"
-                   "    pk.parallel_for(pk.MDRangePolicy([1, 1, 1], [n, n, n]), copy, u=u, unew=unew)\n",
-              &f);
-  cpp = emitted(m, "copy3", "t.cpp");
-  assert_non_null(cpp);
-  HAS(cpp, "\\\"dims\\\": [[0, 0, 0], [1, 0, 0], [2, 0, 0]]}}, \\\"gate\\\": true, "
-           "\\\"send\\\": true}\\n\"");
-  free(cpp);
-  pki_module_free(m);
 }
 
 int main(void) {

@@ -48,20 +48,8 @@ class pkc_param_desc(Structure):
 
 
 class pkc_gate(Structure):
-    _fields_ = [("counter", c_void_p), ("target", c_uint32), ("reserved", c_int32),
-                ("head", c_int64 * 8), ("tail", c_int64 * 8), ("send", c_void_p)]
-
-
-class pkc_send_face(Structure):
-    _fields_ = [("peer", c_void_p), ("peer_stride", c_int64 * 3), ("shift", c_int64 * 3),
-                ("freed", c_void_p), ("sent", c_void_p), ("arrived", c_void_p),
-                ("count", c_void_p)]
-
-
-class pkc_send(Structure):
-    _fields_ = [("view", c_void_p), ("stride", c_int64 * 3), ("itemsize", c_int32),
-                ("nfreed", c_int32), ("face", pkc_send_face * 2), ("freed", c_void_p * 2),
-                ("got", c_void_p * 2)]
+    _fields_ = [("counter", c_void_p), ("target", c_uint32), ("scope", c_int32),
+                ("head", c_int64 * 8), ("tail", c_int64 * 8)]
 
 
 class pkc_policy(Structure):

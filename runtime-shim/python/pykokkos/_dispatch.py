@@ -1196,8 +1196,8 @@ def _graph_launch(args, kw):
 
 def _gated_policy(policy, gate):
     """(a copy of MDRangePolicy `policy` whose pkc_policy carries `gate`,
-    the pkc_gate struct): gate is (counter address, target, head, tail), or
-    (0, 0, head, tail, pkc_send address) for a fused send,
+    the pkc_gate struct): gate is (counter address, target, head, tail[,
+    scope]) (scope 1: system-scope loads, other GPUs raise the counter),
     pykokkos/_graph_branches.py. The launch reads the structs while it is
     called (a graph node keeps the kernel's arguments, not the structs)."""
     import ctypes
@@ -1210,8 +1210,8 @@ def _gated_policy(policy, gate):
     counter, target, head, tail = gate[:4]
     c = _abi.pkc_gate()
     c.counter, c.target = counter, target
-    if len(gate) > 4:   # a fused send (counter 0): its pkc_send in device memory
-        c.send = gate[4]
+    if len(gate) > 4:   # the neighbours' GPUs raise the counter (a send-only exchange)
+        c.scope = gate[4]
     for d, (h, t) in enumerate(zip(head, tail)):
         c.head[d], c.tail[d] = h, t
     g._c.gate = ctypes.addressof(c)
@@ -1244,7 +1244,7 @@ def _launch_access(args, kw):
     lo, hi = bounds
     owner = getattr(kernel, "__self__", None)
     source = kw if owner is None else getattr(owner, "__dict__", {})
-    out, keyed, written = [], {}, set()
+    out, keyed = [], {}
     for name, (write, dims) in fp["views"].items():
         v = source.get(name)
         if not isinstance(v, View) or len(dims) != len(v.shape):
@@ -1264,14 +1264,8 @@ def _launch_access(args, kw):
                 return label, ANY, None
         out.append((key, box, write))
         keyed[key] = dims
-        if name in fp["written"]:
-            written.add(key)
     gated = fp["gate"] and isinstance(args[-2], MDRangePolicy)
-    if not gated:
-        return label, out, None
-    tiled = any(getattr(args[-2], "tile", None) or ())
-    return label, out, GateRequest(keyed, lo, hi, written=written,
-                                   send=fp["send"] and len(lo) == 3 and not tiled)
+    return label, out, GateRequest(keyed, lo, hi) if gated else None
 
 
 def _bounds(policy):
@@ -1303,8 +1297,7 @@ def _footprints(module):
                     name = d["kernel"] if d["entity"] == d["kernel"] else f"{d['entity']}.{d['kernel']}"
                     fp[name] = {"views": {v: ("w" in x["mode"], x["dims"])
                                           for v, x in d["views"].items()},
-                                "written": {v for v, x in d["views"].items() if x["mode"] == "w"},
-                                "gate": bool(d.get("gate")), "send": bool(d.get("send"))}
+                                "gate": bool(d.get("gate"))}
         except AttributeError:   # a module without it (no such kernels)
             pass
         module._footprint = fp

@@ -204,7 +204,7 @@ class Graph:
         self._urgent = None     # the regions on a halo's path (greatest priority on CUDA)
         self._after_start = None  # [(region, [Halo.start regions it launches after])]
         self._gated = None      # [(region, exchange region, head, tail)] of gated launches
-        self._sends = None      # [(region, exchange region, head, tail)] of fused sends
+        self._sends = None      # the exchange regions that only send
         import os
         self._fuse = os.environ.get("PKC_GRAPH_SEND", "1") != "0"
         self._plan_error = None # why the capture's edges could not be set
@@ -255,7 +255,6 @@ class Graph:
                 if plan is not None and s:
                     plan.plan.next_step()
                 if plan is not None:
-                    plan.plan.last_step = s == steps - 1
                     plan.plan.fusing = plan.plan.gating and self._fuse
                 self.step(*self.args, **self.kw)
                 if _q:      # launches held back for fusion belong to this step
@@ -270,8 +269,7 @@ class Graph:
                                      if j]
                 self._gated = [(k, j, list(h), list(t))
                                for k, (j, h, t) in sorted(plan.plan.gates.items())]
-                self._sends = [(k, j, list(h), list(t))
-                               for k, (j, h, t, _) in sorted(plan.plan.sends.items())]
+                self._sends = list(plan.plan.send_only)
                 self._plan_error = plan.error
         finally:
             _state.update(on=False, rec=None, cuda=False, views=None, branches=None)
@@ -334,16 +332,15 @@ class Graph:
         return None if self._gated is None else [(k, j, list(h), list(t))
                                                  for k, j, h, t in self._gated]
 
-    def sends(self):
-        """[(k, j, head, tail)]: launch k (an index into edges()) also stores
-        the faces of the halo exchanged by region j of its step into the
-        neighbours' ghosts (its points below head or at or past tail along
-        the cut), so that the next step's exchange only waits for them
-        (pykokkos/_graph_branches.py; CUDA captures of several steps with
-        NVSHMEM's direct exchange; PKC_GRAPH_SEND=0: none). [] where no
-        launch sends, None where edges() is None."""
-        return None if self._sends is None else [(k, j, list(h), list(t))
-                                                 for k, j, h, t in self._sends]
+    def send_only(self):
+        """[k]: the halo exchanges (indices into edges()) that only send their
+        faces: their neighbours raise a count here once the faces are in
+        the ghosts, and the launches that read them wait for it in the
+        kernel (pykokkos/_graph_branches.py; CUDA captures of several steps
+        with NVSHMEM's direct exchange, every exchange after the capture's
+        first; PKC_GRAPH_SEND=0: none). [] where none, None where edges()
+        is None."""
+        return None if self._sends is None else list(self._sends)
 
     def replay(self, k=1):
         """Runs k more steps. On CUDA it returns once they are launched
@@ -395,12 +392,6 @@ class Graph:
         except BaseException as e:    # end the capture before reporting
             failure = e
         g = lib.pkr_graph_end(err, 512)
-        from ._graph_branches import FusionRefused
-        if isinstance(failure, FusionRefused) and self._fuse:
-            if g:                     # nothing of it ran: capture again, no sends
-                lib.pkr_graph_destroy(g)
-            self._fuse = False
-            return self._capture(steps)
         if failure is not None:
             if g:
                 lib.pkr_graph_destroy(g)

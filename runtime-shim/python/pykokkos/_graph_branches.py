@@ -34,19 +34,16 @@ the exchange's count, and the launch starts once every block of the
 exchange has begun (a launch-order edge), so that spinning points never
 keep the exchange off the GPU. Only a CUDA capture gates (CaptureEdges).
 
-A fused send takes the exchange out of a multi-step capture's later steps
-(pk.Graph(steps_per_graph=U) with the NVSHMEM transport storing faces
-straight into the neighbours' Views): where a step begins with
-halo.exchange() and a later launch of the step writes the halo View's
-faces at its own index (a copy back), that launch also stores the faces
-into the neighbours' ghosts (pkc_send: its face points run first, then
-raise the neighbour's arrived flag), and the next step's exchange only
-waits for the faces that came (no kernel storing faces beside the update).
-The last step of the capture sends nothing, so each replay starts with a
-whole exchange. Planned only where nothing else of the step touches the
-ghosts after the launch or writes the faces (checked when the next
-exchange is entered; FusionRefused otherwise, and pk.Graph captures again
-without sends; PKC_GRAPH_SEND=0: never).
+A send-only exchange takes the waiting out of the later exchanges of a
+capture (NVSHMEM's direct exchange of one dimension, in a CUDA capture):
+where every region that touched the ghosts after the halo's exchange
+before was gated on it, the next exchange of that halo only sends its
+faces (storing them into the neighbours' Views and raising each
+neighbour's count of exchanges), and its readers' gates wait for the count
+the neighbours raise here: no kernel of this GPU waits for the faces, and
+the update after the copy back starts at once (PKC_GRAPH_SEND=0: never).
+The capture's first exchange stays whole, so each replay starts from
+counts the host can reason about.
 
 An access is (key, box, write). key: ("mem", pointer, first byte, end byte,
 shape, strides) for a View's memory (device memory in a capture), or
@@ -120,15 +117,12 @@ def conflict(a, b):
 class GateRequest:
     """What a launch that could be gated says of itself: per View key its
     footprint's dims (per View dimension (work index, lo, hi), (-1, lo, hi)
-    or None: pkc_footprint_v1) and the launch bounds lo, hi (lists);
-    written: the keys of the Views it only writes; send: whether it can
-    also send a halo's faces (pkc_send: rank 3, its footprint's "send")."""
+    or None: pkc_footprint_v1) and the launch bounds lo, hi (lists)."""
 
-    __slots__ = ("dims", "lo", "hi", "written", "send")
+    __slots__ = ("dims", "lo", "hi")
 
-    def __init__(self, dims, lo, hi, written=(), send=False):
+    def __init__(self, dims, lo, hi):
         self.dims, self.lo, self.hi = dims, lo, hi
-        self.written, self.send = set(written), send
 
 
 def _ghost_side(box, shape):
@@ -172,12 +166,6 @@ def gate_bounds(request, pairs):
     return head, tail
 
 
-class FusionRefused(RuntimeError):
-    """A fused send planned for a launch turned out not to hold (something
-    after it in the step touches the ghosts or writes the faces): the
-    capture is made again without sends."""
-
-
 class Planner:
     """The regions of one step, in order. enter(label, accesses) returns
     the earlier regions the new one waits for (transitively reduced: none
@@ -196,10 +184,9 @@ class Planner:
         self.gating = gating
         self.sources = []  # per region: a halo's gate source (callable) or None
         self.gates = {}    # region -> (exchange region, head, tail) of a gated launch
-        self.fusing = gating   # fused sends may be planned (module docstring)
-        self.last_step = True  # the step being entered is the capture's last
-        self.sends = {}    # region -> (exchange region, head, tail, pkc_send address)
-        self._pending = {} # halo -> what its next exchange must find (_send)
+        self.fusing = gating   # send-only exchanges may be planned (module docstring)
+        self.send_only = []    # the exchange regions that only send
+        self._exchanges = {}   # halo -> its exchange regions so far
 
     def next_step(self):
         """The regions entered from now on are the next step's (pk.Graph with
@@ -214,17 +201,13 @@ class Planner:
         if self.depth > 1:
             return None
         k = len(self.labels)
-        if callable(gate) and getattr(gate, "halo", None) in self._pending:
-            self._elide(k, gate)
+        if label == "Halo.exchange" and hasattr(gate, "cut"):
+            self._send_only(k, gate)
         need = [j for j in range(k) if conflict(self.accesses[j], accesses)]
         gated = self._gate(need, accesses, gate) if isinstance(gate, GateRequest) else None
         if gated is not None:
             need.remove(gated[0])
             self.gates[k] = gated
-        elif isinstance(gate, GateRequest):
-            sent = self._send(k, need, accesses, gate)
-            if sent is not None:
-                self.sends[k] = sent
         implied = set()
         for j in need:
             implied |= self._above[j]
@@ -279,79 +262,28 @@ class Planner:
         bounds = gate_bounds(request, pairs)
         return None if bounds is None else (j, bounds[0], bounds[1])
 
-    def _send(self, k, need, accesses, request):
-        """(exchange region, head, tail, pkc_send address) where launch k can
-        send the faces of the halo exchanged first in its step, else None
-        (module docstring): it writes the View at its own index only, its
-        box's first and last planes along the cut are the faces, it touches
-        no ghost, and every region of the step that touches the ghosts comes
-        before it."""
-        j = self.first
-        if (not self.fusing or self.last_step or not request.send or accesses is ANY
-                or j >= k or self.labels[j] != "Halo.exchange"):
-            return None
-        src = self.sources[j]
-        d = src.cut() if src is not None and hasattr(src, "cut") else None
-        if d is None:
-            return None
-        key = src.key()
-        mine = [x for x in accesses if x[0] == key]
-        dims = request.dims.get(key)
-        if (len(mine) != 1 or not mine[0][2] or key not in request.written or dims is None
-                or [None if x is None else tuple(x) for x in dims]
-                != [(v, 0, 0) for v in range(len(dims))]):
-            return None
-        box, faces, ghosts = mine[0][1], src.send_faces(), src.ghost_boxes()
-        head, tail = list(request.lo), list(request.hi)
-        for side, f in faces:
-            if any(not (f[v][0] <= box[v][0] and box[v][1] <= f[v][1])
-                   for v in range(len(box)) if v != d):
-                return None
-            if side == 0 and box[d][0] == f[d][0]:
-                head[d] = f[d][1] + 1
-            elif side == 1 and box[d][1] == f[d][1]:
-                tail[d] = f[d][0]
-            else:
-                return None
-        if not faces or head[d] > tail[d] or any(_boxes_overlap(box, g) for g in ghosts):
-            return None
-        above = set(need)
-        for n in need:
-            above |= self._above[n]
-        for i in range(j, k):
-            if i not in above and self._touches(i, key, ghosts, ()):
-                return None
-        desc = src.descriptor()
-        if not desc:
-            return None
-        self._pending[src.halo] = (k, j, key, [f for _, f in faces], ghosts)
-        return j, head, tail, desc
+    def _send_only(self, k, src):
+        """Makes halo exchange k (its source src, mpi._ExchangeSource) send
+        only (module docstring) where the halo's exchange before it in the
+        capture had every region that touched its ghosts since gated on it:
+        the steps repeat, so the regions after this one will be gated the
+        same way, on the count the neighbours raise."""
+        seen = self._exchanges.setdefault(src.halo, [])
+        d = src.cut() if self.fusing and seen else None
+        if d is not None:
+            j, key, ghosts = seen[-1], src.key(), src.ghost_boxes()
+            if all(self.gates.get(i, (None,))[0] == j for i in range(j + 1, k)
+                   if self._touches(i, key, ghosts)):
+                src.send_only(1 + sum(1 for x in seen if x in self.send_only))
+                self.send_only.append(k)
+        seen.append(k)
 
-    def _touches(self, i, key, reads, writes):
-        """Whether region i touches View `key` in one of the boxes `reads`
-        (any access) or writes it in one of `writes`."""
+    def _touches(self, i, key, boxes):
+        """Whether region i may touch View `key` in one of `boxes`."""
         acc = self.accesses[i]
         if acc is ANY:
             return True
-        return any(x[0] == key and (any(_boxes_overlap(x[1], b) for b in reads)
-                                    or x[2] and any(_boxes_overlap(x[1], b) for b in writes))
-                   for x in acc)
-
-    def _elide(self, k, src):
-        """Halo exchange k follows a launch that sent its faces: checks that
-        the rest of that launch's step left them and the ghosts alone, and
-        tells the halo to send nothing this time (FusionRefused if not)."""
-        c, first, key, faces, ghosts = self._pending.pop(src.halo)
-        if k != self.first or any(self._touches(i, key, ghosts, faces) for i in range(c + 1, k)) \
-                or any(self._touches(i, key, (), faces) for i in range(first + 1, c)):
-            raise FusionRefused(f"pk.Graph: the faces sent by launch {c} of the step are "
-                                f"touched before the next exchange")
-        src.elide()
-
-    def unsent(self):
-        """The halos whose next exchange never came (a capture ending with a
-        send planned): the capture must not be used."""
-        return list(self._pending)
+        return any(x[0] == key and any(_boxes_overlap(x[1], b) for b in boxes) for x in acc)
 
     def exit(self):
         self.depth -= 1
@@ -388,6 +320,11 @@ class CaptureEdges:
         # gated launches (module docstring; PKC_GRAPH_GATE=0: none, for A/B
         # runs) need the launch-order edge, so where the driver has none, none
         self._started = getattr(lib, "pkr_graph_set_deps_started", None)
+        # gates on counts that other GPUs raise load them at system scope (the
+        # PTX memory model's rule for another GPU's release; on two H200s the
+        # step took the same time as with GPU-scope loads)
+        from ._abiconst import GATE_SYSTEM
+        self._remote_scope = GATE_SYSTEM
         self.plan.gating = self._started is not None and os.environ.get("PKC_GRAPH_GATE",
                                                                         "1") != "0"
 
@@ -446,9 +383,6 @@ class CaptureEdges:
                 started += [n for n in self.ends[j] if n not in nodes + started]
         self._set(nodes, started)
         self._entered = nodes + started
-        if k in self.plan.sends:   # a fused send: the launch's pkc_gate carries it
-            _, head, tail, desc = self.plan.sends[k]
-            return 0, 0, head, tail, desc
         return None
 
     def _set_gated(self, nodes, k):
@@ -458,6 +392,12 @@ class CaptureEdges:
         import ctypes
         j, head, tail = self.plan.gates[k]
         source = self.plan.sources[j]()
+        if source is not None and source[2:] == ("remote",):
+            # raised by the neighbours' send-only exchanges, on their GPUs:
+            # nothing here to let start first
+            self._set(nodes)
+            self._entered = list(nodes)
+            return source[0], source[1], head, tail, self._remote_scope
         started = [n for n in self.ends[j] if n not in nodes]
         if source is None or len(started) != 1:
             return None
@@ -481,8 +421,6 @@ class CaptureEdges:
     def join(self):
         """Before the capture ends: the stream depends on every region's
         last nodes, so that nothing captured is left out of the step."""
-        if self.plan.unsent():
-            raise FusionRefused("pk.Graph: a fused send without the exchange after it")
         nodes = []
         for e in self.ends:
             nodes += [n for n in e if n not in nodes]

@@ -189,7 +189,7 @@ def _signatures(lib):
     L = c.POINTER(c.c_long)
     lib.pkc_shmem_exchange.argtypes = [c.c_int, P, L, c.c_int, c.c_int, L, L, U64P, U64P, U64P,
                                        U64P, IP, c.c_int, L, L, U64P, U64P, U64P, U64P, IP, P,
-                                       c.c_int, P, L, L, P, c.c_char_p, c.c_int]
+                                       c.c_int, P, L, L, P, P, c.c_char_p, c.c_int]
     lib.pkc_shmem_gate_reset.argtypes = [P, P, c.c_char_p, c.c_int]
     lib.pkc_ipc_handle_size.restype = c.c_int
     lib.pkc_ipc_handle.argtypes = [P, c.c_char_p, c.POINTER(c.c_size_t), c.c_char_p, c.c_int]

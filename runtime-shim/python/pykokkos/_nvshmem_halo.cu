@@ -32,6 +32,8 @@
 // us for a 128x128 face each way between two H200s). Both kernels run on a
 // small grid (an eighth of the SMs by default), never more than the GPU
 // holds at once (the blocks wait for each other through the neighbours).
+// send_direct is exchange_direct's sending half alone, for a pk.Graph step
+// whose readers of the ghosts wait for a count the neighbours raise.
 // The separate kernels and exchange_faces use the same flags and counts,
 // so neighbours may mix them; exchange_direct is taken by every rank or by
 // none (pykokkos/mpi.py decides it collectively).
@@ -177,6 +179,9 @@ struct Exchange {
   // here by CUDA IPC) at corner plo, element strides pstride; no buffers
   void *peer_view[kMaxFaces];
   long plo[kMaxFaces][3], pstride[kMaxFaces][3];
+  // send-only (send_direct): the neighbours' counts of exchanges completed
+  // (their `epoch`, mapped here), raised once a face is stored there
+  unsigned *peer_epoch[kMaxFaces];
 };
 
 __device__ long box_size(const long *n, int rank) {
@@ -319,6 +324,38 @@ __global__ void exchange_direct(Exchange x) {
   }
 }
 
+// The send half of the direct exchange, for a pk.Graph step whose
+// launches that read the ghosts wait for a count the neighbours raise (a
+// send-only exchange: no kernel here waits for the faces that come). Block
+// 0 tells the senders of this View's ghosts that their next faces may be
+// written (its kernels that read them came before) and counts those faces
+// as received already (freed = got + 1, then ++got), so that the counts
+// stay those of whole exchanges. Each send face's group of blocks waits
+// until that neighbour said so and stores the face into its View; the
+// group's last block raises the neighbour's arrived flag and then its
+// count of exchanges (system scope, after the stores).
+template <class T>
+__global__ void send_direct(Exchange x) {
+  const T *v = static_cast<const T *>(x.view);
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    for (int f = 0; f < x.nrecv; f++) {
+      nvshmemx_signal_op(x.freed[f], *x.got[f] + 1, NVSHMEM_SIGNAL_SET, x.src[f]);
+      ++*x.got[f];
+    }
+  int groups = x.nsend > 0 ? x.nsend : 1;
+  unsigned per = gridDim.x / groups;
+  int f = static_cast<int>(blockIdx.x / per);
+  if (f >= x.nsend) return;
+  if (threadIdx.x == 0)
+    nvshmem_signal_wait_until(x.freed_here[f], NVSHMEM_CMP_GE, *x.sent[f] + 1);
+  __syncthreads();
+  copy_to_peer<T>(x, v, f, blockIdx.x % per, per);
+  if (!last_block(&x.done[f], per) || threadIdx.x != 0) return;
+  nvshmemx_signal_op(x.arrived[f], ++*x.sent[f], NVSHMEM_SIGNAL_SET, x.dst[f]);
+  __threadfence_system();
+  atomicAdd_system(x.peer_epoch[f], 1u);
+}
+
 template <class T>
 __global__ void exchange_faces(Exchange x) {
   T *v = static_cast<T *>(x.view);
@@ -432,7 +469,10 @@ extern "C" int pkc_shmem_put_signal(int n, void **dst, void **src, const size_t 
 // GPU addresses it (pkc_ipc_open), plo its ghost box's corner there and
 // pstride that View's element strides (3 longs per face); remote and the
 // receive boxes are then unused. done[kMaxFaces + 2] counts the exchanges
-// completed (pkc_shmem_gate_reset zeroes it). blocks: the most thread blocks to
+// completed (pkc_shmem_gate_reset zeroes it). peer_epoch not null (with
+// peer_view): only send (send_direct), peer_epoch[f] being send face f's
+// neighbour's done[kMaxFaces + 2] as this GPU addresses it; the receive
+// boxes are then unused too. blocks: the most thread blocks to
 // run it on (0: an eighth of the SMs). Its blocks hold their SMs while they
 // wait for the neighbours, so a small grid leaves the rest of the GPU to the
 // update running beside it (64 blocks slowed a 128^3 update from 19.5 to
@@ -444,7 +484,9 @@ extern "C" int pkc_shmem_exchange(int itemsize, void *view, const long *stride, 
                                   void **local, uint64_t **arrived_here, uint64_t **freed,
                                   uint64_t **got, const int *src, unsigned *done, int blocks,
                                   void **peer_view, const long *plo, const long *pstride,
-                                  void *stream, char *err, int errlen) {
+                                  void **peer_epoch, void *stream, char *err, int errlen) {
+  if (peer_epoch && !peer_view)
+    return fail(err, errlen, "pkc_shmem_exchange", "a send-only exchange stores into the Views");
   if (rank < 1 || rank > 3 || nsend < 0 || nsend > kMaxFaces || nrecv < 0 ||
       nrecv > kMaxFaces || (itemsize != 8 && itemsize != 4))
     return fail(err, errlen, "pkc_shmem_exchange", "rank 1-3, 0-6 faces each way, float or double");
@@ -473,6 +515,7 @@ extern "C" int pkc_shmem_exchange(int itemsize, void *view, const long *stride, 
     most = m > most ? m : most;
     x.remote[f] = remote[f], x.arrived[f] = arrived[f], x.freed_here[f] = freed_here[f];
     x.sent[f] = sent[f], x.dst[f] = dst[f];
+    if (peer_epoch) x.peer_epoch[f] = static_cast<unsigned *>(peer_epoch[f]);
     if (peer_view) {
       x.peer_view[f] = peer_view[f];
       for (int k = 0; k < 3; k++) x.plo[f][k] = plo[3 * f + k], x.pstride[f][k] = pstride[3 * f + k];
@@ -491,10 +534,12 @@ extern "C" int pkc_shmem_exchange(int itemsize, void *view, const long *stride, 
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
     return fail(err, errlen, "pkc_shmem_exchange", "cannot query the device");
-  void (*kernel)(Exchange) = peer_view ? (itemsize == 8 ? exchange_direct<double>
-                                                         : exchange_direct<float>)
-                                        : (itemsize == 8 ? exchange_faces<double>
-                                                         : exchange_faces<float>);
+  void (*kernel)(Exchange) = peer_epoch ? (itemsize == 8 ? send_direct<double>
+                                                          : send_direct<float>)
+                             : peer_view ? (itemsize == 8 ? exchange_direct<double>
+                                                          : exchange_direct<float>)
+                                         : (itemsize == 8 ? exchange_faces<double>
+                                                          : exchange_faces<float>);
   cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0);
   if (e != cudaSuccess) return fail(err, errlen, "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
                                     cudaGetErrorString(e));
@@ -508,7 +553,9 @@ extern "C" int pkc_shmem_exchange(int itemsize, void *view, const long *stride, 
     grid = static_cast<unsigned>((per < 1 ? 1 : per) * nsend);
   }
   launch_urgent(kernel, grid, threads, stream, x);
-  return launched(err, errlen, peer_view ? "exchange_direct" : "exchange_faces");
+  return launched(err, errlen, peer_epoch  ? "send_direct"
+                              : peer_view ? "exchange_direct"
+                                          : "exchange_faces");
 }
 
 // Zeroes the count of exchanges completed at the call site whose counters

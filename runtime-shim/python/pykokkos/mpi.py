@@ -567,24 +567,21 @@ class Halo:
         docstring)."""
         source = _ExchangeSource(self)
         with self._region("exchange", source), _graph.internal():
-            source.done = self._exchange(source.elided)
+            if source.sends:   # pk.Graph: the readers of the ghosts wait for the neighbours
+                source.done = self._shmem.send_only(source.cut(), source.sends)
+            else:
+                source.done = self._exchange()
 
-    def _exchange(self, elided=False):
+    def _exchange(self):
         """The exchange; in a CUDA capture of NVSHMEM's fused exchange of one
-        dimension, (its completion counter's address, the count it reaches).
-        elided: a launch before it sent the faces (pk.Graph's fused send):
-        only wait for the neighbours' faces."""
+        dimension, (its completion counter's address, the count it reaches)."""
         t0 = time.perf_counter()
         nc = self._nccl_path()
         counted = None
         if self._shmem is not None:
             dims = self._neighbour_dims()
             for d in dims:
-                if not self._shmem.exchange_fused([d], with_sends=not elided):
-                    if elided:
-                        raise PkcRuntimeError("pykokkos.mpi.Halo.exchange: the faces were sent "
-                                              "by a fused launch, but the exchange cannot wait "
-                                              "for them (the View moved)")
+                if not self._shmem.exchange_fused([d]):
                     self._shmem.finish(*self._shmem.post([d], True))
                 elif len(dims) == 1:
                     counted = self._shmem.counted
@@ -661,21 +658,21 @@ class Halo:
 
 class _ExchangeSource:
     """exchange()'s side of pk.Graph's planner (pykokkos/_graph_branches.py):
-    called, the gate of a launch beside it ((counter address, target) or
-    None, set once the exchange is queued); the rest says whether a launch
-    of the step may send this halo's faces itself (a fused send, NVSHMEM's
-    direct exchange of one dimension in a CUDA capture) and how."""
+    called, the gate of a launch beside it ((counter address, target[,
+    "remote"]) or None, set once the exchange is queued); cut() and
+    send_only() say whether the exchange may only send its faces (NVSHMEM's
+    direct exchange of one dimension, in a CUDA capture after a whole one)."""
 
-    __slots__ = ("halo", "done", "elided")
+    __slots__ = ("halo", "done", "sends")
 
     def __init__(self, halo):
-        self.halo, self.done, self.elided = halo, None, False
+        self.halo, self.done, self.sends = halo, None, 0
 
     def __call__(self):
         return self.done
 
     def cut(self):
-        """The one dimension whose faces a launch may send, or None."""
+        """The one dimension whose faces a send-only exchange may send, or None."""
         sh = self.halo._shmem
         return None if sh is None else sh.cut()
 
@@ -683,18 +680,8 @@ class _ExchangeSource:
         from ._graph_branches import memory_key
         return memory_key(self.halo.view, True)
 
-    def send_faces(self):
-        """[(side, inclusive box)]: 0 the low face (to the low neighbour), 1 the high one."""
-        from mpi4py import MPI
-        h = self.halo
-        out = []
-        for dst, _, sidx, _, tag in h._faces([self.cut()], True):
-            if dst != MPI.PROC_NULL:
-                lo, ext = h._box(sidx)
-                out.append((tag % 2, [(a, a + e - 1) for a, e in zip(lo, ext)]))
-        return out
-
     def ghost_boxes(self):
+        """The inclusive boxes of the ghosts this exchange writes."""
         from mpi4py import MPI
         h = self.halo
         out = []
@@ -704,12 +691,10 @@ class _ExchangeSource:
                 out.append([(a, a + e - 1) for a, e in zip(lo, ext)])
         return out
 
-    def descriptor(self):
-        """The device address of the pkc_send of the View and its cut, or None."""
-        return self.halo._shmem.descriptor(self.cut())
-
-    def elide(self):
-        self.elided = True
+    def send_only(self, sends):
+        """This exchange only sends its faces, the `sends`-th such exchange of
+        the capture; its readers wait for the count the neighbours raise."""
+        self.sends = sends
 
 
 # Bytes of counters per exchange call site: kMaxFaces + 2 unsigned for the
@@ -764,8 +749,6 @@ class _ShmemFaces:
         self._views = {}    # (address, elements) -> a View over symmetric memory
         self.err = ctypes.create_string_buffer(512)
         self._counts = {}   # call site's counters -> (capture number, exchanges queued in it)
-        self._descs = {}    # (View address, dimension) -> its pkc_send in device memory
-        self._described = set()   # View addresses _describe_sends has seen
         self.counted = None # the last exchange_fused in a capture: (counter, count it reaches)
 
     def _buffer(self, addr, n):
@@ -836,69 +819,70 @@ class _ShmemFaces:
         return recvs, [(ridx, buf, d) for _, ridx, buf, d, _ in recvs]
 
     def cut(self):
-        """The dimension whose faces a launch may send (pkc_send): the only
-        one with a neighbour, every neighbour's View mapped (the direct
-        exchange), a rank-3 View on the device with its descriptor made
-        (descriptor(), before the capture); else None."""
+        """The dimension a send-only exchange may serve (send_only): the only
+        one with a neighbour, a rank-3 View on the device with every
+        neighbour's View mapped (the direct exchange); else None."""
         h, v = self.halo, self.halo.view
         dims = h._neighbour_dims()
         if (not self.fused or len(dims) != 1 or len(v.shape) != 3 or v._dev is None
                 or getattr(v, "_parent", None) is not None):
             return None
-        return dims[0] if (v._dev.ptr, dims[0]) in self._descs else None
+        mapped = self._peers is not None and self._peers[0] == v._dev.ptr and self._peers[1]
+        return dims[0] if mapped else None
 
-    def descriptor(self, d):
-        mem = self._descs.get((self.halo.view._dev.ptr, d))
-        return None if mem is None else mem.ptr
+    def _counter(self, d):
+        """The address of the count of exchanges completed at the call site
+        of dimension d's whole faces (exchange_fused's, _count)."""
+        return self.done + _DONE_BYTES * self.slot[(d, 0, True)] + _COUNT_AT
 
-    def _describe_sends(self, v, views):
-        """Makes the pkc_send (pkc_abi.h) of View v's faces along its one
-        neighbour dimension, in device memory (outside a capture: it cannot
-        allocate), so that a captured launch may send them."""
-        if v._dev.ptr in self._described:
-            return
-        self._described.add(v._dev.ptr)   # made once per View address, or never
+    def send_only(self, d, nth):
+        """Queues the sending half of dimension d's direct exchange
+        (_nvshmem_halo.cu's send_direct): the faces stored into the
+        neighbours' Views, each neighbour's count of exchanges raised once
+        its face is there. Returns the gate of the launches that read this
+        View's ghosts: (the count here, the value it reaches once this
+        exchange's faces came, "remote": the neighbours raise it), the
+        nth such exchange of the capture after its first, whole one (which
+        raised the count to 1)."""
         from mpi4py import MPI
-        from . import _abi
-        h = self.halo
-        dims = h._neighbour_dims()
-        if len(dims) != 1 or len(v.shape) != 3:
-            return
-        import cupy
-        d, a = dims[0], v._a
-        desc = _abi.pkc_send()
-        size = ctypes.sizeof(desc)
-        mem = cupy.cuda.alloc(size + 8)     # the struct, then a point count per side
-        desc.view, desc.itemsize = v._dev.ptr, a.itemsize
-        for k, st in enumerate(a.strides):
-            desc.stride[k] = st // a.itemsize
-        for dst, src, sidx, ridx, tag in h._faces([d], True):
+        h, v = self.halo, self.halo.view
+        views = self._peers[1]
+        sends, nrecv = [], 0
+        for dst, src, sidx, _, tag in h._faces([d], True):
             s = self.slot[(d, 1 - tag % 2, True)]
+            nrecv += src != MPI.PROC_NULL
             if dst != MPI.PROC_NULL:
-                f = desc.face[tag % 2]
-                peer, pstride = views[dst]
-                lo = h._box(sidx)[0]
+                lo, ext = h._box(sidx)
                 ghost = _ghost_corner(lo, tag, self.shapes[dst], h.width)
-                f.peer = peer
-                for k in range(3):
-                    f.peer_stride[k], f.shift[k] = pstride[k], ghost[k] - lo[k]
-                f.freed, f.sent = self.freed + 8 * s, self.sent + 8 * s
-                f.arrived = self.lib.pkc_shmem_ptr(self.arrived + 8 * s, self.pe[dst])
-                f.count = mem.ptr + size + 4 * (tag % 2)
-                if not f.arrived:
-                    return
-            if src != MPI.PROC_NULL:
-                r = desc.nfreed
-                desc.freed[r] = self.lib.pkc_shmem_ptr(self.freed + 8 * s, self.pe[src])
-                desc.got[r] = self.got + 8 * s
-                desc.nfreed = r + 1
-                if not desc.freed[r]:
-                    return
-        mem.memset(0, size + 8)
-        mem.copy_from_host(ctypes.c_void_p(ctypes.addressof(desc)), size)
-        self._descs[(v._dev.ptr, d)] = mem
+                epoch = self.lib.pkc_shmem_ptr(self._counter(d), self.pe[dst])
+                if not epoch:
+                    raise PkcRuntimeError("pykokkos.mpi.Halo: a neighbour's counters are not "
+                                          "mapped here (send-only exchange)")
+                sends.append((s, lo, ext, self.pe[dst], views[dst], ghost, epoch))
+        recvs = [(self.slot[(d, 1 - tag % 2, True)], self.pe[src], h._box(ridx))
+                 for _, src, _, ridx, tag in h._faces([d], True) if src != MPI.PROC_NULL]
+        a, rank = v._a, v._a.ndim
+        longs = lambda xs: (ctypes.c_long * max(len(xs), 1))(*xs)
+        w = lambda base, slots: _ptrs([base + 8 * x for x in slots] or [0])
+        ss, rs = [x[0] for x in sends], [x[0] for x in recvs]
+        done = self.done + _DONE_BYTES * self.slot[(d, 0, True)]
+        self._call("send-only exchange", self.lib.pkc_shmem_exchange, a.itemsize, v._dev.ptr,
+                   longs([st // a.itemsize for st in a.strides]), rank,
+                   len(sends), longs([x for f in sends for x in f[1]]),
+                   longs([x for f in sends for x in f[2]]), _ptrs([0] * max(len(sends), 1)),
+                   w(self.arrived, ss), w(self.freed, ss), w(self.sent, ss),
+                   _ints([f[3] for f in sends] or [0]), len(recvs),
+                   longs([x for r in recvs for x in r[2][0]]),
+                   longs([x for r in recvs for x in r[2][1]]),
+                   _ptrs([0] * max(len(recvs), 1)), w(self.arrived, rs), w(self.freed, rs),
+                   w(self.got, rs), _ints([r[1] for r in recvs] or [0]), done, self.blocks,
+                   _ptrs([f[4][0] for f in sends] or [0]),
+                   longs([x for f in sends for x in f[5]]),
+                   longs([x for f in sends for x in f[4][1]]),
+                   _ptrs([f[6] for f in sends] or [0]), _order().ptr)
+        return self._counter(d), 1 + nth * nrecv, "remote"
 
-    def exchange_fused(self, dims, full=True, with_sends=True):
+    def exchange_fused(self, dims, full=True):
         """exchange() of the dimensions dims as one exchange_faces kernel (pack
         into the neighbours, flags, unpack: _nvshmem_halo.cu); False, with
         nothing queued, where it cannot: the View not on the device yet (its
@@ -906,26 +890,20 @@ class _ShmemFaces:
         PKC_HALO_NVSHMEM_FUSED=0. Same flags and counts as post()/finish().
         full=False: the owned cells of the faces only, as start()/finish()
         (several dimensions only so: full faces of one dimension fill the
-        ghost corners the next one sends). with_sends=False: a launch sent this
-        exchange's faces (a fused send, the direct exchange only): wait
-        for the neighbours' faces alone."""
+        ghost corners the next one sends)."""
         from mpi4py import MPI
         from ._view import _flush_held, _held
         h, v = self.halo, self.halo.view
         if not self.fused or v._dev is None or getattr(v, "_parent", None) is not None:
             return False
         views = self._views_now(v)
-        if views is None and not with_sends:
-            return False
         sends, recvs, into = [], [], []
         for dst, src, sidx, ridx, tag in h._faces(list(dims), full):
             d = tag // 2
             side = 1 - tag % 2
             s = self.slot[(d, side, full)]
             off = self.offsets[(d, side, full)]
-            if dst != MPI.PROC_NULL and not with_sends:
-                pass
-            elif dst != MPI.PROC_NULL:
+            if dst != MPI.PROC_NULL:
                 peer = self._peer(off, self.pe[dst])
                 if not peer:
                     return False
@@ -965,7 +943,7 @@ class _ShmemFaces:
                    _ptrs([f[0] for f in into] or [0]) if views is not None else None,
                    (ctypes.c_long * (3 * len(into) or 1))(*[x for f in into for x in f[1]]),
                    (ctypes.c_long * (3 * len(into) or 1))(*[x for f in into for x in f[2]]),
-                   _order().ptr)
+                   None, _order().ptr)
         return True
 
     def _count(self, done):
@@ -1003,10 +981,7 @@ class _ShmemFaces:
             return self._peers[1]
         if _graph.capturing_cuda():
             return None
-        views = self._map_views(v)
-        if views is not None:   # what a captured launch needs to send the faces
-            self._describe_sends(v, views)
-        return views
+        return self._map_views(v)
 
     def _map_views(self, v):
         """{comm rank: (address, element strides)} of every neighbour's View as
