@@ -714,12 +714,9 @@ class _ShmemFaces:
     def __init__(self, halo, shapes):
         from mpi4py import MPI
         from . import _nvshmem
-        blocks = os.environ.get("PKC_HALO_NVSHMEM_BLOCKS", "0").strip() or "0"
-        if not blocks.isdigit():
-            raise PkcValueError(f"PKC_HALO_NVSHMEM_BLOCKS={blocks!r}: the most thread blocks of "
-                                "the fused exchange kernel, a whole number (0: an eighth of "
-                                "the GPU's SMs)")
-        self.blocks = int(blocks)
+        self.blocks = _blocks("PKC_HALO_NVSHMEM_BLOCKS", "the fused exchange kernel")
+        self.send_blocks = _blocks("PKC_HALO_NVSHMEM_SEND_BLOCKS",
+                                   "a send-only exchange's kernel (pk.Graph)")
         self.halo, self.shapes = halo, shapes
         self.lib = lib = _nvshmem.start(halo.comm)
         self.item = halo.dtype.itemsize
@@ -875,7 +872,8 @@ class _ShmemFaces:
                    longs([x for r in recvs for x in r[2][0]]),
                    longs([x for r in recvs for x in r[2][1]]),
                    _ptrs([0] * max(len(recvs), 1)), w(self.arrived, rs), w(self.freed, rs),
-                   w(self.got, rs), _ints([r[1] for r in recvs] or [0]), done, self.blocks,
+                   w(self.got, rs), _ints([r[1] for r in recvs] or [0]), done,
+                   self.send_blocks,
                    _ptrs([f[4][0] for f in sends] or [0]),
                    longs([x for f in sends for x in f[5]]),
                    longs([x for f in sends for x in f[4][1]]),
@@ -1035,6 +1033,16 @@ class _ShmemFaces:
         if fn(*args, self.err, len(self.err)):
             raise PkcRuntimeError(f"pykokkos.mpi.Halo (NVSHMEM {what}): "
                                   + self.err.value.decode(errors="replace"))
+
+
+def _blocks(var, what):
+    """The most thread blocks of `what` from environment variable var (0 or
+    unset: an eighth of the GPU's SMs); PkcValueError if not a whole number."""
+    blocks = os.environ.get(var, "0").strip() or "0"
+    if not blocks.isdigit():
+        raise PkcValueError(f"{var}={blocks!r}: the most thread blocks of {what}, a whole "
+                            f"number (0: an eighth of the GPU's SMs)")
+    return int(blocks)
 
 
 def _ghost_corner(send_lo, tag, shape, width):
