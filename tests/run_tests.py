@@ -13,7 +13,9 @@ Groups (run in this order; `--only a,b` selects some):
   api          the PyKokkos host API tests in tests/api/ (unittest, as shim)
   gpu-compile  `pkc build` (compile + link only) of every examples/*.py for
                cuda (.deps/kokkos-cuda, sm_90) and hip (.deps/kokkos-hip,
-               gfx908) into build/gpu-compile/, two at a time, warning-free
+               gfx908) into build/gpu-compile/, two at a time, warning-free;
+               and ptxas' register count of the flattened rank-3 launches
+               (tests/api/kern_send3.py: at most 32, full occupancy)
   kokkos4      every examples/*.py and tests/features/*.py built (warnings
                are failures) and run on OpenMP against Kokkos 4 with
                deprecated code off (.deps/kokkos4-openmp, which setup.sh
@@ -1095,6 +1097,52 @@ def group_gpu_compile(res):
                 res.check(name, not hits, f"{len(hits)} compiler warning(s)", "\n".join(hits))
     if jobs:
         print(f"gpu-compile: {len(jobs)} builds in {time.monotonic() - t0:.0f} s", flush=True)
+    if not gpu_ready("cuda", env):
+        check_flat_registers(res, env, outroot)
+
+
+# The flattened rank-3 MDRange launches on CUDA (impl::flat_for3) are
+# memory-bound: past 32 registers a thread, fewer than 2048 threads fit on
+# an SM (sm_90: 65536 registers) and every such launch slows down (a change
+# to flat_for3 that took a copy from 22 to 36 registers made 128^3 Jacobi
+# steps 12% slower on an H200, docs/PERFORMANCE.md).
+FLAT_REGISTERS_MAX = 32
+
+
+def check_flat_registers(res, env, outroot):
+    """tests/api/kern_send3.py (a 3-D update and copy under MDRangePolicy)
+    built for CUDA with ptxas' report: every flat_for3 kernel within
+    FLAT_REGISTERS_MAX registers."""
+    src = os.path.join(ROOT, "tests", "api", "kern_send3.py")
+    renv = dict(env, CXXFLAGS="-Xptxas=-v")
+    rc, out, secs, hits = gpu_build(src, "cuda", os.path.join(outroot, "registers"), renv)
+    name = "gpu-compile/cuda/flat-registers"
+    if rc != 0:
+        res.fail(name, f"pkc build: {status_text(rc)} ({secs:.0f} s)", out)
+        return
+    log = os.path.join(outroot, "registers", "cuda", "kern_send3.pk", "build-cuda",
+                       "pkc-build.log")
+    try:
+        with open(log, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError as e:
+        res.fail(name, f"no ptxas report: {e}")
+        return
+    used, entry = {}, None
+    for line in text.splitlines():
+        m = re.search(r"Compiling entry function '([^']+)'", line)
+        if m:
+            entry = m.group(1)
+            continue
+        m = re.search(r"Used (\d+) registers", line)
+        if m and entry and "flat_for3" in entry:
+            k = re.search(r"pkc_kern_send3(\d+)", entry)   # <length><name> (mangled)
+            used[entry[k.end():k.end() + int(k.group(1))] if k else entry] = int(m.group(1))
+            entry = None
+    over = {k: n for k, n in used.items() if n > FLAT_REGISTERS_MAX}
+    res.check(name, len(used) >= 2 and not over,
+              f"flat_for3 registers {used or 'not reported'} (at most {FLAT_REGISTERS_MAX})",
+              text[-3000:])
 
 
 # --- g. install: make install and its users ----------------------------------
