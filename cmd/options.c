@@ -100,6 +100,10 @@ static const help_entry environment[] = {
     {"PKC_GRAPH_GATE", "0: pk.Graph never runs a launch beside the halo exchange it reads the\n"
                        "ghosts of (default: on CUDA with NVSHMEM, the points that read\n"
                        "ghosts wait in the kernel for the exchange, the others run at once)."},
+    {"PKC_GRAPH_SEND", "0: in a pk.Graph of several steps every halo exchange() is whole\n"
+                       "(default: on CUDA with NVSHMEM's direct exchange, those after a\n"
+                       "graph's first only send, and the readers of the ghosts wait for\n"
+                       "the count the neighbours raise)."},
     {"PKC_GRAPH_LAUNCH_ORDER", "1: in a captured pk.Graph step the kernel beside a Halo.start\n"
                                "launches once the exchange kernel's blocks have all begun\n"
                                "(CUDA >= 12.3, compute capability >= 9.0; default: as its\n"
@@ -128,6 +132,8 @@ static const help_entry environment[] = {
                                 "(mapped by CUDA IPC)."},
     {"PKC_HALO_NVSHMEM_BLOCKS", "The most thread blocks of the nvshmem transport's fused exchange\n"
                                 "kernel (default 0: an eighth of the GPU's SMs)."},
+    {"PKC_HALO_NVSHMEM_SEND_BLOCKS", "The most thread blocks of a send-only exchange's kernel\n"
+                                     "(pk.Graph; default 0: an eighth of the GPU's SMs)."},
     {"PKC_NVSHMEM_HOME", "NVSHMEM (include/, lib/) for the nvshmem transport (default: the\n"
                          "nvidia-nvshmem Python package)."},
     {"Kokkos_ROOT", "The Kokkos installation pkc build uses when --kokkos-root is not given\n"
