@@ -21,7 +21,9 @@
  *     from a View; an update of one element by every iteration (an index of
  *     literals and team-wide values) is made atomic instead, and so is a
  *     team scratch update through an index read from a View (note
- *     "team-atomic");
+ *     "team-atomic"), and an update of a View at the league rank plus an
+ *     index that changes over the iterations (out[r + k]: neighbouring
+ *     teams meet), where a plain store warns;
  *  4. partial values: a scalar assigned by some threads only (one branch of
  *     a per-thread `if`, pk.single(PerTeam), a team-range closure's
  *     nonlocal) and then read by every thread: broadcast from team rank 0
@@ -56,6 +58,7 @@ typedef struct ts_ctx {
   pki_vec snaps;    /* ts_snap *: what differs before each statement (taint below) */
   pki_vec changing; /* pki_var *: assigned again after they are set (find_changing) */
   pki_vec rank_vars; /* pki_var *: declared as m.team_rank() (find_changing) */
+  pki_vec league_vars; /* pki_var *: declared as m.league_rank() (find_changing) */
   bool exits;       /* some threads may leave early (find_exits): no broadcasts */
 } ts_ctx;
 
@@ -1020,6 +1023,9 @@ static void changes_stmt(pki_visitor *v, const pki_stmt *s) {
   }
   if (s->kind == PKI_S_DECL && s->var && s->value && is_intr(pki_uncast(s->value), PKI_INTRINSIC_TEAM_RANK))
     add(a, &t->c->rank_vars, s->var);
+  if (s->kind == PKI_S_DECL && s->var && s->value &&
+      is_intr(pki_uncast(s->value), PKI_INTRINSIC_LEAGUE_RANK))
+    add(a, &t->c->league_vars, s->var);
   ts_use u = {.a = a};
   pki_visitor w = {.expr = use_expr, .stmt = use_stmt, .data = &u};
   pki_visit_stmt(&w, s); /* only this statement's own writes: blocks are visited next */
@@ -1981,6 +1987,107 @@ static bool one_element_update(ts_nested_scatter *n, const pki_stmt *s, const pk
   return true;
 }
 
+/* e is the league rank: m.league_rank(), or a variable declared as it and
+ * never assigned again. */
+static bool league_rank(const ts_ctx *c, const pki_expr *e) {
+  e = pki_uncast(e);
+  return is_intr(e, PKI_INTRINSIC_LEAGUE_RANK) ||
+         (e->kind == PKI_E_VAR && pki_vec_has(&c->league_vars, e->var) &&
+          !pki_vec_has(&c->changing, e->var));
+}
+
+typedef struct ts_league {
+  const ts_ctx *c;
+  bool found;
+} ts_league;
+
+static void league_expr(pki_visitor *v, const pki_expr *e) {
+  ts_league *l = v->data;
+  l->found |= league_rank(l->c, e);
+}
+
+/* e mentions the league rank anywhere (2 * r, r // 2 too). */
+static bool mentions_league(const ts_ctx *c, const pki_expr *e) {
+  ts_league l = {.c = c};
+  pki_visitor v = {.expr = league_expr, .data = &l};
+  pki_visit_expr(&v, e);
+  return l.found;
+}
+
+/* The terms of index e joined by + and - (a pattern of one expression, not
+ * a walk of the IR): *league counts those that are the league rank, *varying
+ * those that change between the iterations of closure. */
+static void additive_terms(const ts_ctx *c, const pki_func *closure, const pki_expr *e,
+                           int *league, int *varying) {
+  e = pki_uncast(e);
+  if ((e->kind == PKI_E_BINARY && (e->op == PKI_OP_ADD || e->op == PKI_OP_SUB)) ||
+      (e->kind == PKI_E_UNARY && (e->op == PKI_OP_NEG || e->op == PKI_OP_POS))) {
+    for (int k = 0; k < e->nargs; k++)
+      additive_terms(c, closure, e->args[k], league, varying);
+    return;
+  }
+  if (league_rank(c, e))
+    (*league)++;
+  else if (!uniform_index(c, closure, e))
+    (*varying)++;
+}
+
+/* Target t (an element of a shared View) in the closure of n->pattern is
+ * reached by neighbouring teams at once: one index is the league rank plus
+ * (or minus) something that changes over the closure's iterations (out[r +
+ * k]: team r's k = 1 is team r + 1's k = 0), and no other index tells the
+ * teams apart. */
+static bool teams_overlap(const ts_nested_scatter *n, const pki_expr *t) {
+  int shared = 0;
+  for (int k = 1; k < t->nargs; k++) {
+    int league = 0, varying = 0;
+    additive_terms(n->c, n->pattern->closure, t->args[k], &league, &varying);
+    if (league == 1 && varying > 0)
+      shared++;
+    else if (mentions_league(n->c, t->args[k]) ||
+             !uniform_index(n->c, n->pattern->closure, t->args[k]))
+      return false;
+  }
+  return shared == 1;
+}
+
+/* Rule 3 between teams: an update of such an element is made atomic (note
+ * "team-atomic"), a plain store warns ("possible-race"). */
+static void interteam_stmt(pki_visitor *v, const pki_stmt *s) {
+  ts_nested_scatter *n = v->data;
+  const pki_expr *t = s->kind == PKI_S_AUGASSIGN || s->kind == PKI_S_ASSIGN ? s->target : NULL;
+  if (!t || t->kind != PKI_E_INDEX || t->nargs < 2 || t->args[0]->kind != PKI_E_VAR)
+    return;
+  const pki_var *h = t->args[0]->var;
+  if (h->type.kind != PKI_VIEW || h->type.space == PKI_SPACE_SCRATCH ||
+      (h->type.traits & PKI_TRAIT_ATOMIC) || pki_vec_has(&n->c->private_views, h) ||
+      line_allows(n->c->m, s->span.line) || line_allows(n->c->m, n->pattern->closure->span.line) ||
+      !teams_overlap(n, t))
+    return;
+  pki_intrinsic atomic = s->kind == PKI_S_AUGASSIGN ? atomic_update(s, h) : PKI_INTRINSIC_COUNT;
+  if (atomic != PKI_INTRINSIC_COUNT) {
+    made_atomic(n, s, h, atomic,
+                "'%s' (the closure of the %s at line %u) updates '%s' at the league rank "
+                "plus an index that changes over its iterations: neighbouring teams update "
+                "the same elements at once (team r's next element is team r + 1's first): "
+                "the update is made atomic (as pk.atomic_%s would)");
+    return;
+  }
+  pki_warning(n->c->d, s->span, "possible-race",
+              "'%s' (the closure of the %s at line %u) %s '%s' at the league rank plus an "
+              "index that changes over its iterations: neighbouring teams reach the same "
+              "elements at once (team r's next element is team r + 1's first), so %s. Use "
+              "an atomic (pk.atomic_add(%s, [...], value)), index the teams apart (r * n + "
+              "k), or if the elements are distinct add the comment `# pkc: allow "
+              "possible-race` to this line",
+              n->pattern->closure->name, what(n->c->m->arena, n->pattern),
+              (unsigned)n->pattern->span.line,
+              s->kind == PKI_S_ASSIGN ? "stores to" : "updates", h->name,
+              s->kind == PKI_S_ASSIGN ? "one store wins (a race)"
+                                      : "updates are lost (a race)",
+              h->name);
+}
+
 static void scratch_hist_stmt(pki_visitor *v, const pki_stmt *s) {
   ts_nested_scatter *n = v->data;
   const pki_expr *t = s->kind == PKI_S_AUGASSIGN ? s->target : NULL;
@@ -2023,6 +2130,8 @@ static void nested_scatter_stmt(pki_visitor *v, const pki_stmt *s) {
   ts_nested_scatter in = {.c = n->c, .pattern = s};
   pki_visitor w = {.stmt = scratch_hist_stmt, .data = &in};
   pki_visit_block(&w, &s->closure->body); /* the updates made atomic: no warning then */
+  pki_visitor x = {.stmt = interteam_stmt, .data = &in};
+  pki_visit_block(&x, &s->closure->body);
   scatters_in(n->c->m, n->c->d, s->closure, s, what(n->c->m->arena, s));
 }
 

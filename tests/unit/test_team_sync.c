@@ -600,6 +600,46 @@ static void test_closure_same_element(void **state) {
   pki_module_free(m);
 }
 
+/* Rule 3 between teams: a TeamThreadRange closure writing a View at the
+ * league rank plus (or minus) its index (a scatter convolution) meets the
+ * neighbouring teams' elements: an update is made atomic (note
+ * "team-atomic"), a plain store warns; an index that keeps the teams apart
+ * (r * K + j, or another index that is the league rank) does neither. */
+static void test_closure_teams_overlap(void **state) {
+  (void)state;
+  pki_diags d;
+  pki_module *m = checked("import pykokkos as pk\n"
+                          "@pk.workunit\n"
+                          "def k(tm: pk.TeamMember, K: int, x: pk.View1D[pk.double], "
+                          "w: pk.View1D[pk.double], out: pk.View1D[pk.double], "
+                          "o2: pk.View2D[pk.double]):\n"
+                          "    r: int = tm.league_rank()\n"
+                          "    def add(j: int):\n"
+                          "        out[r + j] += w[j] * x[r]\n"
+                          "        out[r + j] = w[j]\n"
+                          "        out[r * K + j] += w[j]\n"
+                          "        o2[r][r + j] += w[j]\n"
+                          "        out[j - r + 1] += 1.0\n"
+                          "    pk.parallel_for(pk.TeamThreadRange(tm, K), add)\n",
+                          &d);
+  const pki_diag *n = at(&d, "team-atomic", 6, 9);
+  assert_non_null(strstr(n->message, "league rank plus an index"));
+  assert_non_null(strstr(n->message, "parallel_for over TeamThreadRange at line 11"));
+  at(&d, "team-atomic", 10, 9);
+  assert_int_equal(count(&d, PKI_SEV_NOTE, "team-atomic"), 2);
+  const pki_diag *w = at(&d, "possible-race", 7, 9);
+  assert_non_null(strstr(w->message, "stores to 'out' at the league rank plus"));
+  assert_int_equal(count(&d, PKI_SEV_WARNING, "possible-race"), 1);
+  const pki_func *body = first_func(m)->body.stmts[1]->closure;
+  assert_non_null(body);
+  assert_int_equal(body->body.stmts[0]->kind, PKI_S_EXPR); /* now pk.atomic_add */
+  assert_int_equal(body->body.stmts[0]->value->intrinsic, PKI_INTRINSIC_ATOMIC_ADD);
+  assert_int_equal(body->body.stmts[2]->kind, PKI_S_AUGASSIGN); /* r * K + j: as written */
+  assert_int_equal(body->body.stmts[3]->kind, PKI_S_AUGASSIGN); /* o2[r][...]: as written */
+  assert_int_equal(body->body.stmts[4]->kind, PKI_S_EXPR);
+  pki_module_free(m);
+}
+
 /* Elements a work item owns: the bucket offset plus a slot reserved at the
  * same bucket (a counting sort's scatter), and the element of a
  * compare-exchange it won (BFS's claim). An offset read at another index,
@@ -897,6 +937,7 @@ int main(void) {
       cmocka_unit_test(test_partial_value_warns),
       cmocka_unit_test(test_collective_in_closure),
       cmocka_unit_test(test_closure_same_element),
+      cmocka_unit_test(test_closure_teams_overlap),
       cmocka_unit_test(test_closure_histogram),
       cmocka_unit_test(test_atomics_after_atomics),
       cmocka_unit_test(test_taint_flows),
