@@ -2014,35 +2014,43 @@ static bool mentions_league(const ts_ctx *c, const pki_expr *e) {
   return l.found;
 }
 
-/* The terms of index e joined by + and - (a pattern of one expression, not
- * a walk of the IR): *league counts those that are the league rank, *varying
- * those that change between the iterations of closure. */
+/* How the terms of an index joined by + and - relate to the teams and the
+ * iterations of a closure. */
+typedef struct ts_terms {
+  int league; /* the league rank */
+  int step;   /* the closure's own index (one element per iteration step) */
+  int other;  /* anything else that changes between iterations (2 * k, k * L) */
+} ts_terms;
+
+/* The terms of index e (a pattern of one expression, not a walk of the IR). */
 static void additive_terms(const ts_ctx *c, const pki_func *closure, const pki_expr *e,
-                           int *league, int *varying) {
+                           ts_terms *t) {
   e = pki_uncast(e);
   if ((e->kind == PKI_E_BINARY && (e->op == PKI_OP_ADD || e->op == PKI_OP_SUB)) ||
       (e->kind == PKI_E_UNARY && (e->op == PKI_OP_NEG || e->op == PKI_OP_POS))) {
     for (int k = 0; k < e->nargs; k++)
-      additive_terms(c, closure, e->args[k], league, varying);
+      additive_terms(c, closure, e->args[k], t);
     return;
   }
   if (league_rank(c, e))
-    (*league)++;
+    t->league++;
+  else if (e->kind == PKI_E_VAR && closure->nindex == 1 && e->var == closure->index[0])
+    t->step++;
   else if (!uniform_index(c, closure, e))
-    (*varying)++;
+    t->other++;
 }
 
 /* Target t (an element of a shared View) in the closure of n->pattern is
  * reached by neighbouring teams at once: one index is the league rank plus
- * (or minus) something that changes over the closure's iterations (out[r +
- * k]: team r's k = 1 is team r + 1's k = 0), and no other index tells the
- * teams apart. */
+ * (or minus) the closure's index and team-wide values (out[r + k]: team r's
+ * k = 1 is team r + 1's k = 0), and no other index tells the teams apart.
+ * Other strides (out[r + k * L], teams interleaved) are left alone. */
 static bool teams_overlap(const ts_nested_scatter *n, const pki_expr *t) {
   int shared = 0;
   for (int k = 1; k < t->nargs; k++) {
-    int league = 0, varying = 0;
-    additive_terms(n->c, n->pattern->closure, t->args[k], &league, &varying);
-    if (league == 1 && varying > 0)
+    ts_terms terms = {0};
+    additive_terms(n->c, n->pattern->closure, t->args[k], &terms);
+    if (terms.league == 1 && terms.step > 0 && !terms.other)
       shared++;
     else if (mentions_league(n->c, t->args[k]) ||
              !uniform_index(n->c, n->pattern->closure, t->args[k]))

@@ -604,7 +604,8 @@ static void test_closure_same_element(void **state) {
  * league rank plus (or minus) its index (a scatter convolution) meets the
  * neighbouring teams' elements: an update is made atomic (note
  * "team-atomic"), a plain store warns; an index that keeps the teams apart
- * (r * K + j, or another index that is the league rank) does neither. */
+ * (r * K + j, another index that is the league rank, teams interleaved by
+ * r + j * K) does neither. */
 static void test_closure_teams_overlap(void **state) {
   (void)state;
   pki_diags d;
@@ -620,11 +621,12 @@ static void test_closure_teams_overlap(void **state) {
                           "        out[r * K + j] += w[j]\n"
                           "        o2[r][r + j] += w[j]\n"
                           "        out[j - r + 1] += 1.0\n"
+                          "        out[r + j * K] += 1.0\n"
                           "    pk.parallel_for(pk.TeamThreadRange(tm, K), add)\n",
                           &d);
   const pki_diag *n = at(&d, "team-atomic", 6, 9);
   assert_non_null(strstr(n->message, "league rank plus an index"));
-  assert_non_null(strstr(n->message, "parallel_for over TeamThreadRange at line 11"));
+  assert_non_null(strstr(n->message, "parallel_for over TeamThreadRange at line 12"));
   at(&d, "team-atomic", 10, 9);
   assert_int_equal(count(&d, PKI_SEV_NOTE, "team-atomic"), 2);
   const pki_diag *w = at(&d, "possible-race", 7, 9);
@@ -637,6 +639,7 @@ static void test_closure_teams_overlap(void **state) {
   assert_int_equal(body->body.stmts[2]->kind, PKI_S_AUGASSIGN); /* r * K + j: as written */
   assert_int_equal(body->body.stmts[3]->kind, PKI_S_AUGASSIGN); /* o2[r][...]: as written */
   assert_int_equal(body->body.stmts[4]->kind, PKI_S_EXPR);
+  assert_int_equal(body->body.stmts[5]->kind, PKI_S_AUGASSIGN); /* teams interleaved */
   pki_module_free(m);
 }
 
