@@ -98,6 +98,20 @@ class Ufuncs(Compare, unittest.TestCase):
                 self.check(getattr(pk, name), getattr(np, np_name), pk.array(a),
                            what=f"pk.{name} {dt}")
 
+    def test_integer_power_of_negative_exponents(self):
+        """numpy refuses integers to negative integer powers (ValueError);
+        the kernel's C++ would give 0 (2 ** -1); floats give reciprocals."""
+        for dt in ("int8", "int32", "int64", "float32", "float64"):
+            a = np.array([1, 2, 3, 4], dtype=dt)
+            b = np.array([2, -1, 0, 1], dtype=dt)
+            for name in ("power", "pow"):
+                self.check(getattr(pk, name), np.power, pk.array(a), pk.array(b),
+                           what=f"pk.{name} {dt} negative exponent")
+            self.check(pk.power, np.power, pk.array(a), -2, what=f"pk.power {dt} scalar -2")
+        with self.assertRaisesRegex(ValueError, "pk.power: integers to negative integer "
+                                                "powers are not allowed"):
+            pk.power(pk.array(np.arange(3)), pk.array(np.array([1, -1, 2])))
+
     def test_round(self):
         for dt in DTYPES:
             a = data(dt, (9,), 4)

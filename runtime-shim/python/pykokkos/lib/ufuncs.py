@@ -149,6 +149,11 @@ def _min_by_minus_one(ops, dt):
     return bool(np.any((a == lo) & (b == -1)))
 
 
+def _any_negative(o):
+    """True if some element of operand o is below zero (read on the host)."""
+    return bool((L.host_array(o) < 0).any())
+
+
 def _on_host(name, ops, res):
     """numpy's ufunc `name` of ops into res, on the host (numpy's values
     and RuntimeWarning, e.g. overflow for INT64_MIN // -1)."""
@@ -186,6 +191,10 @@ def binary(name, x1, x2, out=None, public=None):
             op, kinds = O.BINARY[_CANON_BINARY.get(name, name)]
             if L.KIND[cdt.name] not in kinds:
                 raise PkcArgumentError(f"pk.{who}: not supported for {cdt.name} operands")
+    if name == "power" and L.KIND[cdt.name] == "s" and _any_negative(ops[1]):
+        raise PkcValueError(f"pk.{who}: integers to negative integer powers are not allowed "
+                            f"(numpy's ValueError; the kernel would give 0): use "
+                            f"pk.float_power or floating-point operands")
     ops = [L.converted(o, cdt) for o in ops]
     res = _target(out, shape, odt, ops)
     if name in _TRAPPING and L.KIND[cdt.name] == "s" and _min_by_minus_one(ops, cdt):
