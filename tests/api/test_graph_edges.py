@@ -262,20 +262,14 @@ class SendOnly(unittest.TestCase):
     class Source:
         """What mpi.Halo's exchange() tells the planner (mpi._ExchangeSource)."""
 
-        def __init__(self, halo, key, cut=2):
-            self.halo, self.k, self.d, self.sends = halo, key, cut, 0
+        def __init__(self, halo, cut=2):
+            self.halo, self.d, self.sends = halo, cut, 0
 
         def __call__(self):
             return (0x1000, 1)
 
         def cut(self):
             return self.d
-
-        def key(self):
-            return self.k
-
-        def ghost_boxes(self):
-            return [[(0, 5), (0, 5), (0, 0)], [(0, 5), (0, 5), (9, 9)]]
 
         def send_only(self, n):
             self.sends = n
@@ -289,7 +283,7 @@ class SendOnly(unittest.TestCase):
         face = lambda k: [(0, 5), (0, 5), (k, k)]
         acc = [(("res", "halo"), None, True), (u, face(1), False), (u, face(8), False),
                (u, face(0), True), (u, face(9), True)]
-        src = self.Source("halo", u, cut)
+        src = self.Source("halo", cut)
         plan.enter("Halo.exchange", acc, src)
         plan.exit()
         return src

@@ -247,6 +247,8 @@ class Graph:
         if _state["on"]:
             raise PkcRuntimeError("pk.Graph: replay() inside a graph step")
         views, plan = {}, self._planner(cuda)
+        if plan is not None:
+            plan.plan.fusing = plan.plan.gating and self._fuse
         _state.update(on=True, rec=None, cuda=cuda, views=views, branches=plan,
                       captures=_state["captures"] + cuda)
         try:
@@ -254,8 +256,6 @@ class Graph:
                 rec = _state["rec"] = []
                 if plan is not None and s:
                     plan.plan.next_step()
-                if plan is not None:
-                    plan.plan.fusing = plan.plan.gating and self._fuse
                 self.step(*self.args, **self.kw)
                 if _q:      # launches held back for fusion belong to this step
                     with region("launches held back for fusion", ANY):

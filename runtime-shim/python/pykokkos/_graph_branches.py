@@ -202,7 +202,7 @@ class Planner:
             return None
         k = len(self.labels)
         if label == "Halo.exchange" and hasattr(gate, "cut"):
-            self._send_only(k, gate)
+            self._send_only(k, gate, accesses)
         need = [j for j in range(k) if conflict(self.accesses[j], accesses)]
         gated = self._gate(need, accesses, gate) if isinstance(gate, GateRequest) else None
         if gated is not None:
@@ -262,28 +262,29 @@ class Planner:
         bounds = gate_bounds(request, pairs)
         return None if bounds is None else (j, bounds[0], bounds[1])
 
-    def _send_only(self, k, src):
-        """Makes halo exchange k (its source src, mpi._ExchangeSource) send
-        only (module docstring) where the halo's exchange before it in the
-        capture had every region that touched its ghosts since gated on it:
-        the steps repeat, so the regions after this one will be gated the
-        same way, on the count the neighbours raise."""
+    def _send_only(self, k, src, accesses):
+        """Makes halo exchange k (its source src, mpi._ExchangeSource; its
+        accesses: the ghosts it writes) send only (module docstring) where the
+        halo's exchange before it in the capture had every region that touched
+        those ghosts since gated on it: the steps repeat, so the regions after
+        this one will be gated the same way, on the count the neighbours
+        raise."""
         seen = self._exchanges.setdefault(src.halo, [])
-        d = src.cut() if self.fusing and seen else None
-        if d is not None:
-            j, key, ghosts = seen[-1], src.key(), src.ghost_boxes()
+        ghosts = [] if accesses is ANY else [(x[0], x[1]) for x in accesses
+                                             if x[2] and x[0][0] == "mem"]
+        if ghosts and self.fusing and seen and src.cut() is not None:
+            j = seen[-1]
             if all(self.gates.get(i, (None,))[0] == j for i in range(j + 1, k)
-                   if self._touches(i, key, ghosts)):
+                   if self._touches(i, ghosts)):
                 src.send_only(1 + sum(1 for x in seen if x in self.send_only))
                 self.send_only.append(k)
         seen.append(k)
 
-    def _touches(self, i, key, boxes):
-        """Whether region i may touch View `key` in one of `boxes`."""
+    def _touches(self, i, boxes):
+        """Whether region i may touch one of `boxes` ([(key, box)])."""
         acc = self.accesses[i]
-        if acc is ANY:
-            return True
-        return any(x[0] == key and any(_boxes_overlap(x[1], b) for b in boxes) for x in acc)
+        return acc is ANY or any(x[0] == key and _boxes_overlap(x[1], b)
+                                 for x in acc for key, b in boxes)
 
     def exit(self):
         self.depth -= 1

@@ -286,35 +286,52 @@ __device__ void count_exchange(unsigned *epoch) {
   atomicAdd(epoch, 1u);
 }
 
-// The direct exchange: block 0 tells the senders that this View's ghosts
-// may be written (its kernels that read them came before in stream or graph
-// order: freed = exchanges received + 1). Each send face has its own group
-// of blocks (the grid is nsend groups of equal size): they wait until that
-// neighbour said so, store the face into its View, and the group's last
+// Block 0 of a direct exchange tells the senders of this View's ghosts that
+// they may be written (its kernels that read them came before in stream or
+// graph order: freed = faces received + 1); counting: those faces are
+// counted as received at once (++got: send_direct, where no kernel here
+// waits for them).
+__device__ void free_ghosts(const Exchange &x, bool counting) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  for (int f = 0; f < x.nrecv; f++) {
+    nvshmemx_signal_op(x.freed[f], *x.got[f] + 1, NVSHMEM_SIGNAL_SET, x.src[f]);
+    if (counting) ++*x.got[f];
+  }
+}
+
+// Each send face has its own group of blocks (the grid is nsend groups of
+// equal size, *groups of them): they wait until that neighbour said its
+// ghosts may be written, store the face into its View, and the group's last
 // block raises its arrived flag, so that one neighbour's face never waits
 // for the other neighbour (on a line of ranks that wait had made every
-// exchange last until the ranks two away started). The last group's last
-// block then waits for this View's faces; the other blocks leave at once
-// and free their SMs. Counters: done[f] per face, done[kMaxFaces] for the
-// groups.
+// exchange last until the ranks two away started). Returns the face this
+// block sent in when it is its group's last block (every thread), else -1.
+// Counters: done[f] per face.
+template <class T>
+__device__ int send_faces(const Exchange &x, int *groups) {
+  *groups = x.nsend > 0 ? x.nsend : 1;
+  unsigned per = gridDim.x / *groups;
+  int f = static_cast<int>(blockIdx.x / per);
+  if (f >= x.nsend) return -1;
+  if (threadIdx.x == 0)
+    nvshmem_signal_wait_until(x.freed_here[f], NVSHMEM_CMP_GE, *x.sent[f] + 1);
+  __syncthreads();
+  copy_to_peer<T>(x, static_cast<const T *>(x.view), f, blockIdx.x % per, per);
+  if (!last_block(&x.done[f], per)) return -1;
+  if (threadIdx.x == 0)
+    nvshmemx_signal_op(x.arrived[f], ++*x.sent[f], NVSHMEM_SIGNAL_SET, x.dst[f]);
+  return f;
+}
+
+// The direct exchange: block 0 frees this View's ghosts, the groups send
+// (send_faces), and the last group's last block then waits for this View's
+// faces; the other blocks leave at once and free their SMs. Counter
+// done[kMaxFaces] for the groups.
 template <class T>
 __global__ void exchange_direct(Exchange x) {
-  const T *v = static_cast<const T *>(x.view);
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    for (int f = 0; f < x.nrecv; f++)
-      nvshmemx_signal_op(x.freed[f], *x.got[f] + 1, NVSHMEM_SIGNAL_SET, x.src[f]);
-  int groups = x.nsend > 0 ? x.nsend : 1;
-  unsigned per = gridDim.x / groups;
-  int f = static_cast<int>(blockIdx.x / per);
-  if (f < x.nsend) {
-    if (threadIdx.x == 0)
-      nvshmem_signal_wait_until(x.freed_here[f], NVSHMEM_CMP_GE, *x.sent[f] + 1);
-    __syncthreads();
-    copy_to_peer<T>(x, v, f, blockIdx.x % per, per);
-    if (!last_block(&x.done[f], per)) return;
-    if (threadIdx.x == 0)
-      nvshmemx_signal_op(x.arrived[f], ++*x.sent[f], NVSHMEM_SIGNAL_SET, x.dst[f]);
-  }
+  free_ghosts(x, false);
+  int groups;
+  if (send_faces<T>(x, &groups) < 0 && x.nsend > 0) return;
   if (last_block(&x.done[kMaxFaces], static_cast<unsigned>(groups)) && threadIdx.x == 0) {
     for (int r = 0; r < x.nrecv; r++) {
       nvshmem_signal_wait_until(x.arrived_here[r], NVSHMEM_CMP_GE, *x.got[r] + 1);
@@ -326,32 +343,17 @@ __global__ void exchange_direct(Exchange x) {
 
 // The send half of the direct exchange, for a pk.Graph step whose
 // launches that read the ghosts wait for a count the neighbours raise (a
-// send-only exchange: no kernel here waits for the faces that come). Block
-// 0 tells the senders of this View's ghosts that their next faces may be
-// written (its kernels that read them came before) and counts those faces
-// as received already (freed = got + 1, then ++got), so that the counts
-// stay those of whole exchanges. Each send face's group of blocks waits
-// until that neighbour said so and stores the face into its View; the
-// group's last block raises the neighbour's arrived flag and then its
-// count of exchanges (system scope, after the stores).
+// send-only exchange: no kernel here waits for the faces that come): block
+// 0 frees the ghosts and counts their next faces as received already, so
+// that the counts stay those of whole exchanges; each group's last block
+// raises the neighbour's count of exchanges after its arrived flag (system
+// scope, after the stores).
 template <class T>
 __global__ void send_direct(Exchange x) {
-  const T *v = static_cast<const T *>(x.view);
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    for (int f = 0; f < x.nrecv; f++) {
-      nvshmemx_signal_op(x.freed[f], *x.got[f] + 1, NVSHMEM_SIGNAL_SET, x.src[f]);
-      ++*x.got[f];
-    }
-  int groups = x.nsend > 0 ? x.nsend : 1;
-  unsigned per = gridDim.x / groups;
-  int f = static_cast<int>(blockIdx.x / per);
-  if (f >= x.nsend) return;
-  if (threadIdx.x == 0)
-    nvshmem_signal_wait_until(x.freed_here[f], NVSHMEM_CMP_GE, *x.sent[f] + 1);
-  __syncthreads();
-  copy_to_peer<T>(x, v, f, blockIdx.x % per, per);
-  if (!last_block(&x.done[f], per) || threadIdx.x != 0) return;
-  nvshmemx_signal_op(x.arrived[f], ++*x.sent[f], NVSHMEM_SIGNAL_SET, x.dst[f]);
+  free_ghosts(x, true);
+  int groups;
+  int f = send_faces<T>(x, &groups);
+  if (f < 0 || threadIdx.x != 0) return;
   __threadfence_system();
   atomicAdd_system(x.peer_epoch[f], 1u);
 }

@@ -659,9 +659,9 @@ class Halo:
 class _ExchangeSource:
     """exchange()'s side of pk.Graph's planner (pykokkos/_graph_branches.py):
     called, the gate of a launch beside it ((counter address, target[,
-    "remote"]) or None, set once the exchange is queued); cut() and
-    send_only() say whether the exchange may only send its faces (NVSHMEM's
-    direct exchange of one dimension, in a CUDA capture after a whole one)."""
+    "remote"]) or None, set once the exchange is queued); cut() says whether
+    the exchange may only send its faces (NVSHMEM's direct exchange of one
+    dimension, in a CUDA capture after a whole one), send_only() makes it so."""
 
     __slots__ = ("halo", "done", "sends")
 
@@ -675,21 +675,6 @@ class _ExchangeSource:
         """The one dimension whose faces a send-only exchange may send, or None."""
         sh = self.halo._shmem
         return None if sh is None else sh.cut()
-
-    def key(self):
-        from ._graph_branches import memory_key
-        return memory_key(self.halo.view, True)
-
-    def ghost_boxes(self):
-        """The inclusive boxes of the ghosts this exchange writes."""
-        from mpi4py import MPI
-        h = self.halo
-        out = []
-        for _, src, _, ridx, _ in h._faces([self.cut()], True):
-            if src != MPI.PROC_NULL:
-                lo, ext = h._box(ridx)
-                out.append([(a, a + e - 1) for a, e in zip(lo, ext)])
-        return out
 
     def send_only(self, sends):
         """This exchange only sends its faces, the `sends`-th such exchange of
@@ -827,10 +812,11 @@ class _ShmemFaces:
         mapped = self._peers is not None and self._peers[0] == v._dev.ptr and self._peers[1]
         return dims[0] if mapped else None
 
-    def _counter(self, d):
-        """The address of the count of exchanges completed at the call site
-        of dimension d's whole faces (exchange_fused's, _count)."""
-        return self.done + _DONE_BYTES * self.slot[(d, 0, True)] + _COUNT_AT
+    def _site(self, d, full=True):
+        """The counters (_DONE_BYTES) of the exchange call site of dimension
+        d's faces, whole (full) or owned cells only; the count of exchanges
+        completed there is at _COUNT_AT (_count)."""
+        return self.done + _DONE_BYTES * self.slot[(d, 0, full)]
 
     def send_only(self, d, nth):
         """Queues the sending half of dimension d's direct exchange
@@ -843,26 +829,24 @@ class _ShmemFaces:
         raised the count to 1)."""
         from mpi4py import MPI
         h, v = self.halo, self.halo.view
-        views = self._peers[1]
-        sends, nrecv = [], 0
-        for dst, src, sidx, _, tag in h._faces([d], True):
+        views, count = self._peers[1], self._site(d) + _COUNT_AT
+        sends, recvs = [], []
+        for dst, src, sidx, ridx, tag in h._faces([d], True):
             s = self.slot[(d, 1 - tag % 2, True)]
-            nrecv += src != MPI.PROC_NULL
+            if src != MPI.PROC_NULL:
+                recvs.append((s, self.pe[src], h._box(ridx)))
             if dst != MPI.PROC_NULL:
                 lo, ext = h._box(sidx)
                 ghost = _ghost_corner(lo, tag, self.shapes[dst], h.width)
-                epoch = self.lib.pkc_shmem_ptr(self._counter(d), self.pe[dst])
+                epoch = self.lib.pkc_shmem_ptr(count, self.pe[dst])
                 if not epoch:
                     raise PkcRuntimeError("pykokkos.mpi.Halo: a neighbour's counters are not "
                                           "mapped here (send-only exchange)")
                 sends.append((s, lo, ext, self.pe[dst], views[dst], ghost, epoch))
-        recvs = [(self.slot[(d, 1 - tag % 2, True)], self.pe[src], h._box(ridx))
-                 for _, src, _, ridx, tag in h._faces([d], True) if src != MPI.PROC_NULL]
         a, rank = v._a, v._a.ndim
         longs = lambda xs: (ctypes.c_long * max(len(xs), 1))(*xs)
         w = lambda base, slots: _ptrs([base + 8 * x for x in slots] or [0])
         ss, rs = [x[0] for x in sends], [x[0] for x in recvs]
-        done = self.done + _DONE_BYTES * self.slot[(d, 0, True)]
         self._call("send-only exchange", self.lib.pkc_shmem_exchange, a.itemsize, v._dev.ptr,
                    longs([st // a.itemsize for st in a.strides]), rank,
                    len(sends), longs([x for f in sends for x in f[1]]),
@@ -872,13 +856,13 @@ class _ShmemFaces:
                    longs([x for r in recvs for x in r[2][0]]),
                    longs([x for r in recvs for x in r[2][1]]),
                    _ptrs([0] * max(len(recvs), 1)), w(self.arrived, rs), w(self.freed, rs),
-                   w(self.got, rs), _ints([r[1] for r in recvs] or [0]), done,
+                   w(self.got, rs), _ints([r[1] for r in recvs] or [0]), self._site(d),
                    self.send_blocks,
                    _ptrs([f[4][0] for f in sends] or [0]),
                    longs([x for f in sends for x in f[5]]),
                    longs([x for f in sends for x in f[4][1]]),
                    _ptrs([f[6] for f in sends] or [0]), _order().ptr)
-        return self._counter(d), 1 + nth * nrecv, "remote"
+        return count, 1 + nth * len(recvs), "remote"
 
     def exchange_fused(self, dims, full=True):
         """exchange() of the dimensions dims as one exchange_faces kernel (pack
@@ -928,7 +912,7 @@ class _ShmemFaces:
         def w(base, faces):   # the flag or count word of each face's slot
             return _ptrs([base + 8 * f[0] for f in faces] or [0])
 
-        done = self.done + _DONE_BYTES * self.slot[(dims[0], 0, full)]
+        done = self._site(dims[0], full)
         self.counted = self._count(done)
         self._call("exchange", self.lib.pkc_shmem_exchange, a.itemsize, v._dev.ptr,
                    (ctypes.c_long * rank)(*[st // a.itemsize for st in a.strides]), rank,
@@ -977,9 +961,7 @@ class _ShmemFaces:
             return None
         if self._peers is not None and self._peers[0] == v._dev.ptr:
             return self._peers[1]
-        if _graph.capturing_cuda():
-            return None
-        return self._map_views(v)
+        return None if _graph.capturing_cuda() else self._map_views(v)
 
     def _map_views(self, v):
         """{comm rank: (address, element strides)} of every neighbour's View as
